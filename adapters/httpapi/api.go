@@ -1,0 +1,52 @@
+// Package httpapi is Pinsight's HTTP transport: huma v2 operations over the
+// standard library mux, one JSON envelope for every response, and the
+// mapping from domain errors to statuses.
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+)
+
+// Version is the API version reported in the OpenAPI document.
+const Version = "1.3.0"
+
+// prefix is the path prefix of every API operation.
+const prefix = "/api/v1"
+
+// description is the OpenAPI description: the contract decisions a client
+// needs to know.
+const description = `Pinsight: India Post directory, DIGIPIN geocode and site analysis.
+
+Every response is an envelope. Success: {"success": true, "data": {...}}.
+Failure: {"success": false, "code": "...", "message": "...", "errors": {"field": ["..."]}}
+with 400 (malformed body, missing field or parameter), 401, 404 (unknown resource or route),
+405 (wrong method; Allow is set), 413 (body or batch too large), 415 (unsupported content type),
+422 (invalid value), 429 (rate limited; Retry-After is set), 500, 503.
+
+POST bodies are accepted as application/json or application/x-www-form-urlencoded, except
+batch endpoints, which are JSON only.
+
+DIGIPIN codes are returned as XXX-XXX-XXXX. Input is accepted with or without hyphens, in the
+spaced display form, in either case. Encoding agrees exactly with India Post's official
+implementation (grid cells are half-open: a point on an interior grid line belongs to the cell
+north / east of it). Decoded centres are rounded to 6 decimals, as the official code prints them.`
+
+// NewAPI creates the huma API on mux with Pinsight's configuration: the
+// ErrorBody model, no $schema links, form bodies, OpenAPI at /openapi.json and
+// docs at /docs.
+func NewAPI(mux *http.ServeMux) huma.API {
+	cfg := huma.DefaultConfig("Pinsight API", Version)
+	cfg.Info.Description = description
+	cfg.CreateHooks = nil // no "$schema" key in bodies: the envelope is exact
+	api := humago.New(mux, cfg)
+	api.UseMiddleware(formMiddleware(api))
+	return api
+}
+
+// group returns the API with every operation placed under /api/v1.
+func group(api huma.API) *huma.Group {
+	return huma.NewGroup(api, prefix)
+}

@@ -1,0 +1,139 @@
+package httpapi
+
+import (
+	"context"
+	"math"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/digipin"
+)
+
+// maxBatch is the largest number of items a batch request may hold.
+const maxBatch = 100
+
+// metresPerDegree is the length of one degree of latitude on the mean
+// Earth sphere (R = 6371.0088 km).
+const metresPerDegree = 6371008.8 * math.Pi / 180
+
+type encodeInput struct {
+	Body struct {
+		Latitude  float64 `json:"latitude" minimum:"2.5" maximum:"38.5" doc:"Latitude in decimal degrees, 2.5 to 38.5."`
+		Longitude float64 `json:"longitude" minimum:"63.5" maximum:"99.5" doc:"Longitude in decimal degrees, 63.5 to 99.5."`
+	}
+}
+
+// EncodeData is the result of encoding a point.
+type EncodeData struct {
+	Digipin   string  `json:"digipin" example:"39J-49L-L8T4"`
+	Latitude  float64 `json:"latitude"`
+	Longitude float64 `json:"longitude"`
+}
+
+type decodeInput struct {
+	Geometry bool `query:"geometry" doc:"Also return the cell as a GeoJSON Polygon."`
+	Body     struct {
+		Digipin string `json:"digipin" doc:"10 symbols, hyphens optional, either case." example:"39J-49L-L8T4"`
+	}
+}
+
+// DecodeData is the centre and extent of a code's cell.
+type DecodeData struct {
+	Digipin   string       `json:"digipin"`
+	Latitude  float64      `json:"latitude" doc:"Cell centre, 6 decimals."`
+	Longitude float64      `json:"longitude" doc:"Cell centre, 6 decimals."`
+	Bounds    BoundsData   `json:"bounds" doc:"The cell's extent."`
+	Geometry  *GeoJSONRect `json:"geometry,omitempty" doc:"The cell as a GeoJSON Polygon (with ?geometry=true)."`
+}
+
+// BoundsData is a latitude / longitude box.
+type BoundsData struct {
+	MinLatitude  float64 `json:"min_latitude"`
+	MaxLatitude  float64 `json:"max_latitude"`
+	MinLongitude float64 `json:"min_longitude"`
+	MaxLongitude float64 `json:"max_longitude"`
+}
+
+// GeoJSONRect is a GeoJSON Polygon geometry ([longitude, latitude] order).
+type GeoJSONRect struct {
+	Type        string         `json:"type" enum:"Polygon"`
+	Coordinates [][][2]float64 `json:"coordinates"`
+}
+
+type validateInput struct {
+	Digipin string `query:"digipin" required:"true" doc:"The code to check."`
+}
+
+// ValidateData tells whether a code is well-formed.
+type ValidateData struct {
+	Digipin   string  `json:"digipin" doc:"The code as sent."`
+	Valid     bool    `json:"valid"`
+	Reason    *string `json:"reason" doc:"Why the code is invalid; null when valid."`
+	Formatted *string `json:"formatted" doc:"The code as XXX-XXX-XXXX; null when invalid."`
+}
+
+func registerDigipin(api huma.API) {
+	g := group(api)
+	registerForm(g, huma.Operation{
+		OperationID: "digipin-encode", Method: http.MethodPost, Path: "/digipin/encode",
+		Summary: "Encode a point as a DIGIPIN", Tags: []string{"DIGIPIN"},
+	}, func(_ context.Context, in *encodeInput) (*Reply[EncodeData], error) {
+		c, err := digipin.EncodeCode(in.Body.Latitude, in.Body.Longitude)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(EncodeData{Digipin: c.String(), Latitude: in.Body.Latitude, Longitude: in.Body.Longitude}), nil
+	})
+	registerForm(g, huma.Operation{
+		OperationID: "digipin-decode", Method: http.MethodPost, Path: "/digipin/decode",
+		Summary: "Decode a DIGIPIN to its cell centre", Tags: []string{"DIGIPIN"},
+	}, func(_ context.Context, in *decodeInput) (*Reply[DecodeData], error) {
+		c, err := digipin.ParseCode(in.Body.Digipin)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(decodeData(c, in.Geometry)), nil
+	})
+	huma.Register(g, huma.Operation{
+		OperationID: "digipin-validate", Method: http.MethodGet, Path: "/digipin/validate",
+		Summary: "Check the syntax of a DIGIPIN", Tags: []string{"DIGIPIN"},
+		Description: "Syntax only. An invalid code still answers 200 with valid=false and a reason.",
+	}, func(_ context.Context, in *validateInput) (*Reply[ValidateData], error) {
+		out := ValidateData{Digipin: in.Digipin}
+		c, err := digipin.ParseCode(in.Digipin)
+		if se, isSyntax := err.(*digipin.SyntaxError); isSyntax {
+			reason := se.Reason()
+			out.Reason = &reason
+		} else {
+			formatted := c.String()
+			out.Valid, out.Formatted = true, &formatted
+		}
+		return ok(out), nil
+	})
+	registerDigipinInfo(g)
+	registerDigipinBatch(g)
+}
+
+func decodeData(c digipin.Code, geometry bool) DecodeData {
+	lat, lon := digipin.DecodeCode(c)
+	b := digipin.CellOf(c, digipin.Levels).Bounds()
+	d := DecodeData{
+		Digipin: c.String(), Latitude: round6(lat), Longitude: round6(lon),
+		Bounds: BoundsData{MinLatitude: b.MinLat, MaxLatitude: b.MaxLat, MinLongitude: b.MinLon, MaxLongitude: b.MaxLon},
+	}
+	if geometry {
+		d.Geometry = rectGeoJSON(b)
+	}
+	return d
+}
+
+// rectGeoJSON returns a box as a closed, counter-clockwise GeoJSON ring.
+func rectGeoJSON(b digipin.Rect) *GeoJSONRect {
+	return &GeoJSONRect{Type: "Polygon", Coordinates: [][][2]float64{{
+		{b.MinLon, b.MinLat}, {b.MaxLon, b.MinLat}, {b.MaxLon, b.MaxLat}, {b.MinLon, b.MaxLat}, {b.MinLon, b.MinLat},
+	}}}
+}
+
+// round6 rounds to 6 decimals, as the official implementation prints.
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }

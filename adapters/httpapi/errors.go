@@ -1,0 +1,180 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/digipin"
+)
+
+// ErrorBody is the failure envelope of every endpoint:
+// {"success": false, "code": ..., "message": ..., "errors": {field: [messages]}}.
+type ErrorBody struct {
+	status  int
+	headers http.Header
+
+	Success bool                `json:"success" doc:"Always false."`
+	Code    string              `json:"code" doc:"Stable machine-readable error code, e.g. validation_failed, not_found."`
+	Message string              `json:"message" doc:"Human-readable summary."`
+	Errors  map[string][]string `json:"errors,omitempty" doc:"Field name to messages, for validation failures."`
+}
+
+// Error implements error.
+func (e *ErrorBody) Error() string { return e.Message }
+
+// GetStatus implements huma.StatusError.
+func (e *ErrorBody) GetStatus() int { return e.status }
+
+// GetHeaders implements huma.HeadersError, so errors can carry headers such
+// as Retry-After or WWW-Authenticate.
+func (e *ErrorBody) GetHeaders() http.Header { return e.headers }
+
+// errorCodes maps statuses to the stable codes clients can switch on.
+var errorCodes = map[int]string{
+	http.StatusBadRequest:            "bad_request",
+	http.StatusUnauthorized:          "unauthorized",
+	http.StatusForbidden:             "forbidden",
+	http.StatusNotFound:              "not_found",
+	http.StatusMethodNotAllowed:      "method_not_allowed",
+	http.StatusNotAcceptable:         "not_acceptable",
+	http.StatusRequestTimeout:        "request_timeout",
+	http.StatusConflict:              "conflict",
+	http.StatusRequestEntityTooLarge: "payload_too_large",
+	http.StatusUnsupportedMediaType:  "unsupported_media_type",
+	http.StatusUnprocessableEntity:   "validation_failed",
+	http.StatusTooManyRequests:       "rate_limited",
+	http.StatusInternalServerError:   "internal_error",
+	http.StatusServiceUnavailable:    "unavailable",
+}
+
+// codeFor returns the stable code of a status.
+func codeFor(status int) string {
+	if c, ok := errorCodes[status]; ok {
+		return c
+	}
+	return strings.ReplaceAll(strings.ToLower(http.StatusText(status)), " ", "_")
+}
+
+// newError builds an ErrorBody; errs may be *huma.ErrorDetail values (from
+// huma's validation or from fieldError) or plain errors.
+func newError(status int, msg string, errs ...error) huma.StatusError {
+	e := &ErrorBody{status: status, Message: msg}
+	missing := false
+	for _, err := range errs {
+		var d huma.ErrorDetailer
+		if status >= 500 && !errors.As(err, &d) {
+			continue // never leak internal error text; details we built are fine
+		}
+		field, text, isMissing := describe(err)
+		missing = missing || isMissing
+		if field == "" {
+			continue
+		}
+		if e.Errors == nil {
+			e.Errors = map[string][]string{}
+		}
+		e.Errors[field] = append(e.Errors[field], text)
+	}
+	switch {
+	case status == http.StatusUnprocessableEntity && missing:
+		e.status, e.Message = http.StatusBadRequest, "missing required field"
+	case status == http.StatusBadRequest && msg == "validation failed":
+		e.Message = "malformed request body"
+	case status == http.StatusUnsupportedMediaType:
+		e.Message = "unsupported content type: send application/json (or a form where documented)"
+	}
+	if e.status != 0 {
+		e.Code = codeFor(e.status)
+	}
+	return e
+}
+
+func init() {
+	huma.NewError = newError
+	huma.NewErrorWithContext = func(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+		if status >= 500 && ctx != nil {
+			slog.ErrorContext(ctx.Context(), "request failed", "status", status,
+				"method", ctx.Method(), "path", ctx.URL().Path, "err", errors.Join(errs...))
+		}
+		return newError(status, msg, errs...)
+	}
+}
+
+var requiredProperty = regexp.MustCompile(`^expected required property (\S+) to be present$`)
+
+// describe turns one huma error detail into (field, message, missing).
+func describe(err error) (field, msg string, missing bool) {
+	var d huma.ErrorDetailer
+	if !errors.As(err, &d) {
+		if err == nil {
+			return "", "", false
+		}
+		return "body", err.Error(), false
+	}
+	detail := d.ErrorDetail()
+	field = fieldName(detail.Location)
+	msg = detail.Message
+	if m := requiredProperty.FindStringSubmatch(msg); m != nil {
+		return joinField(field, m[1]), "is required", true
+	}
+	if strings.HasPrefix(msg, "required ") && strings.HasSuffix(msg, " parameter is missing") {
+		return field, "is required", true
+	}
+	if field == "" {
+		field = "body"
+	}
+	return field, msg, false
+}
+
+// fieldName strips huma's location prefix: "body.items[2].latitude" ->
+// "items[2].latitude", "query.limit" -> "limit".
+func fieldName(loc string) string {
+	for _, p := range []string{"body.", "query.", "path.", "header.", "cookie."} {
+		if strings.HasPrefix(loc, p) {
+			return loc[len(p):]
+		}
+	}
+	if loc == "body" {
+		return ""
+	}
+	return loc
+}
+
+func joinField(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "." + name
+}
+
+// fieldError is a validation message attached to one field.
+func fieldError(field, msg string) error {
+	return &huma.ErrorDetail{Location: field, Message: msg}
+}
+
+// invalid is a 422 naming one field.
+func invalid(field, msg string) error {
+	return huma.Error422UnprocessableEntity("validation failed", fieldError(field, msg))
+}
+
+// toHTTP maps domain errors to status errors. Unknown errors pass through and
+// become a 500 whose body hides the cause.
+func toHTTP(err error) error {
+	var re *digipin.RangeError
+	var se *digipin.SyntaxError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re):
+		return invalid(re.Field, re.Reason())
+	case errors.As(err, &se):
+		return invalid("digipin", se.Reason())
+	default:
+		return err
+	}
+}

@@ -1,0 +1,130 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// formType is the media type of HTML form bodies.
+const formType = "application/x-www-form-urlencoded"
+
+// registerForm registers an operation whose body may be JSON or an HTML
+// form; the OpenAPI document lists both media types with the same schema and
+// formMiddleware converts forms to JSON before huma validates them.
+func registerForm[I, O any](api huma.API, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
+	rb := &huma.RequestBody{Content: map[string]*huma.MediaType{"application/json": {}}}
+	op.RequestBody = rb
+	huma.Register(api, op, handler)
+	rb.Content[formType] = &huma.MediaType{Schema: rb.Content["application/json"].Schema}
+}
+
+// humaCtx lets formContext embed huma.Context without its field name
+// colliding with the Context method.
+type humaCtx = huma.Context
+
+// formContext presents a converted form body to huma as JSON.
+type formContext struct {
+	humaCtx
+	body io.Reader
+}
+
+func (c formContext) BodyReader() io.Reader { return c.body }
+
+func (c formContext) Header(name string) string {
+	if strings.EqualFold(name, "Content-Type") {
+		return "application/json"
+	}
+	return c.humaCtx.Header(name)
+}
+
+// formMiddleware converts urlencoded bodies of operations that accept forms
+// into JSON typed by the operation's schema, so numbers stay numbers and
+// huma validates forms and JSON alike. Other operations answer 415 for forms.
+func formMiddleware(api huma.API) func(huma.Context, func(huma.Context)) {
+	return func(ctx huma.Context, next func(huma.Context)) {
+		mt, _, _ := mime.ParseMediaType(ctx.Header("Content-Type"))
+		op := ctx.Operation()
+		if mt != formType || op == nil || op.RequestBody == nil || op.RequestBody.Content[formType] == nil {
+			next(ctx)
+			return
+		}
+		limit := op.MaxBodyBytes
+		if limit <= 0 {
+			limit = 1 << 20
+		}
+		raw, err := io.ReadAll(io.LimitReader(ctx.BodyReader(), limit+1))
+		if err == nil && int64(len(raw)) > limit {
+			_ = huma.WriteErr(api, ctx, http.StatusRequestEntityTooLarge, "request body is too large")
+			return
+		}
+		if trimmed := bytes.TrimSpace(raw); err == nil && len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+			// A JSON body sent with the form type (curl -d does this): read it as JSON.
+			next(formContext{humaCtx: ctx, body: bytes.NewReader(raw)})
+			return
+		}
+		values, perr := url.ParseQuery(string(raw))
+		if err != nil || perr != nil {
+			_ = huma.WriteErr(api, ctx, http.StatusBadRequest, "malformed form body", fieldError("body", "cannot parse form"))
+			return
+		}
+		schema := op.RequestBody.Content[formType].Schema
+		if schema != nil && schema.Ref != "" {
+			schema = api.OpenAPI().Components.Schemas.SchemaFromRef(schema.Ref)
+		}
+		body, _ := json.Marshal(formToJSON(values, schema))
+		next(formContext{humaCtx: ctx, body: bytes.NewReader(body)})
+	}
+}
+
+// formToJSON coerces each form value to its property's schema type; a value
+// that does not parse is passed through as a string, so validation reports it.
+func formToJSON(values url.Values, schema *huma.Schema) map[string]any {
+	out := make(map[string]any, len(values))
+	for key, vs := range values {
+		var prop *huma.Schema
+		if schema != nil {
+			prop = schema.Properties[key]
+		}
+		if prop != nil && prop.Type == "array" {
+			items := make([]any, len(vs))
+			for i, v := range vs {
+				items[i] = coerce(v, prop.Items)
+			}
+			out[key] = items
+			continue
+		}
+		out[key] = coerce(vs[len(vs)-1], prop)
+	}
+	return out
+}
+
+func coerce(v string, prop *huma.Schema) any {
+	if prop == nil {
+		return v
+	}
+	switch prop.Type {
+	case "integer":
+		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+			return n
+		}
+	case "number":
+		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(strings.TrimSpace(v)); err == nil {
+			return b
+		}
+	}
+	return v
+}

@@ -1,0 +1,49 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/app"
+)
+
+// HealthData is the liveness answer.
+type HealthData struct {
+	Status string `json:"status" example:"ok"`
+}
+
+// ReadyData lists the state of every component.
+type ReadyData struct {
+	Ready      bool                 `json:"ready"`
+	Components []app.ComponentState `json:"components"`
+}
+
+func registerHealth(api huma.API, h *app.Health) {
+	huma.Register(api, huma.Operation{
+		OperationID: "healthz", Method: http.MethodGet, Path: "/healthz",
+		Summary: "Liveness: the process is up", Tags: []string{"Operations"},
+	}, func(context.Context, *struct{}) (*Reply[HealthData], error) {
+		return ok(HealthData{Status: "ok"}), nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "readyz", Method: http.MethodGet, Path: "/readyz",
+		Summary:     "Readiness: every configured component can serve",
+		Description: "200 with each component's state when all are ready; otherwise 503 in the error envelope, with errors keyed by the components that are not ready.",
+		Tags:        []string{"Operations"},
+		Responses:   map[string]*huma.Response{"503": {Description: "A component is not ready."}},
+	}, func(ctx context.Context, _ *struct{}) (*Reply[ReadyData], error) {
+		ready, states := h.Ready(ctx)
+		if ready {
+			return ok(ReadyData{Ready: true, Components: states}), nil
+		}
+		var details []error
+		for _, s := range states {
+			if !s.Ready {
+				details = append(details, fieldError(s.Name, s.Detail))
+			}
+		}
+		return nil, huma.NewError(http.StatusServiceUnavailable, "not ready", details...)
+	})
+}

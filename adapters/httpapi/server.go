@@ -1,0 +1,86 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Config holds the HTTP server settings.
+type Config struct {
+	Addr              string        // listen address, default ":8080"
+	ReadHeaderTimeout time.Duration // default 5 s
+	ReadTimeout       time.Duration // default 30 s
+	WriteTimeout      time.Duration // default 60 s; above the analysis deadline
+	IdleTimeout       time.Duration // default 120 s
+}
+
+func (c Config) withDefaults() Config {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	if c.Addr == "" {
+		c.Addr = ":8080"
+	}
+	def(&c.ReadHeaderTimeout, 5*time.Second)
+	def(&c.ReadTimeout, 30*time.Second)
+	def(&c.WriteTimeout, 60*time.Second)
+	def(&c.IdleTimeout, 120*time.Second)
+	return c
+}
+
+// Server is the HTTP server with its listener, started and stopped
+// explicitly (fx hooks call Start and Stop).
+type Server struct {
+	srv *http.Server
+	ln  net.Listener
+	log *slog.Logger
+}
+
+// NewServer returns a server for handler; nothing listens until Start.
+func NewServer(cfg Config, handler http.Handler, log *slog.Logger) *Server {
+	cfg = cfg.withDefaults()
+	return &Server{log: log, srv: &http.Server{
+		Addr: cfg.Addr, Handler: handler,
+		ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadTimeout: cfg.ReadTimeout,
+		WriteTimeout: cfg.WriteTimeout, IdleTimeout: cfg.IdleTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}}
+}
+
+// Start listens (failing fast when the address is taken) and serves in the
+// background.
+func (s *Server) Start(context.Context) error {
+	ln, err := net.Listen("tcp", s.srv.Addr)
+	if err != nil {
+		return err
+	}
+	s.ln = ln
+	s.log.Info("listening", "addr", ln.Addr().String())
+	go func() {
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("server stopped", "err", err)
+		}
+	}()
+	return nil
+}
+
+// Addr returns the address actually listened on (useful with port 0).
+func (s *Server) Addr() string {
+	if s.ln == nil {
+		return s.srv.Addr
+	}
+	return s.ln.Addr().String()
+}
+
+// Stop shuts down gracefully: no new connections, in-flight requests finish
+// until ctx expires.
+func (s *Server) Stop(ctx context.Context) error {
+	s.log.Info("shutting down")
+	return s.srv.Shutdown(ctx)
+}

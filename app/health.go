@@ -1,0 +1,49 @@
+// Package app holds Pinsight's use cases, written against the ports, and the
+// fx module that provides them. It knows no transport and no adapter.
+package app
+
+import (
+	"context"
+	"sort"
+)
+
+// Component is one thing the server depends on, with a readiness check.
+// Check returns nil when the component can serve; its error explains why not.
+type Component struct {
+	Name  string
+	Check func(context.Context) error
+}
+
+// ComponentState is the outcome of one readiness check.
+type ComponentState struct {
+	Name   string `json:"name"`
+	Ready  bool   `json:"ready"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Health reports whether the server can serve what it was configured with.
+type Health struct {
+	components []Component
+}
+
+// NewHealth returns a Health over the given components, checked in name order.
+func NewHealth(components []Component) *Health {
+	cs := append([]Component(nil), components...)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
+	return &Health{components: cs}
+}
+
+// Ready runs every check and reports whether all passed, with each state.
+func (h *Health) Ready(ctx context.Context) (bool, []ComponentState) {
+	all := true
+	states := make([]ComponentState, 0, len(h.components))
+	for _, c := range h.components {
+		s := ComponentState{Name: c.Name, Ready: true}
+		if err := c.Check(ctx); err != nil {
+			s.Ready, s.Detail = false, err.Error()
+			all = false
+		}
+		states = append(states, s)
+	}
+	return all, states
+}

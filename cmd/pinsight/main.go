@@ -1,0 +1,34 @@
+// Command pinsight runs the Pinsight server and its operator tools.
+//
+//	pinsight serve                  run the HTTP API (in-memory storage by default)
+//	pinsight digipin encode LAT LON print the DIGIPIN of a point
+//	pinsight digipin decode CODE    print the centre of a code's cell
+//
+// Every flag has a PINSIGHT_* environment equivalent (--database-url is
+// PINSIGHT_DATABASE_URL); a flag given on the command line wins.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	if err := newRoot().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "pinsight:", err)
+		os.Exit(1)
+	}
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "pinsight",
+		Short:         "India Post directory, DIGIPIN geocode and site analysis API",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newServeCmd(), newDigipinCmd())
+	return root
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxtest"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+)
+
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root := newRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(io.Discard)
+	root.SetArgs(args)
+	err := root.Execute()
+	return strings.TrimSpace(out.String()), err
+}
+
+func TestDigipinCommands(t *testing.T) {
+	if got, err := run(t, "digipin", "encode", "28.622788", "77.213033"); err != nil || got != "39J-49L-L8T4" {
+		t.Errorf("digipin encode = %q, %v", got, err)
+	}
+	if got, err := run(t, "digipin", "decode", "39J-49L-L8T4"); err != nil || got != "28.622793 77.213049" {
+		t.Errorf("digipin decode = %q, %v", got, err)
+	}
+	for _, args := range [][]string{{"digipin", "encode", "x", "77"}, {"digipin", "encode", "1", "77"}, {"digipin", "decode", "nope"}} {
+		if _, err := run(t, args...); err == nil {
+			t.Errorf("%v succeeded, want an error", args)
+		}
+	}
+}
+
+func TestEnvBinding(t *testing.T) {
+	t.Setenv("PINSIGHT_ADDR", "127.0.0.1:9")
+	cmd := newServeCmd()
+	if err := bindEnv(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := cmd.Flags().GetString("addr"); got != "127.0.0.1:9" {
+		t.Errorf("addr from env = %q", got)
+	}
+	t.Setenv("PINSIGHT_WRITE_TIMEOUT", "soon")
+	if err := bindEnv(newServeCmd()); err == nil || !strings.Contains(err.Error(), "PINSIGHT_WRITE_TIMEOUT") {
+		t.Errorf("bad env value: err = %v, want one naming the variable", err)
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	if err := fx.ValidateApp(options(serveConfig{}, slog.Default())); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestServeStarts runs the real fx graph on a free port and asks it for the
+// DIGIPIN info.
+func TestServeStarts(t *testing.T) {
+	var srv *httpapi.Server
+	cfg := serveConfig{HTTP: httpapi.Config{Addr: "127.0.0.1:0"}}
+	app := fxtest.New(t, options(cfg, slog.New(slog.DiscardHandler)), fx.Populate(&srv))
+	app.RequireStart()
+	defer app.RequireStop()
+	res, err := http.Get("http://" + srv.Addr() + "/api/v1/digipin/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body struct {
+		Success bool
+		Data    struct{ ValidCharacters []string `json:"valid_characters"` }
+	}
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil || res.StatusCode != 200 || len(body.Data.ValidCharacters) != 16 {
+		t.Errorf("GET info = %d %+v %v", res.StatusCode, body, err)
+	}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+)
+
+// serveConfig is everything serve reads from flags and environment.
+type serveConfig struct {
+	HTTP            httpapi.Config
+	LogLevel        string
+	LogFormat       string
+	ShutdownTimeout time.Duration
+}
+
+func newServeCmd() *cobra.Command {
+	var cfg serveConfig
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the HTTP API until SIGINT or SIGTERM",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := bindEnv(cmd); err != nil {
+				return err
+			}
+			return serve(cfg)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.HTTP.Addr, "addr", ":8080", "listen address")
+	f.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
+	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "time allowed for in-flight requests on shutdown")
+	f.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	f.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
+	documentEnv(cmd)
+	return cmd
+}
+
+// serve builds the fx app and runs it; fx.App.Run handles SIGINT / SIGTERM
+// and stops the server gracefully.
+func serve(cfg serveConfig) error {
+	log := newLogger(cfg.LogLevel, cfg.LogFormat)
+	slog.SetDefault(log)
+	a := fx.New(options(cfg, log), fx.StopTimeout(cfg.ShutdownTimeout+time.Second), fx.NopLogger)
+	if err := a.Start(context.Background()); err != nil {
+		return err
+	}
+	sig := <-a.Wait()
+	log.Info("signal received", "signal", sig.Signal.String())
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	return a.Stop(ctx)
+}
+
+func newLogger(level, format string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		l = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+}
