@@ -1,6 +1,6 @@
 module github.com/pinsight/pinsight
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/danielgtaylor/huma/v2 v2.39.1
@@ -14,5 +14,6 @@ require (
 	go.uber.org/dig v1.19.0 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
 	go.uber.org/zap v1.26.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 )

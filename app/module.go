@@ -6,6 +6,7 @@ import "go.uber.org/fx"
 // "readiness" value group, which adapters feed.
 var Module = fx.Module("app",
 	fx.Provide(fx.Annotate(NewHealth, fx.ParamTags(`group:"readiness"`))),
+	fx.Provide(NewAccounts),
 )
 
 // AsComponent tags a constructor of a Component for the readiness group.

@@ -41,6 +41,9 @@ func NewAPI(mux *http.ServeMux) huma.API {
 	cfg := huma.DefaultConfig("Pinsight API", Version)
 	cfg.Info.Description = description
 	cfg.CreateHooks = nil // no "$schema" key in bodies: the envelope is exact
+	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		bearerScheme: {Type: "http", Scheme: "bearer", Description: "An API key from POST /api/v1/login."},
+	}
 	api := humago.New(mux, cfg)
 	api.UseMiddleware(formMiddleware(api))
 	return api

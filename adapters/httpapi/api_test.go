@@ -34,11 +34,14 @@ type response struct {
 	Data    json.RawMessage     `json:"data"`
 }
 
-func do(t *testing.T, h http.Handler, method, target, contentType, body string) response {
+func do(t *testing.T, h http.Handler, method, target, contentType, body string, headers ...string) response {
 	t.Helper()
 	req := httptest.NewRequest(method, target, strings.NewReader(body))
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)

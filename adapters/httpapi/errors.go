@@ -10,13 +10,13 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/digipin"
+	"github.com/pinsight/pinsight/domain/account"
 )
 
 // ErrorBody is the failure envelope of every endpoint:
 // {"success": false, "code": ..., "message": ..., "errors": {field: [messages]}}.
 type ErrorBody struct {
-	status  int
-	headers http.Header
+	status int
 
 	Success bool                `json:"success" doc:"Always false."`
 	Code    string              `json:"code" doc:"Stable machine-readable error code, e.g. validation_failed, not_found."`
@@ -29,10 +29,6 @@ func (e *ErrorBody) Error() string { return e.Message }
 
 // GetStatus implements huma.StatusError.
 func (e *ErrorBody) GetStatus() int { return e.status }
-
-// GetHeaders implements huma.HeadersError, so errors can carry headers such
-// as Retry-After or WWW-Authenticate.
-func (e *ErrorBody) GetHeaders() http.Header { return e.headers }
 
 // errorCodes maps statuses to the stable codes clients can switch on.
 var errorCodes = map[int]string{
@@ -162,11 +158,27 @@ func invalid(field, msg string) error {
 	return huma.Error422UnprocessableEntity("validation failed", fieldError(field, msg))
 }
 
+// fieldErrorer is implemented by the domain's validation errors.
+type fieldErrorer interface {
+	error
+	FieldErrors() map[string][]string
+}
+
+// unauthorized is a 401 with the WWW-Authenticate challenge of RFC 6750.
+func unauthorized(msg string, invalidToken bool) error {
+	challenge := `Bearer realm="pinsight"`
+	if invalidToken {
+		challenge += `, error="invalid_token"`
+	}
+	return huma.ErrorWithHeaders(huma.Error401Unauthorized(msg), http.Header{"WWW-Authenticate": {challenge}})
+}
+
 // toHTTP maps domain errors to status errors. Unknown errors pass through and
 // become a 500 whose body hides the cause.
 func toHTTP(err error) error {
 	var re *digipin.RangeError
 	var se *digipin.SyntaxError
+	var fe fieldErrorer
 	switch {
 	case err == nil:
 		return nil
@@ -174,7 +186,26 @@ func toHTTP(err error) error {
 		return invalid(re.Field, re.Reason())
 	case errors.As(err, &se):
 		return invalid("digipin", se.Reason())
+	case errors.As(err, &fe):
+		return validationFailed(fe.FieldErrors())
+	case errors.Is(err, account.ErrInvalidCredentials):
+		return unauthorized("invalid email or password", false)
+	case errors.Is(err, account.ErrUnauthorized):
+		return unauthorized("missing or invalid API key", true)
+	case errors.Is(err, account.ErrNotFound):
+		return huma.Error404NotFound("not found")
 	default:
 		return err
 	}
+}
+
+// validationFailed is a 422 listing every field's messages.
+func validationFailed(fields map[string][]string) error {
+	var details []error
+	for f, msgs := range fields {
+		for _, m := range msgs {
+			details = append(details, fieldError(f, m))
+		}
+	}
+	return huma.Error422UnprocessableEntity("validation failed", details...)
 }

@@ -21,11 +21,12 @@ var Module = fx.Module("httpapi",
 
 type routeParams struct {
 	fx.In
-	API    huma.API
-	Health *app.Health
+	API      huma.API
+	Health   *app.Health
+	Accounts *app.Accounts `optional:"true"`
 }
 
-func register(p routeParams) { Register(p.API, Routes{Health: p.Health}) }
+func register(p routeParams) { Register(p.API, Routes{Health: p.Health, Accounts: p.Accounts}) }
 
 func newServer(cfg Config, mux *http.ServeMux, log *slog.Logger) *Server {
 	return NewServer(cfg, NewHandler(mux), log)

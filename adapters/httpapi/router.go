@@ -21,7 +21,7 @@ func NewHandler(mux *http.ServeMux) http.Handler {
 		}()
 		h, pattern := mux.Handler(r)
 		if pattern != "" {
-			h.ServeHTTP(w, r)
+			mux.ServeHTTP(w, r) // sets the path values Handler does not
 			return
 		}
 		rec := &statusRecorder{header: http.Header{}}

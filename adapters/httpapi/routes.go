@@ -8,11 +8,15 @@ import (
 
 // Routes holds the use cases the operations call.
 type Routes struct {
-	Health *app.Health
+	Health   *app.Health
+	Accounts *app.Accounts // nil: the account operations are not registered
 }
 
 // Register adds every operation to api.
 func Register(api huma.API, r Routes) {
 	registerHealth(api, r.Health)
 	registerDigipin(api)
+	if r.Accounts != nil {
+		registerAccounts(api, r.Accounts)
+	}
 }

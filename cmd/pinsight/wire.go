@@ -6,6 +6,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app"
 )
 
@@ -13,8 +14,14 @@ import (
 // made here, and only here.
 func options(cfg serveConfig, log *slog.Logger) fx.Option {
 	return fx.Options(
-		fx.Supply(cfg.HTTP, log),
+		fx.Supply(cfg.HTTP, log, app.DefaultPasswordParams),
 		app.Module,
 		httpapi.Module,
+		storage(cfg),
 	)
+}
+
+// storage selects the store adapters.
+func storage(serveConfig) fx.Option {
+	return memory.Module
 }

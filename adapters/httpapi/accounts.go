@@ -1,0 +1,157 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/account"
+)
+
+// UserData is a user as the API shows it.
+type UserData struct {
+	ID        int64     `json:"id"`
+	Email     string    `json:"email"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// KeyData describes an API key without the key itself.
+type KeyData struct {
+	ID         int64      `json:"id"`
+	Name       string     `json:"name"`
+	Prefix     string     `json:"prefix" doc:"The key's first characters, to recognise it."`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+}
+
+// TokenData is a newly minted key: the token is shown this once.
+type TokenData struct {
+	Token     string   `json:"token" doc:"The API key: send it as Authorization: Bearer <token>. Shown once."`
+	TokenType string   `json:"token_type" example:"Bearer"`
+	Key       KeyData  `json:"key"`
+	User      UserData `json:"user"`
+}
+
+// AccountData is the caller's account.
+type AccountData struct {
+	UserData
+	CurrentKey KeyData `json:"current_key"`
+}
+
+// KeysData lists the caller's keys.
+type KeysData struct {
+	Keys []KeyData `json:"keys"`
+}
+
+// DeletedData confirms a deletion.
+type DeletedData struct {
+	ID      int64 `json:"id"`
+	Deleted bool  `json:"deleted"`
+}
+
+type credentialsInput struct {
+	Body struct {
+		Email    string `json:"email" maxLength:"254" doc:"E-mail address."`
+		Password string `json:"password" maxLength:"1024" doc:"8 to 128 characters."`
+		Name     string `json:"name,omitempty" maxLength:"100" doc:"Login only: a name for the key this login mints (default: the time of login)."`
+	}
+}
+
+type rotateInput struct {
+	Body *struct {
+		Name string `json:"name,omitempty" maxLength:"100" doc:"Name of the new key (default: the old key's name)."`
+	}
+}
+
+type keyIDInput struct {
+	ID int64 `path:"id" doc:"Key id."`
+}
+
+func userData(u account.User) UserData {
+	return UserData{ID: u.ID, Email: u.Email, CreatedAt: u.CreatedAt}
+}
+
+func keyData(k account.APIKey) KeyData {
+	return KeyData{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt}
+}
+
+func tokenData(s app.Session) TokenData {
+	return TokenData{Token: s.Key, TokenType: "Bearer", Key: keyData(s.Info), User: userData(s.User)}
+}
+
+func registerAccounts(api huma.API, accounts *app.Accounts) {
+	g := group(api)
+	tags := []string{"Accounts"}
+	registerForm(g, huma.Operation{
+		OperationID: "register", Method: http.MethodPost, Path: "/register", DefaultStatus: http.StatusCreated,
+		Summary: "Create an account", Tags: tags,
+		Description: "A taken e-mail is 422 on email. Log in afterwards to get an API key.",
+	}, func(ctx context.Context, in *credentialsInput) (*Reply[UserData], error) {
+		u, err := accounts.Register(ctx, in.Body.Email, in.Body.Password)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		r := ok(userData(u))
+		r.Status = http.StatusCreated
+		return r, nil
+	})
+	registerForm(g, huma.Operation{
+		OperationID: "login", Method: http.MethodPost, Path: "/login",
+		Summary: "Log in: mint a new API key", Tags: tags,
+		Description: "Each login mints a new key (named by `name`); earlier keys stay valid until revoked.",
+	}, func(ctx context.Context, in *credentialsInput) (*Reply[TokenData], error) {
+		s, err := accounts.Login(ctx, in.Body.Email, in.Body.Password, in.Body.Name)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(tokenData(s)), nil
+	})
+	op := huma.Operation{OperationID: "get-account", Method: http.MethodGet, Path: "/account", Summary: "The caller's account", Tags: tags}
+	protect(accounts, &op)
+	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*Reply[AccountData], error) {
+		p := caller(ctx)
+		return ok(AccountData{UserData: userData(p.User), CurrentKey: keyData(p.Key)}), nil
+	})
+	op = huma.Operation{OperationID: "rotate-api-key", Method: http.MethodPost, Path: "/account/api-key",
+		Summary: "Rotate the key in use", Tags: tags, Description: "Mints a new key and revokes the one that authenticated this request."}
+	protect(accounts, &op)
+	registerForm(g, op, func(ctx context.Context, in *rotateInput) (*Reply[TokenData], error) {
+		p, name := caller(ctx), ""
+		if in.Body != nil {
+			name = in.Body.Name
+		}
+		s, err := accounts.Rotate(ctx, p.User, p.Key, name)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(tokenData(s)), nil
+	})
+	registerKeys(g, accounts)
+}
+
+func registerKeys(g huma.API, accounts *app.Accounts) {
+	op := huma.Operation{OperationID: "list-api-keys", Method: http.MethodGet, Path: "/account/keys", Summary: "List the caller's API keys", Tags: []string{"Accounts"}}
+	protect(accounts, &op)
+	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*Reply[KeysData], error) {
+		keys, err := accounts.Keys(ctx, caller(ctx).User.ID)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		out := KeysData{Keys: make([]KeyData, 0, len(keys))}
+		for _, k := range keys {
+			out.Keys = append(out.Keys, keyData(k))
+		}
+		return ok(out), nil
+	})
+	op = huma.Operation{OperationID: "revoke-api-key", Method: http.MethodDelete, Path: "/account/keys/{id}", Summary: "Revoke one of the caller's API keys", Tags: []string{"Accounts"}}
+	protect(accounts, &op)
+	huma.Register(g, op, func(ctx context.Context, in *keyIDInput) (*Reply[DeletedData], error) {
+		if err := accounts.RevokeKey(ctx, caller(ctx).User.ID, in.ID); err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(DeletedData{ID: in.ID, Deleted: true}), nil
+	})
+}

@@ -1,0 +1,12 @@
+package memory
+
+import (
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Module provides the in-memory stores: the embedded default storage.
+var Module = fx.Module("memory",
+	fx.Provide(fx.Annotate(NewAccountStore, fx.As(new(ports.AccountStore)))),
+)

@@ -1,0 +1,149 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Accounts registers users, logs them in (minting API keys) and resolves
+// Bearer keys to users.
+type Accounts struct {
+	store ports.AccountStore
+	pw    PasswordParams
+	now   func() time.Time
+	rand  io.Reader
+	dummy string // a hash verified when the e-mail is unknown, so timing reveals nothing
+}
+
+// NewAccounts returns the account use cases over store with the given
+// password costs.
+func NewAccounts(store ports.AccountStore, pw PasswordParams) *Accounts {
+	dummy, _ := pw.HashPassword("not a password of anyone")
+	return &Accounts{store: store, pw: pw, now: time.Now, rand: rand.Reader, dummy: dummy}
+}
+
+// Session is a freshly minted key: Key is shown once.
+type Session struct {
+	User account.User
+	Key  string
+	Info account.APIKey
+}
+
+// Register creates a user. Invalid input is an *account.ValidationError; a
+// taken address is one on "email" too.
+func (a *Accounts) Register(ctx context.Context, email, password string) (account.User, error) {
+	e, err := account.NormalizeEmail(email)
+	if err != nil {
+		return account.User{}, err
+	}
+	if err := account.CheckPassword("password", password); err != nil {
+		return account.User{}, err
+	}
+	hash, err := a.pw.HashPassword(password)
+	if err != nil {
+		return account.User{}, err
+	}
+	u, err := a.store.CreateUser(ctx, account.User{Email: e, PasswordHash: hash, CreatedAt: a.now().UTC()})
+	if errors.Is(err, account.ErrEmailTaken) {
+		return account.User{}, account.Invalid("email", "is already registered")
+	}
+	return u, err
+}
+
+// Login checks the password and mints a new key named keyName; other keys
+// stay valid. Wrong credentials are account.ErrInvalidCredentials.
+func (a *Accounts) Login(ctx context.Context, email, password, keyName string) (Session, error) {
+	e, err := account.NormalizeEmail(email)
+	if err != nil {
+		return Session{}, err
+	}
+	if password == "" {
+		return Session{}, account.Invalid("password", "is required")
+	}
+	u, err := a.store.UserByEmail(ctx, e)
+	if errors.Is(err, account.ErrNotFound) {
+		_, _ = VerifyPassword(a.dummy, password)
+		return Session{}, account.ErrInvalidCredentials
+	}
+	if err != nil {
+		return Session{}, err
+	}
+	if match, _ := VerifyPassword(u.PasswordHash, password); !match {
+		return Session{}, account.ErrInvalidCredentials
+	}
+	return a.mint(ctx, u, account.KeyName(keyName, "login "+a.now().UTC().Format(time.RFC3339)))
+}
+
+// CreateUser makes a user without a password (an operator's account) and
+// returns its first key.
+func (a *Accounts) CreateUser(ctx context.Context, email string) (Session, error) {
+	e, err := account.NormalizeEmail(email)
+	if err != nil {
+		return Session{}, err
+	}
+	u, err := a.store.CreateUser(ctx, account.User{Email: e, CreatedAt: a.now().UTC()})
+	if errors.Is(err, account.ErrEmailTaken) {
+		return Session{}, account.Invalid("email", "is already registered")
+	}
+	if err != nil {
+		return Session{}, err
+	}
+	return a.mint(ctx, u, "cli")
+}
+
+// Authenticate resolves a Bearer key to its user and key, or returns
+// account.ErrUnauthorized.
+func (a *Accounts) Authenticate(ctx context.Context, key string) (account.User, account.APIKey, error) {
+	if key == "" {
+		return account.User{}, account.APIKey{}, account.ErrUnauthorized
+	}
+	k, err := a.store.KeyByHash(ctx, account.HashKey(key), a.now().UTC())
+	if errors.Is(err, account.ErrNotFound) {
+		return account.User{}, account.APIKey{}, account.ErrUnauthorized
+	}
+	if err != nil {
+		return account.User{}, account.APIKey{}, err
+	}
+	u, err := a.store.UserByID(ctx, k.UserID)
+	if errors.Is(err, account.ErrNotFound) {
+		return account.User{}, account.APIKey{}, account.ErrUnauthorized
+	}
+	return u, k, err
+}
+
+// Rotate mints a new key for the user and revokes the key the request used.
+func (a *Accounts) Rotate(ctx context.Context, u account.User, current account.APIKey, name string) (Session, error) {
+	s, err := a.mint(ctx, u, account.KeyName(name, current.Name))
+	if err != nil {
+		return Session{}, err
+	}
+	return s, a.store.RevokeKey(ctx, u.ID, current.ID)
+}
+
+// Keys lists the user's keys.
+func (a *Accounts) Keys(ctx context.Context, userID int64) ([]account.APIKey, error) {
+	return a.store.Keys(ctx, userID)
+}
+
+// RevokeKey deletes one of the user's keys (account.ErrNotFound otherwise).
+func (a *Accounts) RevokeKey(ctx context.Context, userID, keyID int64) error {
+	return a.store.RevokeKey(ctx, userID, keyID)
+}
+
+func (a *Accounts) mint(ctx context.Context, u account.User, name string) (Session, error) {
+	key, rec, err := account.NewKey(a.rand, u.ID, name, a.now().UTC())
+	if err != nil {
+		return Session{}, err
+	}
+	rec, err = a.store.CreateKey(ctx, rec)
+	if err != nil {
+		return Session{}, err
+	}
+	return Session{User: u, Key: key, Info: rec}, nil
+}
