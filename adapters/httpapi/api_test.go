@@ -87,4 +87,3 @@ func TestRoutingErrors(t *testing.T) {
 		t.Errorf("text/plain body = %d, want 415", res.Status)
 	}
 }
-

@@ -76,7 +76,9 @@ func TestServeStarts(t *testing.T) {
 	defer res.Body.Close()
 	var body struct {
 		Success bool
-		Data    struct{ ValidCharacters []string `json:"valid_characters"` }
+		Data    struct {
+			ValidCharacters []string `json:"valid_characters"`
+		}
 	}
 	if err := json.NewDecoder(res.Body).Decode(&body); err != nil || res.StatusCode != 200 || len(body.Data.ValidCharacters) != 16 {
 		t.Errorf("GET info = %d %+v %v", res.StatusCode, body, err)
