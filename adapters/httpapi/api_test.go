@@ -20,7 +20,7 @@ func newHandler(t *testing.T, r httpapi.Routes) http.Handler {
 	}
 	mux := http.NewServeMux()
 	httpapi.Register(httpapi.NewAPI(mux), r)
-	return httpapi.NewHandler(mux)
+	return httpapi.NewHandler(mux, httpapi.HandlerOptions{})
 }
 
 // response is a decoded envelope.

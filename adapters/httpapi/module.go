@@ -8,6 +8,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // Module provides the huma API on a private mux, registers every operation
@@ -15,7 +16,7 @@ import (
 // *slog.Logger.
 var Module = fx.Module("httpapi",
 	fx.Provide(fx.Private, http.NewServeMux, NewAPI),
-	fx.Provide(newServer),
+	fx.Provide(newServer, NewMetrics),
 	fx.Invoke(register, func(lc fx.Lifecycle, s *Server) { lc.Append(fx.StartStopHook(s.Start, s.Stop)) }),
 )
 
@@ -28,6 +29,20 @@ type routeParams struct {
 
 func register(p routeParams) { Register(p.API, Routes{Health: p.Health, Accounts: p.Accounts}) }
 
-func newServer(cfg Config, mux *http.ServeMux, log *slog.Logger) *Server {
-	return NewServer(cfg, NewHandler(mux), log)
+type serverParams struct {
+	fx.In
+	Config  Config
+	Mux     *http.ServeMux
+	Log     *slog.Logger
+	Metrics *Metrics
+	Limiter ports.RateLimiter `optional:"true"`
+}
+
+func newServer(p serverParams) *Server {
+	p.Mux.Handle("GET /metrics", p.Metrics)
+	h := NewHandler(p.Mux, HandlerOptions{
+		Log: p.Log, Metrics: p.Metrics, Limiter: p.Limiter,
+		RateLimits: p.Config.RateLimits, CORSOrigins: p.Config.CORSOrigins,
+	})
+	return NewServer(p.Config, h, p.Log)
 }

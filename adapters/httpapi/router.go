@@ -4,11 +4,33 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+
+	"github.com/pinsight/pinsight/ports"
 )
 
-// NewHandler wraps the mux so that unknown routes (404), wrong methods (405,
-// with Allow) and panics (500) answer in the error envelope too.
-func NewHandler(mux *http.ServeMux) http.Handler {
+// HandlerOptions configures the middleware around the API.
+type HandlerOptions struct {
+	Log         *slog.Logger      // access log; nil discards
+	Metrics     *Metrics          // nil: not collected
+	Limiter     ports.RateLimiter // nil: no rate limiting
+	RateLimits  RateLimits        // quotas for Limiter
+	CORSOrigins []string          // origins allowed on the site-analysis API ("*" for any)
+}
+
+// NewHandler wraps the mux with request ids, access logs, metrics, CORS and
+// rate limits, and makes unknown routes (404), wrong methods (405, with
+// Allow) and panics (500) answer in the error envelope too.
+func NewHandler(mux *http.ServeMux, o HandlerOptions) http.Handler {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	h := rateLimited(enveloped(mux), o.Limiter, o.RateLimits)
+	return observed(corsAllowed(h, o.CORSOrigins), o.Log, o.Metrics)
+}
+
+// enveloped routes through mux, answering what the mux itself rejects in
+// the error envelope.
+func enveloped(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {

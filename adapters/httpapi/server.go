@@ -16,6 +16,9 @@ type Config struct {
 	ReadTimeout       time.Duration // default 30 s
 	WriteTimeout      time.Duration // default 60 s; above the analysis deadline
 	IdleTimeout       time.Duration // default 120 s
+	MaxHeaderBytes    int           // default 16 KiB: headers and URL together
+	RateLimits        RateLimits    // quotas; zero limits disable them
+	CORSOrigins       []string      // origins allowed on the site-analysis API
 }
 
 func (c Config) withDefaults() Config {
@@ -31,6 +34,9 @@ func (c Config) withDefaults() Config {
 	def(&c.ReadTimeout, 30*time.Second)
 	def(&c.WriteTimeout, 60*time.Second)
 	def(&c.IdleTimeout, 120*time.Second)
+	if c.MaxHeaderBytes <= 0 {
+		c.MaxHeaderBytes = 16 << 10
+	}
 	return c
 }
 
@@ -48,7 +54,7 @@ func NewServer(cfg Config, handler http.Handler, log *slog.Logger) *Server {
 	return &Server{log: log, srv: &http.Server{
 		Addr: cfg.Addr, Handler: handler,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadTimeout: cfg.ReadTimeout,
-		WriteTimeout: cfg.WriteTimeout, IdleTimeout: cfg.IdleTimeout,
+		WriteTimeout: cfg.WriteTimeout, IdleTimeout: cfg.IdleTimeout, MaxHeaderBytes: cfg.MaxHeaderBytes,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}}
 }

@@ -21,7 +21,7 @@ type serveConfig struct {
 }
 
 func newServeCmd() *cobra.Command {
-	var cfg serveConfig
+	cfg := serveConfig{HTTP: httpapi.Config{RateLimits: httpapi.DefaultRateLimits}}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the HTTP API until SIGINT or SIGTERM",
@@ -37,6 +37,10 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&cfg.HTTP.Addr, "addr", ":8080", "listen address")
 	f.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
 	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "time allowed for in-flight requests on shutdown")
+	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client (API key, else IP) on API routes, N/DURATION or off")
+	f.Var(limitFlag{&cfg.HTTP.RateLimits.Auth}, "auth-rate-limit", "quota per IP on POST /register and /login, N/DURATION or off")
+	f.Var(prefixesFlag{&cfg.HTTP.RateLimits.TrustedProxies}, "trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For is believed")
+	f.StringSliceVar(&cfg.HTTP.CORSOrigins, "cors-origins", nil, "origins allowed to call the site-analysis API from a browser (public routes allow any)")
 	f.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	f.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
 	documentEnv(cmd)

@@ -1,0 +1,76 @@
+package httpapi
+
+import (
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// clientIP returns the address of the client: the peer, or, when the peer is
+// a trusted proxy, the right-most untrusted address of X-Forwarded-For.
+func clientIP(r *http.Request, trusted []netip.Prefix) string {
+	peer := parseIP(r.RemoteAddr)
+	if !peer.IsValid() {
+		return r.RemoteAddr
+	}
+	if !isTrusted(peer, trusted) {
+		return peer.String()
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		ip := parseIP(strings.TrimSpace(hops[i]))
+		if !ip.IsValid() {
+			break
+		}
+		if !isTrusted(ip, trusted) {
+			return ip.String()
+		}
+	}
+	return peer.String()
+}
+
+func parseIP(s string) netip.Addr {
+	if host, _, err := net.SplitHostPort(s); err == nil {
+		s = host
+	}
+	ip, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ip.Unmap()
+}
+
+func isTrusted(ip netip.Addr, trusted []netip.Prefix) bool {
+	for _, p := range trusted {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParsePrefixes reads a comma-separated list of CIDRs or single addresses.
+func ParsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !strings.Contains(f, "/") {
+			ip, err := netip.ParseAddr(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, netip.PrefixFrom(ip.Unmap(), ip.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}

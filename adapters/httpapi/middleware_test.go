@@ -1,0 +1,149 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/ratelimit"
+)
+
+// fixedClock is a settable clock for the limiter.
+type fixedClock struct{ t time.Time }
+
+func (c *fixedClock) now() time.Time { return c.t }
+
+func newLimitedHandler(t *testing.T, limits httpapi.RateLimits, clock *fixedClock, log *slog.Logger, m *httpapi.Metrics) http.Handler {
+	t.Helper()
+	mux := http.NewServeMux()
+	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{
+		Health: app.NewHealth(nil), Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
+	})
+	return httpapi.NewHandler(mux, httpapi.HandlerOptions{
+		Log: log, Metrics: m, Limiter: memory.NewRateLimiterWithClock(clock.now), RateLimits: limits, CORSOrigins: []string{"https://app.example"},
+	})
+}
+
+func TestRateLimit(t *testing.T) {
+	clock := &fixedClock{t: time.Unix(1e9, 0)}
+	limits := httpapi.RateLimits{
+		Default: ratelimit.Limit{Requests: 3, Window: time.Minute},
+		Auth:    ratelimit.Limit{Requests: 1, Window: time.Minute},
+	}
+	h := newLimitedHandler(t, limits, clock, nil, nil)
+	for i := range 3 {
+		res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "")
+		if res.Status != 200 || res.Header.Get("RateLimit-Limit") != "3" || res.Header.Get("RateLimit-Remaining") != string(rune('2'-i)) {
+			t.Fatalf("request %d: %d, limit %q remaining %q", i, res.Status, res.Header.Get("RateLimit-Limit"), res.Header.Get("RateLimit-Remaining"))
+		}
+	}
+	res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "")
+	if res.Status != 429 || res.Code != "rate_limited" || res.Header.Get("Retry-After") != "20" {
+		t.Fatalf("4th request = %d %q Retry-After %q; want 429 after 20 s", res.Status, res.Code, res.Header.Get("Retry-After"))
+	}
+	if res := do(t, h, http.MethodGet, "/healthz", "", ""); res.Status != 200 {
+		t.Errorf("healthz is limited: %d", res.Status)
+	}
+	// Another client (by IP) has its own quota.
+	req := httptest.NewRequest(http.MethodGet, "/api/v1/digipin/info", nil)
+	req.RemoteAddr = "198.51.100.7:1234"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		t.Errorf("other client = %d, want 200", rec.Code)
+	}
+	// Login is stricter: the second attempt in the window is refused.
+	do(t, h, http.MethodPost, "/api/v1/login", jsonType, `{"email":"a@example.com","password":"x"}`)
+	if res := do(t, h, http.MethodPost, "/api/v1/login", jsonType, `{"email":"a@example.com","password":"x"}`); res.Status != 429 {
+		t.Errorf("second login = %d, want 429", res.Status)
+	}
+	clock.t = clock.t.Add(time.Minute)
+	if res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", ""); res.Status != 200 {
+		t.Errorf("after the window = %d, want 200", res.Status)
+	}
+}
+
+func TestClientIPBehindTrustedProxy(t *testing.T) {
+	clock := &fixedClock{t: time.Unix(1e9, 0)}
+	proxies, _ := httpapi.ParsePrefixes("10.0.0.0/8, 192.0.2.1")
+	h := newLimitedHandler(t, httpapi.RateLimits{Default: ratelimit.Limit{Requests: 1, Window: time.Minute}, TrustedProxies: proxies}, clock, nil, nil)
+	send := func(remote, xff string) int {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/digipin/info", nil)
+		req.RemoteAddr = remote
+		if xff != "" {
+			req.Header.Set("X-Forwarded-For", xff)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if send("10.1.1.1:1", "203.0.113.5") != 200 || send("10.1.1.2:1", "203.0.113.6, 10.9.9.9") != 200 {
+		t.Fatal("distinct clients behind the proxy share a quota")
+	}
+	if got := send("192.0.2.1:1", "203.0.113.5"); got != 429 {
+		t.Errorf("same forwarded client via another trusted proxy = %d, want 429", got)
+	}
+	// An untrusted peer cannot choose its identity with X-Forwarded-For.
+	if send("198.51.100.1:1", "203.0.113.77") != 200 || send("198.51.100.1:1", "203.0.113.78") != 429 {
+		t.Error("an untrusted peer escaped its quota with X-Forwarded-For")
+	}
+}
+
+func TestRequestIDLogsAndMetrics(t *testing.T) {
+	var logs bytes.Buffer
+	m := httpapi.NewMetrics()
+	m.Gauge("pinsight_test_gauge", "A test gauge.", func() float64 { return 42 })
+	h := newLimitedHandler(t, httpapi.RateLimits{}, &fixedClock{t: time.Now()}, slog.New(slog.NewJSONHandler(&logs, nil)), m)
+	res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "", "X-Request-Id", "abc-123")
+	if res.Header.Get("X-Request-Id") != "abc-123" {
+		t.Errorf("X-Request-Id not echoed: %q", res.Header.Get("X-Request-Id"))
+	}
+	res = do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "", "X-Request-Id", "bad id\x01")
+	if id := res.Header.Get("X-Request-Id"); id == "" || strings.Contains(id, " ") {
+		t.Errorf("invalid X-Request-Id kept or none generated: %q", id)
+	}
+	do(t, h, http.MethodPost, "/api/v1/login", jsonType, `{"email":"a@example.com","password":"secret-password"}`, "Authorization", "Bearer psk_secret")
+	if s := logs.String(); !strings.Contains(s, `"route":"GET /api/v1/digipin/info"`) || !strings.Contains(s, `"request_id":"abc-123"`) ||
+		strings.Contains(s, "secret-password") || strings.Contains(s, "psk_secret") {
+		t.Errorf("access log wrong or leaking secrets:\n%s", s)
+	}
+	rec := httptest.NewRecorder()
+	m.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	body := rec.Body.String()
+	for _, want := range []string{
+		`pinsight_http_requests_total{route="GET /api/v1/digipin/info",status="200"} 2`,
+		`pinsight_http_request_duration_seconds_count{route="POST /api/v1/login",status="401"} 1`,
+		"pinsight_test_gauge 42",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q:\n%s", want, body)
+		}
+	}
+}
+
+func TestCORS(t *testing.T) {
+	h := newLimitedHandler(t, httpapi.RateLimits{}, &fixedClock{t: time.Now()}, nil, nil)
+	res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "", "Origin", "https://anywhere.example")
+	if res.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("public route ACAO = %q, want *", res.Header.Get("Access-Control-Allow-Origin"))
+	}
+	res = do(t, h, http.MethodGet, "/api/v1/account", "", "", "Origin", "https://evil.example")
+	if res.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("API route allowed an unlisted origin")
+	}
+	req := httptest.NewRequest(http.MethodOptions, "/api/v1/account", nil)
+	req.Header.Set("Origin", "https://app.example")
+	req.Header.Set("Access-Control-Request-Method", "GET")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 204 || rec.Header().Get("Access-Control-Allow-Origin") != "https://app.example" || !strings.Contains(rec.Header().Get("Access-Control-Allow-Headers"), "Authorization") {
+		t.Errorf("preflight = %d %v", rec.Code, rec.Header())
+	}
+}

@@ -1,0 +1,76 @@
+package memory
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// RateLimiter keeps each client's GCRA state in memory, in shards so that
+// concurrent clients rarely contend.
+type RateLimiter struct {
+	shards [64]limiterShard
+	now    func() time.Time
+}
+
+type limiterShard struct {
+	mu    sync.Mutex
+	tat   map[string]time.Time
+	sweep time.Time
+}
+
+// NewRateLimiter returns an empty limiter using the wall clock.
+func NewRateLimiter() *RateLimiter {
+	return NewRateLimiterWithClock(time.Now)
+}
+
+// NewRateLimiterWithClock returns an empty limiter reading time from now.
+func NewRateLimiterWithClock(now func() time.Time) *RateLimiter {
+	l := &RateLimiter{now: now}
+	for i := range l.shards {
+		l.shards[i].tat = map[string]time.Time{}
+	}
+	return l
+}
+
+// Take implements ports.RateLimiter.
+func (l *RateLimiter) Take(_ context.Context, key string, limit ratelimit.Limit) (ratelimit.Decision, error) {
+	now := l.now()
+	s := &l.shards[fnv32(key)%uint32(len(l.shards))]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, tat, err := limit.Take(s.tat[key], now)
+	if err != nil {
+		return d, err
+	}
+	s.tat[key] = tat
+	if now.Sub(s.sweep) > time.Minute {
+		s.evictIdle(now)
+	}
+	return d, nil
+}
+
+// evictIdle forgets clients whose quota is whole again: their state equals a
+// new client's, so memory stays bounded by the clients active in a window.
+func (s *limiterShard) evictIdle(now time.Time) {
+	for k, tat := range s.tat {
+		if !tat.After(now) {
+			delete(s.tat, k)
+		}
+	}
+	s.sweep = now
+}
+
+func fnv32(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
+}
+
+// Interface guard.
+var _ ports.RateLimiter = (*RateLimiter)(nil)
