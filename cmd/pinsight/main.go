@@ -26,6 +26,7 @@ func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "pinsight",
 		Short:         "India Post directory, DIGIPIN geocode and site analysis API",
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

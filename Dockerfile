@@ -1,0 +1,14 @@
+# Pinsight runtime image. No base image is pulled: the binary is static
+# (CGO_ENABLED=0) and carries its own CA roots (x509roots/fallback).
+#
+#   CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o dist/pinsight ./cmd/pinsight
+#   docker build -t pinsight:local -f Dockerfile dist
+#   docker run --rm -p 8080:8080 pinsight:local
+#
+# To serve the India Post directory, mount the data folder and pass --data-dir.
+FROM scratch
+COPY pinsight /pinsight
+USER 65532:65532
+EXPOSE 8080
+ENTRYPOINT ["/pinsight"]
+CMD ["serve", "--addr", ":8080"]
