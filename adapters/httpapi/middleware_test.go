@@ -2,6 +2,8 @@ package httpapi_test
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -145,5 +147,31 @@ func TestCORS(t *testing.T) {
 	h.ServeHTTP(rec, req)
 	if rec.Code != 204 || rec.Header().Get("Access-Control-Allow-Origin") != "https://app.example" || !strings.Contains(rec.Header().Get("Access-Control-Allow-Headers"), "Authorization") {
 		t.Errorf("preflight = %d %v", rec.Code, rec.Header())
+	}
+}
+
+func TestGzip(t *testing.T) {
+	h := newLimitedHandler(t, httpapi.RateLimits{}, &fixedClock{t: time.Now()}, nil, nil)
+	req := httptest.NewRequest(http.MethodGet, "/openapi.json", nil)
+	req.Header.Set("Accept-Encoding", "gzip, br")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("large body not compressed: %v", rec.Header())
+	}
+	zr, err := gzip.NewReader(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil || !bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
+		t.Fatalf("decompressed body: %v %.40q", err, body)
+	}
+	req = httptest.NewRequest(http.MethodGet, "/healthz", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Header().Get("Content-Encoding") != "" || !strings.Contains(rec.Body.String(), `"ok"`) {
+		t.Errorf("small body compressed or lost: %v %q", rec.Header(), rec.Body.String())
 	}
 }

@@ -17,14 +17,14 @@ type HandlerOptions struct {
 	CORSOrigins []string          // origins allowed on the site-analysis API ("*" for any)
 }
 
-// NewHandler wraps the mux with request ids, access logs, metrics, CORS and
-// rate limits, and makes unknown routes (404), wrong methods (405, with
+// NewHandler wraps the mux with request ids, access logs, metrics, CORS,
+// rate limits and gzip, and makes unknown routes (404), wrong methods (405, with
 // Allow) and panics (500) answer in the error envelope too.
 func NewHandler(mux *http.ServeMux, o HandlerOptions) http.Handler {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	h := rateLimited(enveloped(mux), o.Limiter, o.RateLimits)
+	h := rateLimited(compressed(enveloped(mux)), o.Limiter, o.RateLimits)
 	return observed(corsAllowed(h, o.CORSOrigins), o.Log, o.Metrics)
 }
 
