@@ -1,0 +1,17 @@
+package memory_test
+
+import (
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/ports"
+	"github.com/pinsight/pinsight/ports/porttest"
+)
+
+func TestAccountStore(t *testing.T) {
+	porttest.TestAccountStore(t, func(*testing.T) ports.AccountStore { return memory.NewAccountStore() })
+}
+
+func TestRateLimiter(t *testing.T) {
+	porttest.TestRateLimiter(t, func(*testing.T) ports.RateLimiter { return memory.NewRateLimiter() })
+}
