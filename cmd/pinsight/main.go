@@ -1,6 +1,8 @@
 // Command pinsight runs the Pinsight server and its operator tools.
 //
 //	pinsight serve                  run the HTTP API (in-memory storage by default)
+//	pinsight migrate                apply the database migrations
+//	pinsight user create --email E  create a user and print an API key
 //	pinsight digipin encode LAT LON print the DIGIPIN of a point
 //	pinsight digipin decode CODE    print the centre of a code's cell
 //
@@ -30,6 +32,6 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newDigipinCmd())
+	root.AddCommand(newServeCmd(), newMigrateCmd(), newUserCmd(), newDigipinCmd())
 	return root
 }

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/fx/fxtest"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/postgres"
 )
 
 func run(t *testing.T, args ...string) (string, error) {
@@ -56,8 +57,18 @@ func TestEnvBinding(t *testing.T) {
 }
 
 func TestOptionsValidate(t *testing.T) {
-	if err := fx.ValidateApp(options(serveConfig{}, slog.Default())); err != nil {
-		t.Fatal(err)
+	for _, cfg := range []serveConfig{{}, {Database: postgres.Config{URL: "postgres://u:p@127.0.0.1:1/db"}}} {
+		if err := fx.ValidateApp(options(cfg, slog.Default())); err != nil {
+			t.Errorf("database %q: %v", cfg.Database.URL, err)
+		}
+	}
+}
+
+func TestDatabaseRequired(t *testing.T) {
+	for _, args := range [][]string{{"migrate"}, {"user", "create", "--email", "a@example.com"}} {
+		if _, err := run(t, args...); err == nil || !strings.Contains(err.Error(), "--database-url") {
+			t.Errorf("%v without a database: err = %v", args, err)
+		}
 	}
 }
 

@@ -10,11 +10,13 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/postgres"
 )
 
 // serveConfig is everything serve reads from flags and environment.
 type serveConfig struct {
 	HTTP            httpapi.Config
+	Database        postgres.Config
 	LogLevel        string
 	LogFormat       string
 	ShutdownTimeout time.Duration
@@ -35,6 +37,7 @@ func newServeCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.HTTP.Addr, "addr", ":8080", "listen address")
+	databaseFlags(f, &cfg.Database)
 	f.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
 	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "time allowed for in-flight requests on shutdown")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client (API key, else IP) on API routes, N/DURATION or off")

@@ -7,7 +7,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // options is the whole application graph for cfg. The choice of adapters is
@@ -21,7 +23,15 @@ func options(cfg serveConfig, log *slog.Logger) fx.Option {
 	)
 }
 
-// storage selects the store adapters.
-func storage(serveConfig) fx.Option {
-	return memory.Module
+// storage selects the store adapters: Postgres when a database URL is
+// given, memory otherwise. The rate limiter stays in memory either way.
+func storage(cfg serveConfig) fx.Option {
+	if cfg.Database.URL == "" {
+		return memory.Module
+	}
+	return fx.Options(
+		fx.Supply(cfg.Database),
+		postgres.Module,
+		fx.Provide(fx.Annotate(memory.NewRateLimiter, fx.As(new(ports.RateLimiter)))),
+	)
 }

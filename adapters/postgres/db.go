@@ -1,0 +1,149 @@
+// Package postgres implements the ports with bun on PostgreSQL + PostGIS:
+// stores, embedded migrations and bulk import.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/migrate"
+
+	"github.com/pinsight/pinsight/adapters/postgres/migrations"
+)
+
+// Config holds the connection settings.
+type Config struct {
+	URL              string        // postgres://user:pass@host:port/db?sslmode=disable
+	ConnectTimeout   time.Duration // default 5 s
+	StatementTimeout time.Duration // default 10 s: a stalled database gives 503, not a hang
+	MaxOpenConns     int           // default 10
+}
+
+// ErrUnavailable wraps failures to reach the database.
+var ErrUnavailable = errors.New("postgres: database unavailable")
+
+// Open connects, checks the connection and returns the bun handle. The
+// statement timeout and connect timeout are set on every connection.
+func Open(ctx context.Context, cfg Config) (*bun.DB, error) {
+	dsn, err := withTimeouts(cfg)
+	if err != nil {
+		return nil, err
+	}
+	sqldb, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	sqldb.SetMaxOpenConns(max(cfg.MaxOpenConns, 1))
+	sqldb.SetMaxIdleConns(max(cfg.MaxOpenConns, 1))
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	db := bun.NewDB(sqldb, pgdialect.New())
+	pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout+time.Second)
+	defer cancel()
+	if err := db.PingContext(pctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return db, nil
+}
+
+// withTimeouts fills defaults and adds connect_timeout and statement_timeout
+// to the URL unless it sets them.
+func withTimeouts(cfg Config) (string, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return "", fmt.Errorf("postgres: --database-url must be a postgres:// URL")
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 5 * time.Second
+	}
+	if cfg.StatementTimeout <= 0 {
+		cfg.StatementTimeout = 10 * time.Second
+	}
+	q := u.Query()
+	if q.Get("connect_timeout") == "" {
+		q.Set("connect_timeout", fmt.Sprint(int(cfg.ConnectTimeout.Seconds())))
+	}
+	if q.Get("statement_timeout") == "" {
+		q.Set("statement_timeout", fmt.Sprint(cfg.StatementTimeout.Milliseconds()))
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// Migrate applies every pending embedded migration under bun's lock and
+// returns the names applied. A migration is recorded only once it succeeded.
+func Migrate(ctx context.Context, db *bun.DB) ([]string, error) {
+	m := migrate.NewMigrator(db, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return nil, fmt.Errorf("postgres: init migrations: %w", err)
+	}
+	if err := m.Lock(ctx); err != nil {
+		return nil, fmt.Errorf("postgres: lock migrations: %w", err)
+	}
+	defer func() { _ = m.Unlock(ctx) }()
+	group, err := m.Migrate(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: migrate: %w", err)
+	}
+	var names []string
+	for _, mg := range group.Migrations {
+		names = append(names, mg.Name)
+	}
+	return names, nil
+}
+
+// Rollback reverts the last group of migrations.
+func Rollback(ctx context.Context, db *bun.DB) ([]string, error) {
+	m := migrate.NewMigrator(db, migrations.Migrations)
+	if err := m.Lock(ctx); err != nil {
+		return nil, fmt.Errorf("postgres: lock migrations: %w", err)
+	}
+	defer func() { _ = m.Unlock(ctx) }()
+	group, err := m.Rollback(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: rollback: %w", err)
+	}
+	var names []string
+	for _, mg := range group.Migrations {
+		names = append(names, mg.Name)
+	}
+	return names, nil
+}
+
+// MigrationStatus lists every known migration and whether it ran.
+func MigrationStatus(ctx context.Context, db *bun.DB) ([]string, error) {
+	m := migrate.NewMigrator(db, migrations.Migrations)
+	if err := m.Init(ctx); err != nil {
+		return nil, err
+	}
+	ms, err := m.MigrationsWithStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(ms))
+	for _, mg := range ms {
+		state := "pending"
+		if mg.IsApplied() {
+			state = "applied " + mg.MigratedAt.UTC().Format(time.RFC3339)
+		}
+		out = append(out, mg.Name+" "+state)
+	}
+	return out, nil
+}
+
+// Ping checks that the database answers within 2 seconds.
+func Ping(ctx context.Context, db *bun.DB) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := db.PingContext(ctx); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/testcontainers/testcontainers-go"
+	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
+	"github.com/testcontainers/testcontainers-go/wait"
+	"github.com/uptrace/bun"
+
+	"github.com/pinsight/pinsight/adapters/postgres"
+)
+
+// defaultPostGISImage works anywhere with registry access; machines without
+// one build an equivalent with tests/images/postgis/build.sh and set
+// PINSIGHT_POSTGIS_IMAGE (.ci/run does both).
+const defaultPostGISImage = "postgis/postgis:15-3.3"
+
+// pgServer is the one PostGIS container shared by the package's tests.
+var pgServer struct {
+	once      sync.Once
+	container *tcpostgres.PostgresContainer
+	adminURL  string
+	err       error
+	dbs       int
+	mu        sync.Mutex
+}
+
+// postGISImage returns the image the suite runs.
+func postGISImage() string {
+	if img := os.Getenv("PINSIGHT_POSTGIS_IMAGE"); img != "" {
+		return img
+	}
+	return defaultPostGISImage
+}
+
+// startPostGIS starts the shared container once; it is removed when the test
+// binary exits (TestMain).
+func startPostGIS(t *testing.T) string {
+	t.Helper()
+	testcontainers.SkipIfProviderIsNotHealthy(t)
+	pgServer.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		c, err := tcpostgres.Run(ctx, postGISImage(),
+			tcpostgres.WithDatabase("pinsight"), tcpostgres.WithUsername("pinsight"), tcpostgres.WithPassword("pinsight"),
+			testcontainers.WithWaitStrategy(
+				wait.ForLog("database system is ready to accept connections").WithOccurrence(2).WithStartupTimeout(2*time.Minute),
+				wait.ForListeningPort("5432/tcp")),
+		)
+		pgServer.container = c
+		if err != nil {
+			pgServer.err = fmt.Errorf("start %s (without registry access, build it: bash tests/images/postgis/build.sh, then set PINSIGHT_POSTGIS_IMAGE): %w", postGISImage(), err)
+			return
+		}
+		pgServer.adminURL, pgServer.err = c.ConnectionString(ctx, "sslmode=disable")
+	})
+	if pgServer.err != nil {
+		t.Fatal(pgServer.err)
+	}
+	return pgServer.adminURL
+}
+
+// newDatabase creates a fresh, migrated database for one test and returns
+// its handle and URL.
+func newDatabase(t *testing.T) (*bun.DB, string) {
+	t.Helper()
+	admin := startPostGIS(t)
+	pgServer.mu.Lock()
+	pgServer.dbs++
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), pgServer.dbs)
+	pgServer.mu.Unlock()
+	ctx := context.Background()
+	adb, err := postgres.Open(ctx, postgres.Config{URL: admin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer adb.Close()
+	if _, err := adb.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	url := strings.Replace(admin, "/pinsight?", "/"+name+"?", 1)
+	db, err := postgres.Open(ctx, postgres.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	if _, err := postgres.Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	return db, url
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if pgServer.container != nil {
+		_ = pgServer.container.Terminate(context.Background())
+	}
+	os.Exit(code)
+}
