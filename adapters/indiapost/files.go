@@ -1,0 +1,75 @@
+package indiapost
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/pinsight/pinsight/domain/postal"
+)
+
+// Columns of each official file.
+var (
+	directoryColumns = []string{"circlename", "regionname", "divisionname", "officename", "pincode", "officetype", "delivery", "district", "statename", "latitude", "longitude"}
+	stateColumns     = []string{"state_code", "state_name"}
+	districtColumns  = []string{"district_code", "district_name", "state_code"}
+	villageColumns   = []string{"stateCode", "stateNameEnglish", "districtCode", "districtNameEnglish", "subdistrictNameEnglish", "villageCode", "villageNameEnglish", "pincode"}
+)
+
+// ReadDirectory reads the All India Pincode Directory (data.gov.in columns).
+func ReadDirectory(path string) ([]postal.RawOffice, Summary, error) {
+	var out []postal.RawOffice
+	s, err := readFile(path, directoryColumns, func(_ int, get func(string) string) error {
+		out = append(out, postal.RawOffice{
+			Row: len(out) + 1, Circle: get("circlename"), Region: get("regionname"), Division: get("divisionname"),
+			Name: get("officename"), Pincode: get("pincode"), OfficeType: get("officetype"), Delivery: get("delivery"),
+			District: get("district"), State: get("statename"), Latitude: get("latitude"), Longitude: get("longitude"),
+		})
+		return nil
+	})
+	return out, s, err
+}
+
+// ReadStates reads the LGD states export.
+func ReadStates(path string) ([]postal.LGDState, Summary, error) {
+	var out []postal.LGDState
+	s, err := readFile(path, stateColumns, func(_ int, get func(string) string) error {
+		code, err := strconv.Atoi(get("state_code"))
+		if err != nil || code <= 0 || get("state_name") == "" {
+			return fmt.Errorf("bad state row (code %q)", get("state_code"))
+		}
+		out = append(out, postal.LGDState{Code: code, Name: get("state_name")})
+		return nil
+	})
+	return out, s, err
+}
+
+// ReadDistricts reads an LGD districts export (current or legacy: both have
+// district_code, district_name and state_code).
+func ReadDistricts(path string) ([]postal.LGDDistrict, Summary, error) {
+	var out []postal.LGDDistrict
+	s, err := readFile(path, districtColumns, func(_ int, get func(string) string) error {
+		code, err1 := strconv.Atoi(get("district_code"))
+		state, err2 := strconv.Atoi(get("state_code"))
+		if err1 != nil || err2 != nil || code <= 0 || get("district_name") == "" {
+			return fmt.Errorf("bad district row (code %q, state %q)", get("district_code"), get("state_code"))
+		}
+		out = append(out, postal.LGDDistrict{Code: code, Name: get("district_name"), StateCode: state})
+		return nil
+	})
+	return out, s, err
+}
+
+// ReadVillages reads the LGD "Villages with PIN Codes" export.
+func ReadVillages(path string) ([]postal.RawVillage, Summary, error) {
+	var out []postal.RawVillage
+	s, err := readFile(path, villageColumns, func(_ int, get func(string) string) error {
+		out = append(out, postal.RawVillage{
+			Row: len(out) + 1, StateCode: get("stateCode"), StateName: get("stateNameEnglish"),
+			DistrictCode: get("districtCode"), DistrictName: get("districtNameEnglish"),
+			SubdistrictName: get("subdistrictNameEnglish"), VillageCode: get("villageCode"),
+			VillageName: get("villageNameEnglish"), Pincode: get("pincode"),
+		})
+		return nil
+	})
+	return out, s, err
+}

@@ -1,0 +1,272 @@
+package postal
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// RawOffice is one row of the All India Pincode Directory, as published.
+type RawOffice struct {
+	Row                                                 int // 1-based data row (the header is row 0)
+	Circle, Region, Division, Name, Pincode, OfficeType string
+	Delivery, District, State, Latitude, Longitude      string
+}
+
+// RawVillage is one row of the LGD "Villages with PIN Codes" file.
+type RawVillage struct {
+	Row                                                int
+	StateCode, StateName, DistrictCode, DistrictName   string
+	SubdistrictName, VillageCode, VillageName, Pincode string
+}
+
+// Dataset is a cleaned directory, ready to be indexed by a store.
+type Dataset struct {
+	Offices       []PostOffice // in published order; IDs are the published row numbers
+	States        []State      // by id
+	Districts     []District   // by id
+	Villages      []Village    // in published order, duplicates removed
+	VillageStates []string     // states the village file covers
+	HasLGD        bool         // ids are LGD codes (else derived from names)
+	Report        CleaningReport
+}
+
+// CleaningReport counts what cleaning did; every published row is accounted
+// for: Offices + DuplicateRows + InvalidPincodes + MalformedRows = rows read.
+type CleaningReport struct {
+	OfficeRows             int                     `json:"office_rows"`
+	Offices                int                     `json:"offices"`
+	MalformedRows          int                     `json:"malformed_rows"`
+	DuplicateRows          int                     `json:"duplicate_rows"`
+	InvalidPincodes        int                     `json:"invalid_pincodes"`
+	Pincodes               int                     `json:"pincodes"`
+	Locations              map[string]int          `json:"locations"`
+	Qualities              map[LocationQuality]int `json:"location_quality"`
+	ApproximateShared      int                     `json:"approximate_shared_point"`
+	ApproximateOutlier     int                     `json:"approximate_far_from_pin"`
+	RegionNA               int                     `json:"region_na"`
+	InheritedStateDistrict int                     `json:"state_district_inherited"`
+	UnknownStateDistrict   int                     `json:"state_district_unknown"`
+	UnresolvedStateRows    int                     `json:"state_not_in_lgd_rows"`
+	UnresolvedDistrictRows int                     `json:"district_not_in_lgd_rows"`
+	DistrictsByAlias       int                     `json:"district_alias_rows"`
+	VillageRows            int                     `json:"village_rows"`
+	Villages               int                     `json:"villages"`
+	VillageDuplicates      int                     `json:"village_duplicate_rows"`
+	VillageInvalid         int                     `json:"village_invalid_rows"`
+}
+
+// Build cleans the published rows into a Dataset. lgd may be nil (ids are
+// then derived from names); villages may be empty.
+func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
+	ds := &Dataset{HasLGD: lgd != nil && len(lgd.States) > 0}
+	r := &ds.Report
+	r.OfficeRows = len(rows)
+	r.Locations = map[string]int{}
+	r.Qualities = map[LocationQuality]int{}
+	rows = dropDuplicates(rows, r)
+	inheritRegion(rows, r)
+	g := newGazetteer(lgd)
+	alt := map[int]map[string]int{} // district id -> published spellings
+	pins := map[Pincode]bool{}
+	for _, raw := range rows {
+		o := cleanOffice(raw, g, r, alt)
+		pins[o.Pincode] = true
+		ds.Offices = append(ds.Offices, o)
+	}
+	r.Offices, r.Pincodes = len(ds.Offices), len(pins)
+	r.DistrictsByAlias = g.aliased
+	markApproximate(ds.Offices, r)
+	for _, o := range ds.Offices {
+		r.Qualities[o.Quality]++
+	}
+	ds.States = buildStates(lgd, ds.Offices)
+	ds.Districts = buildDistricts(g, ds.Offices, alt)
+	ds.Villages, ds.VillageStates = buildVillages(villages, r)
+	return ds
+}
+
+// dropDuplicates keeps the first of exactly equal rows and drops rows whose
+// PIN is not [1-9][0-9]{5}, counting both.
+func dropDuplicates(rows []RawOffice, r *CleaningReport) []RawOffice {
+	seen := make(map[string]bool, len(rows))
+	out := make([]RawOffice, 0, len(rows))
+	for _, o := range rows {
+		key := strings.Join([]string{o.Circle, o.Region, o.Division, o.Name, o.Pincode, o.OfficeType, o.Delivery, o.District, o.State, o.Latitude, o.Longitude}, "\x00")
+		switch {
+		case seen[key]:
+			r.DuplicateRows++
+		case !ValidPincode(o.Pincode):
+			r.InvalidPincodes++
+		default:
+			seen[key] = true
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// inheritRegion gives rows published with NA state and district those of
+// the other rows of their PIN, when those all agree.
+func inheritRegion(rows []RawOffice, r *CleaningReport) {
+	type pair struct{ state, district string }
+	known := map[string]map[pair]bool{}
+	for _, o := range rows {
+		if !isNA(o.State) && !isNA(o.District) {
+			if known[o.Pincode] == nil {
+				known[o.Pincode] = map[pair]bool{}
+			}
+			known[o.Pincode][pair{o.State, o.District}] = true
+		}
+	}
+	for i, o := range rows {
+		if !isNA(o.State) && !isNA(o.District) {
+			continue
+		}
+		if pairs := known[o.Pincode]; len(pairs) == 1 {
+			for p := range pairs {
+				rows[i].State, rows[i].District = p.state, p.district
+			}
+			r.InheritedStateDistrict++
+		} else {
+			r.UnknownStateDistrict++
+		}
+	}
+}
+
+func isNA(s string) bool { return s == "" || s == "NA" }
+
+// cleanOffice turns one row into an office, resolving names to ids.
+func cleanOffice(raw RawOffice, g *gazetteer, r *CleaningReport, alt map[int]map[string]int) PostOffice {
+	o := PostOffice{
+		ID: int64(raw.Row), Pincode: Pincode(raw.Pincode), Name: raw.Name, OfficeType: raw.OfficeType,
+		Delivery: raw.Delivery, Circle: raw.Circle, Region: raw.Region, Division: raw.Division,
+	}
+	if isNA(o.Region) {
+		o.Region = ""
+		r.RegionNA++
+	}
+	var rule string
+	o.Location, o.Quality, rule = CleanLocation(raw.Latitude, raw.Longitude)
+	r.Locations[rule]++
+	if isNA(raw.State) || isNA(raw.District) {
+		return o
+	}
+	stateID, inLGD := g.state(raw.State)
+	if !inLGD {
+		r.UnresolvedStateRows++
+	}
+	o.StateID, o.State = stateID, DisplayName(raw.State)
+	districtID, inLGD := g.district(stateID, raw.State, raw.District)
+	o.DistrictID, o.District = districtID, DisplayName(raw.District)
+	if !inLGD {
+		r.UnresolvedDistrictRows++
+		return o
+	}
+	if name, _, found := g.lgdDistrictName(districtID); found {
+		if compactKey(name) != compactKey(raw.District) {
+			if alt[districtID] == nil {
+				alt[districtID] = map[string]int{}
+			}
+			alt[districtID][DisplayName(raw.District)]++
+		}
+		o.District = name
+	}
+	return o
+}
+
+// buildStates lists every LGD state, plus states known only by name.
+func buildStates(lgd *LGD, offices []PostOffice) []State {
+	byID := map[int]State{}
+	for _, s := range sortedStates(lgd) {
+		byID[s.Code] = State{ID: s.Code, Name: DisplayName(s.Name)}
+	}
+	for i, o := range offices {
+		if o.StateID == 0 {
+			continue
+		}
+		if s, found := byID[o.StateID]; found {
+			offices[i].State = s.Name
+		} else {
+			byID[o.StateID] = State{ID: o.StateID, Name: o.State}
+		}
+	}
+	out := make([]State, 0, len(byID))
+	for _, s := range byID {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// buildDistricts lists every current LGD district, plus legacy-only and
+// unresolved districts that offices use.
+func buildDistricts(g *gazetteer, offices []PostOffice, alt map[int]map[string]int) []District {
+	byID := map[int]District{}
+	for code, d := range g.current {
+		byID[code] = District{ID: code, Name: DisplayName(d.Name), StateID: d.StateCode}
+	}
+	for _, o := range offices {
+		if o.DistrictID == 0 {
+			continue
+		}
+		if _, found := byID[o.DistrictID]; !found {
+			byID[o.DistrictID] = District{ID: o.DistrictID, Name: o.District, StateID: o.StateID}
+		}
+	}
+	out := make([]District, 0, len(byID))
+	for id, d := range byID {
+		d.AltName = mostCommon(alt[id])
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// mostCommon returns the most frequent key (ties: alphabetical first).
+func mostCommon(m map[string]int) string {
+	best, n := "", 0
+	for k, c := range m {
+		if c > n || c == n && k < best {
+			best, n = k, c
+		}
+	}
+	return best
+}
+
+// buildVillages cleans the village rows: exact duplicates once, invalid
+// PINs or codes reported and skipped.
+func buildVillages(rows []RawVillage, r *CleaningReport) ([]Village, []string) {
+	r.VillageRows = len(rows)
+	seen := map[RawVillage]bool{}
+	states := map[string]bool{}
+	var out []Village
+	for _, v := range rows {
+		key := v
+		key.Row = 0
+		if seen[key] {
+			r.VillageDuplicates++
+			continue
+		}
+		seen[key] = true
+		stateID, err1 := strconv.Atoi(v.StateCode)
+		districtID, err2 := strconv.Atoi(v.DistrictCode)
+		if !ValidPincode(v.Pincode) || err1 != nil || err2 != nil || strings.TrimSpace(v.VillageName) == "" {
+			r.VillageInvalid++
+			continue
+		}
+		out = append(out, Village{
+			Code: v.VillageCode, Name: v.VillageName, Subdistrict: v.SubdistrictName,
+			District: DisplayName(v.DistrictName), DistrictID: districtID,
+			State: DisplayName(v.StateName), StateID: stateID, Pincode: Pincode(v.Pincode),
+		})
+		states[DisplayName(v.StateName)] = true
+	}
+	r.Villages = len(out)
+	covered := make([]string, 0, len(states))
+	for s := range states {
+		covered = append(covered, s)
+	}
+	sort.Strings(covered)
+	return out, covered
+}
