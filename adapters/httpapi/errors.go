@@ -11,6 +11,7 @@ import (
 
 	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/domain/postal"
 )
 
 // ErrorBody is the failure envelope of every endpoint:
@@ -194,6 +195,10 @@ func toHTTP(err error) error {
 		return unauthorized("missing or invalid API key", true)
 	case errors.Is(err, account.ErrNotFound):
 		return huma.Error404NotFound("not found")
+	case errors.Is(err, postal.ErrNotFound):
+		return huma.Error404NotFound(strings.TrimPrefix(err.Error(), "postal: "))
+	case errors.Is(err, postal.ErrNoData):
+		return huma.Error503ServiceUnavailable(strings.TrimPrefix(err.Error(), "postal: "))
 	default:
 		return err
 	}

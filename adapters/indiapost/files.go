@@ -1,7 +1,9 @@
 package indiapost
 
 import (
+	"encoding/binary"
 	"fmt"
+	"os"
 	"strconv"
 
 	"github.com/pinsight/pinsight/domain/postal"
@@ -17,7 +19,7 @@ var (
 
 // ReadDirectory reads the All India Pincode Directory (data.gov.in columns).
 func ReadDirectory(path string) ([]postal.RawOffice, Summary, error) {
-	var out []postal.RawOffice
+	out := make([]postal.RawOffice, 0, rowsHint(path))
 	s, err := readFile(path, directoryColumns, func(_ int, get func(string) string) error {
 		out = append(out, postal.RawOffice{
 			Row: len(out) + 1, Circle: get("circlename"), Region: get("regionname"), Division: get("divisionname"),
@@ -61,7 +63,7 @@ func ReadDistricts(path string) ([]postal.LGDDistrict, Summary, error) {
 
 // ReadVillages reads the LGD "Villages with PIN Codes" export.
 func ReadVillages(path string) ([]postal.RawVillage, Summary, error) {
-	var out []postal.RawVillage
+	out := make([]postal.RawVillage, 0, rowsHint(path))
 	s, err := readFile(path, villageColumns, func(_ int, get func(string) string) error {
 		out = append(out, postal.RawVillage{
 			Row: len(out) + 1, StateCode: get("stateCode"), StateName: get("stateNameEnglish"),
@@ -72,4 +74,31 @@ func ReadVillages(path string) ([]postal.RawVillage, Summary, error) {
 		return nil
 	})
 	return out, s, err
+}
+
+// rowBytes is a little under the average directory row, so that capacity
+// estimated from the file size is rarely short.
+const rowBytes = 100
+
+// rowsHint estimates the rows of a file from its uncompressed size (the
+// gzip trailer records it), to size the slice once.
+func rowsHint(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0
+	}
+	size := st.Size()
+	var magic [2]byte
+	if _, err := f.ReadAt(magic[:], 0); err == nil && magic == [2]byte{0x1f, 0x8b} && size > 4 {
+		var trailer [4]byte
+		if _, err := f.ReadAt(trailer[:], size-4); err == nil {
+			size = int64(binary.LittleEndian.Uint32(trailer[:])) // ISIZE: size mod 2^32
+		}
+	}
+	return int(min(size/rowBytes, 1<<22))
 }

@@ -1,6 +1,7 @@
 package postal
 
 import (
+	"hash/fnv"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,7 +50,7 @@ type CleaningReport struct {
 	UnknownStateDistrict   int                     `json:"state_district_unknown"`
 	UnresolvedStateRows    int                     `json:"state_not_in_lgd_rows"`
 	UnresolvedDistrictRows int                     `json:"district_not_in_lgd_rows"`
-	DistrictsByAlias       int                     `json:"district_alias_rows"`
+	DistrictsByAlias       int                     `json:"district_names_by_alias"`
 	VillageRows            int                     `json:"village_rows"`
 	Villages               int                     `json:"villages"`
 	VillageDuplicates      int                     `json:"village_duplicate_rows"`
@@ -67,10 +68,12 @@ func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
 	rows = dropDuplicates(rows, r)
 	inheritRegion(rows, r)
 	g := newGazetteer(lgd)
+	rv := &resolver{g: g, cache: map[[2]string]region{}}
 	alt := map[int]map[string]int{} // district id -> published spellings
 	pins := map[Pincode]bool{}
+	ds.Offices = make([]PostOffice, 0, len(rows))
 	for _, raw := range rows {
-		o := cleanOffice(raw, g, r, alt)
+		o := cleanOffice(raw, rv, r, alt)
 		pins[o.Pincode] = true
 		ds.Offices = append(ds.Offices, o)
 	}
@@ -136,8 +139,40 @@ func inheritRegion(rows []RawOffice, r *CleaningReport) {
 
 func isNA(s string) bool { return s == "" || s == "NA" }
 
+// region is the resolved state and district of one published pair.
+type region struct {
+	stateID, districtID int
+	state, district     string
+	stateInLGD, inLGD   bool
+	altName             string // India Post's spelling when it differs from LGD's
+}
+
+// resolver resolves published (state, district) pairs once each.
+type resolver struct {
+	g     *gazetteer
+	cache map[[2]string]region
+}
+
+func (rv *resolver) resolve(state, district string) region {
+	key := [2]string{state, district}
+	if reg, found := rv.cache[key]; found {
+		return reg
+	}
+	reg := region{state: DisplayName(state), district: DisplayName(district)}
+	reg.stateID, reg.stateInLGD = rv.g.state(state)
+	reg.districtID, reg.inLGD = rv.g.district(reg.stateID, state, district)
+	if name, _, found := rv.g.lgdDistrictName(reg.districtID); found && reg.inLGD {
+		if compactKey(name) != compactKey(district) {
+			reg.altName = reg.district
+		}
+		reg.district = name
+	}
+	rv.cache[key] = reg
+	return reg
+}
+
 // cleanOffice turns one row into an office, resolving names to ids.
-func cleanOffice(raw RawOffice, g *gazetteer, r *CleaningReport, alt map[int]map[string]int) PostOffice {
+func cleanOffice(raw RawOffice, rv *resolver, r *CleaningReport, alt map[int]map[string]int) PostOffice {
 	o := PostOffice{
 		ID: int64(raw.Row), Pincode: Pincode(raw.Pincode), Name: raw.Name, OfficeType: raw.OfficeType,
 		Delivery: raw.Delivery, Circle: raw.Circle, Region: raw.Region, Division: raw.Division,
@@ -152,26 +187,20 @@ func cleanOffice(raw RawOffice, g *gazetteer, r *CleaningReport, alt map[int]map
 	if isNA(raw.State) || isNA(raw.District) {
 		return o
 	}
-	stateID, inLGD := g.state(raw.State)
-	if !inLGD {
+	reg := rv.resolve(raw.State, raw.District)
+	if !reg.stateInLGD {
 		r.UnresolvedStateRows++
 	}
-	o.StateID, o.State = stateID, DisplayName(raw.State)
-	districtID, inLGD := g.district(stateID, raw.State, raw.District)
-	o.DistrictID, o.District = districtID, DisplayName(raw.District)
-	if !inLGD {
+	if !reg.inLGD {
 		r.UnresolvedDistrictRows++
-		return o
 	}
-	if name, _, found := g.lgdDistrictName(districtID); found {
-		if compactKey(name) != compactKey(raw.District) {
-			if alt[districtID] == nil {
-				alt[districtID] = map[string]int{}
-			}
-			alt[districtID][DisplayName(raw.District)]++
+	if reg.altName != "" {
+		if alt[reg.districtID] == nil {
+			alt[reg.districtID] = map[string]int{}
 		}
-		o.District = name
+		alt[reg.districtID][reg.altName]++
 	}
+	o.StateID, o.State, o.DistrictID, o.District = reg.stateID, reg.state, reg.districtID, reg.district
 	return o
 }
 
@@ -269,4 +298,24 @@ func buildVillages(rows []RawVillage, r *CleaningReport) ([]Village, []string) {
 	}
 	sort.Strings(covered)
 	return out, covered
+}
+
+// Fingerprint identifies the dataset's content: the same files give the same
+// fingerprint in every process and adapter (it feeds ETags).
+func (ds *Dataset) Fingerprint() string {
+	h := fnv.New64a()
+	for _, o := range ds.Offices {
+		h.Write([]byte(o.Name))
+		h.Write([]byte(o.Pincode))
+		if o.Location != nil {
+			h.Write([]byte(strconv.FormatFloat(o.Location.Latitude, 'g', -1, 64)))
+			h.Write([]byte(strconv.FormatFloat(o.Location.Longitude, 'g', -1, 64)))
+		}
+		h.Write([]byte{byte(o.StateID), byte(o.DistrictID >> 8), byte(o.DistrictID)})
+	}
+	for _, v := range ds.Villages {
+		h.Write([]byte(v.Code))
+		h.Write([]byte(v.Pincode))
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
 }

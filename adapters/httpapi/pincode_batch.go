@@ -1,0 +1,116 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/app"
+)
+
+type pincodeBatchInput struct {
+	Body struct {
+		Pincodes []string `json:"pincodes" minItems:"1" doc:"1 to 100 pincodes; more is 413."`
+	}
+}
+
+// PincodeBatchItem is one pincode's outcome.
+type PincodeBatchItem struct {
+	Pincode     string       `json:"pincode" doc:"As sent."`
+	Status      string       `json:"status" enum:"found,not_found,invalid"`
+	Total       int          `json:"total"`
+	PostOffices []OfficeData `json:"post_offices,omitempty"`
+	Errors      []string     `json:"errors,omitempty"`
+}
+
+// PincodeBatchData holds the outcomes in request order.
+type PincodeBatchData struct {
+	Total    int                `json:"total"`
+	Found    int                `json:"found"`
+	NotFound int                `json:"not_found"`
+	Invalid  int                `json:"invalid"`
+	Results  []PincodeBatchItem `json:"results"`
+}
+
+// PincodeValidateItem tells whether one pincode is well-formed and exists.
+type PincodeValidateItem struct {
+	Pincode string  `json:"pincode"`
+	Valid   bool    `json:"valid" doc:"Syntax: 6 digits, the first not 0."`
+	Exists  bool    `json:"exists" doc:"At least one post office has it."`
+	Reason  *string `json:"reason"`
+}
+
+// PincodeValidateData holds the checks in request order.
+type PincodeValidateData struct {
+	Total   int                   `json:"total"`
+	Valid   int                   `json:"valid"`
+	Exists  int                   `json:"exists"`
+	Results []PincodeValidateItem `json:"results"`
+}
+
+const notFoundReason = "no post office has this pincode"
+
+func registerPincodeBatch(g huma.API, p *app.Postal) {
+	tags := []string{"Pincodes"}
+	huma.Register(g, huma.Operation{
+		OperationID: "pincode-batch", Method: http.MethodPost, Path: "/pincodes/batch", Tags: tags,
+		Summary: "Look up up to 100 pincodes", Description: "JSON only. Each pincode is found, not_found or invalid; more than 100 is 413.",
+	}, func(ctx context.Context, in *pincodeBatchInput) (*Reply[PincodeBatchData], error) {
+		items, err := batch(ctx, p, in.Body.Pincodes)
+		if err != nil {
+			return nil, err
+		}
+		out := PincodeBatchData{Total: len(items), Results: make([]PincodeBatchItem, len(items))}
+		for i, it := range items {
+			r := PincodeBatchItem{Pincode: it.Input, Status: string(it.Status), Total: len(it.Offices), PostOffices: officesData(it.Offices)}
+			switch it.Status {
+			case app.BatchFound:
+				out.Found++
+			case app.BatchNotFound:
+				out.NotFound++
+				r.Errors = []string{notFoundReason}
+			case app.BatchInvalid:
+				out.Invalid++
+				r.Errors = []string{"must be 6 digits, the first not 0"}
+			}
+			out.Results[i] = r
+		}
+		return ok(out), nil
+	})
+	huma.Register(g, huma.Operation{
+		OperationID: "pincode-validate", Method: http.MethodPost, Path: "/pincodes/validate", Tags: tags,
+		Summary: "Check the syntax and existence of up to 100 pincodes", Description: "JSON only; more than 100 is 413.",
+	}, func(ctx context.Context, in *pincodeBatchInput) (*Reply[PincodeValidateData], error) {
+		items, err := batch(ctx, p, in.Body.Pincodes)
+		if err != nil {
+			return nil, err
+		}
+		out := PincodeValidateData{Total: len(items), Results: make([]PincodeValidateItem, len(items))}
+		for i, it := range items {
+			r := PincodeValidateItem{Pincode: it.Input, Valid: it.Status != app.BatchInvalid, Exists: it.Status == app.BatchFound}
+			switch {
+			case !r.Valid:
+				r.Reason = optString("must be 6 digits, the first not 0")
+			case !r.Exists:
+				r.Reason = optString(notFoundReason)
+			}
+			if r.Valid {
+				out.Valid++
+			}
+			if r.Exists {
+				out.Exists++
+			}
+			out.Results[i] = r
+		}
+		return ok(out), nil
+	})
+}
+
+func batch(ctx context.Context, p *app.Postal, pins []string) ([]app.BatchItem, error) {
+	if err := checkBatchSize(len(pins)); err != nil {
+		return nil, err
+	}
+	items, err := p.Batch(ctx, pins)
+	return items, toHTTP(err)
+}

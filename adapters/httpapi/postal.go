@@ -1,0 +1,92 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/postal"
+)
+
+// pageParams are the pagination query parameters of postal lists.
+type pageParams struct {
+	Page    int `query:"page" default:"1" minimum:"1" doc:"Page number; beyond the last page the list is empty."`
+	PerPage int `query:"per_page" default:"10" minimum:"1" maximum:"100" doc:"Items per page, 1 to 100."`
+}
+
+func (p pageParams) page() (postal.Page, error) { return postal.NewPage(p.Page, p.PerPage) }
+
+type pincodeInput struct {
+	Pincode string `path:"pincode" doc:"6 digits, the first not 0." example:"110001"`
+}
+
+// PincodeData lists the offices of a pincode.
+type PincodeData struct {
+	Pincode     string       `json:"pincode"`
+	Total       int          `json:"total"`
+	PostOffices []OfficeData `json:"post_offices"`
+}
+
+type detailsInput struct {
+	Pincode    string `path:"pincode"`
+	PostOffice string `query:"post_office" maxLength:"200" doc:"Office name; case, punctuation and the B.O / S.O / H.O suffix are ignored. Without it: the head office, else the sub office, else the first branch office by name."`
+}
+
+type villagesInput struct {
+	Pincode string `path:"pincode"`
+	pageParams
+}
+
+// VillagesData pages the villages of a pincode.
+type VillagesData struct {
+	Pincode  string        `json:"pincode"`
+	Villages []VillageData `json:"villages"`
+	Meta     Meta          `json:"meta"`
+}
+
+func registerPostal(api huma.API, p *app.Postal) {
+	g := group(api)
+	g.UseMiddleware(cacheable(p))
+	tags := []string{"Pincodes"}
+	huma.Register(g, huma.Operation{
+		OperationID: "pincode-lookup", Method: http.MethodGet, Path: "/pincodes/{pincode}", Tags: tags,
+		Summary: "Post offices of a pincode", Description: "404 when no office has the pincode; 422 when it is not 6 digits.",
+	}, func(ctx context.Context, in *pincodeInput) (*Reply[PincodeData], error) {
+		pin, offices, err := p.Lookup(ctx, in.Pincode)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(PincodeData{Pincode: string(pin), Total: len(offices), PostOffices: officesData(offices)}), nil
+	})
+	huma.Register(g, huma.Operation{
+		OperationID: "pincode-details", Method: http.MethodGet, Path: "/pincodes/{pincode}/details", Tags: tags,
+		Summary: "One post office of a pincode",
+	}, func(ctx context.Context, in *detailsInput) (*Reply[OfficeData], error) {
+		o, err := p.Details(ctx, in.Pincode, in.PostOffice)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(officeData(o)), nil
+	})
+	huma.Register(g, huma.Operation{
+		OperationID: "pincode-villages", Method: http.MethodGet, Path: "/pincodes/{pincode}/villages", Tags: tags,
+		Summary:     "Villages served by a pincode",
+		Description: "From the LGD villages file; a pincode outside its coverage (see /dataset) answers an empty list.",
+	}, func(ctx context.Context, in *villagesInput) (*Reply[VillagesData], error) {
+		page, err := in.page()
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		pin, vs, total, err := p.Villages(ctx, in.Pincode, page)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(VillagesData{Pincode: string(pin), Villages: villagesData(vs), Meta: meta(page, total)}), nil
+	})
+	registerSearch(g, p)
+	registerRegions(g, p)
+	registerPincodeBatch(g, p)
+	registerDataset(g, p)
+}

@@ -1,0 +1,113 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/app"
+)
+
+type statesInput struct {
+	Q string `query:"q" maxLength:"100" doc:"Name prefix filter."`
+}
+
+// StatesData lists states.
+type StatesData struct {
+	Total  int         `json:"total"`
+	States []StateData `json:"states"`
+}
+
+type stateInput struct {
+	State string `path:"state" doc:"LGD id, exact name or unique name prefix." example:"7"`
+}
+
+type stateDistrictsInput struct {
+	State string `path:"state"`
+	Q     string `query:"q" maxLength:"100" doc:"District name prefix filter (LGD name or India Post's spelling)."`
+}
+
+// StateDistrictsData lists a state's districts.
+type StateDistrictsData struct {
+	State     string         `json:"state"`
+	Total     int            `json:"total"`
+	Districts []DistrictItem `json:"districts"`
+}
+
+type districtInput struct {
+	District string `path:"district" doc:"LGD id, exact name or unique name prefix." example:"77"`
+}
+
+type districtPincodesInput struct {
+	District string `path:"district"`
+	pageParams
+}
+
+// DistrictPincodesData pages a district's offices.
+type DistrictPincodesData struct {
+	District string       `json:"district"`
+	State    string       `json:"state"`
+	Total    int          `json:"total"`
+	Results  []OfficeData `json:"results"`
+	Meta     Meta         `json:"meta"`
+}
+
+const refDoc = " An ambiguous name or prefix is 422 listing the candidates; an unknown one is 404."
+
+func registerRegions(g huma.API, p *app.Postal) {
+	tags := []string{"States and districts"}
+	huma.Register(g, huma.Operation{OperationID: "list-states", Method: http.MethodGet, Path: "/states", Tags: tags, Summary: "States and union territories"},
+		func(ctx context.Context, in *statesInput) (*Reply[StatesData], error) {
+			states, err := p.States(ctx, in.Q)
+			if err != nil {
+				return nil, toHTTP(err)
+			}
+			out := StatesData{Total: len(states), States: make([]StateData, len(states))}
+			for i, s := range states {
+				out.States[i] = stateData(s)
+			}
+			return ok(out), nil
+		})
+	huma.Register(g, huma.Operation{OperationID: "get-state", Method: http.MethodGet, Path: "/states/{state}", Tags: tags, Summary: "A state with its counts", Description: refDoc},
+		func(ctx context.Context, in *stateInput) (*Reply[StateData], error) {
+			s, err := p.State(ctx, in.State)
+			if err != nil {
+				return nil, toHTTP(err)
+			}
+			return ok(stateData(s)), nil
+		})
+	huma.Register(g, huma.Operation{OperationID: "state-districts", Method: http.MethodGet, Path: "/states/{state}/districts", Tags: tags, Summary: "Districts of a state", Description: refDoc},
+		func(ctx context.Context, in *stateDistrictsInput) (*Reply[StateDistrictsData], error) {
+			s, ds, err := p.Districts(ctx, in.State, in.Q)
+			if err != nil {
+				return nil, toHTTP(err)
+			}
+			out := StateDistrictsData{State: s.Name, Total: len(ds), Districts: make([]DistrictItem, len(ds))}
+			for i, d := range ds {
+				out.Districts[i] = districtItem(d)
+			}
+			return ok(out), nil
+		})
+	huma.Register(g, huma.Operation{OperationID: "get-district", Method: http.MethodGet, Path: "/districts/{district}", Tags: tags, Summary: "A district with its state and counts", Description: refDoc},
+		func(ctx context.Context, in *districtInput) (*Reply[DistrictData], error) {
+			d, err := p.District(ctx, in.District)
+			if err != nil {
+				return nil, toHTTP(err)
+			}
+			return ok(districtData(d)), nil
+		})
+	huma.Register(g, huma.Operation{OperationID: "district-pincodes", Method: http.MethodGet, Path: "/districts/{district}/pincodes", Tags: tags,
+		Summary: "Post offices of a district, by pincode", Description: "total counts offices." + refDoc},
+		func(ctx context.Context, in *districtPincodesInput) (*Reply[DistrictPincodesData], error) {
+			page, err := in.page()
+			if err != nil {
+				return nil, toHTTP(err)
+			}
+			d, offices, total, err := p.DistrictOffices(ctx, in.District, page)
+			if err != nil {
+				return nil, toHTTP(err)
+			}
+			return ok(DistrictPincodesData{District: d.Name, State: d.StateName, Total: total, Results: officesData(offices), Meta: meta(page, total)}), nil
+		})
+}

@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/app"
+)
+
+type searchInput struct {
+	Q string `query:"q" required:"true" maxLength:"100" doc:"Office name, district name, or a pincode / pincode prefix."`
+	pageParams
+}
+
+// SearchData pages search results.
+type SearchData struct {
+	Query   string       `json:"query"`
+	Results []OfficeData `json:"results"`
+	Meta    Meta         `json:"meta"`
+}
+
+type villageSearchInput struct {
+	Q        string `query:"q" required:"true" maxLength:"100" doc:"Village name."`
+	State    string `query:"state" maxLength:"100" doc:"Optional state (id, name or prefix)."`
+	District string `query:"district" maxLength:"100" doc:"Optional district (id, name or prefix)."`
+	pageParams
+}
+
+// VillageSearchData pages village search results.
+type VillageSearchData struct {
+	Query    string        `json:"query"`
+	Villages []VillageData `json:"villages"`
+	Meta     Meta          `json:"meta"`
+}
+
+func registerSearch(g huma.API, p *app.Postal) {
+	huma.Register(g, huma.Operation{
+		OperationID: "search-pincodes", Method: http.MethodGet, Path: "/pincodes/search", Tags: []string{"Pincodes"},
+		Summary: "Search post offices",
+		Description: "Matches office names (ignoring the B.O / S.O / H.O suffix), district names and pincode prefixes. " +
+			"Ranked: exact, then prefix, then word matches (every query word starts a word of the name); at each level " +
+			"pincode and office-name matches come before district matches; then by pincode, name and id.",
+	}, func(ctx context.Context, in *searchInput) (*Reply[SearchData], error) {
+		page, err := in.page()
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		offices, total, err := p.SearchOffices(ctx, in.Q, page)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(SearchData{Query: in.Q, Results: officesData(offices), Meta: meta(page, total)}), nil
+	})
+	huma.Register(g, huma.Operation{
+		OperationID: "search-villages", Method: http.MethodGet, Path: "/villages/search", Tags: []string{"Villages"},
+		Summary: "Search villages by name", Description: "Ranked exact, prefix, word match; then by name.",
+	}, func(ctx context.Context, in *villageSearchInput) (*Reply[VillageSearchData], error) {
+		page, err := in.page()
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		vs, total, err := p.SearchVillages(ctx, in.Q, in.State, in.District, page)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(VillageSearchData{Query: in.Q, Villages: villagesData(vs), Meta: meta(page, total)}), nil
+	})
+}

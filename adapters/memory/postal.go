@@ -1,0 +1,145 @@
+package memory
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+
+	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// PostalStore serves a postal dataset from indexes built once at load.
+// Replace swaps in a new dataset atomically: a request sees the old one or
+// the new one, never a mix.
+type PostalStore struct {
+	cur atomic.Pointer[postalIndex]
+}
+
+// NewPostalStore returns a store serving ds (nil: empty until Replace).
+func NewPostalStore(ds *postal.Dataset) *PostalStore {
+	s := &PostalStore{}
+	if ds != nil {
+		s.Replace(ds)
+	}
+	return s
+}
+
+// Replace indexes ds and makes it the served dataset.
+func (s *PostalStore) Replace(ds *postal.Dataset) { s.cur.Store(buildIndex(ds)) }
+
+func (s *PostalStore) index() (*postalIndex, error) {
+	ix := s.cur.Load()
+	if ix == nil {
+		return nil, postal.ErrNoData
+	}
+	return ix, nil
+}
+
+// Info implements ports.PostalStore.
+func (s *PostalStore) Info(context.Context) (postal.Info, error) {
+	ix, err := s.index()
+	if err != nil {
+		return postal.Info{}, err
+	}
+	return ix.info, nil
+}
+
+// OfficesByPincode implements ports.PostalStore.
+func (s *PostalStore) OfficesByPincode(_ context.Context, pin postal.Pincode) ([]postal.PostOffice, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	return ix.offices(ix.byPin[pin]), nil
+}
+
+// States implements ports.PostalStore.
+func (s *PostalStore) States(_ context.Context, prefix string) ([]postal.StateSummary, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	key := postal.NameKey(prefix)
+	var out []postal.StateSummary
+	for _, st := range ix.statesByName {
+		if strings.HasPrefix(postal.NameKey(st.Name), key) {
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+// State implements ports.PostalStore.
+func (s *PostalStore) State(_ context.Context, ref string) (postal.StateSummary, error) {
+	ix, err := s.index()
+	if err != nil {
+		return postal.StateSummary{}, err
+	}
+	return postal.ResolveState(ref, ix.statesByName)
+}
+
+// Districts implements ports.PostalStore.
+func (s *PostalStore) Districts(_ context.Context, stateID int, prefix string) ([]postal.DistrictSummary, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	key := postal.NameKey(prefix)
+	var out []postal.DistrictSummary
+	for _, d := range ix.districtsByName {
+		if d.StateID == stateID && (strings.HasPrefix(postal.NameKey(d.Name), key) || d.AltName != "" && strings.HasPrefix(postal.NameKey(d.AltName), key)) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// District implements ports.PostalStore.
+func (s *PostalStore) District(_ context.Context, ref string) (postal.DistrictSummary, error) {
+	ix, err := s.index()
+	if err != nil {
+		return postal.DistrictSummary{}, err
+	}
+	return postal.ResolveDistrict(ref, ix.districtsByName)
+}
+
+// DistrictOffices implements ports.PostalStore.
+func (s *PostalStore) DistrictOffices(_ context.Context, districtID int, page postal.Page) ([]postal.PostOffice, int, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, 0, err
+	}
+	all := ix.byDistrict[districtID]
+	from, to := page.Bounds(len(all))
+	return ix.offices(all[from:to]), len(all), nil
+}
+
+// Villages implements ports.PostalStore.
+func (s *PostalStore) Villages(_ context.Context, pin postal.Pincode, page postal.Page) ([]postal.Village, int, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, 0, err
+	}
+	all := ix.villagesByPin[pin]
+	from, to := page.Bounds(len(all))
+	return ix.villages(all[from:to]), len(all), nil
+}
+
+// LocatedOffices implements ports.PostalStore.
+func (s *PostalStore) LocatedOffices(context.Context) ([]postal.PostOffice, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]postal.PostOffice, 0, len(ix.ds.Offices))
+	for _, o := range ix.ds.Offices {
+		if o.Location != nil {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// Interface guard.
+var _ ports.PostalStore = (*PostalStore)(nil)

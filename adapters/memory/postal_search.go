@@ -1,0 +1,109 @@
+package memory
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/pinsight/pinsight/domain/postal"
+)
+
+// SearchOffices implements ports.PostalStore. Candidates come from the word
+// indexes (every match has a word starting with the query's first word) and
+// the sorted pincodes; postal.OfficeRank decides and orders.
+func (s *PostalStore) SearchOffices(_ context.Context, q postal.SearchQuery, page postal.Page) ([]postal.PostOffice, int, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, 0, err
+	}
+	type hit struct {
+		rank int
+		i    int32
+	}
+	seen := map[int32]bool{}
+	var hits []hit
+	consider := func(i int32) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		o := &ix.ds.Offices[i]
+		if r, ok := postal.OfficeRank(o, ix.officeKeys[i], ix.districtKeys[o.DistrictID], q); ok {
+			hits = append(hits, hit{r, i})
+		}
+	}
+	first, _, _ := strings.Cut(q.Key, " ")
+	for _, w := range wordRange(ix.officeWords, first) {
+		consider(w.ref)
+	}
+	for _, w := range wordRange(ix.districtWords, first) {
+		for _, i := range ix.byDistrict[int(w.ref)] {
+			consider(i)
+		}
+	}
+	if q.Digits != "" {
+		from := sort.Search(len(ix.pins), func(i int) bool { return string(ix.pins[i]) >= q.Digits })
+		for p := from; p < len(ix.pins) && strings.HasPrefix(string(ix.pins[p]), q.Digits); p++ {
+			for _, i := range ix.byPin[ix.pins[p]] {
+				consider(i)
+			}
+		}
+	}
+	sort.Slice(hits, func(a, b int) bool {
+		ha, hb := hits[a], hits[b]
+		if ha.rank != hb.rank {
+			return ha.rank < hb.rank
+		}
+		oa, ob := &ix.ds.Offices[ha.i], &ix.ds.Offices[hb.i]
+		if oa.Pincode != ob.Pincode {
+			return oa.Pincode < ob.Pincode
+		}
+		if ka, kb := ix.officeKeys[ha.i], ix.officeKeys[hb.i]; ka != kb {
+			return ka < kb
+		}
+		return oa.ID < ob.ID
+	})
+	from, to := page.Bounds(len(hits))
+	out := make([]postal.PostOffice, 0, to-from)
+	for _, h := range hits[from:to] {
+		out = append(out, ix.ds.Offices[h.i])
+	}
+	return out, len(hits), nil
+}
+
+// SearchVillages implements ports.PostalStore.
+func (s *PostalStore) SearchVillages(_ context.Context, q postal.SearchQuery, stateID, districtID int, page postal.Page) ([]postal.Village, int, error) {
+	ix, err := s.index()
+	if err != nil {
+		return nil, 0, err
+	}
+	type hit struct {
+		rank int
+		i    int32
+	}
+	var hits []hit
+	for i, v := range ix.ds.Villages {
+		if (stateID != 0 && v.StateID != stateID) || (districtID != 0 && v.DistrictID != districtID) {
+			continue
+		}
+		if r, ok := postal.MatchRank(ix.villageKeys[i], q.Key); ok {
+			hits = append(hits, hit{r, int32(i)})
+		}
+	}
+	sort.Slice(hits, func(a, b int) bool {
+		ha, hb := hits[a], hits[b]
+		if ha.rank != hb.rank {
+			return ha.rank < hb.rank
+		}
+		if ka, kb := ix.villageKeys[ha.i], ix.villageKeys[hb.i]; ka != kb {
+			return ka < kb
+		}
+		return ix.ds.Villages[ha.i].Code < ix.ds.Villages[hb.i].Code
+	})
+	from, to := page.Bounds(len(hits))
+	out := make([]postal.Village, 0, to-from)
+	for _, h := range hits[from:to] {
+		out = append(out, ix.ds.Villages[h.i])
+	}
+	return out, len(hits), nil
+}

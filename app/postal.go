@@ -1,0 +1,206 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Postal answers the postal directory queries, validating input and
+// applying the contract's selection rules over a PostalStore.
+type Postal struct {
+	store ports.PostalStore
+}
+
+// NewPostal returns the postal use cases over store.
+func NewPostal(store ports.PostalStore) *Postal { return &Postal{store: store} }
+
+// Info describes the loaded dataset (postal.ErrNoData when none).
+func (p *Postal) Info(ctx context.Context) (postal.Info, error) { return p.store.Info(ctx) }
+
+// Lookup returns the offices of a pincode; 422 for bad syntax, not found
+// when the PIN has no office.
+func (p *Postal) Lookup(ctx context.Context, pincode string) (postal.Pincode, []postal.PostOffice, error) {
+	pin, err := postal.ParsePincode(pincode)
+	if err != nil {
+		return "", nil, err
+	}
+	offices, err := p.store.OfficesByPincode(ctx, pin)
+	if err != nil {
+		return pin, nil, err
+	}
+	if len(offices) == 0 {
+		return pin, nil, &postal.NotFoundError{What: "pincode " + string(pin)}
+	}
+	return pin, offices, nil
+}
+
+// Details picks one office of a pincode: the one named officeName (ignoring
+// case, punctuation and the office-type suffix), or without a name the head
+// office, else the sub office, else the first branch office by name.
+func (p *Postal) Details(ctx context.Context, pincode, officeName string) (postal.PostOffice, error) {
+	pin, offices, err := p.Lookup(ctx, pincode)
+	if err != nil {
+		return postal.PostOffice{}, err
+	}
+	candidates := offices
+	if strings.TrimSpace(officeName) != "" {
+		key := postal.OfficeKey(officeName)
+		candidates = nil
+		for _, o := range offices {
+			if postal.OfficeKey(o.Name) == key {
+				candidates = append(candidates, o)
+			}
+		}
+		if len(candidates) == 0 {
+			return postal.PostOffice{}, &postal.NotFoundError{What: "post office " + `"` + officeName + `"` + " in pincode " + string(pin)}
+		}
+	}
+	best := candidates[0]
+	for _, o := range candidates[1:] {
+		if typeOrder(o.OfficeType) < typeOrder(best.OfficeType) {
+			best = o
+		}
+	}
+	return best, nil
+}
+
+// typeOrder ranks head offices first, then sub offices, then branches.
+func typeOrder(t string) int {
+	switch t {
+	case postal.TypeHead:
+		return 0
+	case postal.TypeSub:
+		return 1
+	case postal.TypeBranch:
+		return 2
+	}
+	return 3
+}
+
+// Villages pages the villages of a pincode (an empty list outside the
+// loaded coverage).
+func (p *Postal) Villages(ctx context.Context, pincode string, page postal.Page) (postal.Pincode, []postal.Village, int, error) {
+	pin, err := postal.ParsePincode(pincode)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	v, total, err := p.store.Villages(ctx, pin, page)
+	return pin, v, total, err
+}
+
+// States lists states whose name starts with q.
+func (p *Postal) States(ctx context.Context, q string) ([]postal.StateSummary, error) {
+	return p.store.States(ctx, q)
+}
+
+// State resolves a state reference.
+func (p *Postal) State(ctx context.Context, ref string) (postal.StateSummary, error) {
+	return p.store.State(ctx, ref)
+}
+
+// Districts resolves a state and lists its districts starting with q.
+func (p *Postal) Districts(ctx context.Context, stateRef, q string) (postal.StateSummary, []postal.DistrictSummary, error) {
+	s, err := p.store.State(ctx, stateRef)
+	if err != nil {
+		return s, nil, err
+	}
+	d, err := p.store.Districts(ctx, s.ID, q)
+	return s, d, err
+}
+
+// District resolves a district reference.
+func (p *Postal) District(ctx context.Context, ref string) (postal.DistrictSummary, error) {
+	return p.store.District(ctx, ref)
+}
+
+// DistrictOffices resolves a district and pages its offices.
+func (p *Postal) DistrictOffices(ctx context.Context, ref string, page postal.Page) (postal.DistrictSummary, []postal.PostOffice, int, error) {
+	d, err := p.store.District(ctx, ref)
+	if err != nil {
+		return d, nil, 0, err
+	}
+	offices, total, err := p.store.DistrictOffices(ctx, d.ID, page)
+	return d, offices, total, err
+}
+
+// SearchOffices pages the offices matching q.
+func (p *Postal) SearchOffices(ctx context.Context, q string, page postal.Page) ([]postal.PostOffice, int, error) {
+	sq, err := postal.ParseQuery(q)
+	if err != nil {
+		return nil, 0, err
+	}
+	return p.store.SearchOffices(ctx, sq, page)
+}
+
+// SearchVillages pages the villages matching q, optionally within a state
+// and / or district given by reference.
+func (p *Postal) SearchVillages(ctx context.Context, q, stateRef, districtRef string, page postal.Page) ([]postal.Village, int, error) {
+	sq, err := postal.ParseQuery(q)
+	if err != nil {
+		return nil, 0, err
+	}
+	var stateID, districtID int
+	if strings.TrimSpace(stateRef) != "" {
+		s, err := p.store.State(ctx, stateRef)
+		if err != nil {
+			return nil, 0, err
+		}
+		stateID = s.ID
+	}
+	if strings.TrimSpace(districtRef) != "" {
+		d, err := p.store.District(ctx, districtRef)
+		if err != nil {
+			return nil, 0, err
+		}
+		districtID = d.ID
+	}
+	return p.store.SearchVillages(ctx, sq, stateID, districtID, page)
+}
+
+// MaxBatch is the most pincodes one batch may hold.
+const MaxBatch = 100
+
+// BatchStatus is the outcome of one pincode of a batch.
+type BatchStatus string
+
+// Batch outcomes.
+const (
+	BatchFound    BatchStatus = "found"
+	BatchNotFound BatchStatus = "not_found"
+	BatchInvalid  BatchStatus = "invalid"
+)
+
+// BatchItem is one pincode's outcome.
+type BatchItem struct {
+	Input   string
+	Pincode postal.Pincode
+	Status  BatchStatus
+	Offices []postal.PostOffice
+}
+
+// Batch looks up several pincodes, each found, not found or invalid, in
+// request order. The caller enforces MaxBatch.
+func (p *Postal) Batch(ctx context.Context, pincodes []string) ([]BatchItem, error) {
+	out := make([]BatchItem, len(pincodes))
+	for i, in := range pincodes {
+		out[i].Input = in
+		pin, err := postal.ParsePincode(in)
+		if err != nil {
+			out[i].Status = BatchInvalid
+			continue
+		}
+		offices, err := p.store.OfficesByPincode(ctx, pin)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Pincode, out[i].Offices = pin, offices
+		out[i].Status = BatchFound
+		if len(offices) == 0 {
+			out[i].Status = BatchNotFound
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,76 @@
+package postal
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Resolve finds the one item a reference names: an integer id, else an
+// exact name (case- and punctuation-insensitive; several exact matches are
+// ambiguous), else a unique name prefix. names gives each item's names (its
+// name, then alternative spellings). field names the input in errors.
+func Resolve[T any](ref, field string, items []T, id func(T) int, names func(T) []string, label func(T) string) (T, error) {
+	var zero T
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return zero, Invalid(field, "is required")
+	}
+	if n, err := strconv.Atoi(ref); err == nil {
+		for _, it := range items {
+			if id(it) == n {
+				return it, nil
+			}
+		}
+		return zero, &NotFoundError{What: field + " " + ref}
+	}
+	key := NameKey(ref)
+	var exact, prefix []T
+	for _, it := range items {
+		for _, n := range names(it) {
+			if n == "" {
+				continue
+			}
+			k := NameKey(n)
+			if k == key {
+				exact = append(exact, it)
+				break
+			}
+			if strings.HasPrefix(k, key) {
+				prefix = append(prefix, it)
+				break
+			}
+		}
+	}
+	for _, set := range [][]T{exact, prefix} {
+		switch {
+		case len(set) == 1:
+			return set[0], nil
+		case len(set) > 1:
+			cands := make([]string, len(set))
+			for i, it := range set {
+				cands[i] = label(it)
+			}
+			sort.Strings(cands)
+			return zero, &AmbiguousError{Field: field, Input: ref, Candidates: cands}
+		}
+	}
+	return zero, &NotFoundError{What: field + " " + strconv.Quote(ref)}
+}
+
+// ResolveState resolves a state reference among states (see Resolve).
+func ResolveState(ref string, states []StateSummary) (StateSummary, error) {
+	return Resolve(ref, "state", states,
+		func(s StateSummary) int { return s.ID },
+		func(s StateSummary) []string { return []string{s.Name} },
+		func(s StateSummary) string { return strconv.Itoa(s.ID) + " " + s.Name })
+}
+
+// ResolveDistrict resolves a district reference among districts; India
+// Post's spelling counts as a name too.
+func ResolveDistrict(ref string, districts []DistrictSummary) (DistrictSummary, error) {
+	return Resolve(ref, "district", districts,
+		func(d DistrictSummary) int { return d.ID },
+		func(d DistrictSummary) []string { return []string{d.Name, d.AltName} },
+		func(d DistrictSummary) string { return strconv.Itoa(d.ID) + " " + d.Name + " (" + d.StateName + ")" })
+}

@@ -1,0 +1,40 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/pinsight/pinsight/domain/postal"
+)
+
+// PostalStore serves the India Post directory. Every method returns
+// postal.ErrNoData when no dataset is loaded.
+type PostalStore interface {
+	// Info describes the loaded dataset.
+	Info(ctx context.Context) (postal.Info, error)
+	// OfficesByPincode returns the PIN's offices by name (empty when none).
+	OfficesByPincode(ctx context.Context, pin postal.Pincode) ([]postal.PostOffice, error)
+	// States lists the states whose name starts with prefix (all when
+	// empty), by name.
+	States(ctx context.Context, prefix string) ([]postal.StateSummary, error)
+	// State resolves an id, exact name or unique name prefix; returns a
+	// *postal.AmbiguousError or a postal.ErrNotFound.
+	State(ctx context.Context, ref string) (postal.StateSummary, error)
+	// Districts lists a state's districts whose name (or India Post
+	// spelling) starts with prefix, by name.
+	Districts(ctx context.Context, stateID int, prefix string) ([]postal.DistrictSummary, error)
+	// District resolves like State.
+	District(ctx context.Context, ref string) (postal.DistrictSummary, error)
+	// DistrictOffices pages a district's offices by pincode, then name; it
+	// returns the page and the total.
+	DistrictOffices(ctx context.Context, districtID int, page postal.Page) ([]postal.PostOffice, int, error)
+	// Villages pages the villages of a PIN by name.
+	Villages(ctx context.Context, pin postal.Pincode, page postal.Page) ([]postal.Village, int, error)
+	// SearchOffices pages offices matching q by postal.OfficeRank, then
+	// pincode, name and id.
+	SearchOffices(ctx context.Context, q postal.SearchQuery, page postal.Page) ([]postal.PostOffice, int, error)
+	// SearchVillages pages villages whose name matches q (exact, prefix,
+	// word), optionally within a state and / or district (0: any).
+	SearchVillages(ctx context.Context, q postal.SearchQuery, stateID, districtID int, page postal.Page) ([]postal.Village, int, error)
+	// LocatedOffices returns every office with a known location, by id.
+	LocatedOffices(ctx context.Context) ([]postal.PostOffice, error)
+}
