@@ -1,0 +1,26 @@
+package site
+
+import "errors"
+
+// ErrNotFound is returned for a report or project that does not exist or
+// belongs to another user (the two are never told apart).
+var ErrNotFound = errors.New("site: not found")
+
+// FetchError says why a URL could not be analysed: no response at all, or a
+// target the fetcher refuses (private address, scheme, port). Transports
+// answer it as a validation failure on "url".
+type FetchError struct {
+	Reason  string // human-readable, safe to show the client
+	Refused bool   // the target was refused rather than unreachable
+	Err     error  // the cause, for logs; may be nil
+}
+
+func (e *FetchError) Error() string { return "site: cannot analyse url: " + e.Reason }
+
+// Unwrap returns the cause.
+func (e *FetchError) Unwrap() error { return e.Err }
+
+// FieldErrors puts the reason under "url", for transports.
+func (e *FetchError) FieldErrors() map[string][]string {
+	return map[string][]string{"url": {e.Reason}}
+}
