@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/geo"
 )
 
 // PostalStore serves the India Post directory. Every method returns
@@ -37,4 +38,8 @@ type PostalStore interface {
 	SearchVillages(ctx context.Context, q postal.SearchQuery, stateID, districtID int, page postal.Page) ([]postal.Village, int, error)
 	// LocatedOffices returns every office with a known location, by id.
 	LocatedOffices(ctx context.Context) ([]postal.PostOffice, error)
+	// NearestOffices returns up to limit located offices nearest to p,
+	// nearest first (ties by id), each with its Haversine distance
+	// (geo.DistanceKm); with withinKm > 0 only offices at most that far.
+	NearestOffices(ctx context.Context, p geo.Point, limit int, withinKm float64) ([]postal.Nearby, error)
 }

@@ -87,3 +87,9 @@ type Village struct {
 	StateID     int
 	Pincode     Pincode
 }
+
+// Nearby is an office with its distance from a query point.
+type Nearby struct {
+	Office     PostOffice
+	DistanceKm float64
+}
