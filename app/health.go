@@ -4,7 +4,17 @@ package app
 
 import (
 	"context"
+	"errors"
 	"sort"
+)
+
+// Component checks may wrap these to report a state that does not stop the
+// server from serving what it was configured with.
+var (
+	// ErrNotConfigured: the component was not asked for (e.g. no data files).
+	ErrNotConfigured = errors.New("not configured")
+	// ErrDegraded: the component serves, with a limitation worth knowing.
+	ErrDegraded = errors.New("degraded")
 )
 
 // Component is one thing the server depends on, with a readiness check.
@@ -18,6 +28,7 @@ type Component struct {
 type ComponentState struct {
 	Name   string `json:"name"`
 	Ready  bool   `json:"ready"`
+	State  string `json:"state" enum:"ready,degraded,not_configured,unavailable"`
 	Detail string `json:"detail,omitempty"`
 }
 
@@ -33,14 +44,23 @@ func NewHealth(components []Component) *Health {
 	return &Health{components: cs}
 }
 
-// Ready runs every check and reports whether all passed, with each state.
+// Ready runs every check and reports whether the server can serve what it
+// was configured with (no check failed, ErrNotConfigured and ErrDegraded
+// aside), with each component's state.
 func (h *Health) Ready(ctx context.Context) (bool, []ComponentState) {
 	all := true
 	states := make([]ComponentState, 0, len(h.components))
 	for _, c := range h.components {
-		s := ComponentState{Name: c.Name, Ready: true}
-		if err := c.Check(ctx); err != nil {
-			s.Ready, s.Detail = false, err.Error()
+		s := ComponentState{Name: c.Name, Ready: true, State: "ready"}
+		err := c.Check(ctx)
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrNotConfigured):
+			s.Ready, s.State, s.Detail = false, "not_configured", err.Error()
+		case errors.Is(err, ErrDegraded):
+			s.State, s.Detail = "degraded", err.Error()
+		default:
+			s.Ready, s.State, s.Detail = false, "unavailable", err.Error()
 			all = false
 		}
 		states = append(states, s)

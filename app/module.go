@@ -7,6 +7,7 @@ import "go.uber.org/fx"
 var Module = fx.Module("app",
 	fx.Provide(fx.Annotate(NewHealth, fx.ParamTags(`group:"readiness"`))),
 	fx.Provide(NewAccounts),
+	fx.Provide(NewPostal),
 )
 
 // AsComponent tags a constructor of a Component for the readiness group.

@@ -25,9 +25,10 @@ type routeParams struct {
 	API      huma.API
 	Health   *app.Health
 	Accounts *app.Accounts `optional:"true"`
+	Postal   *app.Postal   `optional:"true"`
 }
 
-func register(p routeParams) { Register(p.API, Routes{Health: p.Health, Accounts: p.Accounts}) }
+func register(p routeParams) { Register(p.API, Routes{Health: p.Health, Accounts: p.Accounts, Postal: p.Postal}) }
 
 type serverParams struct {
 	fx.In

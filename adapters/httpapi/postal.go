@@ -10,13 +10,13 @@ import (
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
-// pageParams are the pagination query parameters of postal lists.
-type pageParams struct {
+// PageParams are the pagination query parameters of postal lists.
+type PageParams struct {
 	Page    int `query:"page" default:"1" minimum:"1" doc:"Page number; beyond the last page the list is empty."`
 	PerPage int `query:"per_page" default:"10" minimum:"1" maximum:"100" doc:"Items per page, 1 to 100."`
 }
 
-func (p pageParams) page() (postal.Page, error) { return postal.NewPage(p.Page, p.PerPage) }
+func (p PageParams) page() (postal.Page, error) { return postal.NewPage(p.Page, p.PerPage) }
 
 type pincodeInput struct {
 	Pincode string `path:"pincode" doc:"6 digits, the first not 0." example:"110001"`
@@ -36,7 +36,7 @@ type detailsInput struct {
 
 type villagesInput struct {
 	Pincode string `path:"pincode"`
-	pageParams
+	PageParams
 }
 
 // VillagesData pages the villages of a pincode.

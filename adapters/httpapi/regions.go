@@ -41,7 +41,7 @@ type districtInput struct {
 
 type districtPincodesInput struct {
 	District string `path:"district"`
-	pageParams
+	PageParams
 }
 
 // DistrictPincodesData pages a district's offices.

@@ -11,7 +11,7 @@ import (
 
 type searchInput struct {
 	Q string `query:"q" required:"true" maxLength:"100" doc:"Office name, district name, or a pincode / pincode prefix."`
-	pageParams
+	PageParams
 }
 
 // SearchData pages search results.
@@ -25,7 +25,7 @@ type villageSearchInput struct {
 	Q        string `query:"q" required:"true" maxLength:"100" doc:"Village name."`
 	State    string `query:"state" maxLength:"100" doc:"Optional state (id, name or prefix)."`
 	District string `query:"district" maxLength:"100" doc:"Optional district (id, name or prefix)."`
-	pageParams
+	PageParams
 }
 
 // VillageSearchData pages village search results.

@@ -17,6 +17,7 @@ import (
 type serveConfig struct {
 	HTTP            httpapi.Config
 	Database        postgres.Config
+	Data            dataConfig
 	LogLevel        string
 	LogFormat       string
 	ShutdownTimeout time.Duration
@@ -38,6 +39,7 @@ func newServeCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&cfg.HTTP.Addr, "addr", ":8080", "listen address")
 	databaseFlags(f, &cfg.Database)
+	dataFlags(f, &cfg.Data)
 	f.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
 	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "time allowed for in-flight requests on shutdown")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client (API key, else IP) on API routes, N/DURATION or off")

@@ -27,7 +27,7 @@ func options(cfg serveConfig, log *slog.Logger) fx.Option {
 // given, memory otherwise. The rate limiter stays in memory either way.
 func storage(cfg serveConfig) fx.Option {
 	if cfg.Database.URL == "" {
-		return memory.Module
+		return fx.Options(memory.Module, memoryPostal(cfg.Data))
 	}
 	return fx.Options(
 		fx.Supply(cfg.Database),

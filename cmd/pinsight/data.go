@@ -1,0 +1,30 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/pinsight/pinsight/adapters/indiapost"
+)
+
+// dataConfig names the dataset files of serve and import.
+type dataConfig struct {
+	Dir   string          // folder searched for the known file names
+	Files indiapost.Files // explicit files; each wins over Dir
+}
+
+// files resolves the configured files: explicit ones, then the known names
+// in Dir.
+func (c dataConfig) files() indiapost.Files { return indiapost.FindFiles(c.Dir, c.Files) }
+
+// configured reports whether any data file or folder was named.
+func (c dataConfig) configured() bool { return c.Dir != "" || c.Files != (indiapost.Files{}) }
+
+// dataFlags adds the dataset flags shared by serve and import.
+func dataFlags(f *pflag.FlagSet, c *dataConfig) {
+	f.StringVar(&c.Dir, "data-dir", "", "folder holding the official files by their published names (.csv or .csv.gz)")
+	f.StringVar(&c.Files.Directory, "postal-data", "", "All India Pincode Directory file (overrides --data-dir)")
+	f.StringVar(&c.Files.Villages, "villages-data", "", "LGD villages-with-PIN-codes file (overrides --data-dir)")
+	f.StringVar(&c.Files.States, "states-data", "", "LGD states file (overrides --data-dir)")
+	f.StringVar(&c.Files.Districts, "districts-data", "", "LGD current districts file (overrides --data-dir)")
+	f.StringVar(&c.Files.LegacyDistricts, "legacy-districts-data", "", "LGD legacy (c. 2021) districts file (overrides --data-dir)")
+}
