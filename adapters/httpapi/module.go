@@ -28,7 +28,9 @@ type routeParams struct {
 	Postal   *app.Postal   `optional:"true"`
 }
 
-func register(p routeParams) { Register(p.API, Routes{Health: p.Health, Accounts: p.Accounts, Postal: p.Postal}) }
+func register(p routeParams) {
+	Register(p.API, Routes{Health: p.Health, Accounts: p.Accounts, Postal: p.Postal})
+}
 
 type serverParams struct {
 	fx.In
