@@ -5,7 +5,6 @@ package postgres
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"net/url"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/uptrace/bun/migrate"
 
 	"github.com/pinsight/pinsight/adapters/postgres/migrations"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // Config holds the connection settings.
@@ -26,8 +26,9 @@ type Config struct {
 	MaxOpenConns     int           // default 10
 }
 
-// ErrUnavailable wraps failures to reach the database.
-var ErrUnavailable = errors.New("postgres: database unavailable")
+// ErrUnavailable wraps failures to reach the database; it is
+// ports.ErrUnavailable, so transports map it to 503.
+var ErrUnavailable = ports.ErrUnavailable
 
 // Open connects, checks the connection and returns the bun handle. The
 // statement timeout and connect timeout are set on every connection.
