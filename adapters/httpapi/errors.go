@@ -12,6 +12,7 @@ import (
 	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // ErrorBody is the failure envelope of every endpoint:
@@ -199,6 +200,8 @@ func toHTTP(err error) error {
 		return huma.Error404NotFound(strings.TrimPrefix(err.Error(), "postal: "))
 	case errors.Is(err, postal.ErrNoData):
 		return huma.Error503ServiceUnavailable(strings.TrimPrefix(err.Error(), "postal: "))
+	case errors.Is(err, ports.ErrUnavailable):
+		return huma.Error503ServiceUnavailable("the database is unavailable: try again shortly")
 	default:
 		return err
 	}
