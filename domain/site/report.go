@@ -1,0 +1,125 @@
+package site
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Privacy says who may view a report's public page.
+type Privacy int
+
+// Privacy modes (the seed's 0, 1, 2).
+const (
+	Public    Privacy = 0 // anyone with the link
+	Private   Privacy = 1 // the owner only (the default)
+	Protected Privacy = 2 // anyone with the link and the password
+)
+
+// DefaultPrivacy is the privacy of a report created without one.
+const DefaultPrivacy = Private
+
+// Limits of report input.
+const (
+	MaxURLLen         = 2048
+	MinReportPassword = 1
+	MaxReportPassword = 128
+)
+
+// ParsePrivacy accepts 0, 1 or 2.
+func ParsePrivacy(n int) (Privacy, error) {
+	if p := Privacy(n); p >= Public && p <= Protected {
+		return p, nil
+	}
+	return 0, Invalid("privacy", "must be 0 (public), 1 (private) or 2 (password)")
+}
+
+// Report is the stored outcome of analysing one URL for one user.
+type Report struct {
+	ID           int64 // increases with creation time
+	UserID       int64
+	URL          string // the analysed URL: the final one, after redirects
+	Project      string // ProjectName(URL)
+	Score        int    // 0-100, truncated
+	Rating       Rating // RatingFor(Score)
+	Results      Results
+	Privacy      Privacy
+	PasswordHash string // argon2id PHC string; kept when privacy leaves Protected
+	GeneratedAt  time.Time
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// HasPassword reports whether a share password is stored.
+func (r Report) HasPassword() bool { return r.PasswordHash != "" }
+
+// Apply replaces the analysis part of the report (URL, project, score,
+// rating, results) and sets GeneratedAt to at.
+func (r *Report) Apply(a Analysis, at time.Time) error {
+	project, err := ProjectName(a.URL)
+	if err != nil {
+		return err
+	}
+	r.URL, r.Project, r.Score, r.Rating, r.Results, r.GeneratedAt = a.URL, project, a.Score, RatingFor(a.Score), a.Results, at
+	return nil
+}
+
+// CheckURL validates a URL to analyse: absolute http or https with a host,
+// at most MaxURLLen characters.
+func CheckURL(raw string) error {
+	if strings.TrimSpace(raw) == "" {
+		return Invalid("url", "is required")
+	}
+	if len(raw) > MaxURLLen {
+		return Invalid("url", fmt.Sprintf("must be at most %d characters", MaxURLLen))
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return Invalid("url", "is not a valid URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return Invalid("url", "must start with http:// or https://")
+	}
+	if u.Hostname() == "" {
+		return Invalid("url", "must name a host")
+	}
+	return nil
+}
+
+// CheckReportPassword enforces the share password length (1 to 128
+// characters).
+func CheckReportPassword(p string) error {
+	if n := utf8.RuneCountInString(p); n < MinReportPassword || n > MaxReportPassword {
+		return Invalid("password", fmt.Sprintf("must be %d to %d characters", MinReportPassword, MaxReportPassword))
+	}
+	return nil
+}
+
+// ProjectName is the project of a final URL: its host name, lower-cased,
+// with a leading "www." removed (sub.example.com and example.com differ).
+func ProjectName(finalURL string) (string, error) {
+	u, err := url.Parse(finalURL)
+	if err != nil || u.Hostname() == "" {
+		return "", Invalid("url", "has no host name")
+	}
+	return NormalizeProject(u.Hostname()), nil
+}
+
+// NormalizeProject lower-cases a project name and removes a leading "www.",
+// so a filter matches however the host was written.
+func NormalizeProject(name string) string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	return strings.TrimPrefix(name, "www.")
+}
+
+// URLKey is the form of a URL that search matches: lower-cased, without
+// the scheme and without a leading "www.".
+func URLKey(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, scheme := range []string{"https://", "http://"} {
+		s = strings.TrimPrefix(s, scheme)
+	}
+	return strings.TrimPrefix(s, "www.")
+}

@@ -1,0 +1,97 @@
+package site_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+func TestProjectName(t *testing.T) {
+	tests := []struct{ url, want string }{
+		{"https://www.Example.com/a?b", "example.com"},
+		{"http://example.com:8080/", "example.com"},
+		{"https://sub.example.com", "sub.example.com"},
+		{"https://www2.example.com", "www2.example.com"},
+		{"http://WWW.www.example.com", "www.example.com"},
+		{"http://127.0.0.1:9/x", "127.0.0.1"},
+		{"http://[::1]:9/x", "::1"},
+	}
+	for _, tt := range tests {
+		if got, err := site.ProjectName(tt.url); err != nil || got != tt.want {
+			t.Errorf("ProjectName(%q) = %q, %v; want %q", tt.url, got, err, tt.want)
+		}
+	}
+	if _, err := site.ProjectName("not a url"); err == nil {
+		t.Error("ProjectName(no host) succeeded")
+	}
+}
+
+func TestCheckURL(t *testing.T) {
+	tests := []struct {
+		url string
+		ok  bool
+	}{
+		{"https://example.com", true},
+		{"http://example.com/" + strings.Repeat("a", site.MaxURLLen-len("http://example.com/")), true},
+		{"http://example.com/" + strings.Repeat("a", site.MaxURLLen), false},
+		{"", false},
+		{"   ", false},
+		{"ftp://example.com", false},
+		{"example.com", false},
+		{"javascript:alert(1)", false},
+		{"http://", false},
+		{"http://exa mple.com", false},
+	}
+	for _, tt := range tests {
+		err := site.CheckURL(tt.url)
+		var ve *site.ValidationError
+		if tt.ok != (err == nil) || (err != nil && (!errors.As(err, &ve) || ve.Fields["url"] == nil)) {
+			t.Errorf("CheckURL(%.40q) = %v, want ok=%v", tt.url, err, tt.ok)
+		}
+	}
+}
+
+func TestPrivacyAndPassword(t *testing.T) {
+	for n, ok := range map[int]bool{-1: false, 0: true, 1: true, 2: true, 3: false} {
+		if p, err := site.ParsePrivacy(n); (err == nil) != ok || (ok && int(p) != n) {
+			t.Errorf("ParsePrivacy(%d) = %v, %v", n, p, err)
+		}
+	}
+	for p, ok := range map[string]bool{"": false, "x": true, strings.Repeat("é", 128): true, strings.Repeat("é", 129): false} {
+		if err := site.CheckReportPassword(p); (err == nil) != ok {
+			t.Errorf("CheckReportPassword(%d runes) = %v", len([]rune(p)), err)
+		}
+	}
+}
+
+func TestApply(t *testing.T) {
+	at := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	var r site.Report
+	res := site.Results{site.SEO: {{ID: "title", Passed: true, Importance: site.High}}}
+	if err := r.Apply(site.Analysis{URL: "https://www.Example.org/x", Results: res, Score: 79}, at); err != nil {
+		t.Fatal(err)
+	}
+	if r.URL != "https://www.Example.org/x" || r.Project != "example.org" || r.Score != 79 || r.Rating != site.Decent || !r.GeneratedAt.Equal(at) || len(r.Results[site.SEO]) != 1 {
+		t.Errorf("Apply = %+v", r)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	reports := []site.Report{
+		{Project: "a.com", Score: 80, CreatedAt: t0.Add(time.Hour)},
+		{Project: "a.com", Score: 79, CreatedAt: t0},
+		{Project: "a.com", Score: 80, CreatedAt: t0.Add(2 * time.Hour)},
+	}
+	p, ok := site.Summarize(reports)
+	// (80+79+80)/3 = 79.67, truncated to 79: decent, not good.
+	if !ok || p.Name != "a.com" || p.Reports != 3 || p.Score != 79 || p.Rating != site.Decent || !p.CreatedAt.Equal(t0) {
+		t.Errorf("Summarize = %+v, %v", p, ok)
+	}
+	if _, ok := site.Summarize(nil); ok {
+		t.Error("Summarize(nil) ok")
+	}
+}
