@@ -68,50 +68,72 @@ type Result struct {
 // ErrNoDirectory is returned when no directory file was given or found.
 var ErrNoDirectory = errors.New("indiapost: no pincode directory file (all_india_pincode_directory.csv[.gz])")
 
-// Load reads the files and cleans them into a dataset.
+// Load reads the files and cleans them into a dataset. The directory is
+// read while the smaller files are read beside it.
 func Load(f Files) (*Result, error) {
 	start := time.Now()
 	if f.Directory == "" {
 		return nil, ErrNoDirectory
 	}
-	res := &Result{}
-	rows, s, err := ReadDirectory(f.Directory)
+	var (
+		rows     []postal.RawOffice
+		dirSum   Summary
+		dirErr   error
+		finished = make(chan struct{})
+	)
+	go func() {
+		defer close(finished)
+		rows, dirSum, dirErr = ReadDirectory(f.Directory)
+	}()
+	lgd, villages, others, err := readSideFiles(f)
+	<-finished
+	if dirErr != nil {
+		return nil, dirErr
+	}
 	if err != nil {
 		return nil, err
 	}
-	res.Files = append(res.Files, s)
-	malformed := s.Malformed
-	var lgd *postal.LGD
-	if f.States != "" && f.Districts != "" {
-		lgd = &postal.LGD{}
-		if lgd.States, s, err = ReadStates(f.States); err != nil {
-			return nil, err
-		}
-		res.Files = append(res.Files, s)
-		if lgd.Districts, s, err = ReadDistricts(f.Districts); err != nil {
-			return nil, err
-		}
-		res.Files = append(res.Files, s)
-		if f.LegacyDistricts != "" {
-			if lgd.Legacy, s, err = ReadDistricts(f.LegacyDistricts); err != nil {
-				return nil, err
-			}
-			res.Files = append(res.Files, s)
-		}
-	}
-	var villages []postal.RawVillage
-	if f.Villages != "" {
-		if villages, s, err = ReadVillages(f.Villages); err != nil {
-			return nil, err
-		}
-		res.Files = append(res.Files, s)
-	}
+	res := &Result{Files: append([]Summary{dirSum}, others...)}
 	res.Dataset = postal.Build(rows, villages, lgd)
-	res.Dataset.Report.MalformedRows = malformed
-	res.Dataset.Report.OfficeRows += malformed
+	res.Dataset.Report.MalformedRows = dirSum.Malformed
+	res.Dataset.Report.OfficeRows += dirSum.Malformed
 	res.Duration = time.Since(start)
 	if len(res.Dataset.Offices) == 0 {
 		return nil, fmt.Errorf("indiapost: %s holds no usable rows", f.Directory)
 	}
 	return res, nil
+}
+
+// readSideFiles reads the LGD files (when both states and districts are
+// given) and the villages file (when given).
+func readSideFiles(f Files) (*postal.LGD, []postal.RawVillage, []Summary, error) {
+	var sums []Summary
+	var lgd *postal.LGD
+	var s Summary
+	var err error
+	if f.States != "" && f.Districts != "" {
+		lgd = &postal.LGD{}
+		if lgd.States, s, err = ReadStates(f.States); err != nil {
+			return nil, nil, nil, err
+		}
+		sums = append(sums, s)
+		if lgd.Districts, s, err = ReadDistricts(f.Districts); err != nil {
+			return nil, nil, nil, err
+		}
+		sums = append(sums, s)
+		if f.LegacyDistricts != "" {
+			if lgd.Legacy, s, err = ReadDistricts(f.LegacyDistricts); err != nil {
+				return nil, nil, nil, err
+			}
+			sums = append(sums, s)
+		}
+	}
+	var villages []postal.RawVillage
+	if f.Villages != "" {
+		if villages, s, err = ReadVillages(f.Villages); err != nil {
+			return nil, nil, nil, err
+		}
+		sums = append(sums, s)
+	}
+	return lgd, villages, sums, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"go.uber.org/fx"
 
@@ -47,13 +48,14 @@ func memoryPostal(data dataConfig) fx.Option {
 
 // loadPostal reads, cleans and indexes the files, then swaps them in.
 func loadPostal(store *memory.PostalStore, data dataConfig, log *slog.Logger) error {
+	start := time.Now()
 	res, err := indiapost.Load(data.files())
 	if err != nil {
 		return fmt.Errorf("loading postal data: %w", err)
 	}
 	store.Replace(res.Dataset)
 	r := res.Dataset.Report
-	log.Info("postal data loaded", "duration", res.Duration.String(), "offices", r.Offices, "pincodes", r.Pincodes,
+	log.Info("postal data loaded", "read_and_clean", res.Duration.String(), "total_with_indexes", time.Since(start).String(), "offices", r.Offices, "pincodes", r.Pincodes,
 		"states", len(res.Dataset.States), "districts", len(res.Dataset.Districts), "villages", r.Villages,
 		"lgd_codes", res.Dataset.HasLGD, "files", res.Files, "cleaning", r)
 	return nil

@@ -92,10 +92,11 @@ func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
 // dropDuplicates keeps the first of exactly equal rows and drops rows whose
 // PIN is not [1-9][0-9]{5}, counting both.
 func dropDuplicates(rows []RawOffice, r *CleaningReport) []RawOffice {
-	seen := make(map[string]bool, len(rows))
+	seen := make(map[RawOffice]bool, len(rows))
 	out := make([]RawOffice, 0, len(rows))
 	for _, o := range rows {
-		key := strings.Join([]string{o.Circle, o.Region, o.Division, o.Name, o.Pincode, o.OfficeType, o.Delivery, o.District, o.State, o.Latitude, o.Longitude}, "\x00")
+		key := o
+		key.Row = 0 // every published field, not the position
 		switch {
 		case seen[key]:
 			r.DuplicateRows++

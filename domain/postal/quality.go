@@ -42,10 +42,11 @@ func markApproximate(offices []PostOffice, r *CleaningReport) {
 		if len(idx) < OutlierMinLocated {
 			continue
 		}
+		lats, lons := sortedAxes(offices, idx)
 		for _, i := range idx {
-			lat, lon := medianOfOthers(offices, idx, i)
-			if haversineKm(offices[i].Location.Latitude, offices[i].Location.Longitude, lat, lon) > OutlierKm &&
-				offices[i].Quality != QualityApproximate {
+			loc := offices[i].Location
+			lat, lon := medianWithout(lats, loc.Latitude), medianWithout(lons, loc.Longitude)
+			if haversineKm(loc.Latitude, loc.Longitude, lat, lon) > OutlierKm && offices[i].Quality != QualityApproximate {
 				offices[i].Quality = QualityApproximate
 				r.ApproximateOutlier++
 			}
@@ -53,27 +54,33 @@ func markApproximate(offices []PostOffice, r *CleaningReport) {
 	}
 }
 
-// medianOfOthers is the per-axis median of the located offices of a PIN
-// other than offices[self].
-func medianOfOthers(offices []PostOffice, idx []int, self int) (float64, float64) {
-	lats := make([]float64, 0, len(idx)-1)
-	lons := make([]float64, 0, len(idx)-1)
-	for _, j := range idx {
-		if j != self {
-			lats = append(lats, offices[j].Location.Latitude)
-			lons = append(lons, offices[j].Location.Longitude)
-		}
+// sortedAxes returns the latitudes and longitudes of the located offices
+// idx, each sorted.
+func sortedAxes(offices []PostOffice, idx []int) (lats, lons []float64) {
+	lats, lons = make([]float64, len(idx)), make([]float64, len(idx))
+	for k, j := range idx {
+		lats[k], lons[k] = offices[j].Location.Latitude, offices[j].Location.Longitude
 	}
-	return median(lats), median(lons)
+	sort.Float64s(lats)
+	sort.Float64s(lons)
+	return lats, lons
 }
 
-func median(v []float64) float64 {
-	sort.Float64s(v)
-	n := len(v)
-	if n%2 == 1 {
-		return v[n/2]
+// medianWithout is the median of sorted with one occurrence of v removed
+// (the median of the other offices), without copying.
+func medianWithout(sorted []float64, v float64) float64 {
+	skip := sort.SearchFloat64s(sorted, v)
+	at := func(k int) float64 { // k-th element of sorted without index skip
+		if k >= skip {
+			k++
+		}
+		return sorted[k]
 	}
-	return (v[n/2-1] + v[n/2]) / 2
+	n := len(sorted) - 1
+	if n%2 == 1 {
+		return at(n / 2)
+	}
+	return (at(n/2-1) + at(n/2)) / 2
 }
 
 // haversineKm is the great-circle distance on the mean Earth sphere.
