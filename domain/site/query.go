@@ -2,6 +2,7 @@ package site
 
 import (
 	"cmp"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -15,8 +16,17 @@ type Paging struct {
 	Page    int // 1-based; beyond the last page the list is empty
 }
 
-// Offset is the number of items before the page.
-func (p Paging) Offset() int { return (p.Page - 1) * p.PerPage }
+// Offset is the number of items before the page (saturating, never
+// negative, for absurd page numbers).
+func (p Paging) Offset() int {
+	if p.Page <= 1 || p.PerPage <= 0 {
+		return 0
+	}
+	if p.Page-1 > math.MaxInt32/p.PerPage {
+		return math.MaxInt32
+	}
+	return (p.Page - 1) * p.PerPage
+}
 
 // LastPage is the number of the last page for total items (1 when empty).
 func (p Paging) LastPage(total int) int {

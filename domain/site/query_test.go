@@ -64,7 +64,7 @@ func TestNewProjectQuery(t *testing.T) {
 
 func TestPaging(t *testing.T) {
 	p := site.Paging{PerPage: 10, Page: 3}
-	if p.Offset() != 20 {
+	if p.Offset() != 20 || (site.Paging{PerPage: 100, Page: 1 << 62}).Offset() < 0 {
 		t.Errorf("Offset = %d", p.Offset())
 	}
 	for total, want := range map[int]int{0: 1, 1: 1, 10: 1, 11: 2, 100: 10} {

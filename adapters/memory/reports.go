@@ -1,0 +1,183 @@
+package memory
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// ReportStore keeps reports in memory. Results are kept as JSON, so values
+// come back exactly as they would from a database (numbers as float64,
+// objects as maps) and callers never share memory with the store.
+type ReportStore struct {
+	mu      sync.RWMutex
+	reports map[int64]storedReport
+	lastID  int64
+}
+
+type storedReport struct {
+	site.Report
+	results []byte
+}
+
+// NewReportStore returns an empty store.
+func NewReportStore() *ReportStore {
+	return &ReportStore{reports: map[int64]storedReport{}}
+}
+
+func store(r site.Report) (storedReport, error) {
+	b, err := json.Marshal(r.Results)
+	if err != nil {
+		return storedReport{}, fmt.Errorf("memory: encode results: %w", err)
+	}
+	r.Results = nil
+	return storedReport{Report: r, results: b}, nil
+}
+
+func (s storedReport) load() site.Report {
+	r := s.Report
+	if err := json.Unmarshal(s.results, &r.Results); err != nil {
+		panic("memory: stored results do not decode: " + err.Error()) // written by store
+	}
+	return r
+}
+
+// CreateReport implements ports.ReportStore.
+func (s *ReportStore) CreateReport(_ context.Context, r site.Report) (site.Report, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastID++
+	r.ID = s.lastID
+	sr, err := store(r)
+	if err != nil {
+		s.lastID--
+		return site.Report{}, err
+	}
+	s.reports[r.ID] = sr
+	return sr.load(), nil
+}
+
+// Report implements ports.ReportStore.
+func (s *ReportStore) Report(_ context.Context, userID, id int64) (site.Report, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sr, found := s.reports[id]
+	if !found || sr.UserID != userID {
+		return site.Report{}, site.ErrNotFound
+	}
+	return sr.load(), nil
+}
+
+// SharedReport implements ports.ReportStore.
+func (s *ReportStore) SharedReport(_ context.Context, id int64) (site.Report, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sr, found := s.reports[id]
+	if !found || sr.Privacy == site.Private {
+		return site.Report{}, site.ErrNotFound
+	}
+	return sr.load(), nil
+}
+
+// Reports implements ports.ReportStore.
+func (s *ReportStore) Reports(_ context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
+	s.mu.RLock()
+	var matched []storedReport
+	for _, sr := range s.reports {
+		if sr.UserID == userID && q.Matches(sr.Report) {
+			matched = append(matched, sr)
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(matched, func(a, b storedReport) int { return q.Compare(a.Report, b.Report) })
+	page := pageOf(matched, q.Paging)
+	out := make([]site.Report, len(page))
+	for i, sr := range page {
+		out[i] = sr.load()
+	}
+	return out, len(matched), nil
+}
+
+// UpdateReport implements ports.ReportStore.
+func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sr, found := s.reports[id]
+	if !found || sr.UserID != userID {
+		return site.Report{}, site.ErrNotFound
+	}
+	r := sr.load()
+	if err := update(&r); err != nil {
+		return site.Report{}, err
+	}
+	r.ID, r.UserID, r.CreatedAt = sr.ID, sr.UserID, sr.CreatedAt
+	next, err := store(r)
+	if err != nil {
+		return site.Report{}, err
+	}
+	s.reports[id] = next
+	return next.load(), nil
+}
+
+// DeleteReport implements ports.ReportStore.
+func (s *ReportStore) DeleteReport(_ context.Context, userID, id int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sr, found := s.reports[id]
+	if !found || sr.UserID != userID {
+		return site.ErrNotFound
+	}
+	delete(s.reports, id)
+	return nil
+}
+
+// Projects implements ports.ReportStore.
+func (s *ReportStore) Projects(_ context.Context, userID int64, q site.ProjectQuery) ([]site.Project, int, error) {
+	s.mu.RLock()
+	byName := map[string][]site.Report{}
+	for _, sr := range s.reports {
+		if sr.UserID == userID {
+			byName[sr.Project] = append(byName[sr.Project], sr.Report)
+		}
+	}
+	s.mu.RUnlock()
+	var matched []site.Project
+	for _, reports := range byName {
+		if p, _ := site.Summarize(reports); q.Matches(p) {
+			matched = append(matched, p)
+		}
+	}
+	slices.SortFunc(matched, q.Compare)
+	return slices.Clone(pageOf(matched, q.Paging)), len(matched), nil
+}
+
+// DeleteProject implements ports.ReportStore.
+func (s *ReportStore) DeleteProject(_ context.Context, userID int64, name string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for id, sr := range s.reports {
+		if sr.UserID == userID && sr.Project == name {
+			delete(s.reports, id)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, site.ErrNotFound
+	}
+	return n, nil
+}
+
+// pageOf returns the items of page p of items.
+func pageOf[T any](items []T, p site.Paging) []T {
+	from := min(p.Offset(), len(items))
+	return items[from:min(from+p.PerPage, len(items))]
+}
+
+// Interface guard.
+var _ ports.ReportStore = (*ReportStore)(nil)

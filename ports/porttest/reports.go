@@ -1,0 +1,221 @@
+package porttest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// reportEpoch is the creation time of the suite's first report.
+var reportEpoch = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+// sampleResults carries values of every JSON kind, to check they survive
+// storage.
+func sampleResults() site.Results {
+	return site.Results{
+		site.SEO: {
+			{ID: "title", Title: "Title", Category: site.SEO, Importance: site.High, Passed: true, Value: "Hello", Message: "ok"},
+			{ID: "headings", Title: "Headings", Category: site.SEO, Importance: site.Medium, Value: map[string]any{"h1": float64(2), "list": []any{"a", "b"}}, Errors: []string{"too_many"}, Message: "two h1"},
+		},
+		site.Security: {{ID: "https", Title: "HTTPS", Category: site.Security, Importance: site.Low, Passed: true, Value: nil}},
+	}
+}
+
+// newReport builds the n-th report of a user at url with score.
+func newReport(userID int64, url string, score, n int, privacy site.Privacy) site.Report {
+	r := site.Report{UserID: userID, Privacy: privacy, CreatedAt: reportEpoch.Add(time.Duration(n) * time.Minute)}
+	if err := r.Apply(site.Analysis{URL: url, Score: score, Results: sampleResults()}, reportEpoch.Add(time.Duration(n)*time.Minute)); err != nil {
+		panic(err)
+	}
+	r.UpdatedAt = r.CreatedAt
+	return r
+}
+
+// TestReportStore checks a ReportStore. newStore must return an empty store
+// each time it is called.
+func TestReportStore(t *testing.T, newStore func(t *testing.T) ports.ReportStore) {
+	t.Run("create and get", func(t *testing.T) { testReportCreateGet(t, newStore(t)) })
+	t.Run("shared", func(t *testing.T) { testSharedReport(t, newStore(t)) })
+	t.Run("list", func(t *testing.T) { testReportList(t, newStore(t)) })
+	t.Run("update", func(t *testing.T) { testReportUpdate(t, newStore(t)) })
+	t.Run("delete", func(t *testing.T) { testReportDelete(t, newStore(t)) })
+	t.Run("projects", func(t *testing.T) { testProjects(t, newStore(t)) })
+	t.Run("delete project", func(t *testing.T) { testDeleteProject(t, newStore(t)) })
+	t.Run("concurrency", func(t *testing.T) { testReportConcurrency(t, newStore(t)) })
+}
+
+func mustCreate(t *testing.T, s ports.ReportStore, r site.Report) site.Report {
+	t.Helper()
+	got, err := s.CreateReport(context.Background(), r)
+	if err != nil {
+		t.Fatalf("CreateReport(%s) = %v", r.URL, err)
+	}
+	return got
+}
+
+// sameReport fails unless got equals want in every field.
+func sameReport(t *testing.T, what string, got, want site.Report) {
+	t.Helper()
+	if got.ID != want.ID || got.UserID != want.UserID || got.URL != want.URL || got.Project != want.Project ||
+		got.Score != want.Score || got.Rating != want.Rating || got.Privacy != want.Privacy || got.PasswordHash != want.PasswordHash ||
+		!got.GeneratedAt.Equal(want.GeneratedAt) || !got.CreatedAt.Equal(want.CreatedAt) || !got.UpdatedAt.Equal(want.UpdatedAt) {
+		t.Errorf("%s = %+v\nwant %+v", what, got, want)
+	}
+	if !reflect.DeepEqual(got.Results, want.Results) {
+		t.Errorf("%s results = %#v\nwant %#v", what, got.Results, want.Results)
+	}
+}
+
+func testReportCreateGet(t *testing.T, s ports.ReportStore) {
+	ctx := context.Background()
+	want := newReport(1, "https://www.example.com/a", 84, 0, site.Protected)
+	want.PasswordHash = "$argon2id$hash"
+	a := mustCreate(t, s, want)
+	if a.ID <= 0 {
+		t.Fatalf("ID = %d", a.ID)
+	}
+	want.ID = a.ID
+	sameReport(t, "CreateReport", a, want)
+	got, err := s.Report(ctx, 1, a.ID)
+	if err != nil {
+		t.Fatalf("Report = %v", err)
+	}
+	sameReport(t, "Report", got, want)
+	b := mustCreate(t, s, newReport(2, "http://b.org", 10, 1, site.Private))
+	c := mustCreate(t, s, newReport(1, "http://c.org", 10, 2, site.Private))
+	if !(a.ID < b.ID && b.ID < c.ID) {
+		t.Errorf("IDs %d, %d, %d do not increase with creation", a.ID, b.ID, c.ID)
+	}
+	for _, tt := range []struct{ user, id int64 }{{2, a.ID}, {1, b.ID}, {1, c.ID + 1000}} {
+		if _, err := s.Report(ctx, tt.user, tt.id); !errors.Is(err, site.ErrNotFound) {
+			t.Errorf("Report(user %d, %d) err = %v, want site.ErrNotFound", tt.user, tt.id, err)
+		}
+	}
+}
+
+func testSharedReport(t *testing.T, s ports.ReportStore) {
+	ctx := context.Background()
+	for i, p := range []site.Privacy{site.Public, site.Private, site.Protected} {
+		r := mustCreate(t, s, newReport(1, fmt.Sprintf("https://p%d.example", i), 50, i, p))
+		got, err := s.SharedReport(ctx, r.ID)
+		if p == site.Private {
+			if !errors.Is(err, site.ErrNotFound) {
+				t.Errorf("SharedReport(private) err = %v, want site.ErrNotFound", err)
+			}
+			continue
+		}
+		if err != nil || got.ID != r.ID || got.UserID != 1 {
+			t.Errorf("SharedReport(privacy %d) = %+v, %v", p, got, err)
+		}
+	}
+	if _, err := s.SharedReport(ctx, 1<<40); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("SharedReport(missing) err = %v", err)
+	}
+}
+
+func testReportUpdate(t *testing.T, s ports.ReportStore) {
+	ctx := context.Background()
+	r := mustCreate(t, s, newReport(1, "https://example.com", 40, 0, site.Private))
+	later := reportEpoch.Add(time.Hour)
+	got, err := s.UpdateReport(ctx, 1, r.ID, func(x *site.Report) error {
+		x.Privacy, x.PasswordHash, x.UpdatedAt = site.Protected, "h2", later
+		x.ID, x.UserID, x.CreatedAt = 999, 2, later // immutable: ignored
+		return x.Apply(site.Analysis{URL: "https://www.other.example/x", Score: 90, Results: site.Results{site.Performance: {{ID: "ttfb", Category: site.Performance, Importance: site.High, Passed: true, Value: float64(120)}}}}, later)
+	})
+	if err != nil {
+		t.Fatalf("UpdateReport = %v", err)
+	}
+	want := r
+	want.Privacy, want.PasswordHash, want.UpdatedAt = site.Protected, "h2", later
+	want.URL, want.Project, want.Score, want.Rating, want.GeneratedAt = "https://www.other.example/x", "other.example", 90, site.Good, later
+	want.Results = site.Results{site.Performance: {{ID: "ttfb", Category: site.Performance, Importance: site.High, Passed: true, Value: float64(120)}}}
+	sameReport(t, "UpdateReport", got, want)
+	stored, _ := s.Report(ctx, 1, r.ID)
+	sameReport(t, "Report after update", stored, want)
+
+	boom := errors.New("boom")
+	if _, err := s.UpdateReport(ctx, 1, r.ID, func(x *site.Report) error { x.Score = 1; return boom }); !errors.Is(err, boom) {
+		t.Errorf("failing update err = %v, want boom", err)
+	}
+	if stored, _ := s.Report(ctx, 1, r.ID); stored.Score != 90 {
+		t.Errorf("failing update changed the score to %d", stored.Score)
+	}
+	for _, tt := range []struct{ user, id int64 }{{2, r.ID}, {1, r.ID + 1000}} {
+		called := false
+		if _, err := s.UpdateReport(ctx, tt.user, tt.id, func(*site.Report) error { called = true; return nil }); !errors.Is(err, site.ErrNotFound) || called {
+			t.Errorf("UpdateReport(user %d, %d) err = %v, called = %v; want site.ErrNotFound, not called", tt.user, tt.id, err, called)
+		}
+	}
+}
+
+func testReportDelete(t *testing.T, s ports.ReportStore) {
+	ctx := context.Background()
+	r := mustCreate(t, s, newReport(1, "https://example.com", 40, 0, site.Private))
+	keep := mustCreate(t, s, newReport(1, "https://example.com/2", 40, 1, site.Private))
+	if err := s.DeleteReport(ctx, 2, r.ID); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("DeleteReport(other user) err = %v", err)
+	}
+	if err := s.DeleteReport(ctx, 1, r.ID); err != nil {
+		t.Fatalf("DeleteReport = %v", err)
+	}
+	if err := s.DeleteReport(ctx, 1, r.ID); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("second DeleteReport err = %v", err)
+	}
+	if _, err := s.Report(ctx, 1, r.ID); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("Report after delete err = %v", err)
+	}
+	if _, err := s.Report(ctx, 1, keep.ID); err != nil {
+		t.Errorf("the other report went too: %v", err)
+	}
+	next := mustCreate(t, s, newReport(1, "https://example.com/3", 40, 2, site.Private))
+	if next.ID <= keep.ID {
+		t.Errorf("ID after a delete = %d, want > %d (ids are never reused)", next.ID, keep.ID)
+	}
+}
+
+func testReportConcurrency(t *testing.T, s ports.ReportStore) {
+	ctx := context.Background()
+	const n = 16
+	ids := make([]int64, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			r, err := s.CreateReport(ctx, newReport(1, fmt.Sprintf("https://c%d.example", i), i, i, site.Private))
+			if err != nil {
+				t.Errorf("concurrent CreateReport = %v", err)
+			}
+			ids[i] = r.ID
+		})
+	}
+	wg.Wait()
+	slices.Sort(ids)
+	if len(slices.Compact(slices.Clone(ids))) != n {
+		t.Fatalf("concurrent creates gave ids %v, want %d distinct", ids, n)
+	}
+	// Concurrent read-modify-write updates of one report lose nothing.
+	target := ids[0]
+	for i := range n {
+		wg.Go(func() {
+			_, err := s.UpdateReport(ctx, 1, target, func(r *site.Report) error {
+				r.Results[site.Miscellaneous] = append(r.Results[site.Miscellaneous], site.Check{ID: fmt.Sprint("c", i), Category: site.Miscellaneous, Importance: site.Low})
+				return nil
+			})
+			if err != nil {
+				t.Errorf("concurrent UpdateReport = %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	r, _ := s.Report(ctx, 1, target)
+	if got := len(r.Results[site.Miscellaneous]); got != n {
+		t.Errorf("after %d concurrent updates %d checks were added: updates were lost", n, got)
+	}
+}

@@ -1,0 +1,170 @@
+package porttest
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// listFixture creates five reports of user 1 and one of user 2 and returns
+// user 1's ids in creation order.
+func listFixture(t *testing.T, s ports.ReportStore) []int64 {
+	t.Helper()
+	specs := []struct {
+		url       string
+		score     int
+		generated time.Duration
+	}{
+		{"https://www.example.com/a", 85, 3 * time.Hour},
+		{"http://example.com/b", 50, 1 * time.Hour},
+		{"https://blog.example.com/", 20, 4 * time.Hour},
+		{"https://b.org/x", 85, 1 * time.Hour},
+		{"https://www.example.com/c", 79, 2 * time.Hour},
+	}
+	var ids []int64
+	for i, sp := range specs {
+		r := newReport(1, sp.url, sp.score, i, site.Private)
+		r.GeneratedAt = reportEpoch.Add(sp.generated)
+		ids = append(ids, mustCreate(t, s, r).ID)
+		if i == 2 {
+			mustCreate(t, s, newReport(2, "https://www.example.com/a", 99, i, site.Public))
+		}
+	}
+	return ids
+}
+
+func testReportList(t *testing.T, s ports.ReportStore) {
+	ids := listFixture(t, s)
+	all := site.Paging{PerPage: 100, Page: 1}
+	tests := []struct {
+		name  string
+		q     site.ReportQuery
+		want  []int // indexes into ids
+		total int
+	}{
+		{"id desc", site.ReportQuery{SortBy: "id", Desc: true, Paging: all}, []int{4, 3, 2, 1, 0}, 5},
+		{"id asc", site.ReportQuery{SortBy: "id", Paging: all}, []int{0, 1, 2, 3, 4}, 5},
+		{"generated_at asc, ties by id", site.ReportQuery{SortBy: "generated_at", Paging: all}, []int{1, 3, 4, 0, 2}, 5},
+		{"generated_at desc", site.ReportQuery{SortBy: "generated_at", Desc: true, Paging: all}, []int{2, 0, 4, 3, 1}, 5},
+		{"url asc", site.ReportQuery{SortBy: "url", Paging: all}, []int{1, 3, 2, 0, 4}, 5},
+		{"url desc", site.ReportQuery{SortBy: "url", Desc: true, Paging: all}, []int{4, 0, 2, 3, 1}, 5},
+		{"result asc: score, ties by id", site.ReportQuery{SortBy: "result", Paging: all}, []int{2, 1, 4, 0, 3}, 5},
+		{"result desc", site.ReportQuery{SortBy: "result", Desc: true, Paging: all}, []int{3, 0, 4, 1, 2}, 5},
+		{"search host", site.ReportQuery{Search: "example.com", SortBy: "id", Desc: true, Paging: all}, []int{4, 2, 1, 0}, 4},
+		{"search ignores scheme and www", site.ReportQuery{Search: site.URLKey("HTTP://WWW.example.com/A"), SortBy: "id", Paging: all}, []int{0}, 1},
+		{"search path", site.ReportQuery{Search: site.URLKey("https://example.com/b"), SortBy: "id", Paging: all}, []int{1}, 1},
+		{"search without match", site.ReportQuery{Search: "nothing", SortBy: "id", Paging: all}, nil, 0},
+		{"project", site.ReportQuery{Project: "example.com", SortBy: "id", Desc: true, Paging: all}, []int{4, 1, 0}, 3},
+		{"project is exact", site.ReportQuery{Project: "example", SortBy: "id", Paging: all}, nil, 0},
+		{"result good", site.ReportQuery{Result: site.Good, SortBy: "id", Desc: true, Paging: all}, []int{3, 0}, 2},
+		{"result bad", site.ReportQuery{Result: site.Bad, SortBy: "id", Paging: all}, []int{2}, 1},
+		{"project, result and sort", site.ReportQuery{Project: "example.com", Result: site.Decent, SortBy: "result", Paging: all}, []int{1, 4}, 2},
+		{"search and result", site.ReportQuery{Search: "example", Result: site.Good, SortBy: "url", Paging: all}, []int{0}, 1},
+		{"page 1 of 3", site.ReportQuery{SortBy: "id", Desc: true, Paging: site.Paging{PerPage: 2, Page: 1}}, []int{4, 3}, 5},
+		{"page 3 of 3", site.ReportQuery{SortBy: "id", Desc: true, Paging: site.Paging{PerPage: 2, Page: 3}}, []int{0}, 5},
+		{"beyond the last page", site.ReportQuery{SortBy: "id", Desc: true, Paging: site.Paging{PerPage: 2, Page: 4}}, nil, 5},
+		{"far beyond the last page", site.ReportQuery{SortBy: "id", Paging: site.Paging{PerPage: 100, Page: 1 << 40}}, nil, 5},
+		{"filtered page", site.ReportQuery{Search: "example.com", SortBy: "url", Paging: site.Paging{PerPage: 2, Page: 2}}, []int{0, 4}, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, total, err := s.Reports(context.Background(), 1, tt.q)
+			if err != nil {
+				t.Fatalf("Reports = %v", err)
+			}
+			var gotIDs, want []int64
+			for _, r := range got {
+				gotIDs = append(gotIDs, r.ID)
+			}
+			for _, i := range tt.want {
+				want = append(want, ids[i])
+			}
+			if !slices.Equal(gotIDs, want) || total != tt.total {
+				t.Errorf("Reports = %v (total %d), want %v (total %d)", gotIDs, total, want, tt.total)
+			}
+		})
+	}
+	if got, total, err := s.Reports(context.Background(), 3, site.ReportQuery{SortBy: "id", Paging: all}); err != nil || len(got) != 0 || total != 0 {
+		t.Errorf("Reports(user without reports) = %v, %d, %v", got, total, err)
+	}
+}
+
+func testProjects(t *testing.T, s ports.ReportStore) {
+	listFixture(t, s)
+	all := site.Paging{PerPage: 100, Page: 1}
+	got, total, err := s.Projects(context.Background(), 1, site.ProjectQuery{SortBy: "project", Paging: all})
+	if err != nil || total != 3 || len(got) != 3 {
+		t.Fatalf("Projects = %+v, %d, %v", got, total, err)
+	}
+	want := []site.Project{
+		{Name: "b.org", Reports: 1, Score: 85, Rating: site.Good, CreatedAt: reportEpoch.Add(3 * time.Minute)},
+		{Name: "blog.example.com", Reports: 1, Score: 20, Rating: site.Bad, CreatedAt: reportEpoch.Add(2 * time.Minute)},
+		// (85 + 50 + 79) / 3 = 71.3: truncated; user 2's report does not count.
+		{Name: "example.com", Reports: 3, Score: 71, Rating: site.Decent, CreatedAt: reportEpoch},
+	}
+	for i := range want {
+		if g := got[i]; g.Name != want[i].Name || g.Reports != want[i].Reports || g.Score != want[i].Score || g.Rating != want[i].Rating || !g.CreatedAt.Equal(want[i].CreatedAt) {
+			t.Errorf("project %d = %+v, want %+v", i, g, want[i])
+		}
+	}
+	tests := []struct {
+		name  string
+		q     site.ProjectQuery
+		want  []string
+		total int
+	}{
+		{"created_at desc", site.ProjectQuery{SortBy: "created_at", Desc: true, Paging: all}, []string{"b.org", "blog.example.com", "example.com"}, 3},
+		{"created_at asc", site.ProjectQuery{SortBy: "created_at", Paging: all}, []string{"example.com", "blog.example.com", "b.org"}, 3},
+		{"project desc", site.ProjectQuery{SortBy: "project", Desc: true, Paging: all}, []string{"example.com", "blog.example.com", "b.org"}, 3},
+		{"search", site.ProjectQuery{Search: "example", SortBy: "created_at", Desc: true, Paging: all}, []string{"blog.example.com", "example.com"}, 2},
+		{"search without match", site.ProjectQuery{Search: "zzz", SortBy: "project", Paging: all}, nil, 0},
+		{"page 2", site.ProjectQuery{SortBy: "created_at", Desc: true, Paging: site.Paging{PerPage: 2, Page: 2}}, []string{"example.com"}, 3},
+		{"beyond the last page", site.ProjectQuery{SortBy: "project", Paging: site.Paging{PerPage: 2, Page: 3}}, nil, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, total, err := s.Projects(context.Background(), 1, tt.q)
+			var names []string
+			for _, p := range got {
+				names = append(names, p.Name)
+			}
+			if err != nil || !slices.Equal(names, tt.want) || total != tt.total {
+				t.Errorf("Projects = %v (total %d), %v; want %v (total %d)", names, total, err, tt.want, tt.total)
+			}
+		})
+	}
+}
+
+func testDeleteProject(t *testing.T, s ports.ReportStore) {
+	ctx := context.Background()
+	ids := listFixture(t, s)
+	if _, err := s.DeleteProject(ctx, 2, "blog.example.com"); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("DeleteProject(another user's project) err = %v", err)
+	}
+	n, err := s.DeleteProject(ctx, 1, "example.com")
+	if err != nil || n != 3 {
+		t.Fatalf("DeleteProject = %d, %v; want 3", n, err)
+	}
+	for _, i := range []int{0, 1, 4} {
+		if _, err := s.Report(ctx, 1, ids[i]); !errors.Is(err, site.ErrNotFound) {
+			t.Errorf("report %d survived its project: %v", i, err)
+		}
+	}
+	if _, err := s.Report(ctx, 1, ids[2]); err != nil {
+		t.Errorf("blog.example.com went with example.com: %v", err)
+	}
+	if _, total, _ := s.Reports(ctx, 2, site.ReportQuery{SortBy: "id", Paging: site.Paging{PerPage: 10, Page: 1}}); total != 1 {
+		t.Errorf("user 2 has %d reports left, want 1", total)
+	}
+	if _, err := s.DeleteProject(ctx, 1, "example.com"); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("second DeleteProject err = %v", err)
+	}
+	if _, total, _ := s.Projects(ctx, 1, site.ProjectQuery{SortBy: "project", Paging: site.Paging{PerPage: 10, Page: 1}}); total != 2 {
+		t.Errorf("%d projects left, want 2", total)
+	}
+}
