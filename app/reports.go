@@ -1,0 +1,190 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// PageAnalyser analyses one URL. *Analyser is the one the server wires;
+// the interface lets tests of the report lifecycle choose their scores.
+type PageAnalyser interface {
+	// Analyse fetches rawURL and analyses it. Errors: ErrBusy,
+	// *site.FetchError.
+	Analyse(ctx context.Context, rawURL string) (site.Analysis, error)
+}
+
+// Reports is the report lifecycle: create (analyse and store), read, list,
+// update (privacy, password, re-analysis), delete, and the public page's
+// reads. Every call but the public page's is scoped to one user.
+type Reports struct {
+	store    ports.ReportStore
+	analyser PageAnalyser
+	pw       PasswordParams
+	now      func() time.Time
+}
+
+// NewReports returns the report use cases over store, analysing with
+// analyser and hashing share passwords with pw.
+func NewReports(store ports.ReportStore, analyser PageAnalyser, pw PasswordParams) *Reports {
+	return &Reports{store: store, analyser: analyser, pw: pw, now: time.Now}
+}
+
+// NewReport is the input of Create. Nil fields were not sent.
+type NewReport struct {
+	URL      string
+	Privacy  *int    // default site.DefaultPrivacy
+	Password *string // required when Privacy is 2, refused otherwise
+}
+
+// ReportUpdate is the input of Update. Nil fields were not sent.
+type ReportUpdate struct {
+	Privacy  *int
+	Password *string
+	// Reanalyse runs the analysis of the report's URL again and replaces
+	// its results, score, rating, project and generation time.
+	Reanalyse bool
+}
+
+// ListPage is one page of a list with the number of matching items.
+type ListPage[T any] struct {
+	Items []T
+	Total int
+	site.Paging
+}
+
+// Create validates in, analyses the URL and stores the report. Errors:
+// *site.ValidationError, *site.FetchError, ErrBusy.
+func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (site.Report, error) {
+	privacy := site.DefaultPrivacy
+	if err := site.CheckURL(in.URL); err != nil {
+		return site.Report{}, err
+	}
+	if in.Privacy != nil {
+		p, err := site.ParsePrivacy(*in.Privacy)
+		if err != nil {
+			return site.Report{}, err
+		}
+		privacy = p
+	}
+	hash, err := rs.passwordFor(privacy, in.Password, false)
+	if err != nil {
+		return site.Report{}, err
+	}
+	a, err := rs.analyser.Analyse(ctx, in.URL)
+	if err != nil {
+		return site.Report{}, err
+	}
+	now := rs.clock()
+	r := site.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
+	if err := r.Apply(a, now); err != nil {
+		return site.Report{}, err
+	}
+	return rs.store.CreateReport(ctx, r)
+}
+
+// passwordFor checks a password sent with privacy and returns its hash ("" when
+// none was sent). An empty password counts as not sent (HTML forms send
+// empty fields); hasHash says a password is stored already, which then need
+// not be sent again.
+func (rs *Reports) passwordFor(privacy site.Privacy, password *string, hasHash bool) (string, error) {
+	sent := password != nil && *password != ""
+	switch {
+	case privacy != site.Protected && sent:
+		return "", site.Invalid("password", "is only accepted with privacy 2 (password)")
+	case privacy != site.Protected:
+		return "", nil
+	case !sent && !hasHash:
+		return "", site.Invalid("password", "is required with privacy 2 (password)")
+	case !sent:
+		return "", nil
+	}
+	if err := site.CheckReportPassword(*password); err != nil {
+		return "", err
+	}
+	return rs.pw.HashPassword(*password)
+}
+
+// Get returns the user's report id, or site.ErrNotFound.
+func (rs *Reports) Get(ctx context.Context, userID, id int64) (site.Report, error) {
+	return rs.store.Report(ctx, userID, id)
+}
+
+// List returns a page of the user's reports. Invalid parameters are a
+// *site.ValidationError.
+func (rs *Reports) List(ctx context.Context, userID int64, p site.ReportParams) (ListPage[site.Report], error) {
+	q, err := site.NewReportQuery(p)
+	if err != nil {
+		return ListPage[site.Report]{}, err
+	}
+	items, total, err := rs.store.Reports(ctx, userID, q)
+	return ListPage[site.Report]{Items: items, Total: total, Paging: q.Paging}, err
+}
+
+// Update changes the user's report id: privacy, password and, when asked,
+// a fresh analysis, all in one write. Leaving privacy 2 keeps the stored
+// password, so returning to 2 needs none. Errors: site.ErrNotFound,
+// *site.ValidationError, *site.FetchError, ErrBusy.
+func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate) (site.Report, error) {
+	cur, err := rs.store.Report(ctx, userID, id)
+	if err != nil {
+		return site.Report{}, err
+	}
+	privacy := cur.Privacy
+	if in.Privacy != nil {
+		if privacy, err = site.ParsePrivacy(*in.Privacy); err != nil {
+			return site.Report{}, err
+		}
+	}
+	hash, err := rs.passwordFor(privacy, in.Password, cur.HasPassword())
+	if err != nil {
+		return site.Report{}, err
+	}
+	if in.Privacy == nil && hash == "" && !in.Reanalyse {
+		return cur, nil // nothing to change
+	}
+	var a site.Analysis
+	if in.Reanalyse {
+		if a, err = rs.analyser.Analyse(ctx, cur.URL); err != nil {
+			return site.Report{}, err
+		}
+	}
+	now := rs.clock()
+	return rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
+		r.Privacy, r.UpdatedAt = privacy, now
+		if hash != "" {
+			r.PasswordHash = hash
+		}
+		if !in.Reanalyse {
+			return nil
+		}
+		url := r.URL // set on creation; the analysis may have been redirected elsewhere
+		err := r.Apply(a, now)
+		r.URL = url
+		return err
+	})
+}
+
+// Delete deletes the user's report id, or returns site.ErrNotFound.
+func (rs *Reports) Delete(ctx context.Context, userID, id int64) error {
+	return rs.store.DeleteReport(ctx, userID, id)
+}
+
+// Shared returns report id for the public page when its privacy is 0 or 2
+// (the caller asks for the password of a 2); otherwise site.ErrNotFound.
+func (rs *Reports) Shared(ctx context.Context, id int64) (site.Report, error) {
+	return rs.store.SharedReport(ctx, id)
+}
+
+// CheckSharePassword reports whether password opens report r (privacy 2).
+func (rs *Reports) CheckSharePassword(r site.Report, password string) bool {
+	if r.Privacy != site.Protected || !r.HasPassword() || password == "" {
+		return false
+	}
+	match, _ := VerifyPassword(r.PasswordHash, password)
+	return match
+}
+
+func (rs *Reports) clock() time.Time { return rs.now().UTC().Truncate(time.Second) }

@@ -1,0 +1,49 @@
+package app_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// pageFetcher serves one hand-built page for every URL.
+type pageFetcher struct{ page *site.Fetched }
+
+func (f pageFetcher) Fetch(context.Context, string) (*site.Fetched, error) { return f.page, nil }
+
+// TestReportsWithRealAnalyser runs the lifecycle with the production
+// analyser over a fake fetcher: the stored report is exactly what
+// site.Analyze makes of the page.
+func TestReportsWithRealAnalyser(t *testing.T) {
+	page := &site.Fetched{
+		RequestedURL: "http://example.com",
+		Page: site.Response{URL: "https://www.example.com/", Status: 200,
+			Header: map[string][]string{"Content-Type": {"text/html; charset=utf-8"}},
+			Body:   []byte("<!doctype html><html lang=en><head><title>Example</title></head><body><h1>Hi</h1></body></html>")},
+		Document: &site.Node{Type: site.DocumentNode, Children: []*site.Node{{Type: site.ElementNode, Tag: "html", Children: []*site.Node{
+			{Type: site.ElementNode, Tag: "head", Children: []*site.Node{{Type: site.ElementNode, Tag: "title", Children: []*site.Node{{Type: site.TextNode, Text: "Example"}}}}},
+			{Type: site.ElementNode, Tag: "body", Children: []*site.Node{{Type: site.ElementNode, Tag: "h1", Children: []*site.Node{{Type: site.TextNode, Text: "Hi"}}}}},
+		}}}},
+	}
+	want := site.Analyze(page, site.DefaultWeights)
+	rs := app.NewReports(memory.NewReportStore(), app.NewAnalyser(pageFetcher{page}, app.AnalyserConfig{}), cheapPasswords)
+	r, err := rs.Create(context.Background(), 1, app.NewReport{URL: "http://example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.URL != want.URL || r.Project != "example.com" || r.Score != want.Score || r.Rating != want.Rating {
+		t.Errorf("report = %+v, analysis %+v", r, want)
+	}
+	if len(r.Results) != len(want.Results) || (len(want.Results) > 0 && reflect.DeepEqual(r.Results, site.Results{})) {
+		t.Errorf("results = %v, want %v", r.Results, want.Results)
+	}
+	for cat, checks := range want.Results {
+		if len(r.Results[cat]) != len(checks) {
+			t.Errorf("%s: %d checks stored, %d made", cat, len(r.Results[cat]), len(checks))
+		}
+	}
+}

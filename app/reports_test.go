@@ -1,0 +1,191 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+var cheapPasswords = app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
+
+// scripted analyses every URL to finalURL with score, counting calls.
+type scripted struct {
+	finalURL string
+	score    int
+	err      error
+	calls    atomic.Int32
+}
+
+func (s *scripted) Analyse(_ context.Context, rawURL string) (site.Analysis, error) {
+	s.calls.Add(1)
+	if s.err != nil {
+		return site.Analysis{}, s.err
+	}
+	final := s.finalURL
+	if final == "" {
+		final = rawURL
+	}
+	res := site.Results{site.SEO: {{ID: "title", Category: site.SEO, Importance: site.High, Passed: s.score > 0}}}
+	return site.Analysis{URL: final, Results: res, Score: s.score, Rating: site.RatingFor(s.score)}, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func fieldOf(err error) string {
+	var ve *site.ValidationError
+	if !errors.As(err, &ve) {
+		return ""
+	}
+	for f := range ve.Fields {
+		return f
+	}
+	return ""
+}
+
+func TestCreateReport(t *testing.T) {
+	ctx := context.Background()
+	an := &scripted{finalURL: "https://www.Example.com/home", score: 83}
+	rs := app.NewReports(memory.NewReportStore(), an, cheapPasswords)
+	r, err := rs.Create(ctx, 7, app.NewReport{URL: "http://example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ID == 0 || r.UserID != 7 || r.URL != "https://www.Example.com/home" || r.Project != "example.com" || r.Score != 83 ||
+		r.Rating != site.Good || r.Privacy != site.Private || r.HasPassword() || r.GeneratedAt.IsZero() || !r.CreatedAt.Equal(r.GeneratedAt) {
+		t.Errorf("Create = %+v", r)
+	}
+	p, err := rs.Create(ctx, 7, app.NewReport{URL: "http://example.com", Privacy: ptr(2), Password: ptr("s3cret")})
+	if err != nil || !p.HasPassword() || p.PasswordHash == "s3cret" || !rs.CheckSharePassword(p, "s3cret") || rs.CheckSharePassword(p, "wrong") {
+		t.Errorf("Create with password = %+v, %v", p, err)
+	}
+	calls := an.calls.Load()
+	tests := []struct {
+		name  string
+		in    app.NewReport
+		field string
+	}{
+		{"no url", app.NewReport{}, "url"},
+		{"ftp", app.NewReport{URL: "ftp://example.com"}, "url"},
+		{"privacy 3", app.NewReport{URL: "http://a.com", Privacy: ptr(3)}, "privacy"},
+		{"privacy 2 without password", app.NewReport{URL: "http://a.com", Privacy: ptr(2)}, "password"},
+		{"privacy 2 with empty password", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("")}, "password"},
+		{"password too long", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr(string(make([]byte, 129)))}, "password"},
+		{"password with privacy 1", app.NewReport{URL: "http://a.com", Privacy: ptr(1), Password: ptr("x")}, "password"},
+		{"password with default privacy", app.NewReport{URL: "http://a.com", Password: ptr("x")}, "password"},
+	}
+	for _, tt := range tests {
+		if _, err := rs.Create(ctx, 7, tt.in); fieldOf(err) != tt.field {
+			t.Errorf("%s: err = %v, want one on %s", tt.name, err, tt.field)
+		}
+	}
+	if an.calls.Load() != calls {
+		t.Error("invalid input was analysed")
+	}
+	if _, err := rs.Create(ctx, 7, app.NewReport{URL: "http://a.com", Privacy: ptr(0), Password: ptr("")}); err != nil {
+		t.Errorf("an empty password field with privacy 0 = %v, want accepted as not sent", err)
+	}
+	an.err = &site.FetchError{Reason: "no answer"}
+	var fe *site.FetchError
+	if _, err := rs.Create(ctx, 7, app.NewReport{URL: "http://down.example"}); !errors.As(err, &fe) {
+		t.Errorf("unreachable target err = %v", err)
+	}
+}
+
+func TestUpdateReport(t *testing.T) {
+	ctx := context.Background()
+	an := &scripted{score: 40}
+	rs := app.NewReports(memory.NewReportStore(), an, cheapPasswords)
+	r, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://example.com/x"})
+
+	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2)}); fieldOf(err) != "password" {
+		t.Errorf("to privacy 2 without a password: %v", err)
+	}
+	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Password: ptr("pw")}); fieldOf(err) != "password" {
+		t.Errorf("password on a private report: %v", err)
+	}
+	u, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2), Password: ptr("pw")})
+	if err != nil || u.Privacy != site.Protected || !rs.CheckSharePassword(u, "pw") {
+		t.Fatalf("to privacy 2 = %+v, %v", u, err)
+	}
+	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(0)})
+	if err != nil || u.Privacy != site.Public || !u.HasPassword() {
+		t.Fatalf("to privacy 0 = %+v, %v; the hash is kept", u, err)
+	}
+	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2)})
+	if err != nil || u.Privacy != site.Protected || !rs.CheckSharePassword(u, "pw") {
+		t.Fatalf("back to privacy 2 without a password = %+v, %v; want the old one reused", u, err)
+	}
+	u, _ = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Password: ptr("new")})
+	if !rs.CheckSharePassword(u, "new") || rs.CheckSharePassword(u, "pw") {
+		t.Error("password change on a privacy 2 report did not take")
+	}
+	if u.Score != 40 || an.calls.Load() != 1 {
+		t.Errorf("results=0 re-analysed: score %d, %d analyses", u.Score, an.calls.Load())
+	}
+
+	an.score, an.finalURL = 95, "https://www.elsewhere.org/"
+	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Reanalyse: true})
+	if err != nil || u.Score != 95 || u.Rating != site.Good || u.Project != "elsewhere.org" || u.URL != r.URL || u.Privacy != site.Protected || !u.HasPassword() || an.calls.Load() != 2 {
+		t.Errorf("re-analysis = %+v, %v", u, err)
+	}
+	if _, err := rs.Update(ctx, 2, r.ID, app.ReportUpdate{Privacy: ptr(0)}); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("another user's update err = %v", err)
+	}
+	an.err = app.ErrBusy
+	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Reanalyse: true}); !errors.Is(err, app.ErrBusy) {
+		t.Errorf("busy analyser err = %v", err)
+	}
+	if got, _ := rs.Get(ctx, 1, r.ID); got.Score != 95 {
+		t.Errorf("a failed re-analysis changed the report: %+v", got)
+	}
+}
+
+func TestSharedReports(t *testing.T) {
+	ctx := context.Background()
+	rs := app.NewReports(memory.NewReportStore(), &scripted{score: 60}, cheapPasswords)
+	priv, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://a.com"})
+	pub, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://a.com", Privacy: ptr(0)})
+	if _, err := rs.Shared(ctx, priv.ID); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("Shared(private) err = %v", err)
+	}
+	if got, err := rs.Shared(ctx, pub.ID); err != nil || got.ID != pub.ID {
+		t.Errorf("Shared(public) = %+v, %v", got, err)
+	}
+	if rs.CheckSharePassword(pub, "") {
+		t.Error("a public report opened with a password")
+	}
+}
+
+func TestProjectsUseCases(t *testing.T) {
+	ctx := context.Background()
+	store := memory.NewReportStore()
+	rs := app.NewReports(store, &scripted{score: 60}, cheapPasswords)
+	ps := app.NewProjects(store)
+	for _, u := range []string{"https://www.a.com/1", "https://a.com/2", "https://b.com"} {
+		if _, err := rs.Create(ctx, 1, app.NewReport{URL: u}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page, err := ps.List(ctx, 1, site.ProjectParams{SortBy: "project", Sort: "asc"})
+	if err != nil || page.Total != 2 || len(page.Items) != 2 || page.Items[0].Name != "a.com" || page.Items[0].Reports != 2 || page.PerPage != 10 {
+		t.Fatalf("List = %+v, %v", page, err)
+	}
+	if _, err := ps.List(ctx, 1, site.ProjectParams{PerPage: 7}); fieldOf(err) != "per_page" {
+		t.Errorf("per_page 7 err = %v", err)
+	}
+	if n, err := ps.Delete(ctx, 1, "WWW.A.com"); err != nil || n != 2 {
+		t.Errorf("Delete = %d, %v", n, err)
+	}
+	if _, err := ps.Delete(ctx, 2, "b.com"); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("another user's Delete err = %v", err)
+	}
+	list, err := rs.List(ctx, 1, site.ReportParams{})
+	if err != nil || list.Total != 1 || list.Items[0].Project != "b.com" {
+		t.Errorf("reports after project delete = %+v, %v", list, err)
+	}
+}
