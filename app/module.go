@@ -1,16 +1,55 @@
 package app
 
-import "go.uber.org/fx"
+import (
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/ports"
+)
 
 // Module provides the use cases. Readiness components are collected from the
 // "readiness" value group, which adapters feed.
 var Module = fx.Module("app",
 	fx.Provide(fx.Annotate(NewHealth, fx.ParamTags(`group:"readiness"`))),
 	fx.Provide(NewAccounts),
+	fx.Provide(newSiteAnalysis),
 	fx.Provide(NewPostal),
 )
 
 // AsComponent tags a constructor of a Component for the readiness group.
 func AsComponent(f any) any {
 	return fx.Annotate(f, fx.ResultTags(`group:"readiness"`))
+}
+
+// siteParams are what the site-analysis use cases need. The analyser is
+// built from the PageFetcher unless one is provided.
+type siteParams struct {
+	fx.In
+	Store     ports.ReportStore `optional:"true"`
+	Fetcher   ports.PageFetcher `optional:"true"`
+	Analyser  *Analyser         `optional:"true"`
+	Config    AnalyserConfig    `optional:"true"`
+	Passwords PasswordParams
+}
+
+type siteResult struct {
+	fx.Out
+	Reports  *Reports
+	Projects *Projects
+}
+
+// newSiteAnalysis provides the report and project use cases; without a
+// report store, or without a fetcher, they are nil and their routes are not
+// registered. Only the real Analyser is ever wired.
+func newSiteAnalysis(p siteParams) siteResult {
+	if p.Store == nil {
+		return siteResult{}
+	}
+	out := siteResult{Projects: NewProjects(p.Store)}
+	if p.Analyser == nil && p.Fetcher != nil {
+		p.Analyser = NewAnalyser(p.Fetcher, p.Config)
+	}
+	if p.Analyser != nil {
+		out.Reports = NewReports(p.Store, p.Analyser, p.Passwords)
+	}
+	return out
 }

@@ -9,9 +9,11 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/app"
 	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -200,6 +202,10 @@ func toHTTP(err error) error {
 		return huma.Error404NotFound(strings.TrimPrefix(err.Error(), "postal: "))
 	case errors.Is(err, postal.ErrNoData):
 		return huma.Error503ServiceUnavailable(strings.TrimPrefix(err.Error(), "postal: "))
+	case errors.Is(err, site.ErrNotFound):
+		return huma.Error404NotFound("not found")
+	case errors.Is(err, app.ErrBusy):
+		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("every analysis slot is busy: retry shortly"), http.Header{"Retry-After": {"5"}})
 	case errors.Is(err, ports.ErrUnavailable):
 		return huma.Error503ServiceUnavailable("the database is unavailable: try again shortly")
 	default:

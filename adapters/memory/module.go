@@ -9,5 +9,6 @@ import (
 // Module provides the in-memory stores: the embedded default storage.
 var Module = fx.Module("memory",
 	fx.Provide(fx.Annotate(NewAccountStore, fx.As(new(ports.AccountStore)))),
+	fx.Provide(fx.Annotate(NewReportStore, fx.As(new(ports.ReportStore)))),
 	fx.Provide(fx.Annotate(NewRateLimiter, fx.As(new(ports.RateLimiter)))),
 )
