@@ -140,11 +140,7 @@ func notFound(err error, op string) error {
 
 // wrap adds context, marking connection failures as ErrUnavailable.
 func wrap(op string, err error) error {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code != "57014" { // 57014: statement timeout
-		return fmt.Errorf("postgres: %s: %w", op, err)
-	}
-	if errors.Is(err, context.Canceled) {
+	if !isUnavailable(err) {
 		return fmt.Errorf("postgres: %s: %w", op, err)
 	}
 	return fmt.Errorf("%w: %s: %v", ErrUnavailable, op, err)
