@@ -23,7 +23,7 @@ const (
 // nearbyCandidate is an office with the database's distance in metres.
 type nearbyCandidate struct {
 	officeRow `bun:",extend"`
-	Metres float64 `bun:"metres,scanonly"`
+	Metres    float64 `bun:"metres,scanonly"`
 }
 
 // NearestOffices implements ports.PostalStore: the GiST index yields
