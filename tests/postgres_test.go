@@ -42,9 +42,9 @@ func postGISImage() string {
 
 // startPostGIS starts the shared container once; it is removed when the test
 // binary exits (TestMain).
-func startPostGIS(t *testing.T) string {
+func startPostGIS(t testing.TB) string {
 	t.Helper()
-	testcontainers.SkipIfProviderIsNotHealthy(t)
+	skipWithoutDocker(t)
 	pgServer.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		defer cancel()
@@ -69,7 +69,7 @@ func startPostGIS(t *testing.T) string {
 
 // newDatabase creates a fresh, migrated database for one test and returns
 // its handle and URL.
-func newDatabase(t *testing.T) (*bun.DB, string) {
+func newDatabase(t testing.TB) (*bun.DB, string) {
 	t.Helper()
 	admin := startPostGIS(t)
 	pgServer.mu.Lock()
@@ -95,6 +95,24 @@ func newDatabase(t *testing.T) (*bun.DB, string) {
 		t.Fatal(err)
 	}
 	return db, url
+}
+
+// skipWithoutDocker skips when no Docker engine answers (as
+// testcontainers.SkipIfProviderIsNotHealthy, for benchmarks too).
+func skipWithoutDocker(tb testing.TB) {
+	tb.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			tb.Skipf("no Docker engine: %v", r)
+		}
+	}()
+	provider, err := testcontainers.ProviderDefault.GetProvider()
+	if err == nil {
+		err = provider.Health(context.Background())
+	}
+	if err != nil {
+		tb.Skipf("no Docker engine: %v", err)
+	}
 }
 
 func TestMain(m *testing.M) {
