@@ -88,7 +88,9 @@ type queryRecorder struct {
 	queries []string
 }
 
-func (r *queryRecorder) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+func (r *queryRecorder) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
 
 func (r *queryRecorder) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 	r.mu.Lock()
@@ -116,7 +118,7 @@ func explainNearest(t *testing.T, db *bun.DB) string {
 			continue
 		}
 		var lines []string
-		if err := db.NewRaw("EXPLAIN " + q).Scan(ctx, &lines); err != nil {
+		if err := db.NewRaw("EXPLAIN "+q).Scan(ctx, &lines); err != nil {
 			t.Fatalf("EXPLAIN %s: %v", q, err)
 		}
 		plans = append(plans, q+"\n"+strings.Join(lines, "\n"))
