@@ -37,10 +37,14 @@ func NewPage(number, perPage int) (Page, error) {
 }
 
 // Bounds returns the slice bounds of the page in a list of total items
-// (empty beyond the end).
+// (empty beyond the end, however large the page number: no overflow).
 func (p Page) Bounds(total int) (from, to int) {
-	from = min((p.Number-1)*p.PerPage, total)
-	return from, min(from+p.PerPage, total)
+	skip := p.Number - 1
+	if p.PerPage < 1 || skip < 0 || skip > total/p.PerPage {
+		return total, total
+	}
+	from = skip * p.PerPage
+	return from, from + min(p.PerPage, total-from)
 }
 
 // LastPage is the number of the last page of total items (1 when empty).
