@@ -44,6 +44,9 @@ func ParseLimit(s string) (Limit, error) {
 	if !found || err1 != nil || err2 != nil || reqs <= 0 || window <= 0 {
 		return Limit{}, fmt.Errorf("ratelimit: %q is not N/DURATION (e.g. 600/1m) or off", s)
 	}
+	if window/time.Duration(reqs) == 0 {
+		return Limit{}, fmt.Errorf("ratelimit: %q allows more than one request per nanosecond", s)
+	}
 	return Limit{Requests: reqs, Window: window}, nil
 }
 
@@ -57,12 +60,15 @@ func (l Limit) Take(tat, now time.Time) (Decision, time.Time, error) {
 	if !l.Enabled() {
 		return Decision{}, tat, ErrDisabled
 	}
-	interval := l.Window / time.Duration(l.Requests)
+	interval := max(l.Window/time.Duration(l.Requests), 1) // a zero interval would divide by zero below
+	// The window actually enforced is a whole number of intervals: with the
+	// truncated interval, l.Window would allow a burst above the quota.
+	window := interval * time.Duration(l.Requests)
 	if tat.Before(now) {
 		tat = now
 	}
 	next := tat.Add(interval)
-	allowAt := next.Add(-l.Window)
+	allowAt := next.Add(-window)
 	d := Decision{Limit: l.Requests}
 	if now.Before(allowAt) {
 		d.RetryAfter = allowAt.Sub(now)
@@ -71,6 +77,6 @@ func (l Limit) Take(tat, now time.Time) (Decision, time.Time, error) {
 	}
 	d.Allowed = true
 	d.Reset = next.Sub(now)
-	d.Remaining = int((l.Window - d.Reset) / interval)
+	d.Remaining = int((window - d.Reset) / interval)
 	return d, next, nil
 }
