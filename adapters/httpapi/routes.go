@@ -11,6 +11,9 @@ type Routes struct {
 	Health   *app.Health
 	Accounts *app.Accounts // nil: the account operations are not registered
 	Postal   *app.Postal   // nil: the postal operations are not registered
+	Reports  *app.Reports  // nil (or no Accounts): the report operations and page are not registered
+	Projects *app.Projects // nil (or no Accounts): the project operations are not registered
+	Share    ShareOptions  // the public report page's settings
 }
 
 // Register adds every operation to api.
@@ -22,5 +25,6 @@ func Register(api huma.API, r Routes) {
 	}
 	if r.Accounts != nil {
 		registerAccounts(api, r.Accounts)
+		registerSiteAnalysis(api, r)
 	}
 }

@@ -1,0 +1,145 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// scoreDoc explains the score and bands wherever a report is returned.
+const scoreDoc = "Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an " +
+	"integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, " +
+	"decent 49 to 79, bad below 49."
+
+type reportListInput struct {
+	Search   string `query:"search" maxLength:"2048" doc:"Free text matched in the URL, ignoring case, the scheme and a leading www."`
+	SearchBy string `query:"search_by" enum:"url" default:"url" doc:"What search matches: url."`
+	Project  string `query:"project" maxLength:"255" doc:"Only this project's reports (case and a leading www. ignored)."`
+	Result   string `query:"result" enum:"good,decent,bad" doc:"Only reports of this band."`
+	SortBy   string `query:"sort_by" enum:"id,generated_at,url,result" default:"id" doc:"id is the creation order; result sorts by score. Ties are broken by id."`
+	Sort     string `query:"sort" enum:"desc,asc" default:"desc"`
+	PerPage  int    `query:"per_page" enum:"10,25,50,100" default:"10"`
+	Page     int    `query:"page" minimum:"1" default:"1" doc:"A page beyond the last is an empty list."`
+}
+
+type reportIDInput struct {
+	ID int64 `path:"id" doc:"Report id."`
+}
+
+type reportCreateInput struct {
+	Body struct {
+		URL      string  `json:"url" minLength:"1" maxLength:"2048" doc:"The URL to analyse: http or https."`
+		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password."`
+		Password *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2 (1 to 128 characters), refused otherwise."`
+	}
+}
+
+type reportUpdateInput struct {
+	ID   int64 `path:"id" doc:"Report id."`
+	Body *struct {
+		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
+		Password *string `json:"password,omitempty" maxLength:"1024" doc:"A new share password (1 to 128 characters); only when the privacy is or becomes 2."`
+		Results  int     `json:"results,omitempty" enum:"0,1" default:"0" doc:"1 re-runs the analysis; 0 keeps the results."`
+	}
+}
+
+func registerReports(api huma.API, reports *app.Reports, accounts *app.Accounts) {
+	g := group(api)
+	tags := []string{"Reports"}
+	op := huma.Operation{OperationID: "list-reports", Method: http.MethodGet, Path: "/reports", Tags: tags,
+		Summary: "List the caller's reports",
+		Description: "Filters combine. Invalid search_by, result, sort_by, sort, per_page (10, 25, 50 or 100) or page " +
+			"values are 422, never replaced by defaults. Items carry every report field except results (fetch one " +
+			"report for its checks). data: {reports, meta: {total, per_page, current_page, last_page}}."}
+	protect(accounts, &op)
+	huma.Register(g, op, func(ctx context.Context, in *reportListInput) (*Reply[ReportsData], error) {
+		page, err := reports.List(ctx, caller(ctx).User.ID, site.ReportParams{
+			Search: in.Search, SearchBy: in.SearchBy, Project: in.Project, Result: in.Result,
+			SortBy: in.SortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page,
+		})
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(reportsData(page)), nil
+	})
+	op = huma.Operation{OperationID: "get-report", Method: http.MethodGet, Path: "/reports/{id}", Tags: tags,
+		Summary: "Fetch one of the caller's reports", Description: "Another user's report is 404. " + scoreDoc}
+	protect(accounts, &op)
+	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*Reply[ReportData], error) {
+		r, err := reports.Get(ctx, caller(ctx).User.ID, in.ID)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(reportData(r)), nil
+	})
+	registerReportWrites(g, reports, accounts)
+}
+
+func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accounts) {
+	tags := []string{"Reports"}
+	op := huma.Operation{OperationID: "create-report", Method: http.MethodPost, Path: "/reports", Tags: tags,
+		DefaultStatus: http.StatusCreated, Summary: "Analyse a URL and store the report",
+		Description: "Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 " +
+			"probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; " +
+			"no answer or a refused target (private address, port) is 422 on url with the reason. 503 with " +
+			"Retry-After when every analysis slot is busy. privacy defaults to 1. password is required with " +
+			"privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Passwords " +
+			"are stored as argon2id hashes and never returned (has_password tells). " + scoreDoc}
+	protect(accounts, &op)
+	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*Reply[ReportData], error) {
+		r, err := reports.Create(ctx, caller(ctx).User.ID, app.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password})
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		out := ok(reportData(r))
+		out.Status = http.StatusCreated
+		return out, nil
+	})
+	op = huma.Operation{OperationID: "update-report", Method: http.MethodPut, Path: "/reports/{id}", Tags: tags,
+		Summary: "Change a report's privacy or password, or re-run its analysis",
+		Description: "Every field is optional; an empty body changes nothing. Going to privacy 2 needs a password " +
+			"unless one is stored already: leaving 2 keeps the stored hash, so returning to 2 reuses it. A " +
+			"password is accepted only when the resulting privacy is 2. results=1 re-analyses the report's URL " +
+			"and replaces results, score, result, project and generated_at in the same write; results=0 " +
+			"(default) keeps them. Another user's report is 404."}
+	protect(accounts, &op)
+	registerForm(g, op, func(ctx context.Context, in *reportUpdateInput) (*Reply[ReportData], error) {
+		var upd app.ReportUpdate
+		if in.Body != nil {
+			upd = app.ReportUpdate{Privacy: in.Body.Privacy, Password: in.Body.Password, Reanalyse: in.Body.Results == 1}
+		}
+		r, err := reports.Update(ctx, caller(ctx).User.ID, in.ID, upd)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(reportData(r)), nil
+	})
+	op = huma.Operation{OperationID: "delete-report", Method: http.MethodDelete, Path: "/reports/{id}", Tags: tags,
+		Summary: "Delete one of the caller's reports", Description: "Another user's report is 404."}
+	protect(accounts, &op)
+	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*Reply[DeletedData], error) {
+		if err := reports.Delete(ctx, caller(ctx).User.ID, in.ID); err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(DeletedData{ID: in.ID, Deleted: true}), nil
+	})
+}
+
+// registerSiteAnalysis registers the report and project operations and the
+// public report page for the use cases r provides (all need Accounts).
+func registerSiteAnalysis(api huma.API, r Routes) {
+	if r.Accounts == nil {
+		return
+	}
+	if r.Reports != nil {
+		registerReports(api, r.Reports, r.Accounts)
+		registerSharePage(api, r.Reports, r.Accounts, r.Share)
+	}
+	if r.Projects != nil {
+		registerProjects(api, r.Projects, r.Accounts)
+	}
+}

@@ -1,0 +1,116 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// CheckData is one check of a report.
+type CheckData struct {
+	ID         string   `json:"id"`
+	Title      string   `json:"title"`
+	Passed     bool     `json:"passed"`
+	Importance string   `json:"importance" enum:"high,medium,low" doc:"Weight in the score: high 10, medium 5, low 0."`
+	Value      any      `json:"value" doc:"What was found (text, number, list or object); null when nothing."`
+	Errors     []string `json:"errors,omitempty" doc:"Machine-readable failure codes; absent when passed."`
+	Message    string   `json:"message"`
+}
+
+// ResultsData are a report's checks grouped by category, each in check order.
+type ResultsData struct {
+	SEO           []CheckData `json:"seo"`
+	Performance   []CheckData `json:"performance"`
+	Security      []CheckData `json:"security"`
+	Miscellaneous []CheckData `json:"miscellaneous"`
+}
+
+// ReportItem is a report as lists show it: every field but the checks.
+type ReportItem struct {
+	ID          int64     `json:"id" doc:"Increases with creation time."`
+	URL         string    `json:"url" doc:"The analysed URL (after redirects), set on creation."`
+	Project     string    `json:"project" doc:"Host of the URL, lower-cased, without a leading www."`
+	Result      string    `json:"result" enum:"good,decent,bad" doc:"Band of the score: good above 79, decent 49 to 79, bad below 49."`
+	Score       int       `json:"score" minimum:"0" maximum:"100" doc:"100 x weight of passed checks / weight of all checks, truncated."`
+	Privacy     int       `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
+	HasPassword bool      `json:"has_password" doc:"Whether a share password is stored (the password itself is never returned)."`
+	GeneratedAt time.Time `json:"generated_at" doc:"When the analysis ran."`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+// ReportData is one report with its checks.
+type ReportData struct {
+	ReportItem
+	Results ResultsData `json:"results"`
+}
+
+// ReportsData is a page of reports.
+type ReportsData struct {
+	Reports []ReportItem `json:"reports"`
+	Meta    Meta         `json:"meta"`
+}
+
+// ProjectData summarises one project.
+type ProjectData struct {
+	Project   string    `json:"project" doc:"Host name, lower-cased, without a leading www."`
+	Reports   int       `json:"reports" doc:"Number of reports."`
+	Score     int       `json:"score" doc:"Average score of the reports, truncated."`
+	Result    string    `json:"result" enum:"good,decent,bad" doc:"Band of the average score."`
+	CreatedAt time.Time `json:"created_at" doc:"Creation time of the project's oldest report."`
+}
+
+// ProjectsData is a page of projects.
+type ProjectsData struct {
+	Projects []ProjectData `json:"projects"`
+	Meta     Meta          `json:"meta"`
+}
+
+// ProjectDeletedData confirms a project deletion.
+type ProjectDeletedData struct {
+	Project        string `json:"project"`
+	Deleted        bool   `json:"deleted"`
+	ReportsDeleted int    `json:"reports_deleted"`
+}
+
+func reportItem(r site.Report) ReportItem {
+	return ReportItem{
+		ID: r.ID, URL: r.URL, Project: r.Project, Result: string(r.Rating), Score: r.Score,
+		Privacy: int(r.Privacy), HasPassword: r.HasPassword(),
+		GeneratedAt: r.GeneratedAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+	}
+}
+
+func reportData(r site.Report) ReportData {
+	checks := func(c site.Category) []CheckData {
+		out := make([]CheckData, 0, len(r.Results[c]))
+		for _, ch := range r.Results[c] {
+			out = append(out, CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value, Errors: ch.Errors, Message: ch.Message})
+		}
+		return out
+	}
+	return ReportData{ReportItem: reportItem(r), Results: ResultsData{
+		SEO: checks(site.SEO), Performance: checks(site.Performance), Security: checks(site.Security), Miscellaneous: checks(site.Miscellaneous),
+	}}
+}
+
+func siteMeta(total int, p site.Paging) Meta {
+	return Meta{Total: total, PerPage: p.PerPage, CurrentPage: p.Page, LastPage: p.LastPage(total)}
+}
+
+func reportsData(page app.ListPage[site.Report]) ReportsData {
+	out := ReportsData{Reports: make([]ReportItem, 0, len(page.Items)), Meta: siteMeta(page.Total, page.Paging)}
+	for _, r := range page.Items {
+		out.Reports = append(out.Reports, reportItem(r))
+	}
+	return out
+}
+
+func projectsData(page app.ListPage[site.Project]) ProjectsData {
+	out := ProjectsData{Projects: make([]ProjectData, 0, len(page.Items)), Meta: siteMeta(page.Total, page.Paging)}
+	for _, p := range page.Items {
+		out.Projects = append(out.Projects, ProjectData{Project: p.Name, Reports: p.Reports, Score: p.Score, Result: string(p.Rating), CreatedAt: p.CreatedAt.UTC()})
+	}
+	return out
+}

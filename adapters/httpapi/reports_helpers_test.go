@@ -1,0 +1,120 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// fakeAnalyser scores each URL as its table says (default 50), with ten
+// high-importance checks of which score/10 pass, so the score is exactly
+// what the formula gives. Hosts in down fail as unreachable; busy makes
+// every call fail with app.ErrBusy.
+type fakeAnalyser struct {
+	mu     sync.Mutex
+	scores map[string]int
+	final  map[string]string
+	down   map[string]bool
+	busy   bool
+	calls  int
+}
+
+func newFakeAnalyser() *fakeAnalyser {
+	return &fakeAnalyser{scores: map[string]int{}, final: map[string]string{}, down: map[string]bool{}}
+}
+
+func (f *fakeAnalyser) set(rawURL string, score int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.scores[rawURL] = score
+}
+
+func (f *fakeAnalyser) Analyse(_ context.Context, rawURL string) (site.Analysis, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	u, _ := url.Parse(rawURL)
+	switch {
+	case f.busy:
+		return site.Analysis{}, app.ErrBusy
+	case f.down[u.Hostname()]:
+		return site.Analysis{}, &site.FetchError{Reason: "no response from " + u.Hostname()}
+	}
+	score, found := f.scores[rawURL]
+	if !found {
+		score = 50
+	}
+	final := rawURL
+	if to, found := f.final[rawURL]; found {
+		final = to
+	}
+	res := site.Results{}
+	for i := range 10 {
+		cat := site.Categories[i%len(site.Categories)]
+		res[cat] = append(res[cat], site.Check{
+			ID: "check_" + strconv.Itoa(i), Title: "Check " + strconv.Itoa(i), Category: cat, Importance: site.High,
+			Passed: i < score/10, Value: map[string]any{"n": i}, Message: "message " + strconv.Itoa(i),
+		})
+	}
+	res[site.SEO] = append(res[site.SEO], site.Check{ID: "title", Title: "Title", Category: site.SEO, Importance: site.Low, Passed: true, Value: "Welcome <home>", Message: "The title is fine."})
+	s := res.Score(site.DefaultWeights)
+	return site.Analysis{URL: final, Results: res, Score: s, Rating: site.RatingFor(s)}, nil
+}
+
+// siteServer is the production handler with every site-analysis route,
+// in-memory stores and the fake analyser.
+type siteServer struct {
+	h        http.Handler
+	analyser *fakeAnalyser
+}
+
+func newSiteServer(t *testing.T) *siteServer {
+	t.Helper()
+	an := newFakeAnalyser()
+	store := memory.NewReportStore()
+	h := newHandler(t, httpapi.Routes{
+		Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
+		Reports:  app.NewReports(store, an, testPasswords),
+		Projects: app.NewProjects(store),
+		Share: httpapi.ShareOptions{CookieKey: []byte("test key"), Limiter: memory.NewRateLimiter(),
+			Attempts: ratelimit.Limit{Requests: 5, Window: 1 << 40}},
+	})
+	return &siteServer{h: h, analyser: an}
+}
+
+// createReport posts a form and returns the created report.
+func (s *siteServer) createReport(t *testing.T, token, form string) httpapi.ReportData {
+	t.Helper()
+	res := do(t, s.h, http.MethodPost, "/api/v1/reports", formType, form, bearer(token)...)
+	if res.Status != http.StatusCreated {
+		t.Fatalf("create %q = %d %s %v", form, res.Status, res.Message, res.Errors)
+	}
+	var r httpapi.ReportData
+	res.data(t, &r)
+	return r
+}
+
+// listReports GETs a report list and decodes it, failing unless it is 200.
+func (s *siteServer) listReports(t *testing.T, token, query string) httpapi.ReportsData {
+	t.Helper()
+	res := do(t, s.h, http.MethodGet, "/api/v1/reports?"+query, "", "", append(bearer(token), "Accept", "application/json")...)
+	if res.Status != http.StatusOK {
+		t.Fatalf("list ?%s = %d %s %v", query, res.Status, res.Message, res.Errors)
+	}
+	var d httpapi.ReportsData
+	res.data(t, &d)
+	return d
+}
+
+func idPath(id int64) string { return "/api/v1/reports/" + strconv.FormatInt(id, 10) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,214 @@
+package httpapi
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// ShareOptions configures the public report page, GET /reports/{id}.
+type ShareOptions struct {
+	// CookieKey signs the cookie that remembers an entered password. Nil:
+	// a random key drawn at start (cookies then end with the process).
+	CookieKey []byte
+	// CookieTTL is how long an entered password is remembered (default 24 h).
+	CookieTTL time.Duration
+	// Limiter throttles password attempts per client; nil: not throttled
+	// (the fx module always provides one).
+	Limiter ports.RateLimiter
+	// Attempts is the password quota per client (default 10 a minute).
+	Attempts ratelimit.Limit
+	// TrustedProxies may set X-Forwarded-For (the client is then the
+	// address they name).
+	TrustedProxies []netip.Prefix
+}
+
+// DefaultShareAttempts is the default password quota per client.
+var DefaultShareAttempts = ratelimit.Limit{Requests: 10, Window: time.Minute}
+
+// sharePage serves the public report page.
+type sharePage struct {
+	reports  *app.Reports
+	accounts *app.Accounts
+	opts     ShareOptions
+}
+
+func registerSharePage(api huma.API, reports *app.Reports, accounts *app.Accounts, opts ShareOptions) {
+	if len(opts.CookieKey) == 0 {
+		opts.CookieKey = make([]byte, 32)
+		_, _ = rand.Read(opts.CookieKey)
+	}
+	if opts.CookieTTL <= 0 {
+		opts.CookieTTL = 24 * time.Hour
+	}
+	if !opts.Attempts.Enabled() {
+		opts.Attempts = DefaultShareAttempts
+	}
+	p := &sharePage{reports: reports, accounts: accounts, opts: opts}
+	for method, h := range map[string]http.HandlerFunc{http.MethodGet: p.view, http.MethodPost: p.unlock} {
+		api.Adapter().Handle(&huma.Operation{Method: method, Path: "/reports/{id}"}, func(ctx huma.Context) {
+			r, w := humago.Unwrap(ctx)
+			h(w, r)
+		})
+	}
+}
+
+// view shows a report: privacy 0 to anyone, 2 with the password (or the
+// cookie a correct one left), 1 only to the owner's Bearer key; anything
+// else is 404, so a private report looks like a missing one.
+func (p *sharePage) view(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+		return
+	}
+	if rep, ok := p.owned(r, id); ok {
+		p.renderReport(w, rep)
+		return
+	}
+	rep, err := p.reports.Shared(r.Context(), id)
+	switch {
+	case errors.Is(err, site.ErrNotFound):
+		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+	case err != nil:
+		p.fail(w, r, err)
+	case rep.Privacy == site.Public || p.validCookie(r, rep):
+		p.renderReport(w, rep)
+	default:
+		p.render(w, http.StatusOK, "password", pageData{Title: "Protected report", ID: id})
+	}
+}
+
+// owned returns the report when the request carries its owner's key.
+func (p *sharePage) owned(r *http.Request, id int64) (site.Report, bool) {
+	token := bearerToken(r.Header.Get("Authorization"))
+	if token == "" {
+		return site.Report{}, false
+	}
+	u, _, err := p.accounts.Authenticate(r.Context(), token)
+	if err != nil {
+		return site.Report{}, false
+	}
+	rep, err := p.reports.Get(r.Context(), u.ID, id)
+	return rep, err == nil
+}
+
+// unlock checks a password sent by the form; a correct one is remembered
+// in a signed HttpOnly cookie and the browser is sent back to the page.
+func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+		return
+	}
+	if wait, limited := p.throttled(r); limited {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		p.render(w, http.StatusTooManyRequests, "password", pageData{Title: "Protected report", ID: id,
+			Error: "Too many attempts: try again in " + strconv.Itoa(int(wait.Seconds())+1) + " seconds."})
+		return
+	}
+	rep, err := p.reports.Shared(r.Context(), id)
+	switch {
+	case errors.Is(err, site.ErrNotFound):
+		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+		return
+	case err != nil:
+		p.fail(w, r, err)
+		return
+	case rep.Privacy != site.Protected:
+		http.Redirect(w, r, "/reports/"+strconv.FormatInt(id, 10), http.StatusSeeOther)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := r.ParseForm(); err != nil || !p.reports.CheckSharePassword(rep, r.PostForm.Get("password")) {
+		p.render(w, http.StatusForbidden, "password", pageData{Title: "Protected report", ID: id, Error: "Wrong password."})
+		return
+	}
+	http.SetCookie(w, p.cookie(r, rep))
+	http.Redirect(w, r, "/reports/"+strconv.FormatInt(id, 10), http.StatusSeeOther)
+}
+
+// throttled takes one password attempt of the client from its quota.
+func (p *sharePage) throttled(r *http.Request) (time.Duration, bool) {
+	if p.opts.Limiter == nil {
+		return 0, false
+	}
+	d, err := p.opts.Limiter.Take(r.Context(), "share:"+clientIP(r, p.opts.TrustedProxies), p.opts.Attempts)
+	if err != nil { // fail open, as the API's limiter does
+		return 0, false
+	}
+	return d.RetryAfter, !d.Allowed
+}
+
+// fail answers a store failure without revealing it.
+func (p *sharePage) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := http.StatusInternalServerError
+	if errors.Is(err, ports.ErrUnavailable) {
+		status = http.StatusServiceUnavailable
+	}
+	slog.ErrorContext(r.Context(), "report page failed", "path", r.URL.Path, "err", err)
+	p.render(w, status, "notfound", pageData{Title: http.StatusText(status)})
+}
+
+func cookieName(id int64) string { return "pinsight_report_" + strconv.FormatInt(id, 10) }
+
+// cookie remembers a correct password of rep until the TTL passes. It is
+// bound to the stored hash, so a new password invalidates it.
+func (p *sharePage) cookie(r *http.Request, rep site.Report) *http.Cookie {
+	exp := time.Now().Add(p.opts.CookieTTL).Unix()
+	return &http.Cookie{
+		Name: cookieName(rep.ID), Value: strconv.FormatInt(exp, 10) + "." + p.sign(rep, exp),
+		Path: "/reports/" + strconv.FormatInt(rep.ID, 10), MaxAge: int(p.opts.CookieTTL.Seconds()),
+		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+	}
+}
+
+func (p *sharePage) sign(rep site.Report, exp int64) string {
+	m := hmac.New(sha256.New, p.opts.CookieKey)
+	m.Write([]byte(strconv.FormatInt(rep.ID, 10) + "|" + strconv.FormatInt(exp, 10) + "|" + rep.PasswordHash))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+func (p *sharePage) validCookie(r *http.Request, rep site.Report) bool {
+	if rep.Privacy != site.Protected || !rep.HasPassword() {
+		return false
+	}
+	c, err := r.Cookie(cookieName(rep.ID))
+	if err != nil {
+		return false
+	}
+	expText, mac, found := strings.Cut(c.Value, ".")
+	exp, err := strconv.ParseInt(expText, 10, 64)
+	if !found || err != nil || time.Now().Unix() > exp {
+		return false
+	}
+	return hmac.Equal([]byte(mac), []byte(p.sign(rep, exp)))
+}
+
+// withServer fills what o leaves unset from the server: the API's rate
+// limiter and trusted proxies.
+func (o ShareOptions) withServer(limiter ports.RateLimiter, cfg Config) ShareOptions {
+	if o.Limiter == nil {
+		o.Limiter = limiter
+	}
+	if o.TrustedProxies == nil {
+		o.TrustedProxies = cfg.RateLimits.TrustedProxies
+	}
+	return o
+}
