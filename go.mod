@@ -3,8 +3,10 @@ module github.com/pinsight/pinsight
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.2.8
 	github.com/danielgtaylor/huma/v2 v2.39.1
 	go.uber.org/fx v1.24.0
+	golang.org/x/net v0.62.0
 )
 
 require (

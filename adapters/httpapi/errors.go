@@ -183,6 +183,7 @@ func toHTTP(err error) error {
 	var re *digipin.RangeError
 	var se *digipin.SyntaxError
 	var fe fieldErrorer
+	var te *app.ThrottledError
 	switch {
 	case err == nil:
 		return nil
@@ -204,6 +205,8 @@ func toHTTP(err error) error {
 		return huma.Error503ServiceUnavailable(strings.TrimPrefix(err.Error(), "postal: "))
 	case errors.Is(err, site.ErrNotFound):
 		return huma.Error404NotFound("not found")
+	case errors.As(err, &te):
+		return huma.ErrorWithHeaders(huma.Error429TooManyRequests("too many analyses of "+te.Host+": retry after "+te.RetryAfterHeader()+" s"), http.Header{"Retry-After": {te.RetryAfterHeader()}})
 	case errors.Is(err, app.ErrBusy):
 		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("every analysis slot is busy: retry shortly"), http.Header{"Retry-After": {"5"}})
 	case errors.Is(err, ports.ErrUnavailable):

@@ -1,0 +1,187 @@
+package fetch
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Fetcher implements ports.PageFetcher over net/http.
+type Fetcher struct {
+	cfg       Config
+	guard     *guard
+	transport *http.Transport
+}
+
+// New returns a fetcher for cfg (zero fields defaulted). It fails on a
+// malformed allow-list entry.
+func New(cfg Config) (*Fetcher, error) {
+	cfg = cfg.withDefaults()
+	g, err := newGuard(cfg)
+	if err != nil {
+		return nil, err
+	}
+	d := newDialer(g, cfg.Resolver, cfg)
+	t := &http.Transport{
+		Proxy:                  nil, // never through an environment proxy: the guard checks what is dialled
+		DialContext:            d.DialContext,
+		TLSHandshakeTimeout:    cfg.ConnectTimeout,
+		DisableCompression:     true, // decoded here, to see the coding and the wire size
+		ForceAttemptHTTP2:      true,
+		MaxIdleConns:           64,
+		MaxIdleConnsPerHost:    4,
+		IdleConnTimeout:        30 * time.Second,
+		MaxResponseHeaderBytes: 64 << 10,
+	}
+	if cfg.TLS != nil {
+		t.TLSClientConfig = cfg.TLS.Clone()
+	}
+	return &Fetcher{cfg: cfg, guard: g, transport: t}, nil
+}
+
+// Close drops idle connections.
+func (f *Fetcher) Close() { f.transport.CloseIdleConnections() }
+
+// Fetch implements ports.PageFetcher: the page, then robots.txt and a probe
+// of a random path of the final origin, concurrently, all within one
+// deadline. Only the page must answer; robots.txt and the probe are nil when
+// they do not.
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*site.Fetched, error) {
+	ctx, cancel := context.WithTimeout(ctx, f.cfg.Timeout)
+	defer cancel()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, &site.FetchError{Reason: "the URL cannot be parsed", Refused: true, Err: err}
+	}
+	if err := f.guard.checkURL(u); err != nil {
+		return nil, f.fetchError(err)
+	}
+	pg, err := f.get(ctx, u, f.cfg.MaxBytes)
+	if err != nil {
+		return nil, f.fetchError(err)
+	}
+	out := &site.Fetched{RequestedURL: rawURL, Page: *pg}
+	if isHTML(pg) {
+		out.Document = ParseHTML(pg.Body)
+	}
+	final, err := url.Parse(pg.URL)
+	if err != nil {
+		return out, nil
+	}
+	origin := &url.URL{Scheme: final.Scheme, Host: final.Host}
+	var wg sync.WaitGroup
+	wg.Go(func() { out.Robots = f.side(ctx, origin.JoinPath("robots.txt"), robotsMaxBytes) })
+	wg.Go(func() { out.NotFound = f.side(ctx, origin.JoinPath(probePath()), probeMaxBytes) })
+	wg.Wait()
+	return out, nil
+}
+
+// side fetches a secondary resource; nil when it does not answer.
+func (f *Fetcher) side(ctx context.Context, u *url.URL, limit int64) *site.Response {
+	if f.guard.checkURL(u) != nil {
+		return nil
+	}
+	r, err := f.get(ctx, u, limit)
+	if err != nil {
+		return nil
+	}
+	return r
+}
+
+// probePath is a random path no site should serve.
+func probePath() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return "pinsight-404-probe-" + hex.EncodeToString(b)
+}
+
+var errTooManyRedirects = errors.New("too many redirects")
+
+// get requests u, follows up to MaxRedirects guarded redirects and reads
+// the body up to limit decoded bytes.
+func (f *Fetcher) get(ctx context.Context, u *url.URL, limit int64) (*site.Response, error) {
+	var remote string
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(ci httptrace.GotConnInfo) { remote = ci.Conn.RemoteAddr().String() },
+	})
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", f.cfg.UserAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+	req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+	req.Header.Set("Accept-Language", "en;q=0.9, *;q=0.5")
+	var redirects []string
+	client := &http.Client{
+		Transport: f.transport,
+		CheckRedirect: func(next *http.Request, via []*http.Request) error {
+			if len(via) > f.cfg.MaxRedirects {
+				return errTooManyRedirects
+			}
+			if err := f.guard.checkURL(next.URL); err != nil {
+				return err
+			}
+			redirects = append(redirects, via[len(via)-1].URL.String())
+			return nil
+		},
+	}
+	start := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b := readBody(resp, limit)
+	return &site.Response{
+		URL:        resp.Request.URL.String(),
+		Status:     resp.StatusCode,
+		Header:     map[string][]string(resp.Header),
+		Body:       b.body,
+		Truncated:  b.truncated,
+		WireBytes:  b.wire,
+		Encoding:   resp.Header.Get("Content-Encoding"),
+		Redirects:  redirects,
+		Elapsed:    time.Since(start),
+		RemoteAddr: remote,
+	}, nil
+}
+
+// fetchError turns a transport failure into the domain's FetchError with a
+// reason safe to show the client.
+func (f *Fetcher) fetchError(err error) error {
+	var refused *RefusedError
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &refused):
+		return &site.FetchError{Reason: "refused: " + refused.Reason, Refused: true, Err: err}
+	case errors.Is(err, errTooManyRedirects):
+		return &site.FetchError{Reason: "more than " + strconv.Itoa(f.cfg.MaxRedirects) + " redirects", Err: err}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &site.FetchError{Reason: "no response within " + f.cfg.Timeout.String(), Err: err}
+	case errors.Is(err, context.Canceled):
+		return &site.FetchError{Reason: "the request was cancelled", Err: err}
+	case errors.As(err, &dnsErr):
+		return &site.FetchError{Reason: "the host name " + dnsErr.Name + " could not be resolved", Err: err}
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return &site.FetchError{Reason: "the server could not be reached", Err: err}
+	case isTLSError(err):
+		return &site.FetchError{Reason: "the TLS connection failed (certificate or handshake)", Err: err}
+	}
+	return &site.FetchError{Reason: "the server did not answer with a valid HTTP response", Err: err}
+}
+
+// Interface guard.
+var _ ports.PageFetcher = (*Fetcher)(nil)
