@@ -51,7 +51,7 @@ func newServer(p serverParams) *Server {
 	p.Mux.Handle("GET /metrics", p.Metrics)
 	h := NewHandler(p.Mux, HandlerOptions{
 		Log: p.Log, Metrics: p.Metrics, Limiter: p.Limiter,
-		RateLimits: p.Config.RateLimits, CORSOrigins: p.Config.CORSOrigins,
+		RateLimits: p.Config.RateLimits, CORSOrigins: p.Config.CORSOrigins, Limits: p.Config.requestLimits(),
 	})
 	return NewServer(p.Config, h, p.Log)
 }

@@ -15,17 +15,19 @@ type HandlerOptions struct {
 	Limiter     ports.RateLimiter // nil: no rate limiting
 	RateLimits  RateLimits        // quotas for Limiter
 	CORSOrigins []string          // origins allowed on the site-analysis API ("*" for any)
+	Limits      RequestLimits     // URL, header, query and concurrency caps; zero: defaults
 }
 
 // NewHandler wraps the mux with request ids, access logs, metrics, CORS,
-// rate limits and gzip, and makes unknown routes (404), wrong methods (405, with
-// Allow) and panics (500) answer in the error envelope too.
+// request limits, rate limits and gzip, and makes unknown routes (404),
+// wrong methods (405, with Allow) and panics (500) answer in the error
+// envelope too.
 func NewHandler(mux *http.ServeMux, o HandlerOptions) http.Handler {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	h := rateLimited(compressed(enveloped(mux)), o.Limiter, o.RateLimits)
-	return observed(corsAllowed(h, o.CORSOrigins), o.Log, o.Metrics)
+	return observed(corsAllowed(limited(h, o.Limits), o.CORSOrigins), o.Log, o.Metrics)
 }
 
 // enveloped routes through mux, answering what the mux itself rejects in

@@ -16,9 +16,15 @@ type Config struct {
 	ReadTimeout       time.Duration // default 30 s
 	WriteTimeout      time.Duration // default 60 s; above the analysis deadline
 	IdleTimeout       time.Duration // default 120 s
-	MaxHeaderBytes    int           // default 16 KiB: headers and URL together
+	MaxHeaderBytes    int           // default 16 KiB: headers and URL together (431)
+	MaxURLBytes       int           // default 8 KiB (414); negative: no cap
+	MaxQueryParams    int           // default 50 (400); negative: no cap
 	RateLimits        RateLimits    // quotas; zero limits disable them
 	CORSOrigins       []string      // origins allowed on the site-analysis API
+
+	// MaxConcurrentRequests bounds the requests served at once (503 with
+	// Retry-After beyond); default 1024, negative: no cap.
+	MaxConcurrentRequests int
 }
 
 func (c Config) withDefaults() Config {
@@ -35,10 +41,13 @@ func (c Config) withDefaults() Config {
 	def(&c.WriteTimeout, 60*time.Second)
 	def(&c.IdleTimeout, 120*time.Second)
 	if c.MaxHeaderBytes <= 0 {
-		c.MaxHeaderBytes = 16 << 10
+		c.MaxHeaderBytes = defaultMaxHeaderBytes
 	}
 	return c
 }
+
+// defaultMaxHeaderBytes is the default cap of the request line and headers.
+const defaultMaxHeaderBytes = 16 << 10
 
 // Server is the HTTP server with its listener, started and stopped
 // explicitly (fx hooks call Start and Stop).
