@@ -22,6 +22,7 @@ type postalIndex struct {
 	officeWords     []wordRef                  // words of office keys, sorted
 	districtWords   []wordRef                  // words of district names (ref = district id)
 	pins            []postal.Pincode           // distinct, sorted
+	near            nearIndex                  // located offices, spatially (postal_nearby.go)
 }
 
 // wordRef is one word of a name and what it belongs to.
@@ -58,6 +59,7 @@ func buildIndex(ds *postal.Dataset) *postalIndex {
 	sortWords(ix.officeWords)
 	ix.buildRegions()
 	ix.buildVillages()
+	ix.near = newNearIndex(ds.Offices)
 	ix.info = postal.Info{
 		Loaded: true, HasLGD: ds.HasLGD, Offices: len(ds.Offices), Pincodes: len(ix.byPin),
 		States: len(ds.States), Districts: len(ds.Districts), Villages: len(ds.Villages),

@@ -8,28 +8,41 @@ import (
 	"github.com/pinsight/pinsight/geo"
 )
 
-// NearestOffices implements ports.PostalStore by scanning every located
-// office.
+// nearIndex is the spatial index over the offices with a known location.
+type nearIndex struct {
+	tree    *geo.Index
+	offices []int32 // tree item -> position in the dataset's offices, by office id
+}
+
+// newNearIndex indexes the located offices. Items are numbered in office id
+// order, so the index's ties (by item) are the port's ties (by id).
+func newNearIndex(offices []postal.PostOffice) nearIndex {
+	var n nearIndex
+	for i := range offices {
+		if offices[i].Location != nil {
+			n.offices = append(n.offices, int32(i))
+		}
+	}
+	sort.Slice(n.offices, func(a, b int) bool { return offices[n.offices[a]].ID < offices[n.offices[b]].ID })
+	points := make([]geo.Point, len(n.offices))
+	for i, j := range n.offices {
+		l := offices[j].Location
+		points[i] = geo.Point{Lat: l.Latitude, Lon: l.Longitude}
+	}
+	n.tree = geo.NewIndex(points)
+	return n
+}
+
+// NearestOffices implements ports.PostalStore with the spatial index.
 func (s *PostalStore) NearestOffices(_ context.Context, p geo.Point, limit int, withinKm float64) ([]postal.Nearby, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
 	}
-	var out []postal.Nearby
-	for _, o := range ix.ds.Offices {
-		if o.Location == nil {
-			continue
-		}
-		d := geo.DistanceKm(p, geo.Point{Lat: o.Location.Latitude, Lon: o.Location.Longitude})
-		if withinKm <= 0 || d <= withinKm {
-			out = append(out, postal.Nearby{Office: o, DistanceKm: d})
-		}
+	found := ix.near.tree.NearestWithin(p, limit, withinKm)
+	out := make([]postal.Nearby, len(found))
+	for i, n := range found {
+		out[i] = postal.Nearby{Office: ix.ds.Offices[ix.near.offices[n.Item]], DistanceKm: n.DistanceKm}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].DistanceKm != out[j].DistanceKm {
-			return out[i].DistanceKm < out[j].DistanceKm
-		}
-		return out[i].Office.ID < out[j].Office.ID
-	})
-	return out[:min(limit, len(out))], nil
+	return out, nil
 }
