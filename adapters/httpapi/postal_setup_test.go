@@ -1,0 +1,114 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/indiapost"
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/postal"
+)
+
+// fixtureDataDir holds the hand-written fixture files of the indiapost
+// reader (official names and layouts): the postal endpoints are tested on
+// them without the real data.
+const fixtureDataDir = "../indiapost/testdata"
+
+// sharedDataDir is the real dataset folder beside the checkout.
+const sharedDataDir = "../../../shared/data"
+
+// postalHandler builds the production handler serving store.
+func postalHandler(store *memory.PostalStore) http.Handler {
+	mux := http.NewServeMux()
+	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: app.NewHealth(nil), Postal: app.NewPostal(store)})
+	return httpapi.NewHandler(mux, httpapi.HandlerOptions{})
+}
+
+// loadFixtureDataset loads the fixture files (a fresh dataset each time).
+func loadFixtureDataset() (*postal.Dataset, error) {
+	res, err := indiapost.Load(indiapost.FindFiles(fixtureDataDir, indiapost.Files{}))
+	if err != nil {
+		return nil, err
+	}
+	return res.Dataset, nil
+}
+
+// fixtureHandler serves the fixture dataset.
+func fixtureHandler(t *testing.T) http.Handler {
+	t.Helper()
+	ds, err := loadFixtureDataset()
+	if err != nil {
+		t.Fatalf("loading the fixture: %v", err)
+	}
+	return postalHandler(memory.NewPostalStore(ds))
+}
+
+// fullData is the real dataset, loaded once per test binary.
+var fullData struct {
+	once    sync.Once
+	ds      *postal.Dataset
+	store   *memory.PostalStore
+	handler http.Handler
+	err     error
+}
+
+// loadFull returns the real dataset, its store and a handler serving it;
+// it skips when the shared data folder is absent.
+func loadFull(tb testing.TB) (*postal.Dataset, *memory.PostalStore, http.Handler) {
+	tb.Helper()
+	if _, err := os.Stat(sharedDataDir); err != nil {
+		tb.Skipf("shared dataset absent (%s): skipping the full-data test", sharedDataDir)
+	}
+	fullData.once.Do(func() {
+		res, err := indiapost.Load(indiapost.FindFiles(sharedDataDir, indiapost.Files{}))
+		if err != nil {
+			fullData.err = err
+			return
+		}
+		fullData.ds = res.Dataset
+		fullData.store = memory.NewPostalStore(res.Dataset)
+		fullData.handler = postalHandler(fullData.store)
+	})
+	if fullData.err != nil {
+		tb.Fatalf("loading %s: %v", sharedDataDir, fullData.err)
+	}
+	return fullData.ds, fullData.store, fullData.handler
+}
+
+// get sends a GET with optional header pairs and returns the raw recorder
+// (for answers without a JSON body, such as 304).
+func get(h http.Handler, target string, headers ...string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodGet, target, nil)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// getOK sends a GET that must answer 200 and decodes its data into v.
+func getOK(t *testing.T, h http.Handler, target string, v any) response {
+	t.Helper()
+	res := do(t, h, http.MethodGet, target, "", "")
+	if res.Status != http.StatusOK {
+		t.Fatalf("GET %s = %d %s %v, want 200", target, res.Status, res.Message, res.Errors)
+	}
+	res.data(t, v)
+	return res
+}
+
+// wantError checks a failure envelope's status and code.
+func wantError(t *testing.T, h http.Handler, method, target, contentType, body string, status int, code string) response {
+	t.Helper()
+	res := do(t, h, method, target, contentType, body)
+	if res.Status != status || res.Code != code || res.Message == "" {
+		t.Fatalf("%s %s = %d %q %q, want %d %q with a message", method, target, res.Status, res.Code, res.Message, status, code)
+	}
+	return res
+}
