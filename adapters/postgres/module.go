@@ -16,6 +16,7 @@ import (
 var Module = fx.Module("postgres",
 	fx.Provide(newDB),
 	fx.Provide(fx.Annotate(NewAccountStore, fx.As(new(ports.AccountStore)))),
+	fx.Provide(fx.Annotate(NewReportStore, fx.As(new(ports.ReportStore)))),
 	fx.Provide(fx.Annotate(NewPostalStore, fx.As(new(ports.PostalStore)))),
 	fx.Provide(app.AsComponent(readiness)),
 )

@@ -1,0 +1,187 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+type reportRow struct {
+	bun.BaseModel `bun:"table:reports,alias:r"`
+
+	ID           int64        `bun:"id,pk,autoincrement"`
+	UserID       int64        `bun:"user_id"`
+	URL          string       `bun:"url"`
+	URLKey       string       `bun:"url_key"` // site.URLKey(URL): what search matches
+	Project      string       `bun:"project"`
+	Score        int          `bun:"score"`
+	Rating       string       `bun:"rating"`
+	Results      site.Results `bun:"results,type:jsonb"`
+	Privacy      int          `bun:"privacy"`
+	PasswordHash string       `bun:"password_hash"`
+	GeneratedAt  time.Time    `bun:"generated_at"`
+	CreatedAt    time.Time    `bun:"created_at"`
+	UpdatedAt    time.Time    `bun:"updated_at"`
+}
+
+func reportRowFrom(r site.Report) reportRow {
+	if r.Results == nil {
+		r.Results = site.Results{}
+	}
+	return reportRow{ID: r.ID, UserID: r.UserID, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
+		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
+		GeneratedAt: r.GeneratedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+func (row reportRow) toDomain() site.Report {
+	return site.Report{ID: row.ID, UserID: row.UserID, URL: row.URL, Project: row.Project, Score: row.Score,
+		Rating: site.Rating(row.Rating), Results: row.Results, Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
+		GeneratedAt: row.GeneratedAt.UTC(), CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC()}
+}
+
+// ReportStore keeps reports in PostgreSQL, one row per report with its
+// checks as jsonb.
+type ReportStore struct {
+	db *bun.DB
+}
+
+// NewReportStore returns a store on db.
+func NewReportStore(db *bun.DB) *ReportStore { return &ReportStore{db: db} }
+
+// CreateReport implements ports.ReportStore.
+func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
+	row := reportRowFrom(r)
+	row.ID = 0
+	if _, err := s.db.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
+		return site.Report{}, wrap("create report", err)
+	}
+	return row.toDomain(), nil
+}
+
+// Report implements ports.ReportStore.
+func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report, error) {
+	var row reportRow
+	err := s.db.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx)
+	return row.toDomain(), reportNotFound(err, "get report")
+}
+
+// SharedReport implements ports.ReportStore.
+func (s *ReportStore) SharedReport(ctx context.Context, id int64) (site.Report, error) {
+	var row reportRow
+	err := s.db.NewSelect().Model(&row).Where("id = ? AND privacy <> ?", id, int(site.Private)).Scan(ctx)
+	return row.toDomain(), reportNotFound(err, "get shared report")
+}
+
+// Reports implements ports.ReportStore.
+func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
+	var rows []reportRow
+	sel := s.db.NewSelect().Model(&rows).Where("user_id = ?", userID)
+	if q.Search != "" {
+		sel.Where("strpos(url_key, ?) > 0", q.Search)
+	}
+	if q.Project != "" {
+		sel.Where("project = ?", q.Project)
+	}
+	if q.Result != "" {
+		sel.Where("rating = ?", string(q.Result))
+	}
+	dir := direction(q.Desc)
+	switch q.SortBy {
+	case site.SortReportsByGeneratedAt:
+		sel.OrderExpr("generated_at " + dir)
+	case site.SortReportsByURL:
+		sel.OrderExpr(`url COLLATE "C" ` + dir)
+	case site.SortReportsByResult:
+		sel.OrderExpr("score " + dir)
+	}
+	sel.OrderExpr("id " + dir).Limit(int64(q.PerPage)).Offset(int64(q.Offset()))
+	total, err := sel.ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, wrap("list reports", err)
+	}
+	out := make([]site.Report, len(rows))
+	for i, row := range rows {
+		out[i] = row.toDomain()
+	}
+	return out, int(total), nil
+}
+
+// UpdateReport implements ports.ReportStore: the row is locked (SELECT ...
+// FOR UPDATE) for the read, the update and the write.
+func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+	var out site.Report
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var row reportRow
+		err := tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).For("UPDATE").Scan(ctx)
+		if err != nil {
+			return reportNotFound(err, "lock report")
+		}
+		r := row.toDomain()
+		if err := update(&r); err != nil {
+			return err
+		}
+		r.ID, r.UserID, r.CreatedAt = row.ID, row.UserID, row.CreatedAt.UTC()
+		next := reportRowFrom(r)
+		_, err = tx.NewUpdate().Model(&next).
+			Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash", "generated_at", "updated_at").
+			WherePK().Exec(ctx)
+		if err != nil {
+			return wrap("update report", err)
+		}
+		out = next.toDomain()
+		return nil
+	})
+	return out, err
+}
+
+// DeleteReport implements ports.ReportStore.
+func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error {
+	res, err := s.db.NewDelete().Model((*reportRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+	if err != nil {
+		return wrap("delete report", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return site.ErrNotFound
+	}
+	return nil
+}
+
+// DeleteProject implements ports.ReportStore.
+func (s *ReportStore) DeleteProject(ctx context.Context, userID int64, name string) (int, error) {
+	res, err := s.db.NewDelete().Model((*reportRow)(nil)).Where("user_id = ? AND project = ?", userID, name).Exec(ctx)
+	if err != nil {
+		return 0, wrap("delete project", err)
+	}
+	n, _ := res.RowsAffected()
+	if n == 0 {
+		return 0, site.ErrNotFound
+	}
+	return int(n), nil
+}
+
+func direction(desc bool) string {
+	if desc {
+		return "DESC"
+	}
+	return "ASC"
+}
+
+// reportNotFound maps sql.ErrNoRows to site.ErrNotFound and wraps the rest.
+func reportNotFound(err error, op string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, sql.ErrNoRows):
+		return site.ErrNotFound
+	}
+	return wrap(op, err)
+}
+
+// Interface guard.
+var _ ports.ReportStore = (*ReportStore)(nil)
