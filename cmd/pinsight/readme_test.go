@@ -1,0 +1,68 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+var updateReadme = flag.Bool("update-readme", false, "rewrite the serve reference in README.md from the command")
+
+// Markers around the generated serve reference in README.md.
+const (
+	readmePath  = "../../README.md"
+	refBegin    = "<!-- serve-flags:begin (generated: go test ./cmd/pinsight -run TestServeReference -update-readme) -->\n"
+	refEnd      = "<!-- serve-flags:end -->\n"
+	envSuffixAt = " (env " + envPrefix
+)
+
+// serveReference renders every serve flag as a Markdown table row: flag,
+// environment variable, default, meaning.
+func serveReference() string {
+	var b strings.Builder
+	b.WriteString("| flag | environment | default | meaning |\n|---|---|---|---|\n")
+	newServeCmd().Flags().VisitAll(func(f *pflag.Flag) {
+		def := "`" + f.DefValue + "`"
+		if f.DefValue == "" || f.DefValue == "[]" {
+			def = "none"
+		}
+		usage, _, _ := strings.Cut(f.Usage, envSuffixAt)
+		b.WriteString("| `--" + f.Name + "` | `" + envName(f.Name) + "` | " + def + " | " + strings.ReplaceAll(usage, "|", `\|`) + " |\n")
+	})
+	return b.String()
+}
+
+// TestServeReference fails when README.md's configuration reference differs
+// from the serve command's flags (a flag added, removed or changed without
+// the README); -update-readme rewrites that section only.
+func TestServeReference(t *testing.T) {
+	raw, err := os.ReadFile(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(raw)
+	before, rest, ok1 := strings.Cut(readme, refBegin)
+	section, after, ok2 := strings.Cut(rest, refEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("README.md lacks the generated serve reference between %q and %q", refBegin, refEnd)
+	}
+	want := serveReference()
+	if section == want {
+		return
+	}
+	if *updateReadme {
+		if err := os.WriteFile(readmePath, []byte(before+refBegin+want+refEnd+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	newServeCmd().Flags().VisitAll(func(f *pflag.Flag) {
+		if !strings.Contains(section, "| `--"+f.Name+"` | `"+envName(f.Name)+"` |") {
+			t.Errorf("README.md does not document serve flag --%s (%s)", f.Name, envName(f.Name))
+		}
+	})
+	t.Errorf("README.md's serve reference is stale; run: go test ./cmd/pinsight -run TestServeReference -update-readme")
+}
