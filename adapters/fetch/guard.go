@@ -64,10 +64,10 @@ func blockedReason(ip netip.Addr) string {
 		return "an unspecified address"
 	case ip.IsLoopback():
 		return "a loopback address"
-	case ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast():
-		return "a link-local address"
-	case ip.IsMulticast() || ip.IsInterfaceLocalMulticast():
+	case ip.IsMulticast():
 		return "a multicast address"
+	case ip.IsLinkLocalUnicast():
+		return "a link-local address"
 	case ip.IsPrivate() && ip.Is4():
 		return "a private address"
 	case ip.IsPrivate():
