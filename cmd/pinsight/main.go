@@ -2,6 +2,7 @@
 //
 //	pinsight serve                  run the HTTP API (in-memory storage by default)
 //	pinsight migrate                apply the database migrations
+//	pinsight import                 load the India Post files into Postgres
 //	pinsight user create --email E  create a user and print an API key
 //	pinsight digipin encode LAT LON print the DIGIPIN of a point
 //	pinsight digipin decode CODE    print the centre of a code's cell
@@ -32,6 +33,6 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newMigrateCmd(), newUserCmd(), newDigipinCmd())
+	root.AddCommand(newServeCmd(), newMigrateCmd(), newImportCmd(), newUserCmd(), newDigipinCmd())
 	return root
 }
