@@ -1,0 +1,181 @@
+package site_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// el builds an element; attrs are key, value pairs.
+func el(tag string, attrs []string, children ...*site.Node) *site.Node {
+	n := &site.Node{Type: site.ElementNode, Tag: tag, Children: children}
+	for i := 0; i+1 < len(attrs); i += 2 {
+		n.Attrs = append(n.Attrs, site.Attr{Key: attrs[i], Val: attrs[i+1]})
+	}
+	return n
+}
+
+// doc is a document whose <head> holds head.
+func doc(head ...*site.Node) *site.Node {
+	return &site.Node{Type: site.DocumentNode, Children: []*site.Node{el("html", nil, el("head", nil, head...), el("body", nil))}}
+}
+
+func check(t *testing.T, f *site.Fetched, id string) site.Check {
+	t.Helper()
+	for _, cs := range site.Analyze(f, site.DefaultWeights).Results {
+		for _, c := range cs {
+			if c.ID == id {
+				return c
+			}
+		}
+	}
+	t.Fatalf("no check %s", id)
+	return site.Check{}
+}
+
+func TestRobotsRules(t *testing.T) {
+	const robots = "User-agent: googlebot\nDisallow: /\n\nUser-agent: other\nUser-agent: *\n" +
+		"Disallow: /private/\nAllow: /private/open$\nDisallow: /*.pdf$\nDisallow: /search?\n# Disallow: /all\n"
+	for _, tc := range []struct {
+		path, rule string
+	}{
+		{"/", ""},
+		{"/private/x", "Disallow: /private/"},
+		{"/private/open", ""},
+		{"/private/open/more", "Disallow: /private/"},
+		{"/docs/a.pdf", "Disallow: /*.pdf$"},
+		{"/docs/a.pdf?x", ""},
+		{"/search?q=1", "Disallow: /search?"},
+		{"/search", ""},
+	} {
+		f := &site.Fetched{Page: site.Response{URL: "https://r.example" + tc.path, Status: 200},
+			Robots: &site.Response{Status: 200, Body: []byte(robots)}}
+		c := check(t, f, "robots")
+		if got, _ := c.Value.(string); got != tc.rule || c.Passed != (tc.rule == "") {
+			t.Errorf("%s: robots = %v %q, want rule %q", tc.path, c.Passed, got, tc.rule)
+		}
+	}
+	// No robots.txt, or one that is not a success: nothing is disallowed,
+	// and no sitemap is listed.
+	for _, r := range []*site.Response{nil, {Status: 404, Body: []byte("Disallow: /")}} {
+		f := &site.Fetched{Page: site.Response{URL: "https://r.example/", Status: 200}, Robots: r}
+		if c := check(t, f, "robots"); !c.Passed {
+			t.Errorf("robots %+v: %v", r, c.Errors)
+		}
+		if c := check(t, f, "sitemap"); c.Passed {
+			t.Errorf("robots %+v: sitemap passed", r)
+		}
+	}
+}
+
+func TestHreflang(t *testing.T) {
+	alt := func(lang, href string) *site.Node {
+		return el("link", []string{"rel", "alternate", "hreflang", lang, "href", href})
+	}
+	for _, tc := range []struct {
+		name string
+		head []*site.Node
+		errs string
+	}{
+		{"none", nil, ""},
+		{"consistent", []*site.Node{alt("en", "https://h.example/"), alt("zh-Hant-TW", "https://h.example/tw/"), alt("es-419", "https://h.example/es/"), alt("x-default", "https://h.example/")}, ""},
+		{"self through canonical", []*site.Node{el("link", []string{"rel", "canonical", "href", "https://h.example/"}), alt("de", "https://h.example/")}, ""},
+		{"no self", []*site.Node{alt("de", "https://h.example/de/")}, "missing_self"},
+		{"bad code", []*site.Node{alt("english", "https://h.example/"), alt("en_GB", "https://h.example/")}, "invalid_code"},
+		{"duplicate", []*site.Node{alt("en", "https://h.example/"), alt("EN", "https://h.example/en/")}, "duplicate"},
+		{"relative", []*site.Node{alt("en", "/")}, "relative,missing_self"},
+	} {
+		f := &site.Fetched{Page: site.Response{URL: "https://h.example/", Status: 200}, Document: doc(tc.head...)}
+		c := check(t, f, "hreflang")
+		if got := strings.Join(c.Errors, ","); got != tc.errs || c.Passed != (tc.errs == "") {
+			t.Errorf("%s: hreflang = %v %q, want %q", tc.name, c.Passed, got, tc.errs)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	canon := func(href string) *site.Node { return el("link", []string{"rel", "canonical", "href", href}) }
+	for _, tc := range []struct {
+		name string
+		head []*site.Node
+		errs string
+	}{
+		{"missing", nil, "missing"},
+		{"self", []*site.Node{canon("https://c.example/page")}, ""},
+		{"www variant", []*site.Node{canon("https://www.c.example/page")}, ""},
+		{"relative", []*site.Node{canon("/page")}, "relative"},
+		{"elsewhere", []*site.Node{canon("https://other.example/page")}, "other_host"},
+		{"two", []*site.Node{canon("https://c.example/a"), canon("https://c.example/b")}, "too_many"},
+	} {
+		f := &site.Fetched{Page: site.Response{URL: "https://c.example/page", Status: 200}, Document: doc(tc.head...)}
+		if c := check(t, f, "canonical"); strings.Join(c.Errors, ",") != tc.errs || c.Passed != (tc.errs == "") {
+			t.Errorf("%s: canonical = %v %v, want %q", tc.name, c.Passed, c.Errors, tc.errs)
+		}
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		url    string
+		header map[string][]string
+		id     string
+		errs   string
+	}{
+		{"hsts long", "https://s.example/", map[string][]string{"Strict-Transport-Security": {"max-age=63072000; preload"}}, "hsts", ""},
+		{"hsts short", "https://s.example/", map[string][]string{"Strict-Transport-Security": {"max-age=300"}}, "hsts", "too_short"},
+		{"hsts on http", "http://s.example/", map[string][]string{"Strict-Transport-Security": {"max-age=63072000"}}, "hsts", "not_https"},
+		{"csp report-only", "https://s.example/", map[string][]string{"Content-Security-Policy-Report-Only": {"default-src 'self'"}}, "content_security_policy", "missing"},
+		{"nosniff", "https://s.example/", map[string][]string{"X-Content-Type-Options": {"NoSniff"}}, "x_content_type_options", ""},
+		{"sniff", "https://s.example/", map[string][]string{"X-Content-Type-Options": {"sniff"}}, "x_content_type_options", "invalid"},
+		{"bare server", "https://s.example/", map[string][]string{"Server": {"nginx"}}, "server_signature", ""},
+		{"versioned server", "https://s.example/", map[string][]string{"Server": {"nginx/1.25.3"}}, "server_signature", "exposed"},
+		{"noindex header", "https://s.example/", map[string][]string{"X-Robots-Tag": {"googlebot: noindex"}}, "noindex", "noindex"},
+		{"harmless header", "https://s.example/", map[string][]string{"X-Robots-Tag": {"unavailable_after: 25 Jun 2030 15:00:00 PST"}}, "noindex", ""},
+	} {
+		f := &site.Fetched{Page: site.Response{URL: tc.url, Status: 200, Header: tc.header}}
+		if c := check(t, f, tc.id); strings.Join(c.Errors, ",") != tc.errs || c.Passed != (tc.errs == "") {
+			t.Errorf("%s: %s = %v %v, want %q", tc.name, tc.id, c.Passed, c.Errors, tc.errs)
+		}
+	}
+}
+
+// TestNotHTMLFailsWithoutPanicking: a page with no document fails the HTML
+// checks as missing.
+func TestNotHTMLFailsWithoutPanicking(t *testing.T) {
+	f := &site.Fetched{Page: site.Response{URL: "https://n.example/file.pdf", Status: 200}}
+	a := site.Analyze(f, site.DefaultWeights)
+	if c := check(t, f, "title"); c.Passed || c.Errors[0] != "missing" {
+		t.Errorf("title = %v %v", c.Passed, c.Errors)
+	}
+	if a.Rating != site.Bad {
+		t.Errorf("rating of a non-HTML page = %s (score %d)", a.Rating, a.Score)
+	}
+}
+
+func TestCatalogue(t *testing.T) {
+	cat := site.Catalogue()
+	if len(cat) != 40 {
+		t.Fatalf("%d checks, want 40", len(cat))
+	}
+	seen := map[string]bool{}
+	for i, c := range cat {
+		if seen[c.ID] || c.Title == "" {
+			t.Errorf("check %d: %+v duplicated or untitled", i, c)
+		}
+		seen[c.ID] = true
+		if i > 0 && categoryIndex(c.Category) < categoryIndex(cat[i-1].Category) {
+			t.Errorf("%s is out of category order", c.ID)
+		}
+	}
+}
+
+func categoryIndex(c site.Category) int {
+	for i, k := range site.Categories {
+		if k == c {
+			return i
+		}
+	}
+	return -1
+}
