@@ -100,7 +100,7 @@ func TestSharePageInBrowser(t *testing.T) {
 	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: app.NewHealth(nil),
 		Accounts: app.NewAccounts(memory.NewAccountStore(), app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}),
 		Reports:  app.NewReports(store, analyser, app.DefaultPasswordParams), Projects: app.NewProjects(store),
-		Share:    httpapi.ShareOptions{Limiter: memory.NewRateLimiter()}})
+		Share: httpapi.ShareOptions{Limiter: memory.NewRateLimiter()}})
 	srv := httptest.NewServer(httpapi.NewHandler(mux, httpapi.HandlerOptions{}))
 	defer srv.Close()
 
