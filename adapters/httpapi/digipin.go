@@ -17,13 +17,6 @@ const maxBatch = 100
 // Earth sphere (R = 6371.0088 km).
 const metresPerDegree = 6371008.8 * math.Pi / 180
 
-type encodeInput struct {
-	Body struct {
-		Latitude  float64 `json:"latitude" minimum:"2.5" maximum:"38.5" doc:"Latitude in decimal degrees, 2.5 to 38.5."`
-		Longitude float64 `json:"longitude" minimum:"63.5" maximum:"99.5" doc:"Longitude in decimal degrees, 63.5 to 99.5."`
-	}
-}
-
 // EncodeData is the result of encoding a point.
 type EncodeData struct {
 	Digipin   string  `json:"digipin" example:"39J-49L-L8T4"`
@@ -75,16 +68,7 @@ type ValidateData struct {
 
 func registerDigipin(api huma.API) {
 	g := group(api)
-	registerForm(g, huma.Operation{
-		OperationID: "digipin-encode", Method: http.MethodPost, Path: "/digipin/encode",
-		Summary: "Encode a point as a DIGIPIN", Tags: []string{"DIGIPIN"},
-	}, func(_ context.Context, in *encodeInput) (*Reply[EncodeData], error) {
-		c, err := digipin.EncodeCode(in.Body.Latitude, in.Body.Longitude)
-		if err != nil {
-			return nil, toHTTP(err)
-		}
-		return ok(EncodeData{Digipin: c.String(), Latitude: in.Body.Latitude, Longitude: in.Body.Longitude}), nil
-	})
+	registerDigipinEncode(g)
 	registerForm(g, huma.Operation{
 		OperationID: "digipin-decode", Method: http.MethodPost, Path: "/digipin/decode",
 		Summary: "Decode a DIGIPIN to its cell centre", Tags: []string{"DIGIPIN"},
@@ -112,6 +96,7 @@ func registerDigipin(api huma.API) {
 		return ok(out), nil
 	})
 	registerDigipinInfo(g)
+	registerDigipinNeighbours(g)
 	registerDigipinBatch(g)
 }
 

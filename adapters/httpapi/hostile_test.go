@@ -112,6 +112,12 @@ func checkHostile(t *testing.T, h http.Handler, method, target, ctype, body, tok
 	req.Header.Set("Authorization", "Bearer "+token)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
+	if loc := rec.Header().Get("Location"); rec.Code == http.StatusTemporaryRedirect && loc != "" && loc != target {
+		// The mux cleans paths ("/digipin//neighbours" from an empty path
+		// parameter) with a redirect: the cleaned path must answer properly.
+		checkHostile(t, h, method, loc, ctype, body, token)
+		return
+	}
 	var env struct {
 		Success *bool  `json:"success"`
 		Message string `json:"message"`
