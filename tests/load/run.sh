@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Load and soak runs against a local Pinsight with the real data.
+#
+#   tests/load/run.sh          wrk on the main endpoints, plus a bare net/http
+#                              JSON handler for the ratio (needs wrk:
+#                              apt-get update && apt-get install -y wrk)
+#   tests/load/run.sh soak     60 s at a fixed 200 req/s over mixed endpoints:
+#                              errors (must be 0) and server RSS every 5 s
+#
+# Everything listens on 127.0.0.1 and stops by itself. Knobs (environment):
+# DURATION (15s per wrk run), CONNECTIONS (32), THREADS (2),
+# REPORT_CONNECTIONS (4, the analyser's default pool), SOAK_RATE (200),
+# SOAK_DURATION (60s), LOG_LEVEL (info: access logs on, to a file),
+# PORT (18080; the bare handler and the fixture site use PORT+1, PORT+2),
+# DATA (../shared/data).
+set -euo pipefail
+
+mode=${1:-load}
+cd "$(dirname "$0")/../.."
+DATA=${DATA:-../shared/data}
+DURATION=${DURATION:-15s}
+CONNECTIONS=${CONNECTIONS:-32}
+THREADS=${THREADS:-2}
+REPORT_CONNECTIONS=${REPORT_CONNECTIONS:-4}
+SOAK_RATE=${SOAK_RATE:-200}
+SOAK_DURATION=${SOAK_DURATION:-60s}
+LOG_LEVEL=${LOG_LEVEL:-info}
+PORT=${PORT:-18080}
+BARE_PORT=$((PORT + 1))
+FIXTURE_PORT=$((PORT + 2))
+base=http://127.0.0.1:$PORT
+
+case $mode in load | soak) ;; *) echo "usage: $0 [load|soak]" >&2; exit 2 ;; esac
+if [ ! -d "$DATA" ]; then
+	echo "no dataset at $DATA (set DATA=...)" >&2
+	exit 1
+fi
+if [ "$mode" = load ] && ! command -v wrk >/dev/null; then
+	echo "wrk is missing: apt-get update && apt-get install -y wrk" >&2
+	exit 1
+fi
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "# $(date -u +%FT%TZ) $(uname -m), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3)"
+echo "# building"
+go build -o "$work/pinsight" ./cmd/pinsight
+go build -o "$work/bare" ./tests/load/bare
+go build -o "$work/fixture" ./tests/load/fixture
+go build -o "$work/soak" ./tests/load/soak
+
+# Inputs from the real directory: every 10th distinct PIN, and every 80th
+# located office (a point inside India's mainland box).
+directory() {
+	if [ -f "$DATA/all_india_pincode_directory.csv.gz" ]; then
+		gzip -dc "$DATA/all_india_pincode_directory.csv.gz"
+	else
+		cat "$DATA/all_india_pincode_directory.csv"
+	fi
+}
+directory | awk -F, 'NR > 1 && NF == 11 && $5 ~ /^[1-9][0-9][0-9][0-9][0-9][0-9]$/ { print $5 }' |
+	sort -u | awk 'NR % 10 == 1' >"$work/pins.txt"
+directory | awk -F, 'NR > 1 && NF == 11 && $10 + 0 >= 8 && $10 + 0 <= 37 && $11 + 0 >= 68 && $11 + 0 <= 97 { print $10, $11 }' |
+	awk 'NR % 80 == 1' >"$work/points.txt"
+export PINS_FILE=$work/pins.txt POINTS_FILE=$work/points.txt
+echo "# inputs: $(wc -l <"$work/pins.txt") PIN codes, $(wc -l <"$work/points.txt") points"
+
+wait_ready() { # url seconds
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		if curl -sf -o /dev/null "$1"; then return 0; fi
+		sleep 0.1
+	done
+	echo "not ready after $2 s: $1" >&2
+	return 1
+}
+
+# Optional serve flags, used only when this build has them.
+help=$("$work/pinsight" serve --help 2>&1)
+extra=()
+if grep -q -- '--allow-target' <<<"$help"; then
+	extra+=(--allow-target "127.0.0.1:$FIXTURE_PORT")
+fi
+host_flag=$(grep -oE -- '--[a-z-]*host[a-z-]*limit\b' <<<"$help" | head -1 || true)
+if [ -n "$host_flag" ]; then
+	extra+=("$host_flag" off) # one fixture host: its per-host quota would refuse the run
+fi
+
+"$work/pinsight" serve --addr "127.0.0.1:$PORT" --data-dir "$DATA" --rate-limit off --auth-rate-limit off \
+	--log-level "$LOG_LEVEL" "${extra[@]}" 2>"$work/server.log" &
+server=$!
+pids+=("$server")
+started=$(date +%s.%N)
+wait_ready "$base/readyz" 120 || { tail -5 "$work/server.log" >&2; exit 1; }
+echo "# pinsight serve ready in $(awk -v a="$(date +%s.%N)" -v b="$started" 'BEGIN { printf "%.1f", a - b }') s (pid $server, rss $(awk '/VmRSS/ {print $2, $3}' /proc/$server/status))"
+
+nearby=false
+if [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/api/v1/pincodes/nearby?latitude=28.6&longitude=77.2")" = 200 ]; then
+	nearby=true
+fi
+
+if [ "$mode" = soak ]; then
+	$nearby || echo "# /pincodes/nearby is not there yet: left out of the mix"
+	echo "# soak: $SOAK_RATE req/s for $SOAK_DURATION"
+	"$work/soak" -base "$base" -rate "$SOAK_RATE" -duration "$SOAK_DURATION" -pid "$server" \
+		-pins "$PINS_FILE" -points "$POINTS_FILE" -nearby="$nearby"
+	echo "# load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+	exit
+fi
+
+"$work/bare" -addr "127.0.0.1:$BARE_PORT" &
+pids+=($!)
+"$work/fixture" -addr "127.0.0.1:$FIXTURE_PORT" &
+pids+=($!)
+wait_ready "http://127.0.0.1:$BARE_PORT/api/v1/pincodes/110001" 10
+wait_ready "http://127.0.0.1:$FIXTURE_PORT/" 10
+
+bare_rps=
+printf '%-34s %10s %10s %10s %9s %8s\n' endpoint "req/s" p50 p99 non-2xx "x bare"
+bench() { # name url script [connections]
+	local out rps p50 p99 bad ratio
+	out=$(wrk -t"$THREADS" -c"${4:-$CONNECTIONS}" -d"$DURATION" --latency -s "tests/load/$3" "$2")
+	rps=$(awk '/^Requests\/sec/ { print $2 }' <<<"$out")
+	p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
+	p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
+	bad=$(awk '/Non-2xx/ { print $NF } /Socket errors/ { print "socket:" $0 }' <<<"$out")
+	if [ -z "$bare_rps" ]; then bare_rps=$rps; fi
+	ratio=$(awk -v a="$rps" -v b="$bare_rps" 'BEGIN { printf "%.2f", a / b }')
+	printf '%-34s %10s %10s %10s %9s %8s\n' "$1" "$rps" "$p50" "$p99" "${bad:-0}" "$ratio"
+}
+
+bench "bare net/http JSON (yardstick)" "http://127.0.0.1:$BARE_PORT" pincodes.lua
+bench "GET /api/v1/pincodes/{pin}" "$base" pincodes.lua
+if $nearby; then
+	bench "GET /api/v1/pincodes/nearby" "$base" nearby.lua
+else
+	echo "GET /api/v1/pincodes/nearby        skipped: the endpoint is not there yet (issue 4)"
+fi
+bench "POST /api/v1/digipin/encode" "$base" encode.lua
+
+report_skip=
+if ! grep -q -- '--allow-target' <<<"$help"; then
+	report_skip="serve has no --allow-target flag yet"
+else
+	curl -s -o /dev/null -H 'Content-Type: application/json' -d '{"email":"load@example.com","password":"load-test-password"}' "$base/api/v1/register"
+	TOKEN=$(curl -s -H 'Content-Type: application/json' -d '{"email":"load@example.com","password":"load-test-password","name":"load"}' "$base/api/v1/login" |
+		grep -o '"token":"[^"]*"' | cut -d'"' -f4 || true)
+	status=$(curl -s -o "$work/report.json" -w '%{http_code}' -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN" \
+		-d "{\"url\":\"http://127.0.0.1:$FIXTURE_PORT/\"}" "$base/api/v1/reports")
+	if [ -z "$TOKEN" ]; then
+		report_skip="could not log in"
+	elif [ "$status" != 201 ]; then
+		report_skip="POST /api/v1/reports answered $status: $(head -c 200 "$work/report.json")"
+	fi
+fi
+if [ -n "$report_skip" ]; then
+	echo "POST /api/v1/reports               skipped: $report_skip"
+else
+	export TOKEN FIXTURE=127.0.0.1:$FIXTURE_PORT
+	bench "POST /api/v1/reports (c=$REPORT_CONNECTIONS)" "$base" report.lua "$REPORT_CONNECTIONS"
+fi
+echo "# wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency; ratio = req/s over the bare handler's; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
