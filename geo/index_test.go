@@ -60,7 +60,7 @@ func equalNeighbors(a, b []geo.Neighbor) bool {
 
 func TestIndexMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	points := indiaLike(rng, 20000)
+	points := indiaLike(rng, 5000)
 	ix := geo.NewIndex(points)
 	if ix.Len() != len(points) {
 		t.Fatalf("Len = %d", ix.Len())
