@@ -181,6 +181,11 @@ func TestStatesFixture(t *testing.T) {
 	if c := res.Errors["state"]; !slices.Contains(c, "7 Delhi") || !slices.Contains(c, "38 Dadra and Nagar Haveli and Daman and Diu") {
 		t.Errorf("ambiguous prefix: errors %v, want both candidates under state", res.Errors)
 	}
+	var dnh httpapi.StateData
+	getOK(t, h, "/api/v1/states/THE%20DADRA%20AND%20NAGAR%20HAVELI%20AND%20DAMAN%20AND%20DIU", &dnh)
+	if dnh.ID != 38 {
+		t.Errorf("GET /states/THE DADRA... (India Post's spelling) = %+v, want 38", dnh)
+	}
 	wantError(t, h, http.MethodGet, "/api/v1/states/99", "", "", http.StatusNotFound, "not_found")
 	wantError(t, h, http.MethodGet, "/api/v1/states/Atlantis", "", "", http.StatusNotFound, "not_found")
 

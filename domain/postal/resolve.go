@@ -1,6 +1,7 @@
 package postal
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,12 +59,23 @@ func Resolve[T any](ref, field string, items []T, id func(T) int, names func(T) 
 	return zero, &NotFoundError{What: field + " " + strconv.Quote(ref)}
 }
 
-// ResolveState resolves a state reference among states (see Resolve).
+// ResolveState resolves a state reference among states (see Resolve). A
+// leading "The" that matches nothing is ignored, as in the import: India
+// Post writes "THE DADRA AND NAGAR HAVELI AND DAMAN AND DIU", LGD does not.
 func ResolveState(ref string, states []StateSummary) (StateSummary, error) {
-	return Resolve(ref, "state", states,
-		func(s StateSummary) int { return s.ID },
-		func(s StateSummary) []string { return []string{s.Name} },
-		func(s StateSummary) string { return strconv.Itoa(s.ID) + " " + s.Name })
+	resolve := func(ref string) (StateSummary, error) {
+		return Resolve(ref, "state", states,
+			func(s StateSummary) int { return s.ID },
+			func(s StateSummary) []string { return []string{s.Name} },
+			func(s StateSummary) string { return strconv.Itoa(s.ID) + " " + s.Name })
+	}
+	s, err := resolve(ref)
+	if rest, found := strings.CutPrefix(NameKey(ref), "the "); found && errors.Is(err, ErrNotFound) {
+		if s, err2 := resolve(rest); err2 == nil {
+			return s, nil
+		}
+	}
+	return s, err
 }
 
 // ResolveDistrict resolves a district reference among districts; India

@@ -78,6 +78,10 @@ func TestResolveState(t *testing.T) {
 		{"Atlantis", resolveOutcome{err: "not_found"}},
 		{"", resolveOutcome{err: "invalid"}},
 		{"   ", resolveOutcome{err: "invalid"}},
+		{"THE DADRA AND NAGAR HAVELI AND DAMAN AND DIU", resolveOutcome{id: 38}}, // India Post's spelling
+		{"The Dadra", resolveOutcome{id: 38}},
+		{"The", resolveOutcome{err: "not_found"}},
+		{"The Atlantis", resolveOutcome{err: "not_found"}},
 	}
 	for _, tt := range tests {
 		s, err := postal.ResolveState(tt.ref, resolveStates())
