@@ -24,18 +24,19 @@ type routeParams struct {
 	fx.In
 	API      huma.API
 	Health   *app.Health
-	Accounts *app.Accounts     `optional:"true"`
-	Postal   *app.Postal       `optional:"true"`
-	Reports  *app.Reports      `optional:"true"`
-	Projects *app.Projects     `optional:"true"`
-	Share    ShareOptions      `optional:"true"`
-	Limiter  ports.RateLimiter `optional:"true"`
+	Accounts *app.Accounts       `optional:"true"`
+	Postal   *app.Postal         `optional:"true"`
+	Reports  *app.Reports        `optional:"true"`
+	Projects *app.Projects       `optional:"true"`
+	Share    ShareOptions        `optional:"true"`
+	Bounds   ports.BoundaryIndex `optional:"true"`
+	Limiter  ports.RateLimiter   `optional:"true"`
 	Config   Config
 }
 
 func register(p routeParams) {
 	Register(p.API, Routes{Health: p.Health, Accounts: p.Accounts, Postal: p.Postal,
-		Reports: p.Reports, Projects: p.Projects, Share: p.Share.withServer(p.Limiter, p.Config)})
+		Reports: p.Reports, Projects: p.Projects, Boundaries: p.Bounds, Share: p.Share.withServer(p.Limiter, p.Config)})
 }
 
 type serverParams struct {

@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxtest"
 
+	"github.com/pinsight/pinsight/adapters/fetch"
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/app"
 )
 
 func run(t *testing.T, args ...string) (string, error) {
@@ -56,9 +59,19 @@ func TestEnvBinding(t *testing.T) {
 	}
 }
 
+// mustOptions is options for a test.
+func mustOptions(t *testing.T, cfg serveConfig) fx.Option {
+	t.Helper()
+	o, err := options(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
 func TestOptionsValidate(t *testing.T) {
 	for _, cfg := range []serveConfig{{}, {Database: postgres.Config{URL: "postgres://u:p@127.0.0.1:1/db"}}} {
-		if err := fx.ValidateApp(options(cfg, slog.Default())); err != nil {
+		if err := fx.ValidateApp(mustOptions(t, cfg)); err != nil {
 			t.Errorf("database %q: %v", cfg.Database.URL, err)
 		}
 	}
@@ -77,9 +90,13 @@ func TestDatabaseRequired(t *testing.T) {
 func TestServeStarts(t *testing.T) {
 	var srv *httpapi.Server
 	cfg := serveConfig{HTTP: httpapi.Config{Addr: "127.0.0.1:0"}}
-	app := fxtest.New(t, options(cfg, slog.New(slog.DiscardHandler)), fx.Populate(&srv))
-	app.RequireStart()
-	defer app.RequireStop()
+	var reports *app.Reports
+	a := fxtest.New(t, mustOptions(t, cfg), fx.Populate(&srv, &reports))
+	a.RequireStart()
+	defer a.RequireStop()
+	if reports == nil {
+		t.Fatal("the reports use case is not wired: the real analyser is missing from the graph")
+	}
 	res, err := http.Get("http://" + srv.Addr() + "/api/v1/digipin/info")
 	if err != nil {
 		t.Fatal(err)
@@ -95,3 +112,18 @@ func TestServeStarts(t *testing.T) {
 		t.Errorf("GET info = %d %+v %v", res.StatusCode, body, err)
 	}
 }
+
+func TestSiteOptionsValidation(t *testing.T) {
+	bad := []serveConfig{
+		{Site: siteConfig{Fetch: fetchConfig(90 * time.Second)}, HTTP: httpapi.Config{WriteTimeout: time.Minute}},
+		{Site: siteConfig{CookieKey: "abcd"}},
+		{Boundaries: boundaryConfig{File: "testdata/does-not-exist.geojson"}},
+	}
+	for _, cfg := range bad {
+		if _, err := options(cfg, slog.New(slog.DiscardHandler)); err == nil {
+			t.Errorf("options(%+v) accepted a bad configuration", cfg)
+		}
+	}
+}
+
+func fetchConfig(timeout time.Duration) fetch.Config { return fetch.Config{Timeout: timeout} }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.uber.org/dig"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
@@ -18,6 +19,8 @@ type serveConfig struct {
 	HTTP            httpapi.Config
 	Database        postgres.Config
 	Data            dataConfig
+	Site            siteConfig
+	Boundaries      boundaryConfig
 	LogLevel        string
 	LogFormat       string
 	ShutdownTimeout time.Duration
@@ -40,6 +43,8 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&cfg.HTTP.Addr, "addr", ":8080", "listen address")
 	databaseFlags(f, &cfg.Database)
 	dataFlags(f, &cfg.Data)
+	boundaryFlags(f, &cfg.Boundaries)
+	siteFlags(f, &cfg.Site)
 	f.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
 	f.IntVar(&cfg.HTTP.MaxConcurrentRequests, "max-concurrent-requests", httpapi.DefaultMaxConcurrent, "requests served at once; beyond, 503 with Retry-After (-1: no cap)")
 	f.IntVar(&cfg.HTTP.MaxQueryParams, "max-query-params", httpapi.DefaultMaxQueryParams, "query parameters per request; beyond, 400 (-1: no cap)")
@@ -60,9 +65,13 @@ func newServeCmd() *cobra.Command {
 func serve(cfg serveConfig) error {
 	log := newLogger(cfg.LogLevel, cfg.LogFormat)
 	slog.SetDefault(log)
-	a := fx.New(options(cfg, log), fx.StopTimeout(cfg.ShutdownTimeout+time.Second), fx.NopLogger)
-	if err := a.Start(context.Background()); err != nil {
+	opts, err := options(cfg, log)
+	if err != nil {
 		return err
+	}
+	a := fx.New(opts, fx.StopTimeout(cfg.ShutdownTimeout+time.Second), fx.NopLogger)
+	if err := a.Start(context.Background()); err != nil {
+		return dig.RootCause(err)
 	}
 	sig := <-a.Wait()
 	log.Info("signal received", "signal", sig.Signal.String())

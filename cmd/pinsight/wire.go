@@ -14,13 +14,23 @@ import (
 
 // options is the whole application graph for cfg. The choice of adapters is
 // made here, and only here.
-func options(cfg serveConfig, log *slog.Logger) fx.Option {
+func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
+	site, err := siteOptions(cfg.Site, cfg.HTTP.WriteTimeout)
+	if err != nil {
+		return nil, err
+	}
+	bounds, err := boundaryOptions(cfg.Boundaries)
+	if err != nil {
+		return nil, err
+	}
 	return fx.Options(
 		fx.Supply(cfg.HTTP, log, app.DefaultPasswordParams),
 		app.Module,
 		httpapi.Module,
 		storage(cfg),
-	)
+		site,
+		bounds,
+	), nil
 }
 
 // storage selects the store adapters: Postgres when a database URL is
@@ -32,6 +42,7 @@ func storage(cfg serveConfig) fx.Option {
 	return fx.Options(
 		fx.Supply(cfg.Database),
 		postgres.Module,
+		fx.Provide(app.AsComponent(func(s ports.PostalStore) app.Component { return postalComponent(s, true) })),
 		fx.Provide(fx.Annotate(memory.NewRateLimiter, fx.As(new(ports.RateLimiter)))),
 	)
 }

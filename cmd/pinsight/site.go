@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/spf13/pflag"
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/adapters/fetch"
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/ratelimit"
+)
+
+// siteConfig configures the page analyser and the public report page.
+type siteConfig struct {
+	Fetch         fetch.Config
+	Workers       int
+	HostPerMinute int
+	CookieKey     string // hex; empty: random at start
+}
+
+// siteFlags adds the analyser and share-page flags of serve.
+func siteFlags(f *pflag.FlagSet, c *siteConfig) {
+	f.BoolVar(&c.Fetch.AllowPrivate, "allow-private-targets", false, "let the analyser fetch loopback, private and other internal addresses on any port (local testing only)")
+	f.StringSliceVar(&c.Fetch.AllowTargets, "allow-target", nil, "exact host:port the analyser may fetch despite the SSRF guard (repeatable)")
+	f.IntSliceVar(&c.Fetch.AllowPorts, "allow-port", nil, "ports the analyser may fetch on public addresses besides 80 and 443 (repeatable)")
+	f.DurationVar(&c.Fetch.Timeout, "fetch-timeout", fetch.DefaultTimeout, "one deadline for the page, robots.txt and the 404 probe of an analysis")
+	f.Int64Var(&c.Fetch.MaxBytes, "max-page-bytes", fetch.DefaultMaxBytes, "bytes of a page analysed; longer pages are analysed on their start")
+	f.StringVar(&c.Fetch.UserAgent, "user-agent", fetch.DefaultUserAgent, "User-Agent of the analyser's requests")
+	f.IntVar(&c.Workers, "analysis-workers", 4, "analyses running at once; beyond, 503 with Retry-After")
+	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", app.DefaultHostLimit.Requests, "analyses of one target host per minute; beyond, 429 (0: no limit)")
+	f.StringVar(&c.CookieKey, "share-cookie-key", "", "hex key (32+ bytes) signing the report page's password cookie; empty: random at start")
+}
+
+// siteOptions supplies the analyser's configuration and the real fetcher.
+func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
+	if writeTimeout > 0 && c.Fetch.Timeout >= writeTimeout {
+		return nil, fmt.Errorf("--fetch-timeout (%s) must stay below --write-timeout (%s)", c.Fetch.Timeout, writeTimeout)
+	}
+	var key []byte
+	if c.CookieKey != "" {
+		k, err := hex.DecodeString(c.CookieKey)
+		if err != nil || len(k) < 32 {
+			return nil, fmt.Errorf("--share-cookie-key must be at least 32 bytes in hex")
+		}
+		key = k
+	}
+	limit := ratelimit.Limit{Requests: c.HostPerMinute, Window: time.Minute}
+	if c.HostPerMinute <= 0 {
+		limit = app.NoHostLimit
+	}
+	return fx.Options(
+		fx.Supply(c.Fetch, app.AnalyserConfig{Workers: c.Workers, HostLimit: limit}, httpapi.ShareOptions{CookieKey: key}),
+		fetch.Module,
+	), nil
+}
