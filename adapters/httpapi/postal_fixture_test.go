@@ -423,6 +423,13 @@ func TestPostalCachingFixture(t *testing.T) {
 	if star := get(h, "/api/v1/states", "If-None-Match", "*"); star.Code != http.StatusNotModified {
 		t.Errorf("GET with If-None-Match * = %d, want 304", star.Code)
 	}
+	// Errors are never cacheable.
+	for _, target := range []string{"/api/v1/pincodes/999999", "/api/v1/pincodes/12345", "/api/v1/states/nowhere"} {
+		if e := get(h, target); e.Code < 400 || e.Header().Get("ETag") != "" || e.Header().Get("Cache-Control") != "" {
+			t.Errorf("GET %s = %d with ETag %q, Cache-Control %q; want an error without cache headers",
+				target, e.Code, e.Header().Get("ETag"), e.Header().Get("Cache-Control"))
+		}
+	}
 	// Another dataset, another ETag: the old one no longer matches.
 	res.Offices = res.Offices[1:]
 	store.Replace(res)

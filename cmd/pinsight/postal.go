@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -54,6 +55,7 @@ func loadPostal(store *memory.PostalStore, data dataConfig, log *slog.Logger) er
 		return fmt.Errorf("loading postal data: %w", err)
 	}
 	store.Replace(res.Dataset)
+	debug.FreeOSMemory() // hand the raw rows and parse buffers back to the OS now, not at the next GC cycles
 	r := res.Dataset.Report
 	log.Info("postal data loaded", "read_and_clean", res.Duration.String(), "total_with_indexes", time.Since(start).String(), "offices", r.Offices, "pincodes", r.Pincodes,
 		"states", len(res.Dataset.States), "districts", len(res.Dataset.Districts), "villages", r.Villages,
