@@ -17,8 +17,8 @@ func (s *PostalStore) SearchOffices(_ context.Context, q postal.SearchQuery, pag
 		return nil, 0, err
 	}
 	type hit struct {
-		rank int
-		i    int32
+		postal.OfficeHit
+		i int32
 	}
 	seen := map[int32]bool{}
 	var hits []hit
@@ -29,7 +29,7 @@ func (s *PostalStore) SearchOffices(_ context.Context, q postal.SearchQuery, pag
 		seen[i] = true
 		o := &ix.ds.Offices[i]
 		if r, ok := postal.OfficeRank(o, ix.officeKeys[i], ix.districtKeys[o.DistrictID], q); ok {
-			hits = append(hits, hit{r, i})
+			hits = append(hits, hit{postal.OfficeHit{Rank: r, Pincode: o.Pincode, Key: ix.officeKeys[i], ID: o.ID}, i})
 		}
 	}
 	first, _, _ := strings.Cut(q.Key, " ")
@@ -49,20 +49,7 @@ func (s *PostalStore) SearchOffices(_ context.Context, q postal.SearchQuery, pag
 			}
 		}
 	}
-	sort.Slice(hits, func(a, b int) bool {
-		ha, hb := hits[a], hits[b]
-		if ha.rank != hb.rank {
-			return ha.rank < hb.rank
-		}
-		oa, ob := &ix.ds.Offices[ha.i], &ix.ds.Offices[hb.i]
-		if oa.Pincode != ob.Pincode {
-			return oa.Pincode < ob.Pincode
-		}
-		if ka, kb := ix.officeKeys[ha.i], ix.officeKeys[hb.i]; ka != kb {
-			return ka < kb
-		}
-		return oa.ID < ob.ID
-	})
+	sort.Slice(hits, func(a, b int) bool { return hits[a].Less(hits[b].OfficeHit) })
 	from, to := page.Bounds(len(hits))
 	out := make([]postal.PostOffice, 0, to-from)
 	for _, h := range hits[from:to] {
@@ -78,8 +65,8 @@ func (s *PostalStore) SearchVillages(_ context.Context, q postal.SearchQuery, st
 		return nil, 0, err
 	}
 	type hit struct {
-		rank int
-		i    int32
+		postal.VillageHit
+		i int32
 	}
 	var hits []hit
 	for i, v := range ix.ds.Villages {
@@ -87,19 +74,10 @@ func (s *PostalStore) SearchVillages(_ context.Context, q postal.SearchQuery, st
 			continue
 		}
 		if r, ok := postal.MatchRank(ix.villageKeys[i], q.Key); ok {
-			hits = append(hits, hit{r, int32(i)})
+			hits = append(hits, hit{postal.VillageHit{Rank: r, Key: ix.villageKeys[i], Code: v.Code, Pos: i}, int32(i)})
 		}
 	}
-	sort.Slice(hits, func(a, b int) bool {
-		ha, hb := hits[a], hits[b]
-		if ha.rank != hb.rank {
-			return ha.rank < hb.rank
-		}
-		if ka, kb := ix.villageKeys[ha.i], ix.villageKeys[hb.i]; ka != kb {
-			return ka < kb
-		}
-		return ix.ds.Villages[ha.i].Code < ix.ds.Villages[hb.i].Code
-	})
+	sort.Slice(hits, func(a, b int) bool { return hits[a].Less(hits[b].VillageHit) })
 	from, to := page.Bounds(len(hits))
 	out := make([]postal.Village, 0, to-from)
 	for _, h := range hits[from:to] {

@@ -19,6 +19,11 @@ type officeCandidate struct {
 	rank        int
 }
 
+// hit is the candidate as the domain orders it.
+func (c *officeCandidate) hit() postal.OfficeHit {
+	return postal.OfficeHit{Rank: c.rank, Pincode: postal.Pincode(c.Pincode), Key: c.OfficeKey, ID: c.ID}
+}
+
 // officeCandidatesSQL selects every office that can match a query: one of
 // its words, or one of its district's words, starts with the query's first
 // word (exact, prefix and word matches all imply it), or its pincode starts
@@ -56,18 +61,7 @@ func (s *PostalStore) SearchOffices(ctx context.Context, q postal.SearchQuery, p
 				hits = append(hits, c)
 			}
 		}
-		sort.Slice(hits, func(a, b int) bool {
-			ha, hb := &hits[a], &hits[b]
-			switch {
-			case ha.rank != hb.rank:
-				return ha.rank < hb.rank
-			case ha.Pincode != hb.Pincode:
-				return ha.Pincode < hb.Pincode
-			case ha.OfficeKey != hb.OfficeKey:
-				return ha.OfficeKey < hb.OfficeKey
-			}
-			return ha.ID < hb.ID
-		})
+		sort.Slice(hits, func(a, b int) bool { return hits[a].hit().Less(hits[b].hit()) })
 		total = len(hits)
 		if total == 0 {
 			return noData(ctx, tx)
@@ -117,6 +111,11 @@ type villageCandidate struct {
 	rank    int
 }
 
+// hit is the candidate as the domain orders it.
+func (c *villageCandidate) hit() postal.VillageHit {
+	return postal.VillageHit{Rank: c.rank, Key: c.NameKey, Code: c.Code, Pos: c.Ord}
+}
+
 // SearchVillages implements ports.PostalStore, ranking with
 // postal.MatchRank over the villages with a word starting with the query's
 // first word.
@@ -144,18 +143,7 @@ func (s *PostalStore) SearchVillages(ctx context.Context, q postal.SearchQuery, 
 				hits = append(hits, c)
 			}
 		}
-		sort.Slice(hits, func(a, b int) bool {
-			ha, hb := &hits[a], &hits[b]
-			switch {
-			case ha.rank != hb.rank:
-				return ha.rank < hb.rank
-			case ha.NameKey != hb.NameKey:
-				return ha.NameKey < hb.NameKey
-			case ha.Code != hb.Code:
-				return ha.Code < hb.Code
-			}
-			return ha.Ord < hb.Ord
-		})
+		sort.Slice(hits, func(a, b int) bool { return hits[a].hit().Less(hits[b].hit()) })
 		total = len(hits)
 		if total == 0 {
 			return noData(ctx, tx)

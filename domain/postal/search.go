@@ -110,3 +110,46 @@ func OfficeRank(o *PostOffice, officeKey, districtKey string, q SearchQuery) (in
 	}
 	return best, best >= 0
 }
+
+// OfficeHit is an office matched by a search, with what orders it. Every
+// store sorts its hits with Less, so they all answer in the same order.
+type OfficeHit struct {
+	Rank    int     // from OfficeRank
+	Pincode Pincode // then by pincode
+	Key     string  // then by OfficeKey of the name
+	ID      int64   // then by id
+}
+
+// Less orders hits: rank, pincode, name key, id.
+func (a OfficeHit) Less(b OfficeHit) bool {
+	switch {
+	case a.Rank != b.Rank:
+		return a.Rank < b.Rank
+	case a.Pincode != b.Pincode:
+		return a.Pincode < b.Pincode
+	case a.Key != b.Key:
+		return a.Key < b.Key
+	}
+	return a.ID < b.ID
+}
+
+// VillageHit is a village matched by a search, with what orders it.
+type VillageHit struct {
+	Rank int    // from MatchRank
+	Key  string // then by NameKey of the name
+	Code string // then by LGD village code
+	Pos  int    // then by position in the dataset (a village served by several PINs)
+}
+
+// Less orders hits: rank, name key, code, dataset position.
+func (a VillageHit) Less(b VillageHit) bool {
+	switch {
+	case a.Rank != b.Rank:
+		return a.Rank < b.Rank
+	case a.Key != b.Key:
+		return a.Key < b.Key
+	case a.Code != b.Code:
+		return a.Code < b.Code
+	}
+	return a.Pos < b.Pos
+}
