@@ -11,7 +11,7 @@ import (
 var Module = fx.Module("app",
 	fx.Provide(fx.Annotate(NewHealth, fx.ParamTags(`group:"readiness"`))),
 	fx.Provide(NewAccounts),
-	fx.Provide(newSiteAnalysis),
+	fx.Provide(newAnalyserOrNil, newSiteAnalysis),
 	fx.Provide(NewPostal),
 )
 
@@ -20,14 +20,28 @@ func AsComponent(f any) any {
 	return fx.Annotate(f, fx.ResultTags(`group:"readiness"`))
 }
 
-// siteParams are what the site-analysis use cases need. The analyser is
-// built from the PageFetcher unless one is provided.
+// analyserParams are what the analyser needs; without a fetcher there is
+// none.
+type analyserParams struct {
+	fx.In
+	Fetcher ports.PageFetcher `optional:"true"`
+	Config  AnalyserConfig    `optional:"true"`
+}
+
+// newAnalyserOrNil provides the real Analyser over the PageFetcher, or nil
+// when no fetcher is wired.
+func newAnalyserOrNil(p analyserParams) *Analyser {
+	if p.Fetcher == nil {
+		return nil
+	}
+	return NewAnalyser(p.Fetcher, p.Config)
+}
+
+// siteParams are what the site-analysis use cases need.
 type siteParams struct {
 	fx.In
 	Store     ports.ReportStore `optional:"true"`
-	Fetcher   ports.PageFetcher `optional:"true"`
-	Analyser  *Analyser         `optional:"true"`
-	Config    AnalyserConfig    `optional:"true"`
+	Analyser  *Analyser
 	Passwords PasswordParams
 }
 
@@ -38,16 +52,13 @@ type siteResult struct {
 }
 
 // newSiteAnalysis provides the report and project use cases; without a
-// report store, or without a fetcher, they are nil and their routes are not
-// registered. Only the real Analyser is ever wired.
+// report store, or without an analyser, they are nil and their routes are
+// not registered. Only the real Analyser is ever wired.
 func newSiteAnalysis(p siteParams) siteResult {
 	if p.Store == nil {
 		return siteResult{}
 	}
 	out := siteResult{Projects: NewProjects(p.Store)}
-	if p.Analyser == nil && p.Fetcher != nil {
-		p.Analyser = NewAnalyser(p.Fetcher, p.Config)
-	}
 	if p.Analyser != nil {
 		out.Reports = NewReports(p.Store, p.Analyser, p.Passwords)
 	}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 
@@ -17,7 +18,7 @@ import (
 var Module = fx.Module("httpapi",
 	fx.Provide(fx.Private, http.NewServeMux, NewAPI),
 	fx.Provide(newServer, NewMetrics),
-	fx.Invoke(register, func(lc fx.Lifecycle, s *Server) { lc.Append(fx.StartStopHook(s.Start, s.Stop)) }),
+	fx.Invoke(register, registerGauges, func(lc fx.Lifecycle, s *Server) { lc.Append(fx.StartStopHook(s.Start, s.Stop)) }),
 )
 
 type routeParams struct {
@@ -55,4 +56,34 @@ func newServer(p serverParams) *Server {
 		RateLimits: p.Config.RateLimits, CORSOrigins: p.Config.CORSOrigins, Limits: p.Config.requestLimits(),
 	})
 	return NewServer(p.Config, h, p.Log)
+}
+
+type gaugeParams struct {
+	fx.In
+	Metrics  *Metrics
+	Postal   *app.Postal   `optional:"true"`
+	Analyser *app.Analyser `optional:"true"`
+}
+
+// registerGauges exposes the dataset size and the analysis pool's use.
+func registerGauges(p gaugeParams) {
+	if p.Postal != nil {
+		p.Metrics.Gauge("pinsight_postal_offices", "Post offices in the served dataset (0: none loaded).", func() float64 {
+			info, err := p.Postal.Info(context.Background())
+			if err != nil {
+				return 0
+			}
+			return float64(info.Offices)
+		})
+	}
+	if p.Analyser != nil {
+		p.Metrics.Gauge("pinsight_analysis_slots_in_use", "Analyses running now.", func() float64 {
+			n, _ := p.Analyser.Saturation()
+			return float64(n)
+		})
+		p.Metrics.Gauge("pinsight_analysis_slots", "Analyses that may run at once.", func() float64 {
+			_, size := p.Analyser.Saturation()
+			return float64(size)
+		})
+	}
 }

@@ -97,6 +97,17 @@ func TestServeStarts(t *testing.T) {
 	if reports == nil {
 		t.Fatal("the reports use case is not wired: the real analyser is missing from the graph")
 	}
+	if m, err := http.Get("http://" + srv.Addr() + "/metrics"); err != nil {
+		t.Fatal(err)
+	} else {
+		raw, _ := io.ReadAll(m.Body)
+		m.Body.Close()
+		for _, want := range []string{"pinsight_analysis_slots 4", "pinsight_analysis_slots_in_use 0", "pinsight_postal_offices 0"} {
+			if !strings.Contains(string(raw), want) {
+				t.Errorf("/metrics lacks %q", want)
+			}
+		}
+	}
 	res, err := http.Get("http://" + srv.Addr() + "/api/v1/digipin/info")
 	if err != nil {
 		t.Fatal(err)
