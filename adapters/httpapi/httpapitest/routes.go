@@ -1,0 +1,158 @@
+package httpapitest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/app"
+)
+
+// The account HostileRoutes works as, and the page it analyses.
+const (
+	hostileEmail    = "hostile@example.com"
+	hostilePassword = "correct horse"
+	hostileSite     = "https://a.com/"
+)
+
+// requiredOperations are operations of every group the API must register
+// for HostileRoutes to count as covering it (others are covered too).
+var requiredOperations = []string{
+	"GET /healthz", "GET /api/v1/dataset",
+	"GET /api/v1/pincodes/{pincode}", "GET /api/v1/pincodes/search", "POST /api/v1/pincodes/batch",
+	"GET /api/v1/pincodes/nearby", "GET /api/v1/states/{state}", "GET /api/v1/districts/{district}/pincodes",
+	"GET /api/v1/villages/search", "POST /api/v1/digipin/encode", "GET /api/v1/digipin/nearest",
+	"POST /api/v1/register", "POST /api/v1/login", "DELETE /api/v1/account/keys/{id}",
+	"GET /api/v1/reports", "POST /api/v1/reports", "GET /api/v1/reports/{id}", "PUT /api/v1/reports/{id}",
+	"DELETE /api/v1/reports/{id}", "GET /api/v1/projects", "DELETE /api/v1/projects/{project}",
+}
+
+// HostileRoutes registers every operation of r on the production API and
+// handler and runs Hostile over all of them, then HostilePage over the
+// public report page. r needs Postal, Accounts, Reports and Projects; the
+// valid values come from porttest.PostalDataset (PIN 800001 in Patna,
+// Bihar), and the analyser must be able to analyse https://a.com/ (any
+// path). Afterwards the caller's reports and projects must still list.
+func HostileRoutes(t *testing.T, r httpapi.Routes) {
+	t.Helper()
+	if r.Postal == nil || r.Accounts == nil || r.Reports == nil || r.Projects == nil {
+		t.Fatal("HostileRoutes needs the postal, account, report and project use cases")
+	}
+	if r.Health == nil {
+		r.Health = app.NewHealth(nil)
+	}
+	mux := http.NewServeMux()
+	api := httpapi.NewAPI(mux)
+	httpapi.Register(api, r)
+	h := httpapi.NewHandler(mux, httpapi.HandlerOptions{})
+
+	if status, body := call(h, http.MethodPost, "/api/v1/register", "", map[string]any{"email": hostileEmail, "password": hostilePassword}); status != http.StatusCreated {
+		t.Fatalf("register = %d %s", status, body)
+	}
+	token := func() string { return login(t, h) }
+	key := token()
+	var registrations atomic.Int64
+	valid := func(op *huma.Operation) map[string]any {
+		v := validValues(op)
+		switch {
+		case op.Path == "/api/v1/register":
+			v["email"] = func() any { return fmt.Sprintf("h%d@example.com", registrations.Add(1)) }
+		case strings.HasPrefix(op.Path, "/api/v1/reports/"):
+			v["id"] = createReport(t, h, key) // fresh: an earlier operation may have changed or deleted the last one
+		}
+		return v
+	}
+	covered := Hostile(t, api, h, token, valid)
+	for _, op := range requiredOperations {
+		if !slices.Contains(covered, op) {
+			t.Errorf("%s was not registered, so not covered (covered: %v)", op, covered)
+		}
+	}
+
+	id := createReport(t, h, key)
+	HostilePage(t, h, "/reports/{id}", "/reports/"+strconv.FormatInt(id, 10), "password")
+
+	key = login(t, h)
+	for _, path := range []string{"/api/v1/reports", "/api/v1/projects", "/api/v1/reports/" + strconv.FormatInt(id, 10)} {
+		if status, body := call(h, http.MethodGet, path, key, nil); status != http.StatusOK {
+			t.Errorf("GET %s after hostile input = %d %s", path, status, body)
+		}
+	}
+}
+
+// validValues are well-formed values for every parameter and property
+// name the API uses, from porttest.PostalDataset.
+func validValues(op *huma.Operation) map[string]any {
+	v := map[string]any{
+		"pincode": "800001", "post_office": "Patna GPO", "state": "BIHAR", "district": "PATNA", "q": "Patna",
+		"latitude": 25.61, "longitude": 85.14, "point": "25.61, 85.14", "radius": 10, "limit": 5,
+		"page": 1, "per_page": 10, "code": "39J-49L-L8T4", "digipin": "39J-49L-L8T4", "geometry": true,
+		"pincodes": []string{"800001", "110001"},
+		"email":    hostileEmail, "password": hostilePassword, "name": "hostile test",
+		"url": hostileSite, "privacy": 2, "results": 1, "project": "a.com",
+		"search": "a.com", "search_by": "url", "result": "decent", "sort_by": "id", "sort": "asc",
+	}
+	switch op.Path {
+	case "/api/v1/digipin/encode/batch":
+		v["items"] = []any{map[string]any{"latitude": 25.61, "longitude": 85.14}}
+	case "/api/v1/digipin/decode/batch":
+		v["items"] = []string{"39J-49L-L8T4"}
+	case "/api/v1/projects", "/api/v1/projects/{project}":
+		v["search_by"], v["sort_by"] = "project", "project"
+	}
+	return v
+}
+
+// login logs in as the hostile account and returns a new key.
+func login(t *testing.T, h http.Handler) string {
+	t.Helper()
+	status, body := call(h, http.MethodPost, "/api/v1/login", "", map[string]any{"email": hostileEmail, "password": hostilePassword})
+	var env struct {
+		Data httpapi.TokenData `json:"data"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil || status != http.StatusOK || env.Data.Token == "" {
+		t.Fatalf("login = %d %s", status, body)
+	}
+	return env.Data.Token
+}
+
+// createReport analyses the hostile site as a password-protected report
+// and returns its id.
+func createReport(t *testing.T, h http.Handler, key string) int64 {
+	t.Helper()
+	status, body := call(h, http.MethodPost, "/api/v1/reports", key, map[string]any{"url": hostileSite, "privacy": 2, "password": "open sesame"})
+	var env struct {
+		Data httpapi.ReportData `json:"data"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil || status != http.StatusCreated || env.Data.ID == 0 {
+		t.Fatalf("create report = %d %s", status, body)
+	}
+	return env.Data.ID
+}
+
+// call sends a JSON request (body nil: none) with an optional Bearer key.
+func call(h http.Handler, method, path, key string, body map[string]any) (int, []byte) {
+	var raw []byte
+	if body != nil {
+		raw, _ = json.Marshal(body)
+	}
+	req := httptest.NewRequest(method, path, strings.NewReader(string(raw)))
+	if body != nil {
+		req.Header.Set("Content-Type", jsonType)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.Bytes()
+}
