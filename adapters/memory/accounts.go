@@ -17,7 +17,10 @@ type AccountStore struct {
 	byEmail map[string]int64
 	keys    map[int64]account.APIKey
 	byHash  map[string]int64
-	lastID  int64
+	// lastUser and lastKey number users and keys separately, as the
+	// Postgres adapter's sequences do: ids a client sees do not depend on
+	// the storage.
+	lastUser, lastKey int64
 }
 
 // NewAccountStore returns an empty store.
@@ -35,8 +38,8 @@ func (s *AccountStore) CreateUser(_ context.Context, u account.User) (account.Us
 	if _, taken := s.byEmail[u.Email]; taken {
 		return account.User{}, account.ErrEmailTaken
 	}
-	s.lastID++
-	u.ID = s.lastID
+	s.lastUser++
+	u.ID = s.lastUser
 	s.users[u.ID], s.byEmail[u.Email] = u, u.ID
 	return u, nil
 }
@@ -70,8 +73,8 @@ func (s *AccountStore) CreateKey(_ context.Context, k account.APIKey) (account.A
 	if _, found := s.users[k.UserID]; !found {
 		return account.APIKey{}, account.ErrNotFound
 	}
-	s.lastID++
-	k.ID = s.lastID
+	s.lastKey++
+	k.ID = s.lastKey
 	s.keys[k.ID], s.byHash[k.Hash] = k, k.ID
 	return k, nil
 }
