@@ -28,7 +28,11 @@ func (ps *Projects) List(ctx context.Context, userID int64, p site.ProjectParams
 
 // Delete deletes every report of the user's project name (matched as
 // site.NormalizeProject does: any case, with or without "www.") and returns
-// how many; site.ErrNotFound when the user has no such project.
+// how many; site.ErrNotFound when the user has no such project (a name
+// that is not text names none).
 func (ps *Projects) Delete(ctx context.Context, userID int64, name string) (int, error) {
+	if !site.IsText(name) {
+		return 0, site.ErrNotFound
+	}
 	return ps.store.DeleteProject(ctx, userID, site.NormalizeProject(name))
 }

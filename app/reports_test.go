@@ -184,6 +184,9 @@ func TestProjectsUseCases(t *testing.T) {
 	if _, err := ps.Delete(ctx, 2, "b.com"); !errors.Is(err, site.ErrNotFound) {
 		t.Errorf("another user's Delete err = %v", err)
 	}
+	if _, err := ps.Delete(ctx, 1, "b.com\x00"); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("Delete of a name with NUL err = %v, want not found", err)
+	}
 	list, err := rs.List(ctx, 1, site.ReportParams{})
 	if err != nil || list.Total != 1 || list.Items[0].Project != "b.com" {
 		t.Errorf("reports after project delete = %+v, %v", list, err)

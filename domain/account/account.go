@@ -12,6 +12,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // User is an account holder.
@@ -113,9 +114,17 @@ func HashKey(key string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// KeyName trims a key name to MaxKeyNameLen characters, defaulting to def.
+// KeyName cleans a key name (a label, often a user agent): invalid UTF-8
+// and control characters (NUL among them, which PostgreSQL text cannot
+// hold) are dropped, spaces trimmed, an empty name becomes def, and a long
+// one is cut to MaxKeyNameLen characters.
 func KeyName(name, def string) string {
-	name = strings.TrimSpace(name)
+	name = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(name, "")))
 	if name == "" {
 		name = def
 	}

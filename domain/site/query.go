@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // PerPageChoices are the page sizes lists accept; the first is the default.
@@ -77,6 +78,8 @@ type ReportQuery struct {
 func NewReportQuery(p ReportParams) (ReportQuery, error) {
 	errs := fieldErrors{}
 	q := ReportQuery{Search: URLKey(p.Search), Project: NormalizeProject(p.Project)}
+	checkText("search", p.Search, errs)
+	checkText("project", p.Project, errs)
 	if by := cmp.Or(p.SearchBy, "url"); by != "url" {
 		errs.add("search_by", "must be url")
 	}
@@ -118,6 +121,7 @@ type ProjectQuery struct {
 func NewProjectQuery(p ProjectParams) (ProjectQuery, error) {
 	errs := fieldErrors{}
 	q := ProjectQuery{Search: strings.ToLower(strings.TrimSpace(p.Search))}
+	checkText("search", p.Search, errs)
 	if by := cmp.Or(p.SearchBy, "project"); by != "project" {
 		errs.add("search_by", "must be project")
 	}
@@ -130,6 +134,20 @@ func NewProjectQuery(p ProjectParams) (ProjectQuery, error) {
 	q.Desc = parseDirection(p.Sort, errs)
 	q.Paging = parsePaging(p.PerPage, p.Page, errs)
 	return q, errs.err()
+}
+
+// IsText reports whether s is valid UTF-8 without NUL characters: what a
+// stored name or URL can be (PostgreSQL text cannot hold NUL), so anything
+// else matches nothing.
+func IsText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+// checkText adds an error for a filter that is not text.
+func checkText(field, s string, errs fieldErrors) {
+	if !IsText(s) {
+		errs.add(field, "must be UTF-8 text without NUL characters")
+	}
 }
 
 func parseDirection(s string, errs fieldErrors) (desc bool) {

@@ -31,6 +31,8 @@ func TestNewReportQuery(t *testing.T) {
 		{"sort", site.ReportParams{Sort: "up"}, []string{"sort"}},
 		{"per_page", site.ReportParams{PerPage: 20}, []string{"per_page"}},
 		{"page", site.ReportParams{Page: -1}, []string{"page"}},
+		{"NUL in search", site.ReportParams{Search: "a\x00b"}, []string{"search"}},
+		{"invalid UTF-8 in project", site.ReportParams{Project: "a\xffb.com"}, []string{"project"}},
 		{"all at once", site.ReportParams{SortBy: "x", Sort: "x", PerPage: 1000, Result: "x"}, []string{"sort_by", "sort", "per_page", "result"}},
 	}
 	for _, tt := range tests {
@@ -55,7 +57,7 @@ func TestNewProjectQuery(t *testing.T) {
 	if err != nil || q != want {
 		t.Fatalf("= %+v, %v; want %+v", q, err, want)
 	}
-	for _, p := range []site.ProjectParams{{SearchBy: "url"}, {SortBy: "id"}, {Sort: "DESC"}, {PerPage: 5}, {Page: -2}} {
+	for _, p := range []site.ProjectParams{{SearchBy: "url"}, {SortBy: "id"}, {Sort: "DESC"}, {PerPage: 5}, {Page: -2}, {Search: "\x00"}, {Search: "\xfe"}} {
 		if _, err := site.NewProjectQuery(p); err == nil {
 			t.Errorf("NewProjectQuery(%+v) succeeded", p)
 		}
