@@ -1,0 +1,51 @@
+package tests
+
+import (
+	"context"
+	"net/url"
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
+	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports/porttest"
+)
+
+// knownSite fetches page for every URL on host (served from the URL asked
+// for, as a site without redirects would); any other URL is unreachable.
+type knownSite struct {
+	host string
+	page *site.Fetched
+}
+
+func (k knownSite) Fetch(_ context.Context, rawURL string) (*site.Fetched, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Hostname() != k.host {
+		return nil, &site.FetchError{Reason: "no response from " + rawURL}
+	}
+	p := *k.page
+	p.RequestedURL, p.Page.URL = rawURL, rawURL
+	return &p, nil
+}
+
+// TestPostgresHostileInput sends hostile values to every operation of the
+// full API over the Postgres stores, with the real analyser over a fetcher
+// that knows one site: never a 500, always the envelope.
+// adapters/httpapi's TestHostileInput runs the same over the memory stores.
+func TestPostgresHostileInput(t *testing.T) {
+	db, _ := newDatabase(t)
+	if _, err := postgres.ImportDataset(context.Background(), db, porttest.PostalDataset()); err != nil {
+		t.Fatal(err)
+	}
+	pw := app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
+	reports := postgres.NewReportStore(db)
+	analyser := app.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, app.AnalyserConfig{HostLimit: app.NoHostLimit})
+	httpapitest.HostileRoutes(t, httpapi.Routes{
+		Accounts: app.NewAccounts(postgres.NewAccountStore(db), pw),
+		Postal:   app.NewPostal(postgres.NewPostalStore(db)),
+		Reports:  app.NewReports(reports, analyser, pw),
+		Projects: app.NewProjects(reports),
+	})
+}
