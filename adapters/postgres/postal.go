@@ -121,7 +121,12 @@ func (s *PostalStore) State(ctx context.Context, ref string) (postal.StateSummar
 		if id, err := strconv.Atoi(strings.TrimSpace(ref)); err == nil {
 			q.Where("id = ?", id)
 		} else {
-			q.Where("name_key LIKE ?", likePrefix(postal.NameKey(ref)))
+			key := postal.NameKey(ref)
+			q.Where("name_key LIKE ?", likePrefix(key))
+			if rest, found := strings.CutPrefix(key, "the "); found {
+				// ResolveState retries without a leading "The": its candidates too.
+				q.WhereOr("name_key LIKE ?", likePrefix(rest))
+			}
 		}
 		if err := q.Scan(ctx); err != nil {
 			return err
