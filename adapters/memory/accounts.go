@@ -39,7 +39,7 @@ func (s *AccountStore) CreateUser(_ context.Context, u account.User) (account.Us
 		return account.User{}, account.ErrEmailTaken
 	}
 	s.lastUser++
-	u.ID = s.lastUser
+	u.ID, u.CreatedAt = s.lastUser, storedTime(u.CreatedAt)
 	s.users[u.ID], s.byEmail[u.Email] = u, u.ID
 	return u, nil
 }
@@ -74,7 +74,7 @@ func (s *AccountStore) CreateKey(_ context.Context, k account.APIKey) (account.A
 		return account.APIKey{}, account.ErrNotFound
 	}
 	s.lastKey++
-	k.ID = s.lastKey
+	k.ID, k.CreatedAt = s.lastKey, storedTime(k.CreatedAt)
 	s.keys[k.ID], s.byHash[k.Hash] = k, k.ID
 	return k, nil
 }
@@ -88,6 +88,7 @@ func (s *AccountStore) KeyByHash(_ context.Context, hash string, now time.Time) 
 		return account.APIKey{}, account.ErrNotFound
 	}
 	k := s.keys[id]
+	now = storedTime(now)
 	k.LastUsedAt = &now
 	s.keys[id] = k
 	return k, nil
@@ -119,6 +120,10 @@ func (s *AccountStore) RevokeKey(_ context.Context, userID, keyID int64) error {
 	delete(s.byHash, k.Hash)
 	return nil
 }
+
+// storedTime keeps t to the microsecond, the resolution of a Postgres
+// timestamptz, so both adapters give the same times.
+func storedTime(t time.Time) time.Time { return t.Truncate(time.Microsecond) }
 
 // Interface guard.
 var _ ports.AccountStore = (*AccountStore)(nil)

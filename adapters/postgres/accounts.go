@@ -59,7 +59,7 @@ func NewAccountStore(db *bun.DB) *AccountStore { return &AccountStore{db: db} }
 // CreateUser implements ports.AccountStore.
 func (s *AccountStore) CreateUser(ctx context.Context, u account.User) (account.User, error) {
 	row := userRow{Email: u.Email, PasswordHash: u.PasswordHash, CreatedAt: u.CreatedAt}
-	_, err := s.db.NewInsert().Model(&row).Returning("id").Exec(ctx)
+	_, err := s.db.NewInsert().Model(&row).Returning("id, created_at").Exec(ctx) // the time as stored (µs)
 	if isUniqueViolation(err) {
 		return account.User{}, account.ErrEmailTaken
 	}
@@ -86,7 +86,7 @@ func (s *AccountStore) UserByID(ctx context.Context, id int64) (account.User, er
 // CreateKey implements ports.AccountStore.
 func (s *AccountStore) CreateKey(ctx context.Context, k account.APIKey) (account.APIKey, error) {
 	row := keyRow{UserID: k.UserID, Name: k.Name, Prefix: k.Prefix, Hash: k.Hash, CreatedAt: k.CreatedAt}
-	if _, err := s.db.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
+	if _, err := s.db.NewInsert().Model(&row).Returning("id, created_at").Exec(ctx); err != nil { // the time as stored (µs)
 		if isForeignKeyViolation(err) {
 			return account.APIKey{}, account.ErrNotFound
 		}
