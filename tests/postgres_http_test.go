@@ -199,9 +199,26 @@ func (tw *twin) get(path string) (mem, pg twinRes) {
 // prefix, and the wall-clock timestamps. twinScrub replaces their non-null
 // values with placeholders before the comparison; null stays null (a key
 // never used must say so on both), and every other field is compared as is.
+// A timestamp's placeholder keeps what does not depend on the clock: that
+// it is RFC 3339, its zone, and whether it has sub-microsecond digits
+// (which a Postgres timestamptz cannot hold).
 var twinVolatile = map[string]string{
 	"token": "<api key>", "prefix": "<api key prefix>",
 	"created_at": "<time>", "generated_at": "<time>", "updated_at": "<time>", "last_used_at": "<time>",
+}
+
+// twinTime is the placeholder of a timestamp (the value itself when it is
+// not RFC 3339).
+func twinTime(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	zone, _ := t.Zone()
+	if t.Nanosecond()%1000 != 0 {
+		return "<time " + zone + ", sub-microsecond>"
+	}
+	return "<time " + zone + ">"
 }
 
 func twinScrub(v any, key string) any {
@@ -220,6 +237,9 @@ func twinScrub(v any, key string) any {
 		return out
 	case string:
 		if p, ok := twinVolatile[key]; ok {
+			if p == "<time>" {
+				return twinTime(v)
+			}
 			return p
 		}
 	}
