@@ -88,9 +88,8 @@ extra=()
 if grep -q -- '--allow-target' <<<"$help"; then
 	extra+=(--allow-target "127.0.0.1:$FIXTURE_PORT")
 fi
-host_flag=$(grep -oE -- '--[a-z-]*host[a-z-]*limit\b' <<<"$help" | head -1 || true)
-if [ -n "$host_flag" ]; then
-	extra+=("$host_flag" off) # one fixture host: its per-host quota would refuse the run
+if grep -q -- '--host-analyses-per-minute' <<<"$help"; then
+	extra+=(--host-analyses-per-minute 0) # one fixture host: its per-host quota would refuse the run
 fi
 
 "$work/pinsight" serve --addr "127.0.0.1:$PORT" --data-dir "$DATA" --rate-limit off --auth-rate-limit off \
