@@ -1,8 +1,9 @@
 package postal
 
 import (
-	"math"
 	"sort"
+
+	"github.com/pinsight/pinsight/geo"
 )
 
 // Thresholds of the "approximate" location quality.
@@ -17,9 +18,6 @@ const (
 	// in the PIN, so that the median means something.
 	OutlierMinLocated = 3
 )
-
-// earthRadiusKm is the mean Earth radius (IUGG), as the geo package uses.
-const earthRadiusKm = 6371.0088
 
 // markApproximate downgrades shared placeholder points and per-PIN outliers
 // from exact or corrected to approximate.
@@ -46,7 +44,7 @@ func markApproximate(offices []PostOffice, r *CleaningReport) {
 		for _, i := range idx {
 			loc := offices[i].Location
 			lat, lon := medianWithout(lats, loc.Latitude), medianWithout(lons, loc.Longitude)
-			if haversineKm(loc.Latitude, loc.Longitude, lat, lon) > OutlierKm && offices[i].Quality != QualityApproximate {
+			if geo.DistanceKm(geo.Point{Lat: loc.Latitude, Lon: loc.Longitude}, geo.Point{Lat: lat, Lon: lon}) > OutlierKm && offices[i].Quality != QualityApproximate {
 				offices[i].Quality = QualityApproximate
 				r.ApproximateOutlier++
 			}
@@ -81,12 +79,4 @@ func medianWithout(sorted []float64, v float64) float64 {
 		return at(n / 2)
 	}
 	return (at(n/2-1) + at(n/2)) / 2
-}
-
-// haversineKm is the great-circle distance on the mean Earth sphere.
-func haversineKm(lat1, lon1, lat2, lon2 float64) float64 {
-	const rad = math.Pi / 180
-	dLat, dLon := (lat2-lat1)*rad, (lon2-lon1)*rad
-	a := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
-	return 2 * earthRadiusKm * math.Asin(math.Min(1, math.Sqrt(a)))
 }
