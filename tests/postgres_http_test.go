@@ -420,6 +420,10 @@ func twinPostal(tw *twin, ds *postal.Dataset) {
 		page := []string{"", "&page=2&per_page=25", "&page=1000&per_page=100"}[rng.IntN(3)]
 		tw.get("/api/v1/pincodes/search?q=" + url.QueryEscape(term) + page)
 	}
+	// District names by India Post's spelling (alt_name) match too.
+	for _, term := range []string{"aurangabad", "bagalkot", "ahmadabad", "24 paraganas"} {
+		tw.get("/api/v1/pincodes/search?per_page=100&q=" + url.QueryEscape(term))
+	}
 	for _, q := range []string{"", "q=", "q=%20", "q=new+delhi&per_page=101", "q=delhi&page=0", "q=" + strings.Repeat("a", 101), "q=%FF%FE", "q=***"} {
 		tw.get("/api/v1/pincodes/search?" + q)
 		tw.get("/api/v1/villages/search?" + q)

@@ -276,8 +276,9 @@ func TestFullVillages(t *testing.T) {
 }
 
 // searchRank classifies an office for a query independently of the store:
-// exact < prefix < word, office name and pincode before district.
-func searchRank(o httpapi.OfficeData, q string) (int, bool) {
+// exact < prefix < word, office name and pincode before district (its LGD
+// name or India Post's spelling, altNames by district id).
+func searchRank(o httpapi.OfficeData, q string, altNames map[int]string) (int, bool) {
 	key, digits := postal.OfficeKey(q), ""
 	if strings.Trim(q, "0123456789") == "" {
 		digits = q
@@ -297,8 +298,14 @@ func searchRank(o httpapi.OfficeData, q string) (int, bool) {
 		take(2 * r)
 	}
 	if o.District != nil {
-		if r, ok := postal.MatchRank(postal.NameKey(*o.District), key); ok {
-			take(2*r + 1)
+		names := []string{*o.District}
+		if o.DistrictID != nil && altNames[*o.DistrictID] != "" {
+			names = append(names, altNames[*o.DistrictID])
+		}
+		for _, n := range names {
+			if r, ok := postal.MatchRank(postal.NameKey(n), key); ok {
+				take(2*r + 1)
+			}
 		}
 	}
 	return best, best >= 0
@@ -306,12 +313,17 @@ func searchRank(o httpapi.OfficeData, q string) (int, bool) {
 
 func TestFullSearch(t *testing.T) {
 	ds, _, h := loadFull(t)
-	for _, q := range []string{"Siliguri", "bagdogra", "1100", "110001", "darjeeling", "new delhi", "sansad marg"} {
+	altNames := map[int]string{}
+	for _, d := range ds.Districts {
+		altNames[d.ID] = d.AltName
+	}
+	// aurangabad, bagalkot and ahmadabad also match districts by India Post's spelling.
+	for _, q := range []string{"Siliguri", "bagdogra", "1100", "110001", "darjeeling", "new delhi", "sansad marg", "aurangabad", "bagalkot", "ahmadabad"} {
 		// Every office that matches, counted independently.
 		wantTotal := 0
 		for _, o := range ds.Offices {
-			od := httpapi.OfficeData{Pincode: string(o.Pincode), PostOffice: o.Name, District: &o.District}
-			if _, ok := searchRank(od, q); ok {
+			od := httpapi.OfficeData{Pincode: string(o.Pincode), PostOffice: o.Name, District: &o.District, DistrictID: &o.DistrictID}
+			if _, ok := searchRank(od, q, altNames); ok {
 				wantTotal++
 			}
 		}
@@ -332,7 +344,7 @@ func TestFullSearch(t *testing.T) {
 		}
 		prev := -1
 		for _, o := range all {
-			r, ok := searchRank(o, q)
+			r, ok := searchRank(o, q, altNames)
 			if !ok || r < prev {
 				t.Fatalf("search %q: %s %q ranks %d (match %v) after rank %d", q, o.Pincode, o.PostOffice, r, ok, prev)
 			}

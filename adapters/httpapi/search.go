@@ -39,7 +39,7 @@ func registerSearch(g huma.API, p *app.Postal) {
 	huma.Register(g, huma.Operation{
 		OperationID: "search-pincodes", Method: http.MethodGet, Path: "/pincodes/search", Tags: []string{"Pincodes"},
 		Summary: "Search post offices",
-		Description: "Matches office names (ignoring the B.O / S.O / H.O suffix), district names and pincode prefixes. " +
+		Description: "Matches office names (ignoring the B.O / S.O / H.O suffix), district names (LGD or India Post's spelling) and pincode prefixes. " +
 			"Ranked: exact, then prefix, then word matches (every query word starts a word of the name); at each level " +
 			"pincode and office-name matches come before district matches; then by pincode, name and id.",
 	}, func(ctx context.Context, in *searchInput) (*Reply[SearchData], error) {

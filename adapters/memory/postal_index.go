@@ -17,7 +17,7 @@ type postalIndex struct {
 	districtsByName []postal.DistrictSummary
 	villagesByPin   map[postal.Pincode][]int32 // villages by name
 	officeKeys      []string                   // postal.OfficeKey per office
-	districtKeys    map[int]string             // postal.NameKey per district id
+	districtKeys    map[int][]string           // postal.NameKey of the name and alt name per district id
 	villageKeys     []string                   // postal.NameKey per village
 	officeWords     []wordRef                  // words of office keys, sorted
 	districtWords   []wordRef                  // words of district names (ref = district id)
@@ -34,7 +34,7 @@ type wordRef struct {
 func buildIndex(ds *postal.Dataset) *postalIndex {
 	ix := &postalIndex{
 		ds: ds, byPin: map[postal.Pincode][]int32{}, byDistrict: map[int][]int32{},
-		villagesByPin: map[postal.Pincode][]int32{}, districtKeys: map[int]string{},
+		villagesByPin: map[postal.Pincode][]int32{}, districtKeys: map[int][]string{},
 		officeKeys: make([]string, len(ds.Offices)),
 	}
 	for i := range ds.Offices {
@@ -114,12 +114,17 @@ func (ix *postalIndex) buildRegions() {
 	}
 	for _, d := range ix.ds.Districts {
 		stateDistricts[d.StateID]++
-		ix.districtKeys[d.ID] = postal.NameKey(d.Name)
+		ix.districtKeys[d.ID] = []string{postal.NameKey(d.Name)}
+		if d.AltName != "" {
+			ix.districtKeys[d.ID] = append(ix.districtKeys[d.ID], postal.NameKey(d.AltName))
+		}
 		ix.districtsByName = append(ix.districtsByName, postal.DistrictSummary{
 			District: d, StateName: stateNames[d.StateID], PincodesCount: len(districtPins[d.ID]), PostOfficesCount: districtOffices[d.ID],
 		})
-		for _, w := range strings.Fields(ix.districtKeys[d.ID]) {
-			ix.districtWords = append(ix.districtWords, wordRef{w, int32(d.ID)})
+		for _, k := range ix.districtKeys[d.ID] {
+			for _, w := range strings.Fields(k) {
+				ix.districtWords = append(ix.districtWords, wordRef{w, int32(d.ID)})
+			}
 		}
 	}
 	sortWords(ix.districtWords)

@@ -16,7 +16,16 @@ type officeCandidate struct {
 	Pincode     string `bun:"pincode"`
 	OfficeKey   string `bun:"office_key"`
 	DistrictKey string `bun:"district_key"`
+	DistrictAlt string `bun:"district_alt_key"`
 	rank        int
+}
+
+// districtKeys are the district's name keys as postal.OfficeRank takes them.
+func (c *officeCandidate) districtKeys() []string {
+	if c.DistrictAlt == "" {
+		return []string{c.DistrictKey}
+	}
+	return []string{c.DistrictKey, c.DistrictAlt}
 }
 
 // hit is the candidate as the domain orders it.
@@ -33,11 +42,13 @@ WITH ids AS (
 	SELECT office_id AS id FROM post_office_words WHERE word LIKE ?0
 	UNION
 	SELECT o.id FROM post_offices AS o
-	WHERE o.district_id IN (SELECT id FROM postal_districts WHERE ' ' || name_key LIKE '% ' || ?0)
+	WHERE o.district_id IN (SELECT id FROM postal_districts
+		WHERE ' ' || name_key LIKE '% ' || ?0 OR (alt_key <> '' AND ' ' || alt_key LIKE '% ' || ?0))
 	UNION
 	SELECT id FROM post_offices WHERE ?1 <> '' AND pincode LIKE ?2
 )
-SELECT o.id, o.pincode, o.office_key, coalesce(d.name_key, '') AS district_key
+SELECT o.id, o.pincode, o.office_key, coalesce(d.name_key, '') AS district_key,
+	coalesce(d.alt_key, '') AS district_alt_key
 FROM ids JOIN post_offices AS o ON o.id = ids.id
 LEFT JOIN postal_districts AS d ON d.id = o.district_id`
 
@@ -56,7 +67,7 @@ func (s *PostalStore) SearchOffices(ctx context.Context, q postal.SearchQuery, p
 		hits := cands[:0]
 		for _, c := range cands {
 			o := postal.PostOffice{ID: c.ID, Pincode: postal.Pincode(c.Pincode)}
-			if r, ok := postal.OfficeRank(&o, c.OfficeKey, c.DistrictKey, q); ok {
+			if r, ok := postal.OfficeRank(&o, c.OfficeKey, c.districtKeys(), q); ok {
 				c.rank = r
 				hits = append(hits, c)
 			}

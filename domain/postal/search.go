@@ -87,8 +87,10 @@ func isDigits(s string) bool {
 
 // OfficeRank orders an office for a query (lower first): exact, then
 // prefix, then word matches; at each level a match on the pincode or the
-// office name comes before a match on the district name.
-func OfficeRank(o *PostOffice, officeKey, districtKey string, q SearchQuery) (int, bool) {
+// office name comes before a match on the district's name. districtKeys
+// are the NameKey forms of the district's LGD name and of India Post's
+// spelling when it differs (either may match).
+func OfficeRank(o *PostOffice, officeKey string, districtKeys []string, q SearchQuery) (int, bool) {
 	best := -1
 	take := func(r int) {
 		if best < 0 || r < best {
@@ -105,8 +107,10 @@ func OfficeRank(o *PostOffice, officeKey, districtKey string, q SearchQuery) (in
 	if r, ok := MatchRank(officeKey, q.Key); ok {
 		take(2 * r)
 	}
-	if r, ok := MatchRank(districtKey, q.Key); ok {
-		take(2*r + 1)
+	for _, k := range districtKeys {
+		if r, ok := MatchRank(k, q.Key); ok {
+			take(2*r + 1)
+		}
 	}
 	return best, best >= 0
 }

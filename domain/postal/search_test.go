@@ -63,7 +63,7 @@ func TestParseQuery(t *testing.T) {
 
 func TestOfficeRank(t *testing.T) {
 	o := &postal.PostOffice{Pincode: "734001", Name: "Siliguri Junction SO"}
-	officeKey, districtKey := postal.OfficeKey(o.Name), postal.NameKey("Darjeeling")
+	officeKey, districtKeys := postal.OfficeKey(o.Name), []string{postal.NameKey("Darjeeling"), postal.NameKey("Darjiling")}
 	query := func(s string) postal.SearchQuery {
 		q, err := postal.ParseQuery(s)
 		if err != nil {
@@ -83,11 +83,13 @@ func TestOfficeRank(t *testing.T) {
 		{"junction", 2 * postal.RankWord, true},
 		{"darjeeling", 2*postal.RankExact + 1, true}, // a district match ranks after an office match of the same level
 		{"darj", 2*postal.RankPrefix + 1, true},
+		{"darjiling", 2*postal.RankExact + 1, true}, // India Post's spelling of the district
+		{"darji", 2*postal.RankPrefix + 1, true},
 		{"7341", 0, false},
 		{"kolkata", 0, false},
 	}
 	for _, tt := range tests {
-		rank, ok := postal.OfficeRank(o, officeKey, districtKey, query(tt.q))
+		rank, ok := postal.OfficeRank(o, officeKey, districtKeys, query(tt.q))
 		if ok != tt.ok || (ok && rank != tt.rank) {
 			t.Errorf("OfficeRank(%q) = %d, %v; want %d, %v", tt.q, rank, ok, tt.rank, tt.ok)
 		}
