@@ -11,7 +11,7 @@ import (
 )
 
 type projectListInput struct {
-	Search   string `query:"search" maxLength:"255" doc:"Free text matched in the project name, ignoring case."`
+	Search   string `query:"search" maxLength:"255" doc:"Free text matched in the project name, ignoring case. A NUL character or invalid UTF-8 is 422."`
 	SearchBy string `query:"search_by" enum:"project" default:"project" doc:"What search matches: project."`
 	SortBy   string `query:"sort_by" enum:"created_at,project" default:"created_at" doc:"created_at is the creation time of the project's oldest report; ties are broken by name."`
 	Sort     string `query:"sort" enum:"desc,asc" default:"desc"`

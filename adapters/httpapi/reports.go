@@ -16,9 +16,9 @@ const scoreDoc = "Score: 100 x the weight of the passed checks / the weight of a
 	"decent 49 to 79, bad below 49."
 
 type reportListInput struct {
-	Search   string `query:"search" maxLength:"2048" doc:"Free text matched in the URL, ignoring case, the scheme and a leading www."`
+	Search   string `query:"search" maxLength:"2048" doc:"Free text matched in the URL, ignoring case, the scheme and a leading www. A NUL character or invalid UTF-8 is 422."`
 	SearchBy string `query:"search_by" enum:"url" default:"url" doc:"What search matches: url."`
-	Project  string `query:"project" maxLength:"255" doc:"Only this project's reports (case and a leading www. ignored)."`
+	Project  string `query:"project" maxLength:"255" doc:"Only this project's reports (case and a leading www. ignored). A NUL character or invalid UTF-8 is 422."`
 	Result   string `query:"result" enum:"good,decent,bad" doc:"Only reports of this band."`
 	SortBy   string `query:"sort_by" enum:"id,generated_at,url,result" default:"id" doc:"id is the creation order; result sorts by score. Ties are broken by id."`
 	Sort     string `query:"sort" enum:"desc,asc" default:"desc"`
@@ -86,7 +86,8 @@ func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accoun
 		Description: "Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 " +
 			"probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; " +
 			"no answer or a refused target (private address, port) is 422 on url with the reason. 503 with " +
-			"Retry-After when every analysis slot is busy. privacy defaults to 1. password is required with " +
+			"Retry-After when every analysis slot is busy; 429 with Retry-After when the target host was analysed " +
+			"too often in the last minute (a few analyses per host per minute, so no site is hammered). privacy defaults to 1. password is required with " +
 			"privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Passwords " +
 			"are stored as argon2id hashes and never returned (has_password tells). " + scoreDoc}
 	protect(accounts, &op)
