@@ -116,6 +116,7 @@ func skipWithoutDocker(tb testing.TB) {
 }
 
 func TestMain(m *testing.M) {
+	adaptToLocalDocker()
 	code := m.Run()
 	if pgServer.container != nil {
 		_ = pgServer.container.Terminate(context.Background())
