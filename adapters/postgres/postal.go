@@ -213,20 +213,12 @@ func (s *PostalStore) DistrictOffices(ctx context.Context, districtID int, page 
 	var rows []officeRow
 	var total int
 	err := s.read(ctx, "district offices", func(tx bun.Tx) error {
-		n, err := tx.NewSelect().Model((*officeRow)(nil)).Where("district_id = ?", districtID).Count(ctx)
-		if err != nil {
-			return err
-		}
-		total = int(n)
-		if total == 0 {
+		var err error
+		rows, total, err = readPage[officeRow](ctx, tx, officeColumns, []string{"pincode", "office_key", "id"}, page, "district_id = ?", districtID)
+		if err == nil && total == 0 {
 			return noData(ctx, tx)
 		}
-		from, to := page.Bounds(total)
-		if from == to {
-			return nil
-		}
-		return tx.NewSelect().Model(&rows).Column(officeColumns...).Where("district_id = ?", districtID).
-			Order("pincode", "office_key", "id").Offset(int64(from)).Limit(int64(to - from)).Scan(ctx)
+		return err
 	})
 	if err != nil {
 		return nil, 0, err
@@ -239,20 +231,12 @@ func (s *PostalStore) Villages(ctx context.Context, pin postal.Pincode, page pos
 	var rows []villageRow
 	var total int
 	err := s.read(ctx, "villages", func(tx bun.Tx) error {
-		n, err := tx.NewSelect().Model((*villageRow)(nil)).Where("pincode = ?", string(pin)).Count(ctx)
-		if err != nil {
-			return err
-		}
-		total = int(n)
-		if total == 0 {
+		var err error
+		rows, total, err = readPage[villageRow](ctx, tx, villageColumns, []string{"name_key", "code", "ord"}, page, "pincode = ?", string(pin))
+		if err == nil && total == 0 {
 			return noData(ctx, tx)
 		}
-		from, to := page.Bounds(total)
-		if from == to {
-			return nil
-		}
-		return tx.NewSelect().Model(&rows).Column(villageColumns...).Where("pincode = ?", string(pin)).
-			Order("name_key", "code", "ord").Offset(int64(from)).Limit(int64(to - from)).Scan(ctx)
+		return err
 	})
 	if err != nil {
 		return nil, 0, err

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -18,6 +17,14 @@ type officeCandidate struct {
 	DistrictKey string `bun:"district_key"`
 	DistrictAlt string `bun:"district_alt_key"`
 	rank        int
+}
+
+// match ranks the candidate for q and reports whether it matches.
+func (c *officeCandidate) match(q postal.SearchQuery) bool {
+	o := postal.PostOffice{ID: c.ID, Pincode: postal.Pincode(c.Pincode)}
+	r, ok := postal.OfficeRank(&o, c.OfficeKey, c.districtKeys(), q)
+	c.rank = r
+	return ok
 }
 
 // districtKeys are the district's name keys as postal.OfficeRank takes them.
@@ -64,22 +71,14 @@ func (s *PostalStore) SearchOffices(ctx context.Context, q postal.SearchQuery, p
 		if err := tx.NewRaw(officeCandidatesSQL, likePrefix(first), q.Digits, likePrefix(q.Digits)).Scan(ctx, &cands); err != nil {
 			return err
 		}
-		hits := cands[:0]
-		for _, c := range cands {
-			o := postal.PostOffice{ID: c.ID, Pincode: postal.Pincode(c.Pincode)}
-			if r, ok := postal.OfficeRank(&o, c.OfficeKey, c.districtKeys(), q); ok {
-				c.rank = r
-				hits = append(hits, c)
-			}
-		}
-		sort.Slice(hits, func(a, b int) bool { return hits[a].hit().Less(hits[b].hit()) })
-		total = len(hits)
+		var hits []officeCandidate
+		hits, total = rankedPage(cands, func(c *officeCandidate) bool { return c.match(q) },
+			(*officeCandidate).hit, postal.OfficeHit.Less, page)
 		if total == 0 {
 			return noData(ctx, tx)
 		}
-		from, to := page.Bounds(total)
-		ids := make([]int64, 0, to-from)
-		for _, h := range hits[from:to] {
+		ids := make([]int64, 0, len(hits))
+		for _, h := range hits {
 			ids = append(ids, h.ID)
 		}
 		var err error
@@ -127,6 +126,13 @@ func (c *villageCandidate) hit() postal.VillageHit {
 	return postal.VillageHit{Rank: c.rank, Key: c.NameKey, Code: c.Code, Pos: c.Ord}
 }
 
+// match ranks the candidate for q and reports whether it matches.
+func (c *villageCandidate) match(q postal.SearchQuery) bool {
+	r, ok := postal.MatchRank(c.NameKey, q.Key)
+	c.rank = r
+	return ok
+}
+
 // SearchVillages implements ports.PostalStore, ranking with
 // postal.MatchRank over the villages with a word starting with the query's
 // first word.
@@ -147,21 +153,14 @@ func (s *PostalStore) SearchVillages(ctx context.Context, q postal.SearchQuery, 
 		if err := sel.Scan(ctx, &cands); err != nil {
 			return err
 		}
-		hits := cands[:0]
-		for _, c := range cands {
-			if r, ok := postal.MatchRank(c.NameKey, q.Key); ok {
-				c.rank = r
-				hits = append(hits, c)
-			}
-		}
-		sort.Slice(hits, func(a, b int) bool { return hits[a].hit().Less(hits[b].hit()) })
-		total = len(hits)
+		var hits []villageCandidate
+		hits, total = rankedPage(cands, func(c *villageCandidate) bool { return c.match(q) },
+			(*villageCandidate).hit, postal.VillageHit.Less, page)
 		if total == 0 {
 			return noData(ctx, tx)
 		}
-		from, to := page.Bounds(total)
-		ords := make([]int, 0, to-from)
-		for _, h := range hits[from:to] {
+		ords := make([]int, 0, len(hits))
+		for _, h := range hits {
 			ords = append(ords, h.Ord)
 		}
 		var err error

@@ -1,0 +1,43 @@
+package postgres
+
+import (
+	"context"
+	"sort"
+
+	"github.com/uptrace/bun"
+
+	"github.com/pinsight/pinsight/domain/postal"
+)
+
+// readPage counts the rows of R that where selects and reads one page of
+// them, ordered by order: the two queries of every paged postal list.
+func readPage[R any](ctx context.Context, tx bun.Tx, columns, order []string, page postal.Page, where string, arg any) ([]R, int, error) {
+	count, err := tx.NewSelect().Model((*R)(nil)).Where(where, arg).Count(ctx)
+	n := int(count)
+	if err != nil || n == 0 {
+		return nil, n, err
+	}
+	var rows []R
+	from, to := page.Bounds(n)
+	if from == to {
+		return rows, n, nil
+	}
+	err = tx.NewSelect().Model(&rows).Column(columns...).Where(where, arg).Order(order...).
+		Offset(int64(from)).Limit(int64(to - from)).Scan(ctx)
+	return rows, n, err
+}
+
+// rankedPage keeps the candidates that match (match sets their rank),
+// orders them by the domain's hit order and returns the page's candidates
+// and the total.
+func rankedPage[C, H any](cands []C, match func(*C) bool, hit func(*C) H, less func(a, b H) bool, page postal.Page) ([]C, int) {
+	hits := cands[:0]
+	for i := range cands {
+		if match(&cands[i]) {
+			hits = append(hits, cands[i])
+		}
+	}
+	sort.Slice(hits, func(a, b int) bool { return less(hit(&hits[a]), hit(&hits[b])) })
+	from, to := page.Bounds(len(hits))
+	return hits[from:to], len(hits)
+}
