@@ -1,15 +1,10 @@
 package httpapi_test
 
 import (
-	"compress/gzip"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,46 +22,20 @@ type rawOffice struct{ name, officeType, division, delivery string }
 var branchTypes = map[string]string{"HO": "Head Office", "PO": "Sub Office", "BO": "Branch Office"}
 
 // readDirectoryByPin reads the published directory with nothing but
-// compress/gzip and encoding/csv (not the reader under test), keeping exact
-// duplicate rows once, and groups its offices by pincode.
+// compress/gzip and encoding/csv (readSharedCSV, not the reader under test),
+// keeping exact duplicate rows once, and groups its offices by pincode.
 func readDirectoryByPin(t *testing.T) (map[string][]rawOffice, int) {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedDataDir, "all_india_pincode_directory.csv.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr := csv.NewReader(zr)
-	header, err := cr.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[h] = i
-	}
 	byPin := map[string][]rawOffice{}
 	seen := map[string]bool{}
 	offices := 0
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading the directory: %v", err)
-		}
-		key := strings.Join(rec, "\x00")
+	for _, r := range readSharedCSV(t, "all_india_pincode_directory.csv.gz") {
+		key := fmt.Sprint(r) // maps print with sorted keys: the whole row
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
-		pin := rec[col["pincode"]]
-		byPin[pin] = append(byPin[pin], rawOffice{rec[col["officename"]], rec[col["officetype"]], rec[col["divisionname"]], rec[col["delivery"]]})
+		byPin[r["pincode"]] = append(byPin[r["pincode"]], rawOffice{r["officename"], r["officetype"], r["divisionname"], r["delivery"]})
 		offices++
 	}
 	return byPin, offices
