@@ -68,10 +68,10 @@ func TestServeWithoutDatabase(t *testing.T) {
 // postal endpoints answer 503 in the envelope and /readyz is not ready; once
 // the database is back, both recover without a restart.
 func TestServeSurvivesDatabaseOutage(t *testing.T) {
-	skipWithoutDocker(t)
+	image := postGIS.image(t)
 	ctx := context.Background()
 	pgPort := freePort(t)
-	c, err := tcpostgres.Run(ctx, postGISImage(),
+	c, err := tcpostgres.Run(ctx, image,
 		tcpostgres.WithDatabase("pinsight"), tcpostgres.WithUsername("pinsight"), tcpostgres.WithPassword("pinsight"),
 		testcontainers.WithHostConfigModifier(func(hc *container.HostConfig) {
 			hc.PortBindings = network.PortMap{network.MustParsePort("5432/tcp"): {{HostIP: netip.MustParseAddr("127.0.0.1"), HostPort: pgPort}}}

@@ -17,11 +17,6 @@ import (
 	"github.com/pinsight/pinsight/adapters/postgres"
 )
 
-// defaultPostGISImage works anywhere with registry access; machines without
-// one build an equivalent with tests/images/postgis/build.sh and set
-// PINSIGHT_POSTGIS_IMAGE (.ci/run does both).
-const defaultPostGISImage = "postgis/postgis:15-3.3"
-
 // pgServer is the one PostGIS container shared by the package's tests.
 var pgServer struct {
 	once      sync.Once
@@ -32,23 +27,15 @@ var pgServer struct {
 	mu        sync.Mutex
 }
 
-// postGISImage returns the image the suite runs.
-func postGISImage() string {
-	if img := os.Getenv("PINSIGHT_POSTGIS_IMAGE"); img != "" {
-		return img
-	}
-	return defaultPostGISImage
-}
-
 // startPostGIS starts the shared container once; it is removed when the test
 // binary exits (TestMain).
 func startPostGIS(t testing.TB) string {
 	t.Helper()
-	skipWithoutDocker(t)
+	image := postGIS.image(t)
 	pgServer.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		defer cancel()
-		c, err := tcpostgres.Run(ctx, postGISImage(),
+		c, err := tcpostgres.Run(ctx, image,
 			tcpostgres.WithDatabase("pinsight"), tcpostgres.WithUsername("pinsight"), tcpostgres.WithPassword("pinsight"),
 			testcontainers.WithWaitStrategy(
 				wait.ForLog("database system is ready to accept connections").WithOccurrence(2).WithStartupTimeout(2*time.Minute),
@@ -56,7 +43,7 @@ func startPostGIS(t testing.TB) string {
 		)
 		pgServer.container = c
 		if err != nil {
-			pgServer.err = fmt.Errorf("start %s (without registry access, build it: bash tests/images/postgis/build.sh, then set PINSIGHT_POSTGIS_IMAGE): %w", postGISImage(), err)
+			pgServer.err = fmt.Errorf("start %s: %w", image, err)
 			return
 		}
 		pgServer.adminURL, pgServer.err = c.ConnectionString(ctx, "sslmode=disable")
@@ -97,21 +84,34 @@ func newDatabase(t testing.TB) (*bun.DB, string) {
 	return db, url
 }
 
-// skipWithoutDocker skips when no Docker engine answers (as
-// testcontainers.SkipIfProviderIsNotHealthy, for benchmarks too).
-func skipWithoutDocker(tb testing.TB) {
-	tb.Helper()
+// requireDockerEnv, set to 1 (as .ci/run does), turns the skip without a
+// Docker engine into a failure: CI must run the container tests.
+const requireDockerEnv = "PINSIGHT_REQUIRE_DOCKER"
+
+// dockerHealth is the engine's health, asked once per test binary.
+var dockerHealth = sync.OnceValue(func() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			tb.Skipf("no Docker engine: %v", r)
+			err = fmt.Errorf("%v", r)
 		}
 	}()
 	provider, err := testcontainers.ProviderDefault.GetProvider()
 	if err == nil {
 		err = provider.Health(context.Background())
 	}
-	if err != nil {
-		tb.Skipf("no Docker engine: %v", err)
+	return err
+})
+
+// skipWithoutDocker skips when no Docker engine answers (as
+// testcontainers.SkipIfProviderIsNotHealthy, for benchmarks too), or fails
+// when requireDockerEnv is set.
+func skipWithoutDocker(tb testing.TB) {
+	tb.Helper()
+	if err := dockerHealth(); err != nil {
+		if os.Getenv(requireDockerEnv) == "1" {
+			tb.Fatalf("no Docker engine, and %s=1 requires one: %v", requireDockerEnv, err)
+		}
+		tb.Skipf("no Docker engine reachable, so the container tests skip (start Docker or set DOCKER_HOST to run them): %v", err)
 	}
 }
 

@@ -3,13 +3,16 @@
 # postgis/postgis:15-3.3, for machines that have a Docker engine but no
 # container registry. Debian's packages are installed into a debootstrap
 # root, which `docker import` turns into an image. Idempotent: an existing
-# image is kept.
+# image is kept; a lock makes concurrent callers (parallel test binaries)
+# build it once.
 #
 #   bash tests/images/postgis/build.sh        # builds $PINSIGHT_POSTGIS_IMAGE
 set -euo pipefail
 image=${PINSIGHT_POSTGIS_IMAGE:-pinsight/postgis:15-3.3-local}
 here=$(cd "$(dirname "$0")" && pwd)
 
+exec 9>"${TMPDIR:-/tmp}/pinsight-image-$(echo "$image" | tr '/:' '__').lock"
+flock 9
 if docker image inspect "$image" >/dev/null 2>&1; then
   echo "image $image exists"
   exit 0
