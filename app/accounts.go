@@ -35,14 +35,15 @@ type Session struct {
 	Info account.APIKey
 }
 
-// Register creates a user. Invalid input is an *account.ValidationError; a
-// taken address is one on "email" too.
+// Register creates a user. Invalid input (the password rules are
+// account.CheckPassword's) is an *account.ValidationError; a taken address
+// is one on "email" too.
 func (a *Accounts) Register(ctx context.Context, email, password string) (account.User, error) {
 	e, err := account.NormalizeEmail(email)
 	if err != nil {
 		return account.User{}, err
 	}
-	if err := account.CheckPassword("password", password); err != nil {
+	if err := account.CheckPassword(password, e); err != nil {
 		return account.User{}, err
 	}
 	hash, err := a.pw.HashPassword(password)

@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -59,8 +60,8 @@ func TestCreateReport(t *testing.T) {
 		r.Rating != site.Good || r.Privacy != site.Private || r.HasPassword() || r.GeneratedAt.IsZero() || !r.CreatedAt.Equal(r.GeneratedAt) {
 		t.Errorf("Create = %+v", r)
 	}
-	p, err := rs.Create(ctx, 7, app.NewReport{URL: "http://example.com", Privacy: ptr(2), Password: ptr("s3cret")})
-	if err != nil || !p.HasPassword() || p.PasswordHash == "s3cret" || !rs.CheckSharePassword(p, "s3cret") || rs.CheckSharePassword(p, "wrong") {
+	p, err := rs.Create(ctx, 7, app.NewReport{URL: "http://example.com", Privacy: ptr(2), Password: ptr("open sesame")})
+	if err != nil || !p.HasPassword() || p.PasswordHash == "open sesame" || !rs.CheckSharePassword(p, "open sesame") || rs.CheckSharePassword(p, "wrong sesame") {
 		t.Errorf("Create with password = %+v, %v", p, err)
 	}
 	calls := an.calls.Load()
@@ -74,7 +75,11 @@ func TestCreateReport(t *testing.T) {
 		{"privacy 3", app.NewReport{URL: "http://a.com", Privacy: ptr(3)}, "privacy"},
 		{"privacy 2 without password", app.NewReport{URL: "http://a.com", Privacy: ptr(2)}, "password"},
 		{"privacy 2 with empty password", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("")}, "password"},
-		{"password too long", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr(string(make([]byte, 129)))}, "password"},
+		{"password too short", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("seven77")}, "password"},
+		{"password of spaces", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("          ")}, "password"},
+		{"password of NULs", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr(string(make([]byte, 12)))}, "password"},
+		{"common password", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("password1")}, "password"},
+		{"password too long", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr(strings.Repeat("ab", 200))}, "password"},
 		{"password with privacy 1", app.NewReport{URL: "http://a.com", Privacy: ptr(1), Password: ptr("x")}, "password"},
 		{"password with default privacy", app.NewReport{URL: "http://a.com", Password: ptr("x")}, "password"},
 	}
@@ -105,11 +110,11 @@ func TestUpdateReport(t *testing.T) {
 	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2)}); fieldOf(err) != "password" {
 		t.Errorf("to privacy 2 without a password: %v", err)
 	}
-	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Password: ptr("pw")}); fieldOf(err) != "password" {
+	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Password: ptr("open sesame")}); fieldOf(err) != "password" {
 		t.Errorf("password on a private report: %v", err)
 	}
-	u, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2), Password: ptr("pw")})
-	if err != nil || u.Privacy != site.Protected || !rs.CheckSharePassword(u, "pw") {
+	u, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2), Password: ptr("open sesame")})
+	if err != nil || u.Privacy != site.Protected || !rs.CheckSharePassword(u, "open sesame") {
 		t.Fatalf("to privacy 2 = %+v, %v", u, err)
 	}
 	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(0)})
@@ -117,11 +122,11 @@ func TestUpdateReport(t *testing.T) {
 		t.Fatalf("to privacy 0 = %+v, %v; the hash is kept", u, err)
 	}
 	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2)})
-	if err != nil || u.Privacy != site.Protected || !rs.CheckSharePassword(u, "pw") {
+	if err != nil || u.Privacy != site.Protected || !rs.CheckSharePassword(u, "open sesame") {
 		t.Fatalf("back to privacy 2 without a password = %+v, %v; want the old one reused", u, err)
 	}
-	u, _ = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Password: ptr("new")})
-	if !rs.CheckSharePassword(u, "new") || rs.CheckSharePassword(u, "pw") {
+	u, _ = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Password: ptr("new sesame")})
+	if !rs.CheckSharePassword(u, "new sesame") || rs.CheckSharePassword(u, "open sesame") {
 		t.Error("password change on a privacy 2 report did not take")
 	}
 	if u.Score != 40 || an.calls.Load() != 1 {

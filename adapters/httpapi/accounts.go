@@ -11,6 +11,13 @@ import (
 	"github.com/pinsight/pinsight/domain/account"
 )
 
+// passwordPolicyDoc states the password rules (account.PasswordProblem)
+// for the OpenAPI descriptions.
+const passwordPolicyDoc = "Passwords need at least 8 characters, not counting leading and trailing spaces; at most 256 " +
+	"bytes (UTF-8); no control characters (NUL, tab, line breaks); not one character repeated; not one of the most " +
+	"common passwords (a list derived from the NCSC's top 100,000); and not the e-mail address. A refused password " +
+	"is 422 on password saying which rule it breaks."
+
 // UserData is a user as the API shows it.
 type UserData struct {
 	ID        int64     `json:"id"`
@@ -55,7 +62,7 @@ type DeletedData struct {
 type credentialsInput struct {
 	Body struct {
 		Email    string `json:"email" maxLength:"254" doc:"E-mail address."`
-		Password string `json:"password" maxLength:"1024" doc:"8 to 128 characters."`
+		Password string `json:"password" maxLength:"1024" doc:"Register: at least 8 characters not counting leading and trailing spaces, at most 256 bytes (UTF-8), no control characters (NUL, tab, line breaks), not one character repeated, not a common password, not the e-mail address. Login: the password as registered."`
 		Name     string `json:"name,omitempty" maxLength:"100" doc:"Login only: a name for the key this login mints (default: the time of login)."`
 	}
 }
@@ -88,7 +95,8 @@ func registerAccounts(api huma.API, accounts *app.Accounts) {
 	registerForm(g, huma.Operation{
 		OperationID: "register", Method: http.MethodPost, Path: "/register", DefaultStatus: http.StatusCreated,
 		Summary: "Create an account", Tags: tags,
-		Description: "A taken e-mail is 422 on email. Log in afterwards to get an API key.",
+		Description: "A taken e-mail is 422 on email. Log in afterwards to get an API key. " + passwordPolicyDoc +
+			" The e-mail must be valid UTF-8 without control or invisible characters (422 on email).",
 	}, func(ctx context.Context, in *credentialsInput) (*Reply[UserData], error) {
 		u, err := accounts.Register(ctx, in.Body.Email, in.Body.Password)
 		if err != nil {
@@ -101,7 +109,8 @@ func registerAccounts(api huma.API, accounts *app.Accounts) {
 	registerForm(g, huma.Operation{
 		OperationID: "login", Method: http.MethodPost, Path: "/login",
 		Summary: "Log in: mint a new API key", Tags: tags,
-		Description: "Each login mints a new key (named by `name`); earlier keys stay valid until revoked.",
+		Description: "Each login mints a new key (named by `name`, invisible and control characters removed); earlier keys " +
+			"stay valid until revoked.",
 	}, func(ctx context.Context, in *credentialsInput) (*Reply[TokenData], error) {
 		s, err := accounts.Login(ctx, in.Body.Email, in.Body.Password, in.Body.Name)
 		if err != nil {

@@ -45,7 +45,7 @@ func TestRegister(t *testing.T) {
 		{"bad email", jsonType, `{"email":"not-an-address","password":"correct horse"}`, 422, "email"},
 		{"display name", jsonType, `{"email":"Ada <a@example.com>","password":"correct horse"}`, 422, "email"},
 		{"short password", jsonType, `{"email":"b@example.com","password":"short"}`, 422, "password"},
-		{"long password", jsonType, `{"email":"b@example.com","password":"` + strings.Repeat("x", 129) + `"}`, 422, "password"},
+		{"long password", jsonType, `{"email":"b@example.com","password":"` + strings.Repeat("xy", 129) + `"}`, 422, "password"},
 		{"missing password", jsonType, `{"email":"b@example.com"}`, 400, "password"},
 		{"malformed", jsonType, `{"email":`, 400, "body"},
 	}

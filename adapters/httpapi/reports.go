@@ -34,7 +34,7 @@ type reportCreateInput struct {
 	Body struct {
 		URL      string  `json:"url" minLength:"1" maxLength:"2048" doc:"The URL to analyse: http or https."`
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password."`
-		Password *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2 (1 to 128 characters), refused otherwise."`
+		Password *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise. The account password rules apply (at least 8 characters not counting leading and trailing spaces, at most 256 bytes, no control characters, not common), the e-mail rule aside."`
 	}
 }
 
@@ -42,7 +42,7 @@ type reportUpdateInput struct {
 	ID   int64 `path:"id" doc:"Report id."`
 	Body *struct {
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
-		Password *string `json:"password,omitempty" maxLength:"1024" doc:"A new share password (1 to 128 characters); only when the privacy is or becomes 2."`
+		Password *string `json:"password,omitempty" maxLength:"1024" doc:"A new share password (the rules of create-report); only when the privacy is or becomes 2."`
 		Results  int     `json:"results,omitempty" enum:"0,1" default:"0" doc:"1 re-runs the analysis; 0 keeps the results."`
 	}
 }
@@ -88,8 +88,9 @@ func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accoun
 			"no answer or a refused target (private address, port) is 422 on url with the reason. 503 with " +
 			"Retry-After when every analysis slot is busy; 429 with Retry-After when the target host was analysed " +
 			"too often in the last minute (a few analyses per host per minute, so no site is hammered). privacy defaults to 1. password is required with " +
-			"privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Passwords " +
-			"are stored as argon2id hashes and never returned (has_password tells). " + scoreDoc}
+			"privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords " +
+			"follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and " +
+			"never returned (has_password tells). " + scoreDoc}
 	protect(accounts, &op)
 	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*Reply[ReportData], error) {
 		r, err := reports.Create(ctx, caller(ctx).User.ID, app.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password})

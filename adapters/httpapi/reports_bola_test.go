@@ -14,14 +14,14 @@ func TestReportsIsolation(t *testing.T) {
 	bob := login(t, s.h, "bob@example.com")
 	pub := s.createReport(t, ada, "url=https://alpha.com/&privacy=0")
 	priv := s.createReport(t, ada, "url=https://alpha.com/p")
-	prot := s.createReport(t, ada, "url=https://alpha.com/q&privacy=2&password=pw")
+	prot := s.createReport(t, ada, "url=https://alpha.com/q&privacy=2&password=open+sesame")
 	calls := s.analyser.calls
 	for _, r := range []int64{pub.ID, priv.ID, prot.ID} {
 		for _, req := range []struct{ method, ctype, body string }{
 			{http.MethodGet, "", ""},
 			{http.MethodPut, formType, "privacy=0"},
 			{http.MethodPut, formType, "results=1"},
-			{http.MethodPut, jsonType, `{"privacy":2,"password":"mine"}`},
+			{http.MethodPut, jsonType, `{"privacy":2,"password":"mine mine mine"}`},
 			{http.MethodDelete, "", ""},
 		} {
 			res := do(t, s.h, req.method, idPath(r), req.ctype, req.body, bearer(bob)...)

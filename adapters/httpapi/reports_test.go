@@ -66,7 +66,8 @@ func TestReportsContract(t *testing.T) {
 			{"privacy 2 without password", formType, "url=http://a.com&privacy=2", 422, "password"},
 			{"password with privacy 1", formType, "url=http://a.com&privacy=1&password=x", 422, "password"},
 			{"password without privacy", jsonType, `{"url":"http://a.com","password":"x"}`, 422, "password"},
-			{"password of 129", jsonType, `{"url":"http://a.com","privacy":2,"password":"` + strings.Repeat("p", 129) + `"}`, 422, "password"},
+			{"password of 258 bytes", jsonType, `{"url":"http://a.com","privacy":2,"password":"` + strings.Repeat("pq", 129) + `"}`, 422, "password"},
+			{"password of 1 character", jsonType, `{"url":"http://a.com","privacy":2,"password":"p"}`, 422, "password"},
 			{"unreachable", formType, "url=http://down.test/", 422, "url"},
 			{"xml", "application/xml", "<url/>", 415, ""},
 		}
@@ -184,13 +185,13 @@ func TestReportsContract(t *testing.T) {
 		put("password=x", 422, "password")
 		put("privacy=4", 422, "privacy")
 		put("results=2", 422, "results")
-		if r := put("privacy=2&password=p%C3%A4ss", 200, ""); r.Privacy != 2 || !r.HasPassword || r.Score != 90 {
+		if r := put("privacy=2&password=p%C3%A4ss+w%C3%B6rd", 200, ""); r.Privacy != 2 || !r.HasPassword || r.Score != 90 {
 			t.Errorf("to 2 = %+v", r)
 		}
 		if r := put("privacy=0", 200, ""); r.Privacy != 0 || !r.HasPassword {
 			t.Errorf("to 0 = %+v, want the hash kept", r)
 		}
-		put("privacy=0&password=other", 422, "password")
+		put("privacy=0&password=other+one", 422, "password")
 		if r := put("privacy=2", 200, ""); r.Privacy != 2 || !r.HasPassword {
 			t.Errorf("back to 2 = %+v", r)
 		}

@@ -96,7 +96,7 @@ func TestSharePage(t *testing.T) {
 		t.Errorf("public page with a foreign cookie = %d", p.status)
 	}
 	// A new password invalidates remembered ones.
-	do(t, s.h, http.MethodPut, idPath(prot.ID), formType, "password=new+one", bearer(ada)...)
+	do(t, s.h, http.MethodPut, idPath(prot.ID), formType, "password=new+sesame", bearer(ada)...)
 	if p := getPage(t, s.h, target, "Cookie", value); strings.Contains(p.body, "data-score") {
 		t.Error("the old password's cookie still opens the report")
 	}
@@ -108,7 +108,7 @@ func TestSharePage(t *testing.T) {
 	if last.status != 429 || last.header.Get("Retry-After") == "" {
 		t.Errorf("6th attempt = %d %v", last.status, last.header)
 	}
-	if p := postPassword(s.h, target, "new+one", "192.0.2.10:1"); p.status != 303 {
+	if p := postPassword(s.h, target, "new+sesame", "192.0.2.10:1"); p.status != 303 {
 		t.Errorf("another client = %d, want its own quota", p.status)
 	}
 	if p := postPassword(s.h, "/reports/"+itoa(priv.ID), "x", "192.0.2.11:1"); p.status != 404 {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // User is an account holder.
@@ -42,15 +43,13 @@ var (
 	ErrUnauthorized       = errors.New("account: missing or invalid API key")
 )
 
-// Credential limits.
+// Credential limits (the password rules are in password.go).
 const (
-	MinPasswordLen = 8
-	MaxPasswordLen = 128
-	MaxEmailLen    = 254
-	MaxKeyNameLen  = 100
-	keyBytes       = 32
-	keyPrefix      = "psk_"
-	displayLen     = 12
+	MaxEmailLen   = 254
+	MaxKeyNameLen = 100
+	keyBytes      = 32
+	keyPrefix     = "psk_"
+	displayLen    = 12
 )
 
 // ValidationError lists invalid fields with their messages.
@@ -72,11 +71,21 @@ func Invalid(field, msg string) *ValidationError {
 }
 
 // NormalizeEmail trims and lower-cases an address and checks that it is a
-// bare address (no display name) of acceptable length.
+// bare address (no display name) of acceptable length, valid UTF-8 (no
+// U+FFFD either: JSON decoding puts it in place of invalid bytes) without
+// spaces, control characters or invisible formatting characters (such as
+// bidirectional overrides and zero-width spaces), which would let two
+// accounts look alike.
 func NormalizeEmail(s string) (string, error) {
+	if !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) {
+		return "", Invalid("email", "must be valid UTF-8 text")
+	}
 	e := strings.ToLower(strings.TrimSpace(s))
 	if e == "" {
 		return "", Invalid("email", "is required")
+	}
+	if strings.IndexFunc(e, unsafeInEmail) >= 0 {
+		return "", Invalid("email", "must not contain spaces, control characters or invisible characters")
 	}
 	if len(e) > MaxEmailLen {
 		return "", Invalid("email", fmt.Sprintf("must be at most %d characters", MaxEmailLen))
@@ -86,15 +95,6 @@ func NormalizeEmail(s string) (string, error) {
 		return "", Invalid("email", "must be a valid e-mail address")
 	}
 	return e, nil
-}
-
-// CheckPassword enforces the password length rules (counted in characters).
-func CheckPassword(field, p string) error {
-	n := len([]rune(p))
-	if n < MinPasswordLen || n > MaxPasswordLen {
-		return Invalid(field, fmt.Sprintf("must be %d to %d characters", MinPasswordLen, MaxPasswordLen))
-	}
-	return nil
 }
 
 // NewKey draws a key from r (crypto/rand in production) and returns the key
@@ -114,13 +114,23 @@ func HashKey(key string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// KeyName cleans a key name (a label, often a user agent): invalid UTF-8
-// and control characters (NUL among them, which PostgreSQL text cannot
-// hold) are dropped, spaces trimmed, an empty name becomes def, and a long
-// one is cut to MaxKeyNameLen characters.
+// unsafeInEmail reports characters refused in an address: controls,
+// formatting characters and white space other than the ASCII space (which
+// the address syntax refuses with a clearer message).
+func unsafeInEmail(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r != ' ' && unicode.IsSpace(r)
+}
+
+// KeyName cleans a key name (a label, often a user agent): invalid UTF-8,
+// control characters (NUL among them, which PostgreSQL text cannot hold),
+// line and paragraph separators and invisible formatting characters
+// (bidirectional overrides and isolates, zero-width spaces, tags, ...) are
+// dropped, spaces trimmed, an empty name becomes def, and a long one is cut
+// to MaxKeyNameLen characters. The zero-width joiner and non-joiner stay:
+// emoji sequences and Indic scripts need them.
 func KeyName(name, def string) string {
 	name = strings.TrimSpace(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
+		if hiddenInName(r) {
 			return -1
 		}
 		return r
@@ -132,6 +142,17 @@ func KeyName(name, def string) string {
 		name = string(r[:MaxKeyNameLen])
 	}
 	return name
+}
+
+// hiddenInName reports the characters KeyName drops.
+func hiddenInName(r rune) bool {
+	switch {
+	case r == '\u200C' || r == '\u200D': // zero-width non-joiner and joiner
+		return false
+	case unicode.IsControl(r), unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
+		return true
+	}
+	return false
 }
 
 // FieldErrors returns the messages by field, for transports.

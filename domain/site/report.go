@@ -5,7 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/pinsight/pinsight/domain/account"
 )
 
 // Privacy says who may view a report's public page.
@@ -23,9 +24,7 @@ const DefaultPrivacy = Private
 
 // Limits of report input.
 const (
-	MaxURLLen         = 2048
-	MinReportPassword = 1
-	MaxReportPassword = 128
+	MaxURLLen = 2048
 )
 
 // ParsePrivacy accepts 0, 1 or 2.
@@ -88,11 +87,12 @@ func CheckURL(raw string) error {
 	return nil
 }
 
-// CheckReportPassword enforces the share password length (1 to 128
-// characters).
+// CheckReportPassword applies the password rules of accounts
+// (account.PasswordProblem: at least 8 characters once trimmed, no control
+// characters, not a common password) to a share password.
 func CheckReportPassword(p string) error {
-	if n := utf8.RuneCountInString(p); n < MinReportPassword || n > MaxReportPassword {
-		return Invalid("password", fmt.Sprintf("must be %d to %d characters", MinReportPassword, MaxReportPassword))
+	if msg := account.PasswordProblem(p); msg != "" {
+		return Invalid("password", msg)
 	}
 	return nil
 }

@@ -60,9 +60,15 @@ func TestPrivacyAndPassword(t *testing.T) {
 			t.Errorf("ParsePrivacy(%d) = %v, %v", n, p, err)
 		}
 	}
-	for p, ok := range map[string]bool{"": false, "x": true, strings.Repeat("é", 128): true, strings.Repeat("é", 129): false} {
-		if err := site.CheckReportPassword(p); (err == nil) != ok {
-			t.Errorf("CheckReportPassword(%d runes) = %v", len([]rune(p)), err)
+	for p, ok := range map[string]bool{
+		"open sesame": true, "  eight ch  ": true, strings.Repeat("ab", 128): true,
+		"": false, "x": false, "seven77": false, strings.Repeat(" ", 10): false, strings.Repeat("\x00", 10): false,
+		"open\tsesame": false, "password": false, strings.Repeat("ab", 128) + "c": false,
+	} {
+		err := site.CheckReportPassword(p)
+		var ve *site.ValidationError
+		if (err == nil) != ok || err != nil && (!errors.As(err, &ve) || len(ve.Fields["password"]) != 1) {
+			t.Errorf("CheckReportPassword(%q) = %v, want ok=%v", p, err, ok)
 		}
 	}
 }

@@ -1,0 +1,60 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+)
+
+// TestWeakSecretsRefused: passwords of spaces or NULs, common ones and
+// 1-character share passwords are 422 on password, saying what is wrong.
+func TestWeakSecretsRefused(t *testing.T) {
+	s := newSiteServer(t)
+	ada := login(t, s.h, "ada@example.com")
+	for _, tt := range []struct{ name, path, ctype, body, want string }{
+		{"spaces", "/api/v1/register", jsonType, `{"email":"b@example.com","password":"            "}`, "at least 8 characters"},
+		{"NULs", "/api/v1/register", jsonType, `{"email":"b@example.com","password":"\u0000\u0000\u0000\u0000\u0000\u0000\u0000\u0000\u0000"}`, "control characters"},
+		{"NULs in a form", "/api/v1/register", formType, "email=b@example.com&password=%00%00%00%00%00%00%00%00%00", "control characters"},
+		{"common", "/api/v1/register", formType, "email=b@example.com&password=Password1", "most common"},
+		{"the e-mail address", "/api/v1/register", formType, "email=b.smith@example.com&password=B.Smith@example.com", "e-mail address"},
+		{"1-character share password", "/api/v1/reports", formType, "url=https://alpha.com/&privacy=2&password=x", "at least 8 characters"},
+		{"spaces as a share password", "/api/v1/reports", jsonType, `{"url":"https://alpha.com/","privacy":2,"password":"          "}`, "at least 8 characters"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := do(t, s.h, http.MethodPost, tt.path, tt.ctype, tt.body, bearer(ada)...)
+			if res.Status != 422 || len(res.Errors["password"]) != 1 || !strings.Contains(res.Errors["password"][0], tt.want) {
+				t.Fatalf("= %d %v, want 422 on password saying %q", res.Status, res.Errors, tt.want)
+			}
+		})
+	}
+}
+
+// TestLooseAccountInput: e-mail addresses that are not valid UTF-8 or hold
+// control or invisible characters are 422 on email; bidirectional
+// overrides and other invisible characters are stripped from key names.
+func TestLooseAccountInput(t *testing.T) {
+	h := newAccountsHandler(t)
+	for _, tt := range []struct{ name, ctype, body string }{
+		{"invalid UTF-8 in a form", formType, "email=ada%FF@example.com&password=correct+horse"},
+		{"invalid UTF-8 in JSON", jsonType, "{\"email\":\"ada\xff@example.com\",\"password\":\"correct horse\"}"},
+		{"NUL", jsonType, `{"email":"ada\u0000@example.com","password":"correct horse"}`},
+		{"C1 control", jsonType, `{"email":"ada\u0085@example.com","password":"correct horse"}`},
+		{"right-to-left override", jsonType, `{"email":"moc.elpmaxe\u202e@ada.com","password":"correct horse"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if res := do(t, h, http.MethodPost, "/api/v1/register", tt.ctype, tt.body); res.Status != 422 || res.Errors["email"] == nil {
+				t.Fatalf("register = %d %v, want 422 on email", res.Status, res.Errors)
+			}
+		})
+	}
+	login(t, h, "ada@example.com")
+	var tok httpapi.TokenData
+	res := do(t, h, http.MethodPost, "/api/v1/login", jsonType,
+		`{"email":"ada@example.com","password":"correct horse","name":"\u202etoptal\u202c \u2066ci\u2069\u200b\u200e\u061c"}`)
+	res.data(t, &tok)
+	if tok.Key.Name != "toptal ci" {
+		t.Errorf("key name = %q, want the invisible characters dropped", tok.Key.Name)
+	}
+}
