@@ -15,17 +15,15 @@ import (
 // Bearer keys to users.
 type Accounts struct {
 	store ports.AccountStore
-	pw    PasswordParams
+	pw    PasswordHasher
 	now   func() time.Time
 	rand  io.Reader
-	dummy string // a hash verified when the e-mail is unknown, so timing reveals nothing
 }
 
-// NewAccounts returns the account use cases over store with the given
-// password costs.
-func NewAccounts(store ports.AccountStore, pw PasswordParams) *Accounts {
-	dummy, _ := pw.HashPassword("not a password of anyone")
-	return &Accounts{store: store, pw: pw, now: time.Now, rand: rand.Reader, dummy: dummy}
+// NewAccounts returns the account use cases over store, hashing and
+// verifying passwords with pw.
+func NewAccounts(store ports.AccountStore, pw PasswordHasher) *Accounts {
+	return &Accounts{store: store, pw: pw, now: time.Now, rand: rand.Reader}
 }
 
 // Session is a freshly minted key: Key is shown once.
@@ -37,7 +35,7 @@ type Session struct {
 
 // Register creates a user. Invalid input (the password rules are
 // account.CheckPassword's) is an *account.ValidationError; a taken address
-// is one on "email" too.
+// is one on "email" too. Errors also: ErrPasswordsBusy.
 func (a *Accounts) Register(ctx context.Context, email, password string) (account.User, error) {
 	e, err := account.NormalizeEmail(email)
 	if err != nil {
@@ -46,7 +44,7 @@ func (a *Accounts) Register(ctx context.Context, email, password string) (accoun
 	if err := account.CheckPassword(password, e); err != nil {
 		return account.User{}, err
 	}
-	hash, err := a.pw.HashPassword(password)
+	hash, err := a.pw.Hash(ctx, password)
 	if err != nil {
 		return account.User{}, err
 	}
@@ -58,7 +56,11 @@ func (a *Accounts) Register(ctx context.Context, email, password string) (accoun
 }
 
 // Login checks the password and mints a new key named keyName; other keys
-// stay valid. Wrong credentials are account.ErrInvalidCredentials.
+// stay valid. Wrong credentials are account.ErrInvalidCredentials; every
+// failed login, known address or not, costs one password verification, so
+// the answer time does not tell which addresses have accounts (nor which
+// are operators' accounts without a password). Errors also:
+// ErrPasswordsBusy.
 func (a *Accounts) Login(ctx context.Context, email, password, keyName string) (Session, error) {
 	e, err := account.NormalizeEmail(email)
 	if err != nil {
@@ -68,14 +70,17 @@ func (a *Accounts) Login(ctx context.Context, email, password, keyName string) (
 		return Session{}, account.Invalid("password", "is required")
 	}
 	u, err := a.store.UserByEmail(ctx, e)
-	if errors.Is(err, account.ErrNotFound) {
-		_, _ = VerifyPassword(a.dummy, password)
-		return Session{}, account.ErrInvalidCredentials
+	switch {
+	case errors.Is(err, account.ErrNotFound):
+		u = account.User{} // no hash: Verify runs its decoy
+	case err != nil:
+		return Session{}, err
 	}
+	match, err := a.pw.Verify(ctx, u.PasswordHash, password)
 	if err != nil {
 		return Session{}, err
 	}
-	if match, _ := VerifyPassword(u.PasswordHash, password); !match {
+	if !match || u.ID == 0 {
 		return Session{}, account.ErrInvalidCredentials
 	}
 	return a.mint(ctx, u, account.KeyName(keyName, "login "+a.now().UTC().Format(time.RFC3339)))

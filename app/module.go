@@ -10,7 +10,7 @@ import (
 // "readiness" value group, which adapters feed.
 var Module = fx.Module("app",
 	fx.Provide(fx.Annotate(NewHealth, fx.ParamTags(`group:"readiness"`))),
-	fx.Provide(NewAccounts),
+	fx.Provide(newPasswords, NewAccounts),
 	fx.Provide(newAnalyserOrNil, newSiteAnalysis),
 	fx.Provide(NewPostal),
 )
@@ -37,12 +37,26 @@ func newAnalyserOrNil(p analyserParams) *Analyser {
 	return NewAnalyser(p.Fetcher, p.Config)
 }
 
+// passwordParams are the costs and limits of password hashing.
+type passwordParams struct {
+	fx.In
+	Costs  PasswordParams
+	Limits PasswordLimits `optional:"true"`
+}
+
+// newPasswords provides the one password hasher of the process, so its
+// limit on concurrent argon2id runs covers accounts and reports together.
+func newPasswords(p passwordParams) (*Passwords, PasswordHasher) {
+	pw := NewPasswords(p.Costs, p.Limits)
+	return pw, pw
+}
+
 // siteParams are what the site-analysis use cases need.
 type siteParams struct {
 	fx.In
 	Store     ports.ReportStore `optional:"true"`
 	Analyser  *Analyser
-	Passwords PasswordParams
+	Passwords PasswordHasher
 }
 
 type siteResult struct {

@@ -22,13 +22,13 @@ type PageAnalyser interface {
 type Reports struct {
 	store    ports.ReportStore
 	analyser PageAnalyser
-	pw       PasswordParams
+	pw       PasswordHasher
 	now      func() time.Time
 }
 
 // NewReports returns the report use cases over store, analysing with
 // analyser and hashing share passwords with pw.
-func NewReports(store ports.ReportStore, analyser PageAnalyser, pw PasswordParams) *Reports {
+func NewReports(store ports.ReportStore, analyser PageAnalyser, pw PasswordHasher) *Reports {
 	return &Reports{store: store, analyser: analyser, pw: pw, now: time.Now}
 }
 
@@ -56,7 +56,7 @@ type ListPage[T any] struct {
 }
 
 // Create validates in, analyses the URL and stores the report. Errors:
-// *site.ValidationError, *site.FetchError, ErrBusy.
+// *site.ValidationError, *site.FetchError, ErrBusy, ErrPasswordsBusy.
 func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (site.Report, error) {
 	privacy := site.DefaultPrivacy
 	if err := site.CheckURL(in.URL); err != nil {
@@ -69,7 +69,7 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (site
 		}
 		privacy = p
 	}
-	hash, err := rs.passwordFor(privacy, in.Password, false)
+	hash, err := rs.passwordFor(ctx, privacy, in.Password, false)
 	if err != nil {
 		return site.Report{}, err
 	}
@@ -89,7 +89,7 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (site
 // none was sent). An empty password counts as not sent (HTML forms send
 // empty fields); hasHash says a password is stored already, which then need
 // not be sent again.
-func (rs *Reports) passwordFor(privacy site.Privacy, password *string, hasHash bool) (string, error) {
+func (rs *Reports) passwordFor(ctx context.Context, privacy site.Privacy, password *string, hasHash bool) (string, error) {
 	sent := password != nil && *password != ""
 	switch {
 	case privacy != site.Protected && sent:
@@ -104,7 +104,7 @@ func (rs *Reports) passwordFor(privacy site.Privacy, password *string, hasHash b
 	if err := site.CheckReportPassword(*password); err != nil {
 		return "", err
 	}
-	return rs.pw.HashPassword(*password)
+	return rs.pw.Hash(ctx, *password)
 }
 
 // Get returns the user's report id, or site.ErrNotFound.
@@ -126,7 +126,7 @@ func (rs *Reports) List(ctx context.Context, userID int64, p site.ReportParams) 
 // Update changes the user's report id: privacy, password and, when asked,
 // a fresh analysis, all in one write. Leaving privacy 2 keeps the stored
 // password, so returning to 2 needs none. Errors: site.ErrNotFound,
-// *site.ValidationError, *site.FetchError, ErrBusy.
+// *site.ValidationError, *site.FetchError, ErrBusy, ErrPasswordsBusy.
 func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate) (site.Report, error) {
 	cur, err := rs.store.Report(ctx, userID, id)
 	if err != nil {
@@ -138,7 +138,7 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 			return site.Report{}, err
 		}
 	}
-	hash, err := rs.passwordFor(privacy, in.Password, cur.HasPassword())
+	hash, err := rs.passwordFor(ctx, privacy, in.Password, cur.HasPassword())
 	if err != nil {
 		return site.Report{}, err
 	}
@@ -179,12 +179,12 @@ func (rs *Reports) Shared(ctx context.Context, id int64) (site.Report, error) {
 }
 
 // CheckSharePassword reports whether password opens report r (privacy 2).
-func (rs *Reports) CheckSharePassword(r site.Report, password string) bool {
+// Errors: ErrPasswordsBusy, the context's.
+func (rs *Reports) CheckSharePassword(ctx context.Context, r site.Report, password string) (bool, error) {
 	if r.Privacy != site.Protected || !r.HasPassword() || password == "" {
-		return false
+		return false, nil
 	}
-	match, _ := VerifyPassword(r.PasswordHash, password)
-	return match
+	return rs.pw.Verify(ctx, r.PasswordHash, password)
 }
 
 func (rs *Reports) clock() time.Time { return rs.now().UTC().Truncate(time.Second) }

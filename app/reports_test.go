@@ -12,7 +12,18 @@ import (
 	"github.com/pinsight/pinsight/domain/site"
 )
 
-var cheapPasswords = app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
+// cheapPasswords keeps the tests fast; production uses DefaultPasswordParams.
+var cheapPasswords = app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
+
+// opens reports whether password opens report r's share page.
+func opens(t *testing.T, rs *app.Reports, r site.Report, password string) bool {
+	t.Helper()
+	ok, err := rs.CheckSharePassword(context.Background(), r, password)
+	if err != nil {
+		t.Fatalf("CheckSharePassword: %v", err)
+	}
+	return ok
+}
 
 // scripted analyses every URL to finalURL with score, counting calls.
 type scripted struct {
@@ -61,7 +72,7 @@ func TestCreateReport(t *testing.T) {
 		t.Errorf("Create = %+v", r)
 	}
 	p, err := rs.Create(ctx, 7, app.NewReport{URL: "http://example.com", Privacy: ptr(2), Password: ptr("open sesame")})
-	if err != nil || !p.HasPassword() || p.PasswordHash == "open sesame" || !rs.CheckSharePassword(p, "open sesame") || rs.CheckSharePassword(p, "wrong sesame") {
+	if err != nil || !p.HasPassword() || p.PasswordHash == "open sesame" || !opens(t, rs, p, "open sesame") || opens(t, rs, p, "wrong sesame") {
 		t.Errorf("Create with password = %+v, %v", p, err)
 	}
 	calls := an.calls.Load()
@@ -114,7 +125,7 @@ func TestUpdateReport(t *testing.T) {
 		t.Errorf("password on a private report: %v", err)
 	}
 	u, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2), Password: ptr("open sesame")})
-	if err != nil || u.Privacy != site.Protected || !rs.CheckSharePassword(u, "open sesame") {
+	if err != nil || u.Privacy != site.Protected || !opens(t, rs, u, "open sesame") {
 		t.Fatalf("to privacy 2 = %+v, %v", u, err)
 	}
 	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(0)})
@@ -122,11 +133,11 @@ func TestUpdateReport(t *testing.T) {
 		t.Fatalf("to privacy 0 = %+v, %v; the hash is kept", u, err)
 	}
 	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2)})
-	if err != nil || u.Privacy != site.Protected || !rs.CheckSharePassword(u, "open sesame") {
+	if err != nil || u.Privacy != site.Protected || !opens(t, rs, u, "open sesame") {
 		t.Fatalf("back to privacy 2 without a password = %+v, %v; want the old one reused", u, err)
 	}
 	u, _ = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Password: ptr("new sesame")})
-	if !rs.CheckSharePassword(u, "new sesame") || rs.CheckSharePassword(u, "open sesame") {
+	if !opens(t, rs, u, "new sesame") || opens(t, rs, u, "open sesame") {
 		t.Error("password change on a privacy 2 report did not take")
 	}
 	if u.Score != 40 || an.calls.Load() != 1 {
@@ -161,7 +172,7 @@ func TestSharedReports(t *testing.T) {
 	if got, err := rs.Shared(ctx, pub.ID); err != nil || got.ID != pub.ID {
 		t.Errorf("Shared(public) = %+v, %v", got, err)
 	}
-	if rs.CheckSharePassword(pub, "") {
+	if opens(t, rs, pub, "") {
 		t.Error("a public report opened with a password")
 	}
 }

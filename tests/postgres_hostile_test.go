@@ -39,7 +39,7 @@ func TestPostgresHostileInput(t *testing.T) {
 	if _, err := postgres.ImportDataset(context.Background(), db, porttest.PostalDataset()); err != nil {
 		t.Fatal(err)
 	}
-	pw := app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
+	pw := app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
 	reports := postgres.NewReportStore(db)
 	analyser := app.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, app.AnalyserConfig{HostLimit: app.NoHostLimit})
 	httpapitest.HostileRoutes(t, httpapi.Routes{

@@ -73,7 +73,7 @@ func twinDataset(t *testing.T) *postal.Dataset {
 }
 
 // twinPasswords keeps argon2id cheap in tests.
-var twinPasswords = app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
+var twinPasswords = app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
 
 // twinHandler is the production handler over the given stores, wired as
 // serve wires it.

@@ -98,8 +98,8 @@ func TestSharePageInBrowser(t *testing.T) {
 	store := memory.NewReportStore()
 	mux := http.NewServeMux()
 	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: app.NewHealth(nil),
-		Accounts: app.NewAccounts(memory.NewAccountStore(), app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}),
-		Reports:  app.NewReports(store, analyser, app.DefaultPasswordParams), Projects: app.NewProjects(store),
+		Accounts: app.NewAccounts(memory.NewAccountStore(), app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})),
+		Reports:  app.NewReports(store, analyser, app.NewPasswords(app.DefaultPasswordParams, app.PasswordLimits{})), Projects: app.NewProjects(store),
 		Share: httpapi.ShareOptions{Limiter: memory.NewRateLimiter()}})
 	srv := httptest.NewServer(httpapi.NewHandler(mux, httpapi.HandlerOptions{}))
 	defer srv.Close()

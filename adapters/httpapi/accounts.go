@@ -18,6 +18,11 @@ const passwordPolicyDoc = "Passwords need at least 8 characters, not counting le
 	"common passwords (a list derived from the NCSC's top 100,000); and not the e-mail address. A refused password " +
 	"is 422 on password saying which rule it breaks."
 
+// passwordBusyDoc documents the cap on concurrent argon2id runs.
+const passwordBusyDoc = "Password hashing (argon2id, 19 MiB each) runs a bounded number at a time: when every slot " +
+	"stays busy for the wait (--password-hashes, --password-wait), the answer is 503 with Retry-After (the server is " +
+	"saturated, not the client over a quota, hence not 429)."
+
 // UserData is a user as the API shows it.
 type UserData struct {
 	ID        int64     `json:"id"`
@@ -96,7 +101,7 @@ func registerAccounts(api huma.API, accounts *app.Accounts) {
 		OperationID: "register", Method: http.MethodPost, Path: "/register", DefaultStatus: http.StatusCreated,
 		Summary: "Create an account", Tags: tags,
 		Description: "A taken e-mail is 422 on email. Log in afterwards to get an API key. " + passwordPolicyDoc +
-			" The e-mail must be valid UTF-8 without control or invisible characters (422 on email).",
+			" The e-mail must be valid UTF-8 without control or invisible characters (422 on email). " + passwordBusyDoc,
 	}, func(ctx context.Context, in *credentialsInput) (*Reply[UserData], error) {
 		u, err := accounts.Register(ctx, in.Body.Email, in.Body.Password)
 		if err != nil {
@@ -110,7 +115,7 @@ func registerAccounts(api huma.API, accounts *app.Accounts) {
 		OperationID: "login", Method: http.MethodPost, Path: "/login",
 		Summary: "Log in: mint a new API key", Tags: tags,
 		Description: "Each login mints a new key (named by `name`, invisible and control characters removed); earlier keys " +
-			"stay valid until revoked.",
+			"stay valid until revoked. A wrong password and an unknown e-mail are the same 401, in the same time. " + passwordBusyDoc,
 	}, func(ctx context.Context, in *credentialsInput) (*Reply[TokenData], error) {
 		s, err := accounts.Login(ctx, in.Body.Email, in.Body.Password, in.Body.Name)
 		if err != nil {

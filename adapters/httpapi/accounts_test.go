@@ -12,7 +12,7 @@ import (
 )
 
 // cheap password costs keep the tests fast; production uses DefaultPasswordParams.
-var testPasswords = app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
+var testPasswords = app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
 
 func newAccountsHandler(t *testing.T) http.Handler {
 	return newHandler(t, httpapi.Routes{Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords)})

@@ -5,7 +5,9 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -207,6 +209,9 @@ func toHTTP(err error) error {
 		return huma.Error404NotFound("not found")
 	case errors.As(err, &te):
 		return huma.ErrorWithHeaders(huma.Error429TooManyRequests("too many analyses of "+te.Host+": retry after "+te.RetryAfterHeader()+" s"), http.Header{"Retry-After": {te.RetryAfterHeader()}})
+	case errors.Is(err, app.ErrPasswordsBusy):
+		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("too many password checks at once: retry shortly"),
+			http.Header{"Retry-After": {passwordRetryAfter}})
 	case errors.Is(err, app.ErrBusy):
 		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("every analysis slot is busy: retry shortly"), http.Header{"Retry-After": {"5"}})
 	case errors.Is(err, ports.ErrUnavailable):
@@ -215,6 +220,9 @@ func toHTTP(err error) error {
 		return err
 	}
 }
+
+// passwordRetryAfter is the Retry-After of ErrPasswordsBusy, in seconds.
+var passwordRetryAfter = strconv.Itoa(int(app.PasswordRetryAfter / time.Second))
 
 // validationFailed is a 422 listing every field's messages.
 func validationFailed(fields map[string][]string) error {

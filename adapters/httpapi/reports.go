@@ -90,7 +90,8 @@ func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accoun
 			"too often in the last minute (a few analyses per host per minute, so no site is hammered). privacy defaults to 1. password is required with " +
 			"privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords " +
 			"follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and " +
-			"never returned (has_password tells). " + scoreDoc}
+			"never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they " +
+			"stay busy). " + scoreDoc}
 	protect(accounts, &op)
 	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*Reply[ReportData], error) {
 		r, err := reports.Create(ctx, caller(ctx).User.ID, app.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password})

@@ -79,11 +79,17 @@ type siteServer struct {
 
 func newSiteServer(t *testing.T) *siteServer {
 	t.Helper()
+	return newSiteServerWith(t, testPasswords)
+}
+
+// newSiteServerWith is newSiteServer hashing passwords with pw.
+func newSiteServerWith(t *testing.T, pw app.PasswordHasher) *siteServer {
+	t.Helper()
 	an := newFakeAnalyser()
 	store := memory.NewReportStore()
 	h := newHandler(t, httpapi.Routes{
-		Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
-		Reports:  app.NewReports(store, an, testPasswords),
+		Accounts: app.NewAccounts(memory.NewAccountStore(), pw),
+		Reports:  app.NewReports(store, an, pw),
 		Projects: app.NewProjects(store),
 		Share: httpapi.ShareOptions{CookieKey: []byte("test key"), Limiter: memory.NewRateLimiter(),
 			Attempts: ratelimit.Limit{Requests: 5, Window: 1 << 40}},

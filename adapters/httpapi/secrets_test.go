@@ -1,11 +1,14 @@
 package httpapi_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/app"
 )
 
 // TestWeakSecretsRefused: passwords of spaces or NULs, common ones and
@@ -56,5 +59,57 @@ func TestLooseAccountInput(t *testing.T) {
 	res.data(t, &tok)
 	if tok.Key.Name != "toptal ci" {
 		t.Errorf("key name = %q, want the invisible characters dropped", tok.Key.Name)
+	}
+}
+
+// switchablePasswords answers ErrPasswordsBusy while busy is set, as
+// *app.Passwords does when every slot stays taken.
+type switchablePasswords struct {
+	app.PasswordHasher
+	busy atomic.Bool
+}
+
+func (p *switchablePasswords) Hash(ctx context.Context, password string) (string, error) {
+	if p.busy.Load() {
+		return "", app.ErrPasswordsBusy
+	}
+	return p.PasswordHasher.Hash(ctx, password)
+}
+
+func (p *switchablePasswords) Verify(ctx context.Context, phc, password string) (bool, error) {
+	if p.busy.Load() {
+		return false, app.ErrPasswordsBusy
+	}
+	return p.PasswordHasher.Verify(ctx, phc, password)
+}
+
+// TestPasswordsBusy: when every password slot is busy, each route that
+// hashes or verifies a password answers 503 with Retry-After.
+func TestPasswordsBusy(t *testing.T) {
+	pw := &switchablePasswords{PasswordHasher: testPasswords}
+	s := newSiteServerWith(t, pw)
+	ada := login(t, s.h, "ada@example.com")
+	prot := s.createReport(t, ada, "url=https://alpha.com/&privacy=2&password=open+sesame")
+	pw.busy.Store(true)
+	for _, tt := range []struct{ name, method, path, body string }{
+		{"login", http.MethodPost, "/api/v1/login", "email=ada@example.com&password=correct+horse"},
+		{"login of an unknown address", http.MethodPost, "/api/v1/login", "email=eve@example.com&password=correct+horse"},
+		{"register", http.MethodPost, "/api/v1/register", "email=bob@example.com&password=correct+horse"},
+		{"report with a password", http.MethodPost, "/api/v1/reports", "url=https://alpha.com/&privacy=2&password=open+sesame"},
+		{"new share password", http.MethodPut, idPath(prot.ID), "password=new+sesame"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := do(t, s.h, tt.method, tt.path, formType, tt.body, bearer(ada)...)
+			if res.Status != 503 || res.Code != "unavailable" || res.Header.Get("Retry-After") != "1" {
+				t.Fatalf("= %d %q, Retry-After %q; want 503 unavailable with Retry-After 1", res.Status, res.Code, res.Header.Get("Retry-After"))
+			}
+		})
+	}
+	if p := postPassword(s.h, "/reports/"+itoa(prot.ID), "open+sesame", "192.0.2.1:1"); p.status != 503 || p.header.Get("Retry-After") != "1" || !strings.Contains(p.body, "try again") {
+		t.Errorf("share page password = %d, Retry-After %q", p.status, p.header.Get("Retry-After"))
+	}
+	pw.busy.Store(false)
+	if p := postPassword(s.h, "/reports/"+itoa(prot.ID), "open+sesame", "192.0.2.1:1"); p.status != 303 {
+		t.Errorf("share page password once free = %d, want 303", p.status)
 	}
 }

@@ -136,7 +136,21 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
-	if err := r.ParseForm(); err != nil || !p.reports.CheckSharePassword(rep, r.PostForm.Get("password")) {
+	match := false
+	if err := r.ParseForm(); err == nil {
+		match, err = p.reports.CheckSharePassword(r.Context(), rep, r.PostForm.Get("password"))
+		if errors.Is(err, app.ErrPasswordsBusy) {
+			w.Header().Set("Retry-After", passwordRetryAfter)
+			p.render(w, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", ID: id,
+				Error: "Too many password checks at the moment: try again in a few seconds."})
+			return
+		}
+		if err != nil {
+			p.fail(w, r, err)
+			return
+		}
+	}
+	if !match {
 		p.render(w, http.StatusForbidden, "password", pageData{Title: "Protected report", ID: id, Error: "Wrong password."})
 		return
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/app"
 )
 
 // serveConfig is everything serve reads from flags and environment.
@@ -21,6 +22,7 @@ type serveConfig struct {
 	Data            dataConfig
 	Site            siteConfig
 	Boundaries      boundaryConfig
+	Passwords       app.PasswordLimits
 	LogLevel        string
 	LogFormat       string
 	ShutdownTimeout time.Duration
@@ -45,6 +47,7 @@ func newServeCmd() *cobra.Command {
 	dataFlags(f, &cfg.Data)
 	boundaryFlags(f, &cfg.Boundaries)
 	siteFlags(f, &cfg.Site)
+	passwordFlags(f, &cfg.Passwords)
 	f.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
 	f.IntVar(&cfg.HTTP.MaxConcurrentRequests, "max-concurrent-requests", httpapi.DefaultMaxConcurrent, "requests served at once; beyond, 503 with Retry-After (-1: no cap)")
 	f.IntVar(&cfg.HTTP.MaxQueryParams, "max-query-params", httpapi.DefaultMaxQueryParams, "query parameters per request; beyond, 400 (-1: no cap)")

@@ -34,7 +34,7 @@ func newUserCmd() *cobra.Command {
 			if _, err := postgres.Migrate(ctx, db); err != nil {
 				return err
 			}
-			s, err := app.NewAccounts(postgres.NewAccountStore(db), app.DefaultPasswordParams).CreateUser(ctx, email)
+			s, err := app.NewAccounts(postgres.NewAccountStore(db), app.NewPasswords(app.DefaultPasswordParams, app.PasswordLimits{})).CreateUser(ctx, email)
 			if err != nil {
 				return err
 			}

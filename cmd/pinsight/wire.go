@@ -24,7 +24,7 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		return nil, err
 	}
 	return fx.Options(
-		fx.Supply(cfg.HTTP, log, app.DefaultPasswordParams),
+		fx.Supply(cfg.HTTP, log, app.DefaultPasswordParams, cfg.Passwords),
 		app.Module,
 		httpapi.Module,
 		storage(cfg),
