@@ -14,7 +14,7 @@ import (
 type DatasetData struct {
 	Source        string                `json:"source" enum:"embedded,files,unknown" doc:"Where the served dataset was read from: embedded (the official snapshot compiled into the binary), files (named by the operator with --data-dir or one flag per file) or unknown (imported into the database by a version that did not record it)."`
 	Release       *string               `json:"release" doc:"Publication date of the post office directory (its data.gov.in update date), YYYY-MM-DD; null when not known (files named by the operator)." example:"2025-10-03"`
-	Files         []DatasetFileData     `json:"files" doc:"The files read, the directory first (empty when the source is unknown)."`
+	Files         []DatasetFileData     `json:"files" nullable:"false" doc:"The files read, the directory first (empty when the source is unknown)."`
 	Licence       string                `json:"licence"`
 	LicenceURL    string                `json:"licence_url"`
 	Attribution   string                `json:"attribution"`

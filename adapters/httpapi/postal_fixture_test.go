@@ -10,6 +10,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/digipin"
+	"github.com/pinsight/pinsight/domain/postal"
 )
 
 // These tests run on the hand-written fixture files (no real data needed):
@@ -454,5 +455,22 @@ func TestDatasetFixture(t *testing.T) {
 	c := d.Cleaning
 	if c.OfficeRows != 68 || c.DuplicateRows != 1 || c.MalformedRows != 2 || c.InvalidPincodes != 1 || c.Locations["swapped"] != 1 {
 		t.Errorf("cleaning = %+v", c)
+	}
+}
+
+// TestDatasetUnknownSource serves a dataset whose source was not recorded
+// (a database imported before sources were): "unknown", a null release and
+// an empty list of files, never null.
+func TestDatasetUnknownSource(t *testing.T) {
+	ds, err := loadFixtureDataset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds.Source = postal.Source{}
+	rec := get(postalHandler(memory.NewPostalStore(ds)), "/api/v1/dataset")
+	for _, want := range []string{`"source":"unknown"`, `"release":null`, `"files":[]`, `"licence":"GODL-India"`} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("GET /dataset = %d %s; want %s", rec.Code, rec.Body, want)
+		}
 	}
 }
