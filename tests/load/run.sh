@@ -59,10 +59,11 @@ go build -o "$work/soak" ./tests/load/soak
 # Inputs from the real directory: every 10th distinct PIN, and every 80th
 # located office (a point inside India's mainland box).
 directory() {
-	if [ -f "$DATA/all_india_pincode_directory.csv.gz" ]; then
-		gzip -dc "$DATA/all_india_pincode_directory.csv.gz"
+	local dir=${DATA:-adapters/indiapost/snapshot} # the served files
+	if [ -f "$dir/all_india_pincode_directory.csv.gz" ]; then
+		gzip -dc "$dir/all_india_pincode_directory.csv.gz"
 	else
-		cat "$DATA/all_india_pincode_directory.csv"
+		cat "$dir/all_india_pincode_directory.csv"
 	fi
 }
 directory | awk -F, 'NR > 1 && NF == 11 && $5 ~ /^[1-9][0-9][0-9][0-9][0-9][0-9]$/ { print $5 }' |
