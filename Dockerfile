@@ -5,7 +5,10 @@
 #   docker build -t pinsight:local -f Dockerfile dist
 #   docker run --rm -p 8080:8080 pinsight:local
 #
-# To serve the India Post directory, mount the data folder and pass --data-dir.
+# The binary embeds the official dataset (release 2025-10-03, GODL-India; see
+# NOTICE), so the image serves the postal endpoints with nothing mounted. To
+# serve a newer release, mount its folder and pass --data-dir (or
+# PINSIGHT_DATA_DIR).
 FROM scratch
 COPY pinsight /pinsight
 USER 65532:65532

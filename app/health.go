@@ -19,9 +19,12 @@ var (
 
 // Component is one thing the server depends on, with a readiness check.
 // Check returns nil when the component can serve; its error explains why not.
+// Describe, when set, says what a ready component serves (e.g. which
+// dataset); it becomes the state's detail.
 type Component struct {
-	Name  string
-	Check func(context.Context) error
+	Name     string
+	Check    func(context.Context) error
+	Describe func(context.Context) string
 }
 
 // ComponentState is the outcome of one readiness check.
@@ -55,6 +58,9 @@ func (h *Health) Ready(ctx context.Context) (bool, []ComponentState) {
 		err := c.Check(ctx)
 		switch {
 		case err == nil:
+			if c.Describe != nil {
+				s.Detail = c.Describe(ctx)
+			}
 		case errors.Is(err, ErrNotConfigured):
 			s.Ready, s.State, s.Detail = false, "not_configured", err.Error()
 		case errors.Is(err, ErrDegraded):

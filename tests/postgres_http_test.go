@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -34,8 +33,8 @@ import (
 // the same scripted requests and requires the same status, the same
 // contract headers and the same JSON body: switching --database-url must
 // change nothing a client can observe. The postal part runs over the real
-// directory when ../shared/data exists (the fixture dataset with -short or
-// without it); the site part scripts accounts, reports and projects with a
+// directory, the embedded snapshot (the fixture dataset with -short); the
+// site part scripts accounts, reports and projects with a
 // deterministic page fetcher.
 func TestHTTPEquivalence(t *testing.T) {
 	db, _ := newDatabase(t)
@@ -62,11 +61,10 @@ func TestHTTPEquivalence(t *testing.T) {
 	t.Logf("requests compared by status: %v", tw.status)
 }
 
-// twinDataset is the real directory, or the fixture dataset with -short or
-// when the real one is absent.
+// twinDataset is the real directory, or the fixture dataset with -short.
 func twinDataset(t *testing.T) *postal.Dataset {
-	if _, err := os.Stat(sharedData); err != nil || testing.Short() {
-		t.Logf("postal part over the fixture dataset (real data at %s: %v, -short %v)", sharedData, err, testing.Short())
+	if testing.Short() {
+		t.Log("postal part over the fixture dataset (-short)")
 		return porttest.PostalDataset()
 	}
 	return fullDataset(t)

@@ -2,7 +2,7 @@ package tests
 
 import (
 	"context"
-	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -10,13 +10,11 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
 )
-
-// sharedData is the real dataset folder, relative to this package.
-const sharedData = "../../shared/data"
 
 var fullData struct {
 	once sync.Once
@@ -24,14 +22,11 @@ var fullData struct {
 	err  error
 }
 
-// fullDataset loads the real directory once, or skips without it.
+// fullDataset loads the real directory (the embedded snapshot) once.
 func fullDataset(tb testing.TB) *postal.Dataset {
 	tb.Helper()
-	if _, err := os.Stat(sharedData); err != nil {
-		tb.Skipf("real dataset not found at %s: %v", sharedData, err)
-	}
 	fullData.once.Do(func() {
-		res, err := indiapost.Load(indiapost.FindFiles(sharedData, indiapost.Files{}))
+		res, err := indiapost.Load(snapshot.Files())
 		if err != nil {
 			fullData.err = err
 			return
@@ -70,6 +65,9 @@ func TestPostgresFullImport(t *testing.T) {
 	info, err := postgres.NewPostalStore(db).Info(ctx)
 	if err != nil || info.Offices != len(ds.Offices) || info.Version != ds.Fingerprint() || st.Offices != len(ds.Offices) {
 		t.Fatalf("after re-import Info = %+v, %v; stats %+v", info, err, st)
+	}
+	if ds.Source.Kind != postal.SourceEmbedded || !reflect.DeepEqual(info.Source, ds.Source) {
+		t.Errorf("imported source = %+v, want the embedded snapshot as loaded: %+v", info.Source, ds.Source)
 	}
 	var rows int
 	if err := db.NewRaw("SELECT count(*) FROM post_offices").Scan(ctx, &rows); err != nil || rows != len(ds.Offices) {

@@ -10,16 +10,13 @@ import (
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
-// Attribution is the GODL attribution the data licence asks for.
-const Attribution = "Department of Posts, Ministry of Communications, Government of India, All India Pincode Directory " +
-	"till last month; Ministry of Panchayati Raj, Local Government Directory (states, districts, villages with PIN codes); " +
-	"Open Government Data Platform India, Government Open Data License - India (GODL)."
-
 // DatasetData describes the served dataset.
 type DatasetData struct {
-	Source        string                `json:"source"`
-	Release       string                `json:"release" doc:"data.gov.in update date of the directory."`
+	Source        string                `json:"source" enum:"embedded,files,unknown" doc:"Where the served dataset was read from: embedded (the official snapshot compiled into the binary), files (named by the operator with --data-dir or one flag per file) or unknown (imported into the database by a version that did not record it)."`
+	Release       *string               `json:"release" doc:"Publication date of the post office directory (its data.gov.in update date), YYYY-MM-DD; null when not known (files named by the operator)." example:"2025-10-03"`
+	Files         []DatasetFileData     `json:"files" nullable:"false" doc:"The files read, the directory first (empty when the source is unknown)."`
 	Licence       string                `json:"licence"`
+	LicenceURL    string                `json:"licence_url"`
 	Attribution   string                `json:"attribution"`
 	Version       string                `json:"version" doc:"Fingerprint of the loaded content (the ETag of data responses)."`
 	LGDCodes      bool                  `json:"lgd_codes" doc:"State and district ids are LGD codes (false: derived from names)."`
@@ -32,20 +29,43 @@ type DatasetData struct {
 	Cleaning      postal.CleaningReport `json:"cleaning"`
 }
 
+// DatasetFileData is one file of the served dataset.
+type DatasetFileData struct {
+	Role   string  `json:"role" enum:"directory,states,districts,legacy_districts,villages"`
+	Name   string  `json:"name" doc:"The file's name (without its folder)." example:"all_india_pincode_directory.csv.gz"`
+	Date   *string `json:"date" doc:"The file's own publication date, YYYY-MM-DD; null when not known." example:"2025-10-03"`
+	Rows   int     `json:"rows" doc:"Data rows read (malformed rows excluded)."`
+	SHA256 string  `json:"sha256" doc:"SHA-256 of the file's bytes as stored (compressed or not)."`
+}
+
+// newDatasetData is the answer for info.
+func newDatasetData(info postal.Info) DatasetData {
+	src := info.Source
+	kind := src.Kind
+	if kind == "" {
+		kind = postal.SourceUnknown
+	}
+	files := make([]DatasetFileData, 0, len(src.Files))
+	for _, f := range src.Files {
+		files = append(files, DatasetFileData{Role: f.Role, Name: f.Name, Date: optString(f.Date), Rows: f.Rows, SHA256: f.SHA256})
+	}
+	return DatasetData{
+		Source: kind, Release: optString(src.Release), Files: files,
+		Licence: postal.Licence, LicenceURL: postal.LicenceURL, Attribution: postal.Attribution, Version: info.Version,
+		LGDCodes: info.HasLGD, PostOffices: info.Offices, Pincodes: info.Pincodes, States: info.States,
+		Districts: info.Districts, Villages: info.Villages, VillageStates: info.VillageStates, Cleaning: info.Report,
+	}
+}
+
 func registerDataset(g huma.API, p *app.Postal) {
 	huma.Register(g, huma.Operation{
 		OperationID: "dataset", Method: http.MethodGet, Path: "/dataset", Tags: []string{"Dataset"},
-		Summary: "Source, licence, counts and cleaning of the served data",
+		Summary: "Source, release, licence, counts and cleaning of the served data",
 	}, func(ctx context.Context, _ *struct{}) (*Reply[DatasetData], error) {
 		info, err := p.Info(ctx)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(DatasetData{
-			Source:  "India Post All India Pincode Directory (data.gov.in) and the Local Government Directory",
-			Release: "2025-10-03", Licence: "GODL-India", Attribution: Attribution, Version: info.Version,
-			LGDCodes: info.HasLGD, PostOffices: info.Offices, Pincodes: info.Pincodes, States: info.States,
-			Districts: info.Districts, Villages: info.Villages, VillageStates: info.VillageStates, Cleaning: info.Report,
-		}), nil
+		return ok(newDatasetData(info)), nil
 	})
 }

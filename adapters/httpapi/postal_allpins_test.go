@@ -22,14 +22,14 @@ type rawOffice struct{ name, officeType, division, delivery string }
 var branchTypes = map[string]string{"HO": "Head Office", "PO": "Sub Office", "BO": "Branch Office"}
 
 // readDirectoryByPin reads the published directory with nothing but
-// compress/gzip and encoding/csv (readSharedCSV, not the reader under test),
+// compress/gzip and encoding/csv (readSnapshotCSV, not the reader under test),
 // keeping exact duplicate rows once, and groups its offices by pincode.
 func readDirectoryByPin(t *testing.T) (map[string][]rawOffice, int) {
 	t.Helper()
 	byPin := map[string][]rawOffice{}
 	seen := map[string]bool{}
 	offices := 0
-	for _, r := range readSharedCSV(t, "all_india_pincode_directory.csv.gz") {
+	for _, r := range readSnapshotCSV(t, "all_india_pincode_directory.csv.gz") {
 		key := fmt.Sprint(r) // maps print with sorted keys: the whole row
 		if seen[key] {
 			continue

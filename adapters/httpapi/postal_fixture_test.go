@@ -10,6 +10,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/digipin"
+	"github.com/pinsight/pinsight/domain/postal"
 )
 
 // These tests run on the hand-written fixture files (no real data needed):
@@ -23,14 +24,14 @@ func TestPostalWithoutDataAnswers503(t *testing.T) {
 		"/api/v1/states/7/districts", "/api/v1/districts/77", "/api/v1/districts/77/pincodes", "/api/v1/dataset",
 	} {
 		res := wantError(t, h, http.MethodGet, target, "", "", http.StatusServiceUnavailable, "unavailable")
-		if !strings.Contains(res.Message, "--data-dir") {
-			t.Errorf("GET %s: message %q does not say how to load data (--data-dir)", target, res.Message)
+		if !strings.Contains(res.Message, "pinsight import") {
+			t.Errorf("GET %s: message %q does not say how to load data (pinsight import)", target, res.Message)
 		}
 	}
 	for _, path := range []string{"/api/v1/pincodes/batch", "/api/v1/pincodes/validate"} {
 		res := wantError(t, h, http.MethodPost, path, jsonType, `{"pincodes":["110001"]}`, http.StatusServiceUnavailable, "unavailable")
-		if !strings.Contains(res.Message, "--data-dir") {
-			t.Errorf("POST %s: message %q does not name --data-dir", path, res.Message)
+		if !strings.Contains(res.Message, "pinsight import") {
+			t.Errorf("POST %s: message %q does not name pinsight import", path, res.Message)
 		}
 	}
 }
@@ -447,8 +448,29 @@ func TestDatasetFixture(t *testing.T) {
 		!slices.Equal(d.VillageStates, []string{"West Bengal"}) || d.Licence == "" || !strings.Contains(d.Attribution, "GODL") {
 		t.Errorf("dataset = %+v", d)
 	}
+	if d.Source != "files" || d.Release != nil || len(d.Files) != 5 || d.Files[0].Role != "directory" ||
+		d.Files[0].Name != "all_india_pincode_directory.csv" || d.Files[0].Date != nil || d.Files[0].Rows != 66 || len(d.Files[0].SHA256) != 64 {
+		t.Errorf("source %q, release %v, files %+v; want the five fixture files, no release date", d.Source, d.Release, d.Files)
+	}
 	c := d.Cleaning
 	if c.OfficeRows != 68 || c.DuplicateRows != 1 || c.MalformedRows != 2 || c.InvalidPincodes != 1 || c.Locations["swapped"] != 1 {
 		t.Errorf("cleaning = %+v", c)
+	}
+}
+
+// TestDatasetUnknownSource serves a dataset whose source was not recorded
+// (a database imported before sources were): "unknown", a null release and
+// an empty list of files, never null.
+func TestDatasetUnknownSource(t *testing.T) {
+	ds, err := loadFixtureDataset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds.Source = postal.Source{}
+	rec := get(postalHandler(memory.NewPostalStore(ds)), "/api/v1/dataset")
+	for _, want := range []string{`"source":"unknown"`, `"release":null`, `"files":[]`, `"licence":"GODL-India"`} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("GET /dataset = %d %s; want %s", rec.Code, rec.Body, want)
+		}
 	}
 }

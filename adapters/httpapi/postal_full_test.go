@@ -8,23 +8,22 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
-// These tests run on the real data in ../shared/data and skip without it.
+// These tests run on the real data: the embedded snapshot.
 
-// readSharedCSV reads a gzipped file of the shared data with gzip + csv,
-// returning its rows as column-name maps.
-func readSharedCSV(t *testing.T, name string) []map[string]string {
+// readSnapshotCSV reads a gzipped file of the embedded snapshot with gzip +
+// csv (not the reader under test), returning its rows as column-name maps.
+func readSnapshotCSV(t *testing.T, name string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedDataDir, name))
+	f, err := snapshot.FS().Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +63,10 @@ func TestFullDataset(t *testing.T) {
 		!d.LGDCodes || !slices.Equal(d.VillageStates, []string{"West Bengal"}) || d.Version == "" {
 		t.Errorf("dataset = %+v", d)
 	}
+	if d.Source != "embedded" || d.Release == nil || *d.Release != "2025-10-03" || len(d.Files) != 5 ||
+		d.Files[2].Name != "lgd_districts.csv.gz" || d.Files[2].Date == nil || *d.Files[2].Date != "2026-10-07" {
+		t.Errorf("source %q, release %v, files %+v; want the embedded snapshot of 2025-10-03 with each file's date", d.Source, d.Release, d.Files)
+	}
 	c := d.Cleaning
 	if c.OfficeRows != 165627 || c.DuplicateRows != 2 || c.MalformedRows != 0 || c.InvalidPincodes != 0 || c.DistrictsByAlias != 4 ||
 		c.Locations["swapped"] != 792 || c.Locations["reparsed"] != 6 || c.Locations["zero"] != 13 || c.RegionNA != 315 ||
@@ -77,7 +80,7 @@ func TestFullStates(t *testing.T) {
 	var list httpapi.StatesData
 	getOK(t, h, "/api/v1/states", &list)
 	lgd := map[string]string{} // code -> upper-case name
-	for _, r := range readSharedCSV(t, "lgd_states.csv.gz") {
+	for _, r := range readSnapshotCSV(t, "lgd_states.csv.gz") {
 		lgd[r["state_code"]] = r["state_name"]
 	}
 	if list.Total != 36 || len(list.States) != 36 {
@@ -121,7 +124,7 @@ func TestFullStates(t *testing.T) {
 func TestFullDistricts(t *testing.T) {
 	_, _, h := loadFull(t)
 	wbWant := map[int]string{}
-	for _, r := range readSharedCSV(t, "lgd_districts.csv.gz") {
+	for _, r := range readSnapshotCSV(t, "lgd_districts.csv.gz") {
 		if r["state_code"] == "19" {
 			var code int
 			fmt.Sscan(r["district_code"], &code)
@@ -213,7 +216,7 @@ func TestFullVillages(t *testing.T) {
 	// The villages of each PIN, exact duplicate rows once.
 	byPin := map[string]map[string]int{} // pin -> "code name" -> count
 	seen := map[string]bool{}
-	for _, r := range readSharedCSV(t, "lgd_villages_pincode_west_bengal.csv.gz") {
+	for _, r := range readSnapshotCSV(t, "lgd_villages_pincode_west_bengal.csv.gz") {
 		key := fmt.Sprint(r)
 		if seen[key] {
 			continue

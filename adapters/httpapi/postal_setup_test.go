@@ -3,12 +3,12 @@ package httpapi_test
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/indiapost"
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app"
 	"github.com/pinsight/pinsight/domain/postal"
@@ -18,9 +18,6 @@ import (
 // reader (official names and layouts): the postal endpoints are tested on
 // them without the real data.
 const fixtureDataDir = "../indiapost/testdata"
-
-// sharedDataDir is the real dataset folder beside the checkout.
-const sharedDataDir = "../../../shared/data"
 
 // postalHandler builds the production handler serving store.
 func postalHandler(store *memory.PostalStore) http.Handler {
@@ -48,7 +45,8 @@ func fixtureHandler(t *testing.T) http.Handler {
 	return postalHandler(memory.NewPostalStore(ds))
 }
 
-// fullData is the real dataset, loaded once per test binary.
+// fullData is the real dataset (the embedded snapshot), loaded once per
+// test binary.
 var fullData struct {
 	once    sync.Once
 	ds      *postal.Dataset
@@ -57,15 +55,11 @@ var fullData struct {
 	err     error
 }
 
-// loadFull returns the real dataset, its store and a handler serving it;
-// it skips when the shared data folder is absent.
+// loadFull returns the real dataset, its store and a handler serving it.
 func loadFull(tb testing.TB) (*postal.Dataset, *memory.PostalStore, http.Handler) {
 	tb.Helper()
-	if _, err := os.Stat(sharedDataDir); err != nil {
-		tb.Skipf("shared dataset absent (%s): skipping the full-data test", sharedDataDir)
-	}
 	fullData.once.Do(func() {
-		res, err := indiapost.Load(indiapost.FindFiles(sharedDataDir, indiapost.Files{}))
+		res, err := indiapost.Load(snapshot.Files())
 		if err != nil {
 			fullData.err = err
 			return
@@ -75,7 +69,7 @@ func loadFull(tb testing.TB) (*postal.Dataset, *memory.PostalStore, http.Handler
 		fullData.handler = postalHandler(fullData.store)
 	})
 	if fullData.err != nil {
-		tb.Fatalf("loading %s: %v", sharedDataDir, fullData.err)
+		tb.Fatalf("loading the embedded snapshot: %v", fullData.err)
 	}
 	return fullData.ds, fullData.store, fullData.handler
 }

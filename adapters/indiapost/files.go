@@ -3,7 +3,8 @@ package indiapost
 import (
 	"encoding/binary"
 	"fmt"
-	"os"
+	"io"
+	"io/fs"
 	"strconv"
 
 	"github.com/pinsight/pinsight/domain/postal"
@@ -17,10 +18,11 @@ var (
 	villageColumns   = []string{"stateCode", "stateNameEnglish", "districtCode", "districtNameEnglish", "subdistrictNameEnglish", "villageCode", "villageNameEnglish", "pincode"}
 )
 
-// ReadDirectory reads the All India Pincode Directory (data.gov.in columns).
-func ReadDirectory(path string) ([]postal.RawOffice, Summary, error) {
-	out := make([]postal.RawOffice, 0, rowsHint(path))
-	s, err := readFile(path, directoryColumns, func(_ int, get func(string) string) error {
+// ReadDirectory reads the All India Pincode Directory (data.gov.in columns)
+// from r; name identifies it in the summary and in errors.
+func ReadDirectory(r io.Reader, name string) ([]postal.RawOffice, Summary, error) {
+	out := make([]postal.RawOffice, 0, rowsHint(r))
+	s, err := readCSV(r, name, directoryColumns, func(_ int, get func(string) string) error {
 		out = append(out, postal.RawOffice{
 			Row: len(out) + 1, Circle: get("circlename"), Region: get("regionname"), Division: get("divisionname"),
 			Name: get("officename"), Pincode: get("pincode"), OfficeType: get("officetype"), Delivery: get("delivery"),
@@ -31,10 +33,10 @@ func ReadDirectory(path string) ([]postal.RawOffice, Summary, error) {
 	return out, s, err
 }
 
-// ReadStates reads the LGD states export.
-func ReadStates(path string) ([]postal.LGDState, Summary, error) {
+// ReadStates reads the LGD states export from r.
+func ReadStates(r io.Reader, name string) ([]postal.LGDState, Summary, error) {
 	var out []postal.LGDState
-	s, err := readFile(path, stateColumns, func(_ int, get func(string) string) error {
+	s, err := readCSV(r, name, stateColumns, func(_ int, get func(string) string) error {
 		code, err := strconv.Atoi(get("state_code"))
 		if err != nil || code <= 0 || get("state_name") == "" {
 			return fmt.Errorf("bad state row (code %q)", get("state_code"))
@@ -46,10 +48,10 @@ func ReadStates(path string) ([]postal.LGDState, Summary, error) {
 }
 
 // ReadDistricts reads an LGD districts export (current or legacy: both have
-// district_code, district_name and state_code).
-func ReadDistricts(path string) ([]postal.LGDDistrict, Summary, error) {
+// district_code, district_name and state_code) from r.
+func ReadDistricts(r io.Reader, name string) ([]postal.LGDDistrict, Summary, error) {
 	var out []postal.LGDDistrict
-	s, err := readFile(path, districtColumns, func(_ int, get func(string) string) error {
+	s, err := readCSV(r, name, districtColumns, func(_ int, get func(string) string) error {
 		code, err1 := strconv.Atoi(get("district_code"))
 		state, err2 := strconv.Atoi(get("state_code"))
 		if err1 != nil || err2 != nil || code <= 0 || get("district_name") == "" {
@@ -61,10 +63,10 @@ func ReadDistricts(path string) ([]postal.LGDDistrict, Summary, error) {
 	return out, s, err
 }
 
-// ReadVillages reads the LGD "Villages with PIN Codes" export.
-func ReadVillages(path string) ([]postal.RawVillage, Summary, error) {
-	out := make([]postal.RawVillage, 0, rowsHint(path))
-	s, err := readFile(path, villageColumns, func(_ int, get func(string) string) error {
+// ReadVillages reads the LGD "Villages with PIN Codes" export from r.
+func ReadVillages(r io.Reader, name string) ([]postal.RawVillage, Summary, error) {
+	out := make([]postal.RawVillage, 0, rowsHint(r))
+	s, err := readCSV(r, name, villageColumns, func(_ int, get func(string) string) error {
 		out = append(out, postal.RawVillage{
 			Row: len(out) + 1, StateCode: get("stateCode"), StateName: get("stateNameEnglish"),
 			DistrictCode: get("districtCode"), DistrictName: get("districtNameEnglish"),
@@ -80,14 +82,18 @@ func ReadVillages(path string) ([]postal.RawVillage, Summary, error) {
 // estimated from the file size is rarely short.
 const rowBytes = 100
 
-// rowsHint estimates the rows of a file from its uncompressed size (the
-// gzip trailer records it), to size the slice once.
-func rowsHint(path string) int {
-	f, err := os.Open(path)
-	if err != nil {
+// rowsHint estimates the rows of r from its uncompressed size, to size the
+// slice once: the gzip trailer records it. It needs a file that can tell its
+// size and be read at an offset (an *os.File, an embedded file); other
+// readers get no hint.
+func rowsHint(r io.Reader) int {
+	f, ok := r.(interface {
+		io.ReaderAt
+		Stat() (fs.FileInfo, error)
+	})
+	if !ok {
 		return 0
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
 		return 0

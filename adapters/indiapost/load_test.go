@@ -1,25 +1,16 @@
 package indiapost_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 )
 
-// sharedData is the real dataset folder beside the checkout.
-const sharedData = "../../../shared/data"
-
-func sharedFiles(tb testing.TB) indiapost.Files {
-	tb.Helper()
-	if _, err := os.Stat(sharedData); err != nil {
-		tb.Skipf("shared dataset absent (%s): skipping", sharedData)
-	}
-	return indiapost.FindFiles(sharedData, indiapost.Files{})
-}
-
+// BenchmarkLoad reads and cleans the embedded snapshot (the whole official
+// dataset).
 func BenchmarkLoad(b *testing.B) {
-	files := sharedFiles(b)
+	files := snapshot.Files()
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := indiapost.Load(files); err != nil {

@@ -1,17 +1,19 @@
 // Package indiapost reads the official dataset files (India Post's All India
 // Pincode Directory and the LGD state, district and village exports), plain
 // or gzipped, row by row; malformed rows are reported with their line and
-// skipped.
+// skipped. The readers take an io.Reader; Load reads a set of files from an
+// fs.FS (such as the embedded snapshot, package snapshot) or from OS paths.
 package indiapost
 
 import (
 	"bufio"
 	"compress/gzip"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -28,9 +30,11 @@ type Problem struct {
 // Summary tells what one file gave.
 type Summary struct {
 	File      string    `json:"file"`
+	Role      string    `json:"role,omitempty"` // set by Load: RoleDirectory, RoleStates, ...
 	Rows      int       `json:"rows"`
 	Malformed int       `json:"malformed"`
 	Problems  []Problem `json:"problems,omitempty"`
+	SHA256    string    `json:"sha256"` // of the file's bytes as stored (compressed or not)
 }
 
 func (s *Summary) problem(line int, err string) {
@@ -38,26 +42,6 @@ func (s *Summary) problem(line int, err string) {
 	if len(s.Problems) < maxProblems {
 		s.Problems = append(s.Problems, Problem{File: s.File, Line: line, Err: err})
 	}
-}
-
-// open opens a file, transparently gunzipping it when it starts with the
-// gzip magic bytes (whatever its name).
-func open(path string) (io.Reader, func() error, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	br := bufio.NewReaderSize(f, 64<<10)
-	magic, _ := br.Peek(2)
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			f.Close()
-			return nil, nil, fmt.Errorf("indiapost: %s: %w", path, err)
-		}
-		return zr, func() error { zr.Close(); return f.Close() }, nil
-	}
-	return br, f.Close, nil
 }
 
 // records streams the rows of a CSV with a header, handing each row to fn as
@@ -110,12 +94,29 @@ func records(r io.Reader, file string, required []string, fn func(line int, get 
 	}
 }
 
-// readFile opens path and streams it through records.
-func readFile(path string, required []string, fn func(line int, get func(string) string) error) (Summary, error) {
-	r, closeFn, err := open(path)
-	if err != nil {
-		return Summary{File: path}, fmt.Errorf("indiapost: %w", err)
+// readCSV streams the CSV in r (gunzipped when it starts with the gzip
+// magic bytes, whatever its name) through records, and records the SHA-256
+// of r's bytes in the summary. name identifies r in messages.
+func readCSV(r io.Reader, name string, required []string, fn func(line int, get func(string) string) error) (Summary, error) {
+	sum := sha256.New()
+	br := bufio.NewReaderSize(io.TeeReader(r, sum), 64<<10)
+	var content io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return Summary{File: name}, fmt.Errorf("indiapost: %s: %w", name, err)
+		}
+		defer zr.Close()
+		content = zr
 	}
-	defer closeFn()
-	return records(r, path, required, fn)
+	s, err := records(content, name, required, fn)
+	if err != nil {
+		return s, err
+	}
+	// The CSV ended at the end of the content; hash whatever trails it.
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		return s, fmt.Errorf("indiapost: %s: %w", name, err)
+	}
+	s.SHA256 = hex.EncodeToString(sum.Sum(nil))
+	return s, nil
 }

@@ -13,7 +13,8 @@ import (
 )
 
 func TestMalformedRowsReportedAndSkipped(t *testing.T) {
-	rows, sum, err := indiapost.ReadDirectory(filepath.Join(fixtureDir, "all_india_pincode_directory.csv"))
+	path := filepath.Join(fixtureDir, "all_india_pincode_directory.csv")
+	rows, sum, err := indiapost.ReadDirectory(openFile(t, path), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestBadLGDRowsReportedAndSkipped(t *testing.T) {
 		"7,Delhi,x,Nowhere\n"+ // line 3: code not a number
 		"7,Delhi,79\n"+ // line 4: too short
 		"7,Delhi,79,New Delhi\n")
-	got, sum, err := indiapost.ReadDistricts(path)
+	got, sum, err := indiapost.ReadDistricts(openFile(t, path), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +84,17 @@ func gzipFile(t *testing.T, src, dst string) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// openFile opens path for the test's duration.
+func openFile(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
 func writeFile(t *testing.T, path, content string) {
@@ -123,7 +135,7 @@ func TestGzipAndPlainReadAlike(t *testing.T) {
 	if err := os.Rename(files.Directory, renamed); err != nil {
 		t.Fatal(err)
 	}
-	rows, _, err := indiapost.ReadDirectory(renamed)
+	rows, _, err := indiapost.ReadDirectory(openFile(t, renamed), renamed)
 	if err != nil || len(rows) != 66 {
 		t.Fatalf("gzip named .csv: %d rows, %v; want 66", len(rows), err)
 	}

@@ -64,7 +64,7 @@ func buildIndex(ds *postal.Dataset) *postalIndex {
 		Loaded: true, HasLGD: ds.HasLGD, Offices: len(ds.Offices), Pincodes: len(ix.byPin),
 		States: len(ds.States), Districts: len(ds.Districts), Villages: len(ds.Villages),
 		VillageStates: ds.VillageStates, Report: ds.Report,
-		Version: ds.Fingerprint(),
+		Version: ds.Fingerprint(), Source: ds.Source,
 	}
 	return ix
 }

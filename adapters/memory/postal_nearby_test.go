@@ -3,44 +3,39 @@ package memory_test
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
 )
 
-// sharedData is the real dataset folder beside the checkout.
-const sharedData = "../../../shared/data"
-
 var (
-	sharedOnce  sync.Once
-	sharedStore *memory.PostalStore
-	sharedErr   error
+	snapshotOnce  sync.Once
+	snapshotStore *memory.PostalStore
+	snapshotErr   error
 )
 
-// sharedDirectory loads the real directory once per test binary, or skips.
-func sharedDirectory(tb testing.TB) *memory.PostalStore {
+// snapshotDirectory loads the real directory (the embedded snapshot) once per
+// test binary.
+func snapshotDirectory(tb testing.TB) *memory.PostalStore {
 	tb.Helper()
-	if _, err := os.Stat(sharedData); err != nil {
-		tb.Skipf("shared dataset absent (%s): skipping", sharedData)
-	}
-	sharedOnce.Do(func() {
-		res, err := indiapost.Load(indiapost.FindFiles(sharedData, indiapost.Files{}))
+	snapshotOnce.Do(func() {
+		res, err := indiapost.Load(snapshot.Files())
 		if err != nil {
-			sharedErr = err
+			snapshotErr = err
 			return
 		}
-		sharedStore = memory.NewPostalStore(res.Dataset)
+		snapshotStore = memory.NewPostalStore(res.Dataset)
 	})
-	if sharedErr != nil {
-		tb.Fatal(sharedErr)
+	if snapshotErr != nil {
+		tb.Fatal(snapshotErr)
 	}
-	return sharedStore
+	return snapshotStore
 }
 
 // scan is the reference: every located office's point and id, compact so
@@ -111,7 +106,7 @@ func TestNearestOfficesMatchesBruteForce(t *testing.T) {
 	if raceEnabled {
 		t.Skip("skipped under the race detector (10,000 full scans): run go test -run MatchesBruteForce ./adapters/memory")
 	}
-	store := sharedDirectory(t)
+	store := snapshotDirectory(t)
 	ctx := context.Background()
 	located, err := store.LocatedOffices(ctx)
 	if err != nil {
@@ -262,7 +257,7 @@ func benchQueries() []geo.Point {
 // BenchmarkNearestOffices is a k-nearest query (k = 5, the nearby default,
 // no radius) over the full directory through the index.
 func BenchmarkNearestOffices(b *testing.B) {
-	store := sharedDirectory(b)
+	store := snapshotDirectory(b)
 	ctx, queries := context.Background(), benchQueries()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -274,7 +269,7 @@ func BenchmarkNearestOffices(b *testing.B) {
 
 // BenchmarkNearestOfficesRadius is the nearby default: 5 within 10 km.
 func BenchmarkNearestOfficesRadius(b *testing.B) {
-	store := sharedDirectory(b)
+	store := snapshotDirectory(b)
 	ctx, queries := context.Background(), benchQueries()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -287,7 +282,7 @@ func BenchmarkNearestOfficesRadius(b *testing.B) {
 // BenchmarkNearestOfficesBruteForce is the same query as
 // BenchmarkNearestOffices by a Haversine scan: the baseline.
 func BenchmarkNearestOfficesBruteForce(b *testing.B) {
-	store := sharedDirectory(b)
+	store := snapshotDirectory(b)
 	located, err := store.LocatedOffices(context.Background())
 	if err != nil {
 		b.Fatal(err)

@@ -129,7 +129,8 @@ var countQueries = []string{
 	       WHERE district_id <> 0 GROUP BY district_id) AS a WHERE a.district_id = d.id`,
 }
 
-// insertDatasetRow records what was imported; its presence means "loaded".
+// insertDatasetRow records what was imported, and where it was read from;
+// its presence means "loaded".
 func insertDatasetRow(ctx context.Context, tx pgx.Tx, ds *postal.Dataset) error {
 	pins := map[postal.Pincode]bool{}
 	for _, o := range ds.Offices {
@@ -143,9 +144,13 @@ func insertDatasetRow(ctx context.Context, tx pgx.Tx, ds *postal.Dataset) error 
 	if err != nil {
 		return err
 	}
+	source, err := json.Marshal(ds.Source)
+	if err != nil {
+		return err
+	}
 	_, err = tx.Exec(ctx, `INSERT INTO postal_dataset (version, has_lgd, offices, pincodes, states, districts,
-		villages, village_states, report, imported_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())`,
+		villages, village_states, report, source, imported_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())`,
 		ds.Fingerprint(), ds.HasLGD, len(ds.Offices), len(pins), len(ds.States), len(ds.Districts),
-		len(ds.Villages), string(states), string(report))
+		len(ds.Villages), string(states), string(report), string(source))
 	return err
 }

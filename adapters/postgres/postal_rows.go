@@ -129,9 +129,11 @@ type datasetRow struct {
 	Villages      int                   `bun:"villages"`
 	VillageStates []string              `bun:"village_states,type:jsonb"`
 	Report        postal.CleaningReport `bun:"report,type:jsonb"`
+	Source        postal.Source         `bun:"source,type:jsonb"`
 }
 
 func (r datasetRow) toDomain() postal.Info {
 	return postal.Info{Loaded: true, HasLGD: r.HasLGD, Offices: r.Offices, Pincodes: r.Pincodes, States: r.States,
-		Districts: r.Districts, Villages: r.Villages, VillageStates: r.VillageStates, Report: r.Report, Version: r.Version}
+		Districts: r.Districts, Villages: r.Villages, VillageStates: r.VillageStates, Report: r.Report, Version: r.Version,
+		Source: r.Source}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 )
 
 // dataConfig names the dataset files of serve and import.
@@ -13,15 +14,21 @@ type dataConfig struct {
 }
 
 // files resolves the configured files: explicit ones, then the known names
-// in Dir.
-func (c dataConfig) files() indiapost.Files { return indiapost.FindFiles(c.Dir, c.Files) }
+// in Dir; with no data flag at all, the embedded snapshot.
+func (c dataConfig) files() indiapost.Files {
+	if !c.configured() {
+		return snapshot.Files()
+	}
+	return indiapost.FindFiles(c.Dir, c.Files)
+}
 
-// configured reports whether any data file or folder was named.
+// configured reports whether any data file or folder was named (else the
+// embedded snapshot is served).
 func (c dataConfig) configured() bool { return c.Dir != "" || c.Files != (indiapost.Files{}) }
 
 // dataFlags adds the dataset flags shared by serve and import.
 func dataFlags(f *pflag.FlagSet, c *dataConfig) {
-	f.StringVar(&c.Dir, "data-dir", "", "folder holding the official files by their published names (.csv or .csv.gz)")
+	f.StringVar(&c.Dir, "data-dir", "", "folder holding the official files by their published names (.csv or .csv.gz), served instead of the embedded snapshot")
 	f.StringVar(&c.Files.Directory, "postal-data", "", "All India Pincode Directory file (overrides --data-dir)")
 	f.StringVar(&c.Files.Villages, "villages-data", "", "LGD villages-with-PIN-codes file (overrides --data-dir)")
 	f.StringVar(&c.Files.States, "states-data", "", "LGD states file (overrides --data-dir)")

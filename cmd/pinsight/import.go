@@ -16,6 +16,7 @@ import (
 
 // loadReport is what import prints once the files are read and cleaned.
 type loadReport struct {
+	Source    postal.Source         `json:"source"`
 	Files     []indiapost.Summary   `json:"files"`
 	Cleaning  postal.CleaningReport `json:"cleaning"`
 	States    int                   `json:"states"`
@@ -38,9 +39,10 @@ func newImportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import",
 		Short: "Load, clean and import the India Post files into Postgres (one transaction, replacing the dataset)",
-		Long: "import reads the dataset files as serve does, prints the cleaning report as JSON, then (unless\n" +
-			"--dry-run) applies the migrations and replaces the database's postal dataset in one transaction\n" +
-			"with COPY: readers see the old dataset until the new one is complete. Importing again is safe.",
+		Long: "import reads the dataset as serve does (the embedded snapshot, unless --data-dir or a per-file flag\n" +
+			"names files), prints the cleaning report as JSON, then (unless --dry-run) applies the migrations and\n" +
+			"replaces the database's postal dataset in one transaction with COPY, recording its source: readers\n" +
+			"see the old dataset until the new one is complete. Importing again is safe.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := bindEnv(cmd); err != nil {
@@ -68,7 +70,7 @@ func runImport(ctx context.Context, out io.Writer, cfg postgres.Config, data dat
 	ds := res.Dataset
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(loadReport{Files: res.Files, Cleaning: ds.Report, States: len(ds.States), Districts: len(ds.Districts),
+	if err := enc.Encode(loadReport{Source: ds.Source, Files: res.Files, Cleaning: ds.Report, States: len(ds.States), Districts: len(ds.Districts),
 		HasLGD: ds.HasLGD, Version: ds.Fingerprint(), LoadMs: res.Duration.Milliseconds()}); err != nil {
 		return err
 	}

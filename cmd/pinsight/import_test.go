@@ -3,26 +3,47 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"testing"
+
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
+	"github.com/pinsight/pinsight/domain/postal"
 )
 
-func TestImportDryRun(t *testing.T) {
-	const dir = "../../../shared/data"
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real dataset not found at %s: %v", dir, err)
-	}
-	out, err := run(t, "import", "--data-dir", dir, "--dry-run")
+// dryRun runs import --dry-run with args and decodes its report.
+func dryRun(t *testing.T, args ...string) loadReport {
+	t.Helper()
+	out, err := run(t, append([]string{"import", "--dry-run"}, args...)...)
 	if err != nil {
-		t.Fatalf("import --dry-run: %v", err)
+		t.Fatalf("import --dry-run %q: %v", args, err)
 	}
 	var rep loadReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("report is not one JSON object: %v\n%s", err, out)
 	}
+	return rep
+}
+
+// TestImportDryRun reads the embedded snapshot (no data flag: offline, no
+// database) and prints its cleaning report and source.
+func TestImportDryRun(t *testing.T) {
+	t.Setenv("PINSIGHT_DATABASE_URL", "")
+	rep := dryRun(t)
 	if len(rep.Files) < 2 || rep.Cleaning.Offices == 0 || rep.Cleaning.Offices+rep.Cleaning.DuplicateRows+
 		rep.Cleaning.InvalidPincodes+rep.Cleaning.MalformedRows != rep.Cleaning.OfficeRows || !rep.HasLGD || rep.Version == "" {
 		t.Errorf("report = %+v", rep)
+	}
+	if rep.Source.Kind != postal.SourceEmbedded || rep.Source.Release != snapshot.Release || len(rep.Source.Files) != len(snapshot.Catalogue) {
+		t.Errorf("source = %+v, want the embedded snapshot", rep.Source)
+	}
+}
+
+// TestImportDryRunFiles reads files named by --data-dir instead.
+func TestImportDryRunFiles(t *testing.T) {
+	rep := dryRun(t, "--data-dir", "../../adapters/indiapost/testdata")
+	src := rep.Source
+	if src.Kind != postal.SourceFiles || src.Release != "" || len(src.Files) != 5 || src.Files[0].Name != "all_india_pincode_directory.csv" ||
+		rep.Cleaning.OfficeRows != 68 {
+		t.Errorf("source = %+v, %d office rows; want the 5 fixture files", src, rep.Cleaning.OfficeRows)
 	}
 }
 

@@ -102,7 +102,7 @@ func TestServeStarts(t *testing.T) {
 	} else {
 		raw, _ := io.ReadAll(m.Body)
 		m.Body.Close()
-		for _, want := range []string{"pinsight_analysis_slots 4", "pinsight_analysis_slots_in_use 0", "pinsight_postal_offices 0"} {
+		for _, want := range []string{"pinsight_analysis_slots 4", "pinsight_analysis_slots_in_use 0", "pinsight_postal_offices 165625"} {
 			if !strings.Contains(string(raw), want) {
 				t.Errorf("/metrics lacks %q", want)
 			}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -16,22 +15,19 @@ import (
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app"
-	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/ports"
 )
 
-// memoryPostal provides the in-memory postal store, loaded from the
-// configured files before the server starts (a bad file fails the start)
-// and re-read on SIGHUP: a reload that fails keeps the dataset served.
+// memoryPostal provides the in-memory postal store, loaded before the
+// server starts (a bad file fails the start) from the configured files, or
+// from the embedded snapshot when no data flag is given. SIGHUP re-reads the
+// files (a reload that fails keeps the dataset served); the snapshot is
+// compiled in and needs no reload.
 func memoryPostal(data dataConfig) fx.Option {
 	return fx.Options(
 		fx.Provide(
 			func(lc fx.Lifecycle, log *slog.Logger) (*memory.PostalStore, error) {
 				store := memory.NewPostalStore(nil)
-				if !data.configured() {
-					log.Warn("no postal data configured: postal endpoints answer 503", "hint", "start with --data-dir DIR or --postal-data FILE")
-					return store, nil
-				}
 				if err := loadPostal(store, data, log); err != nil {
 					return nil, err
 				}
@@ -41,9 +37,7 @@ func memoryPostal(data dataConfig) fx.Option {
 			},
 			func(s *memory.PostalStore) ports.PostalStore { return s },
 		),
-		fx.Provide(app.AsComponent(func(s *memory.PostalStore) app.Component {
-			return postalComponent(s, data.configured())
-		})),
+		fx.Provide(app.AsComponent(func(s *memory.PostalStore) app.Component { return postalComponent(s) })),
 	)
 }
 
@@ -57,13 +51,16 @@ func loadPostal(store *memory.PostalStore, data dataConfig, log *slog.Logger) er
 	store.Replace(res.Dataset)
 	debug.FreeOSMemory() // hand the raw rows and parse buffers back to the OS now, not at the next GC cycles
 	r := res.Dataset.Report
-	log.Info("postal data loaded", "read_and_clean", res.Duration.String(), "total_with_indexes", time.Since(start).String(), "offices", r.Offices, "pincodes", r.Pincodes,
+	log.Info("postal data loaded", "source", res.Dataset.Source.String(), "read_and_clean", res.Duration.String(),
+		"total_with_indexes", time.Since(start).String(), "offices", r.Offices, "pincodes", r.Pincodes,
 		"states", len(res.Dataset.States), "districts", len(res.Dataset.Districts), "villages", r.Villages,
 		"lgd_codes", res.Dataset.HasLGD, "files", res.Files, "cleaning", r)
 	return nil
 }
 
-// reloadOnHangup re-reads the files on every SIGHUP until stop is called.
+// reloadOnHangup re-reads the configured files on every SIGHUP until stop
+// is called. Serving the embedded snapshot, it only logs that there is
+// nothing to re-read (and keeps SIGHUP from ending the process).
 func reloadOnHangup(store *memory.PostalStore, data dataConfig, log *slog.Logger) (stop func()) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGHUP)
@@ -72,6 +69,10 @@ func reloadOnHangup(store *memory.PostalStore, data dataConfig, log *slog.Logger
 		for {
 			select {
 			case <-sig:
+				if !data.configured() {
+					log.Info("SIGHUP: serving the embedded snapshot, nothing to re-read", "hint", "start with --data-dir DIR to serve files that SIGHUP re-reads")
+					continue
+				}
 				if err := loadPostal(store, data, log); err != nil {
 					log.Error("postal reload failed; the previous dataset is still served", "error", err)
 				}
@@ -83,19 +84,27 @@ func reloadOnHangup(store *memory.PostalStore, data dataConfig, log *slog.Logger
 	return func() { signal.Stop(sig); close(done) }
 }
 
-// postalComponent reports whether postal data is served. Without any data
-// configured that is the operator's choice, not a failure.
-func postalComponent(store ports.PostalStore, configured bool) app.Component {
-	return app.Component{Name: "postal_data", Check: func(ctx context.Context) error {
-		info, err := store.Info(ctx)
-		switch {
-		case errors.Is(err, postal.ErrNoData) && !configured:
-			return fmt.Errorf("%w: %v", app.ErrNotConfigured, err)
-		case err != nil:
-			return err
-		case !info.HasLGD:
-			return fmt.Errorf("%w: %d post offices loaded, but no LGD state and district files: ids are derived from names", app.ErrDegraded, info.Offices)
-		}
-		return nil
-	}}
+// postalComponent reports whether postal data is served, and which.
+func postalComponent(store ports.PostalStore) app.Component {
+	return app.Component{
+		Name: "postal_data",
+		Check: func(ctx context.Context) error {
+			info, err := store.Info(ctx)
+			switch {
+			case err != nil:
+				return err
+			case !info.HasLGD:
+				return fmt.Errorf("%w: %d post offices loaded (source: %s), but no LGD state and district files: ids are derived from names",
+					app.ErrDegraded, info.Offices, info.Source)
+			}
+			return nil
+		},
+		Describe: func(ctx context.Context) string {
+			info, err := store.Info(ctx)
+			if err != nil {
+				return ""
+			}
+			return fmt.Sprintf("%d post offices; source: %s", info.Offices, info.Source)
+		},
+	}
 }

@@ -42,7 +42,7 @@ func storage(cfg serveConfig) fx.Option {
 	return fx.Options(
 		fx.Supply(cfg.Database),
 		postgres.Module,
-		fx.Provide(app.AsComponent(func(s ports.PostalStore) app.Component { return postalComponent(s, true) })),
+		fx.Provide(app.AsComponent(func(s ports.PostalStore) app.Component { return postalComponent(s) })),
 		fx.Provide(fx.Annotate(memory.NewRateLimiter, fx.As(new(ports.RateLimiter)))),
 	)
 }

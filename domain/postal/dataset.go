@@ -33,6 +33,7 @@ type Dataset struct {
 	VillageStates []string     // states the village file covers
 	HasLGD        bool         // ids are LGD codes (else derived from names)
 	Report        CleaningReport
+	Source        Source // where the rows were read from (set by the reader, not by Build)
 }
 
 // CleaningReport counts what cleaning did; every published row is accounted

@@ -11,8 +11,9 @@ import (
 // does not exist.
 var ErrNotFound = errors.New("postal: not found")
 
-// ErrNoData is returned when no directory has been loaded.
-var ErrNoData = errors.New("postal: no directory loaded: start the server with --data-dir or --postal-data")
+// ErrNoData is returned when no directory has been loaded (a database the
+// dataset was not imported into yet, or a store built empty).
+var ErrNoData = errors.New("postal: no directory loaded yet: with a database, \"pinsight import\" loads the dataset")
 
 // NotFoundError is an ErrNotFound with a message naming what was missing.
 type NotFoundError struct{ What string }

@@ -28,4 +28,5 @@ type Info struct {
 	VillageStates []string
 	Report        CleaningReport
 	Version       string // changes whenever another dataset is loaded (ETag)
+	Source        Source // where the dataset was read from
 }

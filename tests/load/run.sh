@@ -12,12 +12,12 @@
 # REPORT_CONNECTIONS (4, the analyser's default pool), SOAK_RATE (200),
 # SOAK_DURATION (60s), LOG_LEVEL (info: access logs on, to a file),
 # PORT (18080; the bare handler and the fixture site use PORT+1, PORT+2),
-# DATA (../shared/data).
+# DATA (a data folder to serve; default none: the embedded snapshot).
 set -euo pipefail
 
 mode=${1:-load}
 cd "$(dirname "$0")/../.."
-DATA=${DATA:-../shared/data}
+DATA=${DATA:-}
 DURATION=${DURATION:-15s}
 CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-2}
@@ -31,8 +31,8 @@ FIXTURE_PORT=$((PORT + 2))
 base=http://127.0.0.1:$PORT
 
 case $mode in load | soak) ;; *) echo "usage: $0 [load|soak]" >&2; exit 2 ;; esac
-if [ ! -d "$DATA" ]; then
-	echo "no dataset at $DATA (set DATA=...)" >&2
+if [ -n "$DATA" ] && [ ! -d "$DATA" ]; then
+	echo "no dataset at $DATA (unset DATA to serve the embedded snapshot)" >&2
 	exit 1
 fi
 if [ "$mode" = load ] && ! command -v wrk >/dev/null; then
@@ -59,10 +59,11 @@ go build -o "$work/soak" ./tests/load/soak
 # Inputs from the real directory: every 10th distinct PIN, and every 80th
 # located office (a point inside India's mainland box).
 directory() {
-	if [ -f "$DATA/all_india_pincode_directory.csv.gz" ]; then
-		gzip -dc "$DATA/all_india_pincode_directory.csv.gz"
+	local dir=${DATA:-adapters/indiapost/snapshot} # the served files
+	if [ -f "$dir/all_india_pincode_directory.csv.gz" ]; then
+		gzip -dc "$dir/all_india_pincode_directory.csv.gz"
 	else
-		cat "$DATA/all_india_pincode_directory.csv"
+		cat "$dir/all_india_pincode_directory.csv"
 	fi
 }
 directory | awk -F, 'NR > 1 && NF == 11 && $5 ~ /^[1-9][0-9][0-9][0-9][0-9][0-9]$/ { print $5 }' |
@@ -85,6 +86,9 @@ wait_ready() { # url seconds
 # Optional serve flags, used only when this build has them.
 help=$("$work/pinsight" serve --help 2>&1)
 extra=()
+if [ -n "$DATA" ]; then
+	extra+=(--data-dir "$DATA")
+fi
 if grep -q -- '--allow-target' <<<"$help"; then
 	extra+=(--allow-target "127.0.0.1:$FIXTURE_PORT")
 fi
@@ -92,7 +96,7 @@ if grep -q -- '--host-analyses-per-minute' <<<"$help"; then
 	extra+=(--host-analyses-per-minute 0) # one fixture host: its per-host quota would refuse the run
 fi
 
-"$work/pinsight" serve --addr "127.0.0.1:$PORT" --data-dir "$DATA" --rate-limit off --auth-rate-limit off \
+"$work/pinsight" serve --addr "127.0.0.1:$PORT" --rate-limit off --auth-rate-limit off \
 	--log-level "$LOG_LEVEL" "${extra[@]}" 2>"$work/server.log" &
 server=$!
 pids+=("$server")

@@ -1,0 +1,1 @@
+ALTER TABLE postal_dataset DROP COLUMN source;
