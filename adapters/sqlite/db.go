@@ -105,10 +105,11 @@ func withDefaults(cfg Config) Config {
 // relative to the working directory, sqlite:/var/lib/p.db and
 // sqlite:///var/lib/p.db are absolute.
 func ParseURL(raw string) (string, error) {
-	rest, ok := strings.CutPrefix(raw, "sqlite:")
-	if !ok {
+	const scheme = "sqlite:"
+	if len(raw) < len(scheme) || !strings.EqualFold(raw[:len(scheme)], scheme) {
 		return "", fmt.Errorf("sqlite: %q is not a sqlite: URL (sqlite:relative.db or sqlite:/abs/path.db)", raw)
 	}
+	rest := raw[len(scheme):]
 	if after, ok := strings.CutPrefix(rest, "//"); ok {
 		if !strings.HasPrefix(after, "/") {
 			return "", fmt.Errorf("sqlite: %q names a host, not a file: write sqlite:relative.db or sqlite:/abs/path.db", raw)

@@ -21,6 +21,7 @@ func TestParseURL(t *testing.T) {
 		{"sqlite:/var/lib/pinsight/p.db", "/var/lib/pinsight/p.db"},
 		{"sqlite:///var/lib/pinsight/p.db", "/var/lib/pinsight/p.db"},
 		{"sqlite:with space?and#hash.db", "with space?and#hash.db"},
+		{"SQLite:Upper.db", "Upper.db"},
 	}
 	for _, tt := range tests {
 		if got, err := sqlite.ParseURL(tt.url); err != nil || got != tt.want {

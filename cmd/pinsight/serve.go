@@ -11,13 +11,12 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/adapters/postgres"
 )
 
 // serveConfig is everything serve reads from flags and environment.
 type serveConfig struct {
 	HTTP            httpapi.Config
-	Database        postgres.Config
+	Database        databaseConfig
 	Data            dataConfig
 	Site            siteConfig
 	Boundaries      boundaryConfig

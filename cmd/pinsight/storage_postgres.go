@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// postgresStorage (postgres:// or postgresql://) keeps accounts, reports
+// and the imported postal directory in PostgreSQL + PostGIS; the rate
+// limiter stays in memory.
+var postgresStorage = storageBackend{
+	serve: func(db databaseConfig, _ dataConfig) fx.Option {
+		return fx.Options(
+			fx.Supply(postgresConfig(db)),
+			postgres.Module,
+			fx.Provide(app.AsComponent(func(s ports.PostalStore) app.Component { return postalComponent(s, true) })),
+			memoryRateLimiter,
+		)
+	},
+	migrate: func(ctx context.Context, db databaseConfig, op migrateOp) ([]string, error) {
+		return runMigrate(ctx, op, func() (*bun.DB, error) { return postgres.Open(ctx, postgresConfig(db)) },
+			postgres.Migrate, postgres.Rollback, postgres.MigrationStatus)
+	},
+	accounts: func(ctx context.Context, db databaseConfig) (ports.AccountStore, io.Closer, error) {
+		d, err := postgres.Open(ctx, postgresConfig(db))
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := postgres.Migrate(ctx, d); err != nil {
+			_ = d.Close()
+			return nil, nil, err
+		}
+		return postgres.NewAccountStore(d), d, nil
+	},
+}
+
+func postgresConfig(db databaseConfig) postgres.Config {
+	return postgres.Config{URL: db.URL, ConnectTimeout: db.ConnectTimeout, StatementTimeout: db.StatementTimeout, MaxOpenConns: db.MaxConns}
+}
