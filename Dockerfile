@@ -2,12 +2,20 @@
 # (CGO_ENABLED=0) and carries its own CA roots (x509roots/fallback).
 #
 #   CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o dist/pinsight ./cmd/pinsight
+#   mkdir -p dist/data    # becomes /data, owned by the image's user
 #   docker build -t pinsight:local -f Dockerfile dist
-#   docker run --rm -p 8080:8080 pinsight:local
+#   docker run --rm -p 8080:8080 -v pinsight-data:/data pinsight:local
 #
+# Accounts and reports live in the SQLite file /data/pinsight.db (with its
+# -wal and -shm siblings): keep /data on a volume. Set PINSIGHT_DATABASE_URL
+# to postgres://... to use PostgreSQL instead.
 # To serve the India Post directory, mount the data folder and pass --data-dir.
 FROM scratch
 COPY pinsight /pinsight
+COPY --chown=65532:65532 data /data
+WORKDIR /data
+VOLUME /data
+ENV PINSIGHT_DATABASE_URL=sqlite:/data/pinsight.db
 USER 65532:65532
 EXPOSE 8080
 ENTRYPOINT ["/pinsight"]
