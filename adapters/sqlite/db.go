@@ -53,8 +53,14 @@ type DB struct {
 	timeout     time.Duration
 }
 
-// Path returns the database file's path, as given in the URL.
-func (db *DB) Path() string { return db.path }
+// Path returns the database file's absolute path (as given in the URL when
+// it cannot be made absolute).
+func (db *DB) Path() string {
+	if abs, err := filepath.Abs(db.path); err == nil {
+		return abs
+	}
+	return db.path
+}
 
 // Open opens (creating it when absent, readable by its owner only) the
 // database file cfg.URL names and checks that it is a database. The file's

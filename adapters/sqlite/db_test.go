@@ -157,6 +157,7 @@ func TestStatementTimeout(t *testing.T) {
 	if (err != nil && !errors.Is(err, ports.ErrUnavailable)) || time.Since(start) > 5*time.Second {
 		t.Errorf("CreateReport behind a stalled writer = %v after %v, want done or ErrUnavailable within the timeout", err, time.Since(start))
 	}
+	time.Sleep(400 * time.Millisecond) // well past the stalled update's deadline, even on a loaded machine
 	close(release)
 	if err := <-stalled; !errors.Is(err, ports.ErrUnavailable) {
 		t.Errorf("UpdateReport beyond the statement timeout err = %v, want ports.ErrUnavailable", err)

@@ -93,6 +93,21 @@ func knownSchemes() string {
 	return strings.Join(names, ", ")
 }
 
+// migratedAccounts opens a database, applies its migrations and returns
+// the account store on it, with what closes it.
+func migratedAccounts[DB io.Closer](ctx context.Context, open func() (DB, error), migrate func(context.Context, DB) ([]string, error),
+	store func(DB) ports.AccountStore) (ports.AccountStore, io.Closer, error) {
+	db, err := open()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := migrate(ctx, db); err != nil {
+		_ = db.Close()
+		return nil, nil, err
+	}
+	return store(db), db, nil
+}
+
 // memoryRateLimiter keeps request quotas in the process, whatever the
 // storage.
 var memoryRateLimiter = fx.Provide(fx.Annotate(memory.NewRateLimiter, fx.As(new(ports.RateLimiter))))

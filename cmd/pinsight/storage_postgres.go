@@ -29,15 +29,8 @@ var postgresStorage = storageBackend{
 			postgres.Migrate, postgres.Rollback, postgres.MigrationStatus)
 	},
 	accounts: func(ctx context.Context, db databaseConfig) (ports.AccountStore, io.Closer, error) {
-		d, err := postgres.Open(ctx, postgresConfig(db))
-		if err != nil {
-			return nil, nil, err
-		}
-		if _, err := postgres.Migrate(ctx, d); err != nil {
-			_ = d.Close()
-			return nil, nil, err
-		}
-		return postgres.NewAccountStore(d), d, nil
+		return migratedAccounts(ctx, func() (*bun.DB, error) { return postgres.Open(ctx, postgresConfig(db)) }, postgres.Migrate,
+			func(d *bun.DB) ports.AccountStore { return postgres.NewAccountStore(d) })
 	},
 }
 

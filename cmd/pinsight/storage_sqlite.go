@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"log/slog"
 
 	"go.uber.org/fx"
 
@@ -14,22 +15,16 @@ import (
 // postal directory and the rate limiter stay in memory.
 var sqliteStorage = storageBackend{
 	serve: func(db databaseConfig, data dataConfig) fx.Option {
-		return fx.Options(fx.Supply(sqliteConfig(db)), sqlite.Module, memoryPostal(data), memoryRateLimiter)
+		return fx.Options(fx.Supply(sqliteConfig(db)), sqlite.Module, memoryPostal(data), memoryRateLimiter,
+			fx.Invoke(func(db *sqlite.DB, log *slog.Logger) { log.Info("accounts and reports in SQLite", "file", db.Path()) }))
 	},
 	migrate: func(ctx context.Context, db databaseConfig, op migrateOp) ([]string, error) {
 		return runMigrate(ctx, op, func() (*sqlite.DB, error) { return sqlite.Open(ctx, sqliteConfig(db)) },
 			sqlite.Migrate, sqlite.Rollback, sqlite.MigrationStatus)
 	},
 	accounts: func(ctx context.Context, db databaseConfig) (ports.AccountStore, io.Closer, error) {
-		d, err := sqlite.Open(ctx, sqliteConfig(db))
-		if err != nil {
-			return nil, nil, err
-		}
-		if _, err := sqlite.Migrate(ctx, d); err != nil {
-			_ = d.Close()
-			return nil, nil, err
-		}
-		return sqlite.NewAccountStore(d), d, nil
+		return migratedAccounts(ctx, func() (*sqlite.DB, error) { return sqlite.Open(ctx, sqliteConfig(db)) }, sqlite.Migrate,
+			func(d *sqlite.DB) ports.AccountStore { return sqlite.NewAccountStore(d) })
 	},
 }
 
