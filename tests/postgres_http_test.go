@@ -44,7 +44,7 @@ func TestHTTPEquivalence(t *testing.T) {
 	}
 	mem := twinHandler(memory.NewPostalStore(ds), memory.NewAccountStore(), memory.NewReportStore())
 	pg := twinHandler(postgres.NewPostalStore(db), postgres.NewAccountStore(db), postgres.NewReportStore(db))
-	tw := &twin{t: t, mem: mem, pg: pg, keys: map[string][2]string{}, status: map[int]int{}}
+	tw := newTwin(t, mem, pg, "postgres")
 
 	t.Run("postal", func(t *testing.T) {
 		tw.t = t
@@ -91,13 +91,20 @@ func twinHandler(postalStore ports.PostalStore, accounts ports.AccountStore, rep
 	return httpapi.NewHandler(mux, httpapi.HandlerOptions{})
 }
 
-// twin sends every request to both handlers and compares the answers.
+// twin sends every request to both handlers, the one over the memory stores
+// and the one over another storage, and compares the answers.
 type twin struct {
-	t       *testing.T
-	mem, pg http.Handler
-	keys    map[string][2]string // user -> API key on memory, on Postgres
-	n       int
-	status  map[int]int // requests compared by status
+	t          *testing.T
+	mem, other http.Handler
+	name       string               // the other storage, for messages
+	keys       map[string][2]string // user -> API key on memory, on the other
+	n          int
+	status     map[int]int // requests compared by status
+}
+
+// newTwin compares mem with other, the handler over the storage name.
+func newTwin(t *testing.T, mem, other http.Handler, name string) *twin {
+	return &twin{t: t, mem: mem, other: other, name: name, keys: map[string][2]string{}, status: map[int]int{}}
 }
 
 // twinReq is one scripted request.
@@ -158,36 +165,36 @@ func (tw *twin) send(h http.Handler, r twinReq, key string) twinRes {
 
 // do sends r to both handlers and requires the same status, contract
 // headers and body; it returns both answers (for the script's next steps).
-func (tw *twin) do(r twinReq) (mem, pg twinRes) {
+func (tw *twin) do(r twinReq) (mem, other twinRes) {
 	tw.t.Helper()
 	tw.n++
 	keys := tw.keys[r.user]
-	mem, pg = tw.send(tw.mem, r, keys[0]), tw.send(tw.pg, r, keys[1])
+	mem, other = tw.send(tw.mem, r, keys[0]), tw.send(tw.other, r, keys[1])
 	tw.status[mem.status]++
 	what := r.method + " " + r.path
-	if mem.status != pg.status {
-		tw.t.Errorf("%s: status memory %d, postgres %d\nmemory   %.600s\npostgres %.600s", what, mem.status, pg.status, mem.raw, pg.raw)
-		return mem, pg
+	if mem.status != other.status {
+		tw.t.Errorf("%s: status memory %d, %s %d\nmemory   %.600s\n%-8s %.600s", what, mem.status, tw.name, other.status, mem.raw, tw.name, other.raw)
+		return mem, other
 	}
 	for _, name := range twinHeaders {
-		if m, p := mem.header.Values(name), pg.header.Values(name); !reflect.DeepEqual(m, p) {
-			tw.t.Errorf("%s: header %s memory %q, postgres %q", what, name, m, p)
+		if m, o := mem.header.Values(name), other.header.Values(name); !reflect.DeepEqual(m, o) {
+			tw.t.Errorf("%s: header %s memory %q, %s %q", what, name, m, tw.name, o)
 		}
 	}
-	if mem.body == nil && pg.body == nil {
-		if mem.raw != pg.raw {
-			tw.t.Errorf("%s: bodies differ\nmemory   %.600s\npostgres %.600s", what, mem.raw, pg.raw)
+	if mem.body == nil && other.body == nil {
+		if mem.raw != other.raw {
+			tw.t.Errorf("%s: bodies differ\nmemory   %.600s\n%-8s %.600s", what, mem.raw, tw.name, other.raw)
 		}
-		return mem, pg
+		return mem, other
 	}
-	if d := twinDiff(twinScrub(mem.body, ""), twinScrub(pg.body, ""), "$"); d != "" {
-		tw.t.Errorf("%s: bodies differ at %s\nmemory   %.600s\npostgres %.600s", what, d, mem.raw, pg.raw)
+	if d := twinDiff(twinScrub(mem.body, ""), twinScrub(other.body, ""), "$", tw.name); d != "" {
+		tw.t.Errorf("%s: bodies differ at %s\nmemory   %.600s\n%-8s %.600s", what, d, mem.raw, tw.name, other.raw)
 	}
-	return mem, pg
+	return mem, other
 }
 
 // get is do for a GET without a key.
-func (tw *twin) get(path string) (mem, pg twinRes) {
+func (tw *twin) get(path string) (mem, other twinRes) {
 	tw.t.Helper()
 	return tw.do(twinReq{method: http.MethodGet, path: path})
 }
@@ -244,8 +251,9 @@ func twinScrub(v any, key string) any {
 	return v
 }
 
-// twinDiff names the first place where a and b differ ("" when equal).
-func twinDiff(a, b any, path string) string {
+// twinDiff names the first place where a (memory's) and b (the storage
+// other's) differ ("" when equal).
+func twinDiff(a, b any, path, other string) string {
 	switch a := a.(type) {
 	case map[string]any:
 		bm, ok := b.(map[string]any)
@@ -266,9 +274,9 @@ func twinDiff(a, b any, path string) string {
 			x, okA := a[k]
 			y, okB := bm[k]
 			if okA != okB {
-				return fmt.Sprintf("%s.%s (present in memory %v, postgres %v)", path, k, okA, okB)
+				return fmt.Sprintf("%s.%s (present in memory %v, %s %v)", path, k, okA, other, okB)
 			}
-			if d := twinDiff(x, y, path+"."+k); d != "" {
+			if d := twinDiff(x, y, path+"."+k, other); d != "" {
 				return d
 			}
 		}
@@ -279,17 +287,17 @@ func twinDiff(a, b any, path string) string {
 			return path + " (array vs other)"
 		}
 		if len(a) != len(bs) {
-			return fmt.Sprintf("%s (length memory %d, postgres %d)", path, len(a), len(bs))
+			return fmt.Sprintf("%s (length memory %d, %s %d)", path, len(a), other, len(bs))
 		}
 		for i := range a {
-			if d := twinDiff(a[i], bs[i], fmt.Sprintf("%s[%d]", path, i)); d != "" {
+			if d := twinDiff(a[i], bs[i], fmt.Sprintf("%s[%d]", path, i), other); d != "" {
 				return d
 			}
 		}
 		return ""
 	}
 	if !reflect.DeepEqual(a, b) {
-		return fmt.Sprintf("%s (memory %v, postgres %v)", path, a, b)
+		return fmt.Sprintf("%s (memory %v, %s %v)", path, a, other, b)
 	}
 	return ""
 }

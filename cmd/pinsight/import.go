@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -33,7 +34,7 @@ type importReport struct {
 }
 
 func newImportCmd() *cobra.Command {
-	var cfg postgres.Config
+	var cfg databaseConfig
 	var data dataConfig
 	var dryRun bool
 	cmd := &cobra.Command{
@@ -48,10 +49,12 @@ func newImportCmd() *cobra.Command {
 			if err := bindEnv(cmd); err != nil {
 				return err
 			}
-			if cfg.URL == "" && !dryRun {
-				return errNoDatabase
+			if !dryRun {
+				if err := checkImportTarget(cfg.URL); err != nil {
+					return err
+				}
 			}
-			return runImport(context.Background(), cmd.OutOrStdout(), cfg, data, dryRun)
+			return runImport(context.Background(), cmd.OutOrStdout(), postgresConfig(cfg), data, dryRun)
 		},
 	}
 	databaseFlags(cmd.Flags(), &cfg)
@@ -59,6 +62,23 @@ func newImportCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "load and clean the files and print the report; do not touch the database")
 	documentEnv(cmd)
 	return cmd
+}
+
+// errImportNeedsPostgres: only Postgres holds an imported directory; with
+// the other storages serve reads the files itself.
+var errImportNeedsPostgres = errors.New("import loads the directory into PostgreSQL (--database-url postgres://...); " +
+	"with sqlite: or memory: storage serve holds the directory in memory: give serve the data flags (--data-dir) instead")
+
+// checkImportTarget accepts a Postgres --database-url only.
+func checkImportTarget(rawURL string) error {
+	scheme, _, err := backendFor(rawURL)
+	if err != nil {
+		return err
+	}
+	if scheme != "postgres" && scheme != "postgresql" {
+		return fmt.Errorf("%w (--database-url is %s)", errImportNeedsPostgres, scheme+":")
+	}
+	return nil
 }
 
 // runImport loads the files, prints the report and imports unless dryRun.

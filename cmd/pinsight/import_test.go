@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
@@ -47,10 +48,15 @@ func TestImportDryRunFiles(t *testing.T) {
 	}
 }
 
-func TestImportNeedsDatabaseOrDryRun(t *testing.T) {
+func TestImportNeedsPostgresOrDryRun(t *testing.T) {
 	t.Setenv("PINSIGHT_DATABASE_URL", "")
-	if _, err := run(t, "import", "--postal-data", "nope.csv"); !errors.Is(err, errNoDatabase) {
-		t.Errorf("import without --database-url: err = %v, want errNoDatabase", err)
+	if _, err := run(t, "import", "--postal-data", "nope.csv"); !errors.Is(err, errEmptyDatabaseURL) {
+		t.Errorf("import with an empty --database-url: err = %v, want errEmptyDatabaseURL", err)
+	}
+	for _, url := range []string{"sqlite:" + filepath.Join(t.TempDir(), "p.db"), "memory:"} {
+		if _, err := run(t, "import", "--postal-data", "nope.csv", "--database-url", url); !errors.Is(err, errImportNeedsPostgres) {
+			t.Errorf("import into %s: err = %v, want errImportNeedsPostgres", url, err)
+		}
 	}
 	if _, err := run(t, "import", "--postal-data", "testdata/does-not-exist.csv", "--dry-run"); err == nil {
 		t.Error("import --dry-run of a missing file succeeded")

@@ -1,6 +1,6 @@
 // Command pinsight runs the Pinsight server and its operator tools.
 //
-//	pinsight serve                  run the HTTP API (in-memory storage by default)
+//	pinsight serve                  run the HTTP API (storage: the SQLite file pinsight.db by default)
 //	pinsight migrate                apply the database migrations
 //	pinsight import                 load the India Post files into Postgres
 //	pinsight user create --email E  create a user and print an API key

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +18,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/fetch"
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/adapters/sqlite"
 	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/account"
 )
 
 func run(t *testing.T, args ...string) (string, error) {
@@ -70,18 +74,70 @@ func mustOptions(t *testing.T, cfg serveConfig) fx.Option {
 }
 
 func TestOptionsValidate(t *testing.T) {
-	for _, cfg := range []serveConfig{{}, {Database: postgres.Config{URL: "postgres://u:p@127.0.0.1:1/db"}}} {
-		if err := fx.ValidateApp(mustOptions(t, cfg)); err != nil {
-			t.Errorf("database %q: %v", cfg.Database.URL, err)
+	sqliteURL := "sqlite:" + filepath.Join(t.TempDir(), "p.db")
+	for _, url := range []string{"memory:", sqliteURL, "postgres://u:p@127.0.0.1:1/db", "postgresql://u:p@127.0.0.1:1/db"} {
+		if err := fx.ValidateApp(mustOptions(t, serveConfig{Database: databaseConfig{URL: url}})); err != nil {
+			t.Errorf("database %q: %v", url, err)
 		}
 	}
 }
 
-func TestDatabaseRequired(t *testing.T) {
-	for _, args := range [][]string{{"migrate"}, {"user", "create", "--email", "a@example.com"}} {
-		if _, err := run(t, args...); err == nil || !strings.Contains(err.Error(), "--database-url") {
-			t.Errorf("%v without a database: err = %v", args, err)
+// TestDatabaseURLErrors: a --database-url that names no known storage is an
+// error naming the flag, never a silent fallback to memory.
+func TestDatabaseURLErrors(t *testing.T) {
+	for _, url := range []string{"", "mysql://u@h/db", "pinsight.db", "/var/lib/pinsight.db", "file:p.db"} {
+		_, err := options(serveConfig{Database: databaseConfig{URL: url}}, slog.New(slog.DiscardHandler))
+		if err == nil || !strings.Contains(err.Error(), "--database-url") {
+			t.Errorf("serve with database %q: err = %v, want one about --database-url", url, err)
+		} else if url != "" && !strings.Contains(err.Error(), "memory:, postgres:, postgresql:, sqlite:") {
+			t.Errorf("serve with database %q: err = %v, want the known schemes listed", url, err)
 		}
+	}
+	t.Setenv("PINSIGHT_DATABASE_URL", "")
+	for _, args := range [][]string{{"serve"}, {"migrate"}, {"user", "create", "--email", "a@example.com"}, {"import", "--postal-data", "x.csv"}} {
+		if _, err := run(t, args...); !errors.Is(err, errEmptyDatabaseURL) {
+			t.Errorf("%v with PINSIGHT_DATABASE_URL empty: err = %v, want errEmptyDatabaseURL", args, err)
+		}
+	}
+	if _, err := run(t, "migrate", "--database-url", "memory:"); err == nil || !strings.Contains(err.Error(), "no schema") {
+		t.Errorf("migrate on memory: err = %v", err)
+	}
+	if _, err := run(t, "user", "create", "--email", "a@example.com", "--database-url", "memory:"); err == nil || !strings.Contains(err.Error(), "/api/v1/register") {
+		t.Errorf("user create on memory: err = %v", err)
+	}
+}
+
+// TestSQLiteCommands runs migrate and user create on a sqlite: file: the
+// key printed opens the account a server on that file then serves.
+func TestSQLiteCommands(t *testing.T) {
+	url := "sqlite:" + filepath.Join(t.TempDir(), "p.db")
+	if out, err := run(t, "migrate", "--database-url", url, "--status"); err != nil || strings.Count(out, " pending") != 2 {
+		t.Errorf("migrate --status on a new file = %q, %v", out, err)
+	}
+	if out, err := run(t, "migrate", "--database-url", url); err != nil || strings.Count(out, "\n")+1 != 2 {
+		t.Errorf("migrate = %q, %v", out, err)
+	}
+	if out, err := run(t, "migrate", "--database-url", url); err != nil || out != "nothing to do" {
+		t.Errorf("second migrate = %q, %v", out, err)
+	}
+	key, err := run(t, "user", "create", "--email", "ops@example.com", "--database-url", url)
+	if err != nil || !strings.HasPrefix(key, "psk_") {
+		t.Fatalf("user create = %q, %v", key, err)
+	}
+	if _, err := run(t, "user", "create", "--email", "ops@example.com", "--database-url", url); err == nil {
+		t.Error("a second user create with the same e-mail succeeded")
+	}
+	db, err := sqlite.Open(context.Background(), sqlite.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k, err := sqlite.NewAccountStore(db).KeyByHash(context.Background(), account.HashKey(key), time.Now())
+	if u, _ := sqlite.NewAccountStore(db).UserByID(context.Background(), k.UserID); err != nil || u.Email != "ops@example.com" {
+		t.Errorf("the printed key opens %+v, %v", u, err)
+	}
+	if out, err := run(t, "migrate", "--database-url", url, "--down"); err != nil || out == "nothing to do" {
+		t.Errorf("migrate --down = %q, %v", out, err)
 	}
 }
 
@@ -89,7 +145,7 @@ func TestDatabaseRequired(t *testing.T) {
 // DIGIPIN info.
 func TestServeStarts(t *testing.T) {
 	var srv *httpapi.Server
-	cfg := serveConfig{HTTP: httpapi.Config{Addr: "127.0.0.1:0"}}
+	cfg := serveConfig{HTTP: httpapi.Config{Addr: "127.0.0.1:0"}, Database: databaseConfig{URL: "memory:"}}
 	var reports *app.Reports
 	a := fxtest.New(t, mustOptions(t, cfg), fx.Populate(&srv, &reports))
 	a.RequireStart()
@@ -131,6 +187,7 @@ func TestSiteOptionsValidation(t *testing.T) {
 		{Boundaries: boundaryConfig{File: "testdata/does-not-exist.geojson"}},
 	}
 	for _, cfg := range bad {
+		cfg.Database.URL = "memory:"
 		if _, err := options(cfg, slog.New(slog.DiscardHandler)); err == nil {
 			t.Errorf("options(%+v) accepted a bad configuration", cfg)
 		}

@@ -2,29 +2,40 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
+	"io"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
-	"github.com/pinsight/pinsight/adapters/postgres"
 )
 
-// databaseFlags adds the connection flags shared by serve, migrate, import
-// and user.
-func databaseFlags(f *pflag.FlagSet, cfg *postgres.Config) {
-	f.StringVar(&cfg.URL, "database-url", "", "PostgreSQL URL (postgres://...); empty: in-memory storage")
-	f.DurationVar(&cfg.ConnectTimeout, "database-connect-timeout", 5*time.Second, "database connect timeout")
-	f.DurationVar(&cfg.StatementTimeout, "database-statement-timeout", 10*time.Second, "database statement timeout")
-	f.IntVar(&cfg.MaxOpenConns, "database-max-conns", 10, "maximum open database connections")
+// migrateOp is what `pinsight migrate` does.
+type migrateOp int
+
+const (
+	migrateUp     migrateOp = iota // apply pending migrations
+	migrateDown                    // roll the last group back
+	migrateStatus                  // list migrations and whether they ran
+)
+
+// runMigrate opens a database, runs op with the adapter's functions and
+// closes it.
+func runMigrate[DB io.Closer](ctx context.Context, op migrateOp, open func() (DB, error), up, down, status func(context.Context, DB) ([]string, error)) ([]string, error) {
+	db, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	switch op {
+	case migrateDown:
+		return down(ctx, db)
+	case migrateStatus:
+		return status(ctx, db)
+	}
+	return up(ctx, db)
 }
 
-var errNoDatabase = errors.New("--database-url (or PINSIGHT_DATABASE_URL) is required")
-
 func newMigrateCmd() *cobra.Command {
-	var cfg postgres.Config
+	var cfg databaseConfig
 	var down, status bool
 	cmd := &cobra.Command{
 		Use:   "migrate",
@@ -34,24 +45,21 @@ func newMigrateCmd() *cobra.Command {
 			if err := bindEnv(cmd); err != nil {
 				return err
 			}
-			if cfg.URL == "" {
-				return errNoDatabase
-			}
-			ctx := context.Background()
-			db, err := postgres.Open(ctx, cfg)
+			scheme, b, err := backendFor(cfg.URL)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			var lines []string
+			if b.migrate == nil {
+				return fmt.Errorf("%s: storage has no schema to migrate", scheme)
+			}
+			op := migrateUp
 			switch {
 			case status:
-				lines, err = postgres.MigrationStatus(ctx, db)
+				op = migrateStatus
 			case down:
-				lines, err = postgres.Rollback(ctx, db)
-			default:
-				lines, err = postgres.Migrate(ctx, db)
+				op = migrateDown
 			}
+			lines, err := b.migrate(context.Background(), cfg, op)
 			if err != nil {
 				return err
 			}

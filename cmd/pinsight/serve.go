@@ -11,14 +11,13 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/app"
 )
 
 // serveConfig is everything serve reads from flags and environment.
 type serveConfig struct {
 	HTTP            httpapi.Config
-	Database        postgres.Config
+	Database        databaseConfig
 	Data            dataConfig
 	Site            siteConfig
 	Boundaries      boundaryConfig

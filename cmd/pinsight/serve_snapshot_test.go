@@ -39,7 +39,7 @@ func getData(t *testing.T, url string, v any) {
 // /readyz name it, and SIGHUP leaves it served.
 func TestServeServesTheSnapshot(t *testing.T) {
 	var srv *httpapi.Server
-	a := fxtest.New(t, mustOptions(t, serveConfig{HTTP: httpapi.Config{Addr: "127.0.0.1:0"}}), fx.Populate(&srv))
+	a := fxtest.New(t, mustOptions(t, serveConfig{HTTP: httpapi.Config{Addr: "127.0.0.1:0"}, Database: databaseConfig{URL: "memory:"}}), fx.Populate(&srv))
 	a.RequireStart()
 	defer a.RequireStop()
 	base := "http://" + srv.Addr()

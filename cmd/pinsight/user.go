@@ -6,13 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/app"
 )
 
 func newUserCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "user", Short: "Manage site-analysis accounts (Postgres storage)"}
-	var cfg postgres.Config
+	cmd := &cobra.Command{Use: "user", Short: "Manage site-analysis accounts (SQLite or Postgres storage)"}
+	var cfg databaseConfig
 	var email string
 	create := &cobra.Command{
 		Use:   "create --email E",
@@ -22,19 +21,20 @@ func newUserCmd() *cobra.Command {
 			if err := bindEnv(cmd); err != nil {
 				return err
 			}
-			if cfg.URL == "" {
-				return fmt.Errorf("%w: the in-memory store lives inside a running server; register through POST /api/v1/register instead", errNoDatabase)
-			}
-			ctx := context.Background()
-			db, err := postgres.Open(ctx, cfg)
+			scheme, b, err := backendFor(cfg.URL)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			if _, err := postgres.Migrate(ctx, db); err != nil {
+			if b.accounts == nil {
+				return fmt.Errorf("with --database-url %s accounts live only inside a running server; register through POST /api/v1/register instead", scheme+":")
+			}
+			ctx := context.Background()
+			accounts, closer, err := b.accounts(ctx, cfg)
+			if err != nil {
 				return err
 			}
-			s, err := app.NewAccounts(postgres.NewAccountStore(db), app.NewPasswords(app.DefaultPasswordParams, app.PasswordLimits{})).CreateUser(ctx, email)
+			defer closer.Close()
+			s, err := app.NewAccounts(accounts, app.NewPasswords(app.DefaultPasswordParams, app.PasswordLimits{})).CreateUser(ctx, email)
 			if err != nil {
 				return err
 			}

@@ -92,6 +92,9 @@ fi
 if grep -q -- '--allow-target' <<<"$help"; then
 	extra+=(--allow-target "127.0.0.1:$FIXTURE_PORT")
 fi
+if grep -q -- 'sqlite:PATH' <<<"$help"; then
+	extra+=(--database-url "sqlite:$work/pinsight.db") # the default storage, in the run's own folder
+fi
 if grep -q -- '--host-analyses-per-minute' <<<"$help"; then
 	extra+=(--host-analyses-per-minute 0) # one fixture host: its per-host quota would refuse the run
 fi

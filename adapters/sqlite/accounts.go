@@ -1,0 +1,160 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/ports"
+)
+
+type userRow struct {
+	bun.BaseModel `bun:"table:users,alias:u"`
+
+	ID           int64  `bun:"id,pk,autoincrement"`
+	Email        string `bun:"email"`
+	PasswordHash string `bun:"password_hash"`
+	CreatedAt    stamp  `bun:"created_at"`
+}
+
+func (r userRow) toDomain() account.User {
+	return account.User{ID: r.ID, Email: r.Email, PasswordHash: r.PasswordHash, CreatedAt: r.CreatedAt.utc()}
+}
+
+type keyRow struct {
+	bun.BaseModel `bun:"table:api_keys,alias:k"`
+
+	ID         int64  `bun:"id,pk,autoincrement"`
+	UserID     int64  `bun:"user_id"`
+	Name       string `bun:"name"`
+	Prefix     string `bun:"prefix"`
+	Hash       string `bun:"hash"`
+	CreatedAt  stamp  `bun:"created_at"`
+	LastUsedAt *stamp `bun:"last_used_at"`
+}
+
+func (r keyRow) toDomain() account.APIKey {
+	k := account.APIKey{ID: r.ID, UserID: r.UserID, Name: r.Name, Prefix: r.Prefix, Hash: r.Hash, CreatedAt: r.CreatedAt.utc()}
+	if r.LastUsedAt != nil {
+		t := r.LastUsedAt.utc()
+		k.LastUsedAt = &t
+	}
+	return k
+}
+
+// AccountStore keeps users and keys in the database file.
+type AccountStore struct {
+	db *DB
+}
+
+// NewAccountStore returns a store on db.
+func NewAccountStore(db *DB) *AccountStore { return &AccountStore{db: db} }
+
+// CreateUser implements ports.AccountStore.
+func (s *AccountStore) CreateUser(ctx context.Context, u account.User) (account.User, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	row := userRow{Email: u.Email, PasswordHash: u.PasswordHash, CreatedAt: stampOf(u.CreatedAt)}
+	_, err := s.db.write.NewInsert().Model(&row).Returning("id").Exec(ctx)
+	if isUniqueViolation(err) {
+		return account.User{}, account.ErrEmailTaken
+	}
+	if err != nil {
+		return account.User{}, wrap("create user", err)
+	}
+	return row.toDomain(), nil
+}
+
+// UserByEmail implements ports.AccountStore.
+func (s *AccountStore) UserByEmail(ctx context.Context, email string) (account.User, error) {
+	if holdsNUL(email) {
+		return account.User{}, account.ErrNotFound
+	}
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var row userRow
+	err := s.db.read.NewSelect().Model(&row).Where("email = ?", email).Scan(ctx)
+	return row.toDomain(), notFound(err, "user by email")
+}
+
+// UserByID implements ports.AccountStore.
+func (s *AccountStore) UserByID(ctx context.Context, id int64) (account.User, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var row userRow
+	err := s.db.read.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
+	return row.toDomain(), notFound(err, "user by id")
+}
+
+// CreateKey implements ports.AccountStore.
+func (s *AccountStore) CreateKey(ctx context.Context, k account.APIKey) (account.APIKey, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	row := keyRow{UserID: k.UserID, Name: k.Name, Prefix: k.Prefix, Hash: k.Hash, CreatedAt: stampOf(k.CreatedAt)}
+	if _, err := s.db.write.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
+		if isForeignKeyViolation(err) {
+			return account.APIKey{}, account.ErrNotFound
+		}
+		return account.APIKey{}, wrap("create key", err)
+	}
+	return row.toDomain(), nil
+}
+
+// KeyByHash implements ports.AccountStore.
+func (s *AccountStore) KeyByHash(ctx context.Context, hash string, now time.Time) (account.APIKey, error) {
+	if holdsNUL(hash) {
+		return account.APIKey{}, account.ErrNotFound
+	}
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var row keyRow
+	err := s.db.write.NewUpdate().Model(&row).Set("last_used_at = ?", stampOf(now)).Where("hash = ?", hash).Returning("*").Scan(ctx)
+	return row.toDomain(), notFound(err, "key by hash")
+}
+
+// Keys implements ports.AccountStore.
+func (s *AccountStore) Keys(ctx context.Context, userID int64) ([]account.APIKey, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var rows []keyRow
+	if err := s.db.read.NewSelect().Model(&rows).Where("user_id = ?", userID).Order("id").Scan(ctx); err != nil {
+		return nil, wrap("list keys", err)
+	}
+	out := make([]account.APIKey, len(rows))
+	for i, r := range rows {
+		out[i] = r.toDomain()
+	}
+	return out, nil
+}
+
+// RevokeKey implements ports.AccountStore.
+func (s *AccountStore) RevokeKey(ctx context.Context, userID, keyID int64) error {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	res, err := s.db.write.NewDelete().Model((*keyRow)(nil)).Where("id = ? AND user_id = ?", keyID, userID).Exec(ctx)
+	if err != nil {
+		return wrap("revoke key", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return account.ErrNotFound
+	}
+	return nil
+}
+
+// notFound maps sql.ErrNoRows to account.ErrNotFound and wraps the rest.
+func notFound(err error, op string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return account.ErrNotFound
+	}
+	if err != nil {
+		return wrap(op, err)
+	}
+	return nil
+}
+
+// Interface guard.
+var _ ports.AccountStore = (*AccountStore)(nil)

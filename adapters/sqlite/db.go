@@ -1,0 +1,205 @@
+// Package sqlite implements the account and report ports with bun on SQLite
+// (the pure-Go modernc.org/sqlite driver: no cgo), in one database file: the
+// default, durable storage of a single server. The file is in WAL mode with
+// foreign keys on; one connection writes and a pool of read-only connections
+// reads, so readers never wait for the writer and two writers never race
+// for SQLite's write lock.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Config holds the database settings.
+type Config struct {
+	// URL names the file: sqlite:relative/path.db (relative to the working
+	// directory), sqlite:/abs/path.db or sqlite:///abs/path.db.
+	URL string
+	// BusyTimeout is how long a statement waits for a lock another process
+	// holds on the file before failing with ErrUnavailable (default 5 s).
+	BusyTimeout time.Duration
+	// StatementTimeout bounds each store operation, waiting for the writer
+	// included (default 10 s): a stalled disk gives 503, not a hang.
+	StatementTimeout time.Duration
+	// MaxReadConns sizes the pool of read-only connections (default 4).
+	MaxReadConns int
+}
+
+// ErrUnavailable wraps failures to use the database now (locked beyond the
+// busy timeout, an I/O error, a full disk, a timeout); it is
+// ports.ErrUnavailable, so transports map it to 503.
+var ErrUnavailable = ports.ErrUnavailable
+
+// DB is an open database file: write is its only writing connection (every
+// write transaction starts IMMEDIATE, taking SQLite's write lock at once),
+// read a pool of read-only connections.
+type DB struct {
+	write, read *bun.DB
+	path        string
+	timeout     time.Duration
+}
+
+// Path returns the database file's absolute path (as given in the URL when
+// it cannot be made absolute).
+func (db *DB) Path() string {
+	if abs, err := filepath.Abs(db.path); err == nil {
+		return abs
+	}
+	return db.path
+}
+
+// Open opens (creating it when absent, readable by its owner only) the
+// database file cfg.URL names and checks that it is a database. The file's
+// directory must exist: a missing one is an error naming it.
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	path, err := ParseURL(cfg.URL)
+	if err != nil {
+		return nil, err
+	}
+	cfg = withDefaults(cfg)
+	if err := prepareFile(path); err != nil {
+		return nil, err
+	}
+	db := &DB{path: path, timeout: cfg.StatementTimeout}
+	busy := fmt.Sprintf("_pragma=busy_timeout(%d)", cfg.BusyTimeout.Milliseconds())
+	// journal_mode is a property of the file: the writer sets it before any
+	// reader opens. synchronous=NORMAL in WAL mode: a commit survives a crash
+	// of the process; a power loss may lose the last commits but never
+	// corrupts the file.
+	db.write, err = openPool(ctx, path, 1, cfg.StatementTimeout,
+		busy, "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)", "_pragma=foreign_keys(1)", "_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	db.read, err = openPool(ctx, path, cfg.MaxReadConns, cfg.StatementTimeout, busy, "_pragma=query_only(1)")
+	if err != nil {
+		_ = db.write.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func withDefaults(cfg Config) Config {
+	if cfg.BusyTimeout <= 0 {
+		cfg.BusyTimeout = 5 * time.Second
+	}
+	if cfg.StatementTimeout <= 0 {
+		cfg.StatementTimeout = 10 * time.Second
+	}
+	if cfg.MaxReadConns <= 0 {
+		cfg.MaxReadConns = 4
+	}
+	return cfg
+}
+
+// ParseURL returns the file path a sqlite: URL names. The path is taken as
+// written (no percent-decoding, no query parameters): sqlite:data/p.db is
+// relative to the working directory, sqlite:/var/lib/p.db and
+// sqlite:///var/lib/p.db are absolute.
+func ParseURL(raw string) (string, error) {
+	const scheme = "sqlite:"
+	if len(raw) < len(scheme) || !strings.EqualFold(raw[:len(scheme)], scheme) {
+		return "", fmt.Errorf("sqlite: %q is not a sqlite: URL (sqlite:relative.db or sqlite:/abs/path.db)", raw)
+	}
+	rest := raw[len(scheme):]
+	if after, ok := strings.CutPrefix(rest, "//"); ok {
+		if !strings.HasPrefix(after, "/") {
+			return "", fmt.Errorf("sqlite: %q names a host, not a file: write sqlite:relative.db or sqlite:/abs/path.db", raw)
+		}
+		rest = after
+	}
+	if rest == "" || strings.HasSuffix(rest, "/") {
+		return "", fmt.Errorf("sqlite: %q names no file: write sqlite:relative.db or sqlite:/abs/path.db", raw)
+	}
+	if strings.ContainsRune(rest, 0) {
+		return "", fmt.Errorf("sqlite: %q: a file name cannot hold NUL", raw)
+	}
+	return rest, nil
+}
+
+// prepareFile checks the directory and creates the file, owner-only, when
+// it does not exist yet (SQLite gives its -wal and -shm files the same
+// permissions).
+func prepareFile(path string) error {
+	dir := filepath.Dir(path)
+	switch st, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("sqlite: the directory %s of %s does not exist: create it, or name another file", dir, path)
+	case err != nil:
+		return fmt.Errorf("sqlite: %w", err)
+	case !st.IsDir():
+		return fmt.Errorf("sqlite: %s (the directory of %s) is not a directory", dir, path)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case err == nil:
+		return f.Close()
+	case errors.Is(err, fs.ErrExist):
+		return nil
+	}
+	return fmt.Errorf("sqlite: create %s: %w", path, err)
+}
+
+// openPool opens n connections' worth of pool on path with the given DSN
+// parameters and checks the file is a database.
+func openPool(ctx context.Context, path string, n int, timeout time.Duration, params ...string) (*bun.DB, error) {
+	sqldb, err := sql.Open("sqlite", fileURI(path)+"?"+strings.Join(params, "&"))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	sqldb.SetMaxOpenConns(n)
+	sqldb.SetMaxIdleConns(n)
+	sqldb.SetConnMaxLifetime(0)
+	db := bun.NewDB(sqldb, sqlitedialect.New())
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(new(int)); err != nil {
+		_ = db.Close()
+		return nil, wrap("open "+path, err)
+	}
+	return db, nil
+}
+
+// fileURI is path as an SQLite file: URI, the characters URIs give a
+// meaning escaped.
+func fileURI(path string) string {
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.Clean(path))
+}
+
+// Close runs SQLite's recommended PRAGMA optimize, then closes both pools;
+// the last connection to close checkpoints the WAL into the file.
+func (db *DB) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), db.timeout)
+	defer cancel()
+	_, _ = db.write.ExecContext(ctx, "PRAGMA optimize")
+	return errors.Join(db.read.Close(), db.write.Close())
+}
+
+// Ping checks within 2 seconds that the file can be read.
+func Ping(ctx context.Context, db *DB) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := db.read.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(new(int)); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return nil
+}
+
+// bound gives one store operation the statement timeout.
+func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, db.timeout)
+}

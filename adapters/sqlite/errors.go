@@ -1,0 +1,70 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// wrap adds context, marking failures to use the database now as
+// ErrUnavailable.
+func wrap(op string, err error) error {
+	if !isUnavailable(err) {
+		return fmt.Errorf("sqlite: %s: %w", op, err)
+	}
+	return fmt.Errorf("%w: %s: %v", ErrUnavailable, op, err)
+}
+
+// isUnavailable reports whether err means the database cannot be used now
+// (locked by another process beyond the busy timeout, an I/O error, a full
+// disk or a read-only file, the operation's time up) as opposed to a query
+// or programming error. A caller that went away is not the database's fault.
+func isUnavailable(err error) bool {
+	if errors.Is(err, context.Canceled) {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	switch code(err) & 0xff { // the primary result code
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL,
+		sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PROTOCOL, sqlite3.SQLITE_NOMEM:
+		return true
+	}
+	return false
+}
+
+// code is err's SQLite extended result code, 0 when err is not SQLite's.
+func code(err error) int {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		return e.Code()
+	}
+	return 0
+}
+
+func isUniqueViolation(err error) bool {
+	return code(err) == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}
+
+func isForeignKeyViolation(err error) bool {
+	return code(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+}
+
+// holdsNUL reports whether any of ss holds a NUL character. Stored text
+// never does (bun cannot even write one into a statement), so a lookup by
+// such a value matches nothing, as in the memory store, instead of failing.
+func holdsNUL(ss ...string) bool {
+	for _, s := range ss {
+		if strings.IndexByte(s, 0) >= 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,3 @@
+DROP TABLE api_keys;
+--bun:split
+DROP TABLE users;

@@ -1,0 +1,19 @@
+CREATE TABLE reports (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    url           TEXT    NOT NULL,
+    url_key       TEXT    NOT NULL,
+    project       TEXT    NOT NULL,
+    score         INTEGER NOT NULL CHECK (score BETWEEN 0 AND 100),
+    rating        TEXT    NOT NULL CHECK (rating IN ('good', 'decent', 'bad')),
+    results       TEXT    NOT NULL CHECK (json_valid(results)),
+    privacy       INTEGER NOT NULL CHECK (privacy IN (0, 1, 2)),
+    password_hash TEXT    NOT NULL DEFAULT '',
+    generated_at  TEXT    NOT NULL,
+    created_at    TEXT    NOT NULL,
+    updated_at    TEXT    NOT NULL
+) STRICT;
+--bun:split
+CREATE INDEX reports_user_id ON reports (user_id, id);
+--bun:split
+CREATE INDEX reports_user_project ON reports (user_id, project);

@@ -1,0 +1,37 @@
+package sqlite
+
+import (
+	"context"
+
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Module opens the database file (failing the start when it cannot),
+// applies pending migrations, closes it on stop, and provides the SQLite
+// account and report stores and a readiness component. It needs a Config.
+var Module = fx.Module("sqlite",
+	fx.Provide(newDB),
+	fx.Provide(fx.Annotate(NewAccountStore, fx.As(new(ports.AccountStore)))),
+	fx.Provide(fx.Annotate(NewReportStore, fx.As(new(ports.ReportStore)))),
+	fx.Provide(app.AsComponent(readiness)),
+)
+
+func newDB(lc fx.Lifecycle, cfg Config) (*DB, error) {
+	db, err := Open(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.StopHook(db.Close))
+	if _, err := Migrate(context.Background(), db); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func readiness(db *DB) app.Component {
+	return app.Component{Name: "database", Check: func(ctx context.Context) error { return Ping(ctx, db) }}
+}

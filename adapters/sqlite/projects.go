@@ -1,0 +1,52 @@
+package sqlite
+
+import (
+	"context"
+
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+type projectRow struct {
+	Project   string `bun:"project"`
+	Reports   int    `bun:"reports"`
+	Score     int    `bun:"score"`
+	CreatedAt stamp  `bun:"created_at"`
+}
+
+// Projects implements ports.ReportStore: one GROUP BY over the user's
+// reports; the average is truncated by integer division, as in Go.
+func (s *ReportStore) Projects(ctx context.Context, userID int64, q site.ProjectQuery) ([]site.Project, int, error) {
+	if holdsNUL(q.Search) {
+		return []site.Project{}, 0, nil
+	}
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	filter := s.db.read.NewSelect().Model((*reportRow)(nil)).Where("user_id = ?", userID)
+	if q.Search != "" {
+		filter.Where("instr(project, ?) > 0", q.Search)
+	}
+	var total int
+	if err := s.db.read.NewSelect().TableExpr("(?) AS f", filter.ColumnExpr("DISTINCT project")).ColumnExpr("count(*)").Scan(ctx, &total); err != nil {
+		return nil, 0, wrap("count projects", err)
+	}
+	sel := s.db.read.NewSelect().Model((*reportRow)(nil)).Where("user_id = ?", userID).
+		ColumnExpr("project, count(*) AS reports, sum(score) / count(*) AS score, min(created_at) AS created_at").
+		GroupExpr("project")
+	if q.Search != "" {
+		sel.Where("instr(project, ?) > 0", q.Search)
+	}
+	dir := direction(q.Desc)
+	if q.SortBy == site.SortProjectsByCreatedAt {
+		sel.OrderExpr("min(created_at) " + dir) // fixed-width UTC text: text order is time order
+	}
+	sel.OrderExpr("project COLLATE BINARY " + dir).Limit(int64(q.PerPage)).Offset(int64(q.Offset()))
+	var rows []projectRow
+	if err := sel.Scan(ctx, &rows); err != nil {
+		return nil, 0, wrap("list projects", err)
+	}
+	out := make([]site.Project, len(rows))
+	for i, r := range rows {
+		out[i] = site.Project{Name: r.Project, Reports: r.Reports, Score: r.Score, Rating: site.RatingFor(r.Score), CreatedAt: r.CreatedAt.utc()}
+	}
+	return out, total, nil
+}

@@ -1,0 +1,242 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+type reportRow struct {
+	bun.BaseModel `bun:"table:reports,alias:r"`
+
+	ID           int64  `bun:"id,pk,autoincrement"`
+	UserID       int64  `bun:"user_id"`
+	URL          string `bun:"url"`
+	URLKey       string `bun:"url_key"` // site.URLKey(URL): what search matches
+	Project      string `bun:"project"`
+	Score        int    `bun:"score"`
+	Rating       string `bun:"rating"`
+	Results      string `bun:"results"` // JSON
+	Privacy      int    `bun:"privacy"`
+	PasswordHash string `bun:"password_hash"`
+	GeneratedAt  stamp  `bun:"generated_at"`
+	CreatedAt    stamp  `bun:"created_at"`
+	UpdatedAt    stamp  `bun:"updated_at"`
+}
+
+func reportRowFrom(r site.Report) (reportRow, error) {
+	if r.Results == nil {
+		r.Results = site.Results{}
+	}
+	results, err := json.Marshal(r.Results)
+	if err != nil {
+		return reportRow{}, fmt.Errorf("sqlite: encode results: %w", err)
+	}
+	return reportRow{ID: r.ID, UserID: r.UserID, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
+		Score: r.Score, Rating: string(r.Rating), Results: string(results), Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
+		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}, nil
+}
+
+func (row reportRow) toDomain() (site.Report, error) {
+	r := site.Report{ID: row.ID, UserID: row.UserID, URL: row.URL, Project: row.Project, Score: row.Score,
+		Rating: site.Rating(row.Rating), Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
+		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
+	if err := json.Unmarshal([]byte(row.Results), &r.Results); err != nil {
+		return site.Report{}, fmt.Errorf("sqlite: report %d: decode results: %w", row.ID, err)
+	}
+	return r, nil
+}
+
+// ReportStore keeps reports in the database file, one row per report with
+// its checks as JSON text.
+type ReportStore struct {
+	db *DB
+}
+
+// NewReportStore returns a store on db.
+func NewReportStore(db *DB) *ReportStore { return &ReportStore{db: db} }
+
+// CreateReport implements ports.ReportStore.
+func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	row, err := reportRowFrom(r)
+	if err != nil {
+		return site.Report{}, err
+	}
+	row.ID = 0
+	if _, err := s.db.write.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
+		return site.Report{}, wrap("create report", err)
+	}
+	return row.toDomain()
+}
+
+// Report implements ports.ReportStore.
+func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report, error) {
+	return s.one(ctx, "get report", "id = ? AND user_id = ?", id, userID)
+}
+
+// SharedReport implements ports.ReportStore.
+func (s *ReportStore) SharedReport(ctx context.Context, id int64) (site.Report, error) {
+	return s.one(ctx, "get shared report", "id = ? AND privacy <> ?", id, int(site.Private))
+}
+
+// one reads the report matching where, or site.ErrNotFound.
+func (s *ReportStore) one(ctx context.Context, op, where string, args ...any) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var row reportRow
+	if err := s.db.read.NewSelect().Model(&row).Where(where, args...).Scan(ctx); err != nil {
+		return site.Report{}, reportNotFound(err, op)
+	}
+	return row.toDomain()
+}
+
+// Reports implements ports.ReportStore.
+func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
+	if holdsNUL(q.Search, q.Project, string(q.Result)) {
+		return []site.Report{}, 0, nil
+	}
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var rows []reportRow
+	sel := s.db.read.NewSelect().Model(&rows).Where("user_id = ?", userID)
+	if q.Search != "" {
+		sel.Where("instr(url_key, ?) > 0", q.Search)
+	}
+	if q.Project != "" {
+		sel.Where("project = ?", q.Project)
+	}
+	if q.Result != "" {
+		sel.Where("rating = ?", string(q.Result))
+	}
+	dir := direction(q.Desc)
+	switch q.SortBy {
+	case site.SortReportsByGeneratedAt:
+		sel.OrderExpr("generated_at " + dir) // fixed-width UTC text: text order is time order
+	case site.SortReportsByURL:
+		sel.OrderExpr("url COLLATE BINARY " + dir)
+	case site.SortReportsByResult:
+		sel.OrderExpr("score " + dir)
+	}
+	sel.OrderExpr("id " + dir).Limit(int64(q.PerPage)).Offset(int64(q.Offset()))
+	total, err := sel.ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, wrap("list reports", err)
+	}
+	out := make([]site.Report, len(rows))
+	for i, row := range rows {
+		if out[i], err = row.toDomain(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, int(total), nil
+}
+
+// UpdateReport implements ports.ReportStore: the transaction starts
+// IMMEDIATE, holding SQLite's write lock for the read, the update and the
+// write.
+func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var out site.Report
+	var inner error // the transaction body's error: update's own is returned as is
+	err := s.db.write.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		out, inner = updateIn(ctx, tx, userID, id, update)
+		return inner
+	})
+	if err != nil && inner == nil { // BEGIN or COMMIT failed, or the time ran out
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			err = fmt.Errorf("%w (%w)", err, ctxErr)
+		}
+		return site.Report{}, wrap("update report", err)
+	}
+	return out, err
+}
+
+// updateIn is UpdateReport's read, update and write within tx.
+func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+	var row reportRow
+	if err := tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx); err != nil {
+		return site.Report{}, reportNotFound(err, "read report to update")
+	}
+	r, err := row.toDomain()
+	if err != nil {
+		return site.Report{}, err
+	}
+	if err := update(&r); err != nil {
+		return site.Report{}, err
+	}
+	r.ID, r.UserID, r.CreatedAt = row.ID, row.UserID, row.CreatedAt.utc()
+	next, err := reportRowFrom(r)
+	if err != nil {
+		return site.Report{}, err
+	}
+	_, err = tx.NewUpdate().Model(&next).
+		Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash", "generated_at", "updated_at").
+		WherePK().Exec(ctx)
+	if err != nil {
+		return site.Report{}, wrap("update report", err)
+	}
+	return next.toDomain()
+}
+
+// DeleteReport implements ports.ReportStore.
+func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	res, err := s.db.write.NewDelete().Model((*reportRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+	if err != nil {
+		return wrap("delete report", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return site.ErrNotFound
+	}
+	return nil
+}
+
+// DeleteProject implements ports.ReportStore.
+func (s *ReportStore) DeleteProject(ctx context.Context, userID int64, name string) (int, error) {
+	if holdsNUL(name) {
+		return 0, site.ErrNotFound
+	}
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	res, err := s.db.write.NewDelete().Model((*reportRow)(nil)).Where("user_id = ? AND project = ?", userID, name).Exec(ctx)
+	if err != nil {
+		return 0, wrap("delete project", err)
+	}
+	n, _ := res.RowsAffected()
+	if n == 0 {
+		return 0, site.ErrNotFound
+	}
+	return int(n), nil
+}
+
+func direction(desc bool) string {
+	if desc {
+		return "DESC"
+	}
+	return "ASC"
+}
+
+// reportNotFound maps sql.ErrNoRows to site.ErrNotFound and wraps the rest.
+func reportNotFound(err error, op string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, sql.ErrNoRows):
+		return site.ErrNotFound
+	}
+	return wrap(op, err)
+}
+
+// Interface guard.
+var _ ports.ReportStore = (*ReportStore)(nil)

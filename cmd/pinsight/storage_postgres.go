@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/uptrace/bun"
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// postgresStorage (postgres:// or postgresql://) keeps accounts, reports
+// and the imported postal directory in PostgreSQL + PostGIS; the rate
+// limiter stays in memory.
+var postgresStorage = storageBackend{
+	serve: func(db databaseConfig, _ dataConfig) fx.Option {
+		return fx.Options(
+			fx.Supply(postgresConfig(db)),
+			postgres.Module,
+			fx.Provide(app.AsComponent(func(s ports.PostalStore) app.Component { return postalComponent(s) })),
+			memoryRateLimiter,
+		)
+	},
+	migrate: func(ctx context.Context, db databaseConfig, op migrateOp) ([]string, error) {
+		return runMigrate(ctx, op, func() (*bun.DB, error) { return postgres.Open(ctx, postgresConfig(db)) },
+			postgres.Migrate, postgres.Rollback, postgres.MigrationStatus)
+	},
+	accounts: func(ctx context.Context, db databaseConfig) (ports.AccountStore, io.Closer, error) {
+		return migratedAccounts(ctx, func() (*bun.DB, error) { return postgres.Open(ctx, postgresConfig(db)) }, postgres.Migrate,
+			func(d *bun.DB) ports.AccountStore { return postgres.NewAccountStore(d) })
+	},
+}
+
+func postgresConfig(db databaseConfig) postgres.Config {
+	return postgres.Config{URL: db.URL, ConnectTimeout: db.ConnectTimeout, StatementTimeout: db.StatementTimeout, MaxOpenConns: db.MaxConns}
+}
