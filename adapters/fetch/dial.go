@@ -50,11 +50,7 @@ func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Con
 	for _, ip := range ips {
 		if !exempt {
 			if r := blockedReason(ip); r != "" {
-				reason := ip.Unmap().String() + " is " + r
-				if host != ip.String() {
-					reason = host + " resolves to " + reason
-				}
-				errs = append(errs, &RefusedError{Target: addr, Reason: reason})
+				errs = append(errs, refusedAddress(addr, host, ip, r))
 				continue
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -22,6 +23,7 @@ type Fetcher struct {
 	cfg       Config
 	guard     *guard
 	transport *http.Transport
+	log       *slog.Logger
 }
 
 // New returns a fetcher for cfg (zero fields defaulted). It fails on a
@@ -47,7 +49,7 @@ func New(cfg Config) (*Fetcher, error) {
 	if cfg.TLS != nil {
 		t.TLSClientConfig = cfg.TLS.Clone()
 	}
-	return &Fetcher{cfg: cfg, guard: g, transport: t}, nil
+	return &Fetcher{cfg: cfg, guard: g, transport: t, log: cfg.Log}, nil
 }
 
 // Close drops idle connections.
@@ -65,11 +67,11 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*site.Fetched, erro
 		return nil, &site.FetchError{Reason: "the URL cannot be parsed", Refused: true, Err: err}
 	}
 	if err := f.guard.checkURL(u); err != nil {
-		return nil, f.fetchError(err)
+		return nil, f.fetchError(ctx, err)
 	}
 	pg, err := f.get(ctx, u, f.cfg.MaxBytes)
 	if err != nil {
-		return nil, f.fetchError(err)
+		return nil, f.fetchError(ctx, err)
 	}
 	out := &site.Fetched{RequestedURL: rawURL, Page: *pg}
 	if isHTML(pg) {
@@ -159,13 +161,16 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL, limit int64) (*site.Respo
 }
 
 // fetchError turns a transport failure into the domain's FetchError with a
-// reason safe to show the client.
-func (f *Fetcher) fetchError(err error) error {
+// reason safe to show the client (what the guard found goes to the log).
+func (f *Fetcher) fetchError(ctx context.Context, err error) error {
 	var refused *RefusedError
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
 	switch {
 	case errors.As(err, &refused):
+		if refused.Detail != "" {
+			f.log.InfoContext(ctx, "analysis target refused", "target", refused.Target, "detail", refused.Detail)
+		}
 		return &site.FetchError{Reason: "refused: " + refused.Reason, Refused: true, Err: err}
 	case errors.Is(err, errTooManyRedirects):
 		return &site.FetchError{Reason: "more than " + strconv.Itoa(f.cfg.MaxRedirects) + " redirects", Err: err}
