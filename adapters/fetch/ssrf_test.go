@@ -133,7 +133,7 @@ func TestSSRFTargetsAreRefused(t *testing.T) {
 		{"http://\uff11\uff12\uff17\u3002\uff11/", "not a canonical IP address"}, // fullwidth "127.1"
 	} {
 		t.Run(tc.url, func(t *testing.T) {
-			_, err := f.Fetch(context.Background(), tc.url)
+			_, err := f.Fetch(context.Background(), tc.url, nil)
 			refused(t, err, tc.reason)
 		})
 	}
@@ -154,7 +154,7 @@ func TestRefusalDoesNotNameTheAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.Fetch(context.Background(), "https://intranet.example/admin")
+	_, err = f.Fetch(context.Background(), "https://intranet.example/admin", nil)
 	var fe *site.FetchError
 	if !errors.As(err, &fe) || !fe.Refused {
 		t.Fatalf("err = %v, want a refusal", err)
@@ -211,7 +211,7 @@ func TestRedirectToPrivateAddressIsRefused(t *testing.T) {
 		{"/to-ftp", "only http and https"},
 		{"/to-number", "not a canonical IP address"},
 	} {
-		_, err := f.Fetch(context.Background(), entry.URL+tc.path)
+		_, err := f.Fetch(context.Background(), entry.URL+tc.path, nil)
 		refused(t, err, tc.reason)
 	}
 	if n := hits.Load(); n != 0 {
@@ -221,7 +221,7 @@ func TestRedirectToPrivateAddressIsRefused(t *testing.T) {
 		t.Errorf("resolver called %d times, want 1 (public-looking.example; never a number)", n)
 	}
 	// The allow-list is exact: the same host on another port is guarded.
-	_, err = f.Fetch(context.Background(), internal.URL+"/")
+	_, err = f.Fetch(context.Background(), internal.URL+"/", nil)
 	refused(t, err, "loopback")
 }
 
@@ -232,14 +232,14 @@ func TestAllowPrivateLiftsTheGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fd, err := f.Fetch(context.Background(), internal.URL+"/")
+	fd, err := f.Fetch(context.Background(), internal.URL+"/", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fd.Page.Status != 200 || hits.Load() < 1 {
 		t.Errorf("status %d, %d hits", fd.Page.Status, hits.Load())
 	}
-	if _, err := f.Fetch(context.Background(), "gopher://"+hostPort(t, internal.URL)+"/"); err == nil {
+	if _, err := f.Fetch(context.Background(), "gopher://"+hostPort(t, internal.URL)+"/", nil); err == nil {
 		t.Error("the scheme rule still applies with private targets allowed")
 	}
 }

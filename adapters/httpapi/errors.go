@@ -184,6 +184,7 @@ func toHTTP(err error) error {
 	var se *digipin.SyntaxError
 	var fe fieldErrorer
 	var te *app.ThrottledError
+	var qe *app.QuotaError
 	switch {
 	case err == nil:
 		return nil
@@ -207,6 +208,8 @@ func toHTTP(err error) error {
 		return huma.Error404NotFound("not found")
 	case errors.As(err, &te):
 		return huma.ErrorWithHeaders(huma.Error429TooManyRequests("too many analyses of "+te.Host+": retry after "+te.RetryAfterHeader()+" s"), http.Header{"Retry-After": {te.RetryAfterHeader()}})
+	case errors.As(err, &qe):
+		return huma.ErrorWithHeaders(huma.Error429TooManyRequests(qe.Reason()), http.Header{"Retry-After": {qe.RetryAfterHeader()}})
 	case errors.Is(err, app.ErrBusy):
 		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("every analysis slot is busy: retry shortly"), http.Header{"Retry-After": {"5"}})
 	case errors.Is(err, ports.ErrUnavailable):
