@@ -3,10 +3,7 @@ package app
 import (
 	"context"
 	"errors"
-	"net/url"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/pinsight/pinsight/domain/ratelimit"
@@ -18,14 +15,16 @@ import (
 // 503 with Retry-After.
 var ErrBusy = errors.New("app: analysis capacity exhausted, retry shortly")
 
-// BusyRetryAfter is the Retry-After transports send with ErrBusy: analyses
-// take seconds, so a slot frees up soon.
+// BusyRetryAfter is the Retry-After transports send with ErrBusy, and with
+// a QuotaError on the analyses running at once: analyses take seconds, so a
+// slot frees up soon.
 const BusyRetryAfter = 5 * time.Second
 
-// ThrottledError is returned when a target host has had its share of
-// analyses for now; transports answer 429 with Retry-After.
+// ThrottledError is returned when a target site, or the address it is
+// served from, has had its share of analyses for now; transports answer
+// 429 with Retry-After.
 type ThrottledError struct {
-	Host       string
+	Host       string // the site (registrable domain) or the address throttled
 	RetryAfter time.Duration
 }
 
@@ -38,6 +37,31 @@ func (e *ThrottledError) RetryAfterHeader() string {
 	return strconv.Itoa(RetryAfterSeconds(e.RetryAfter))
 }
 
+// QuotaError is returned when the calling user has used up one of their own
+// analysis quotas, apart from the pool everyone shares (ErrBusy): analyses
+// running at once, or analyses a day. Transports answer 429 with
+// Retry-After.
+type QuotaError struct {
+	Daily      bool          // the daily quota; otherwise the analyses at once
+	Limit      int           // the quota
+	RetryAfter time.Duration // until the user may start one more
+}
+
+func (e *QuotaError) Error() string { return "app: " + e.Reason() }
+
+// Reason says which quota is used up, for the client.
+func (e *QuotaError) Reason() string {
+	if e.Daily {
+		return "at most " + strconv.Itoa(e.Limit) + " analyses a day: retry after " + e.RetryAfterHeader() + " s"
+	}
+	return "at most " + strconv.Itoa(e.Limit) + " of your analyses run at once: retry when one finishes"
+}
+
+// RetryAfterHeader is the Retry-After header value of e, in seconds.
+func (e *QuotaError) RetryAfterHeader() string {
+	return strconv.Itoa(RetryAfterSeconds(e.RetryAfter))
+}
+
 // RetryAfterSeconds rounds d up to whole seconds, at least 1, for a
 // Retry-After header.
 func RetryAfterSeconds(d time.Duration) int {
@@ -45,35 +69,64 @@ func RetryAfterSeconds(d time.Duration) int {
 	return max(s, 1)
 }
 
-// DefaultHostLimit is how often one target host may be analysed: a few
-// times a minute, so the analyser never hammers a third-party site.
-var DefaultHostLimit = ratelimit.Limit{Requests: 5, Window: time.Minute}
+// Defaults of AnalyserConfig.
+var (
+	// DefaultHostLimit is how often one target site (registrable domain)
+	// may be analysed: a few times a minute, so the analyser never hammers
+	// a third-party site.
+	DefaultHostLimit = ratelimit.Limit{Requests: 5, Window: time.Minute}
+	// DefaultAddressLimit is how often one address may be contacted: higher
+	// than the per-site quota, so sites sharing a CDN address do not
+	// throttle each other, yet many names of one server cannot multiply
+	// its quota.
+	DefaultAddressLimit = ratelimit.Limit{Requests: 30, Window: time.Minute}
+	// DefaultUserDaily is how many analyses one user may start a day.
+	DefaultUserDaily = ratelimit.Limit{Requests: 300, Window: 24 * time.Hour}
+)
 
-// AnalyserConfig bounds the analyser.
+// DefaultUserConcurrent is how many analyses one user may run at once.
+const DefaultUserConcurrent = 2
+
+// NoLimit disables a quota of AnalyserConfig (tests, private deployments).
+var NoLimit = ratelimit.Limit{Window: -1}
+
+// AnalyserConfig bounds the analyser. Zero fields take the defaults.
 type AnalyserConfig struct {
-	Workers int          // analyses running at once (default 4)
+	Workers int          // analyses running at once, all users together (default 4)
 	Weights site.Weights // score weights (default site.DefaultWeights)
-	// HostLimit is the quota of analyses per target host; the zero value
-	// means DefaultHostLimit, NoHostLimit disables the throttle.
+	// UserConcurrent is how many analyses one user may run at once
+	// (default DefaultUserConcurrent; negative: no cap). It is counted in
+	// this process.
+	UserConcurrent int
+	// UserDaily is the quota of analyses one user may start, re-analyses
+	// included (default DefaultUserDaily; NoLimit disables it).
+	UserDaily ratelimit.Limit
+	// HostLimit is the quota of analyses per target site, its registrable
+	// domain (default DefaultHostLimit; NoLimit disables it).
 	HostLimit ratelimit.Limit
-	// Limiter keeps the per-host quota state; nil keeps it in this process.
-	// A shared limiter (the ports.RateLimiter of the graph) makes several
-	// instances enforce one quota.
+	// AddressLimit is the quota of analyses per address a target resolves
+	// to (default DefaultAddressLimit; NoLimit disables it).
+	AddressLimit ratelimit.Limit
+	// Limiter keeps the state of UserDaily, HostLimit and AddressLimit: the
+	// graph's ports.RateLimiter, so a shared limiter enforces them across
+	// instances. Nil leaves those three unenforced (tests).
 	Limiter ports.RateLimiter
 }
 
-// NoHostLimit disables the per-host throttle (tests, private deployments).
-var NoHostLimit = ratelimit.Limit{Window: -1}
-
-// Analyser fetches a URL through the PageFetcher and runs the checks, at
-// most Workers at a time; beyond that it refuses with ErrBusy rather than
-// queueing. Each target host gets at most HostLimit analyses.
+// Analyser fetches a URL through the PageFetcher and runs the checks. It
+// admits an analysis in order: the user's analyses at once (a QuotaError),
+// a slot of the pool of Workers (ErrBusy: it refuses rather than queues),
+// the user's daily quota (a QuotaError); then, as the fetcher connects,
+// each target site and address (a *ThrottledError).
 type Analyser struct {
-	fetcher   ports.PageFetcher
-	weights   site.Weights
-	slots     chan struct{}
-	hostLimit ratelimit.Limit
-	limiter   ports.RateLimiter
+	fetcher ports.PageFetcher
+	weights site.Weights
+	slots   chan struct{}
+	users   *userSlots
+	limiter ports.RateLimiter
+	daily   ratelimit.Limit
+	perSite ratelimit.Limit
+	perAddr ratelimit.Limit
 }
 
 // NewAnalyser returns an analyser over fetcher.
@@ -84,82 +137,45 @@ func NewAnalyser(fetcher ports.PageFetcher, cfg AnalyserConfig) *Analyser {
 	if cfg.Weights == nil {
 		cfg.Weights = site.DefaultWeights
 	}
-	if cfg.HostLimit == (ratelimit.Limit{}) {
-		cfg.HostLimit = DefaultHostLimit
+	if cfg.UserConcurrent == 0 {
+		cfg.UserConcurrent = DefaultUserConcurrent
 	}
-	if cfg.Limiter == nil {
-		cfg.Limiter = &localLimiter{tat: map[string]time.Time{}, now: time.Now}
+	orDefault := func(l, def ratelimit.Limit) ratelimit.Limit {
+		if l == (ratelimit.Limit{}) {
+			return def
+		}
+		return l
 	}
 	return &Analyser{fetcher: fetcher, weights: cfg.Weights, slots: make(chan struct{}, cfg.Workers),
-		hostLimit: cfg.HostLimit, limiter: cfg.Limiter}
+		users: newUserSlots(cfg.UserConcurrent), limiter: cfg.Limiter,
+		daily:   orDefault(cfg.UserDaily, DefaultUserDaily),
+		perSite: orDefault(cfg.HostLimit, DefaultHostLimit),
+		perAddr: orDefault(cfg.AddressLimit, DefaultAddressLimit)}
 }
 
-// Analyse fetches rawURL and analyses it. Errors: ErrBusy,
-// *ThrottledError, *site.FetchError.
-func (a *Analyser) Analyse(ctx context.Context, rawURL string) (site.Analysis, error) {
+// Analyse fetches rawURL and analyses it for user userID. Errors:
+// *QuotaError, ErrBusy, *ThrottledError, *site.FetchError.
+func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string) (site.Analysis, error) {
+	release, err := a.users.acquire(userID)
+	if err != nil {
+		return site.Analysis{}, err
+	}
+	defer release()
 	select {
 	case a.slots <- struct{}{}:
 		defer func() { <-a.slots }()
 	default:
 		return site.Analysis{}, ErrBusy
 	}
-	if err := a.throttle(ctx, rawURL); err != nil {
+	if err := a.takeDaily(ctx, userID); err != nil {
 		return site.Analysis{}, err
 	}
-	f, err := a.fetcher.Fetch(ctx, rawURL)
+	f, err := a.fetcher.Fetch(ctx, rawURL, a.admission())
 	if err != nil {
 		return site.Analysis{}, err
 	}
 	return site.Analyze(f, a.weights), nil
 }
 
-// throttle takes one analysis of rawURL's host from its quota. A URL
-// without a host passes: the fetcher refuses it. A failing limiter lets the
-// analysis through rather than take the feature down.
-func (a *Analyser) throttle(ctx context.Context, rawURL string) error {
-	if !a.hostLimit.Enabled() {
-		return nil
-	}
-	u, err := url.Parse(rawURL)
-	if err != nil || u.Hostname() == "" {
-		return nil
-	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	d, err := a.limiter.Take(ctx, "analyse-host:"+host, a.hostLimit)
-	if err != nil || d.Allowed {
-		return nil
-	}
-	return &ThrottledError{Host: host, RetryAfter: d.RetryAfter}
-}
-
 // Saturation reports the slots in use and the pool size (for metrics).
 func (a *Analyser) Saturation() (inUse, size int) { return len(a.slots), cap(a.slots) }
-
-// localLimiter keeps per-host quota state in this process, forgetting hosts
-// whose quota is whole again.
-type localLimiter struct {
-	mu    sync.Mutex
-	tat   map[string]time.Time
-	sweep time.Time
-	now   func() time.Time
-}
-
-// Take implements ports.RateLimiter.
-func (l *localLimiter) Take(_ context.Context, key string, limit ratelimit.Limit) (ratelimit.Decision, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	d, tat, err := limit.Take(l.tat[key], now)
-	if err == nil {
-		l.tat[key] = tat
-	}
-	if now.Sub(l.sweep) > time.Minute {
-		for k, t := range l.tat {
-			if !t.After(now) {
-				delete(l.tat, k)
-			}
-		}
-		l.sweep = now
-	}
-	return d, err
-}

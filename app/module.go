@@ -21,11 +21,12 @@ func AsComponent(f any) any {
 }
 
 // analyserParams are what the analyser needs; without a fetcher there is
-// none.
+// none. Its quotas are kept by the graph's rate limiter.
 type analyserParams struct {
 	fx.In
 	Fetcher ports.PageFetcher `optional:"true"`
 	Config  AnalyserConfig    `optional:"true"`
+	Limiter ports.RateLimiter
 }
 
 // newAnalyserOrNil provides the real Analyser over the PageFetcher, or nil
@@ -34,7 +35,9 @@ func newAnalyserOrNil(p analyserParams) *Analyser {
 	if p.Fetcher == nil {
 		return nil
 	}
-	return NewAnalyser(p.Fetcher, p.Config)
+	cfg := p.Config
+	cfg.Limiter = p.Limiter
+	return NewAnalyser(p.Fetcher, cfg)
 }
 
 // passwordParams are the costs and limits of password hashing.

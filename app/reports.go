@@ -11,9 +11,10 @@ import (
 // PageAnalyser analyses one URL. *Analyser is the one the server wires;
 // the interface lets tests of the report lifecycle choose their scores.
 type PageAnalyser interface {
-	// Analyse fetches rawURL and analyses it. Errors: ErrBusy,
+	// Analyse fetches rawURL and analyses it for user userID, within that
+	// user's quotas. Errors: *QuotaError, ErrBusy, *ThrottledError,
 	// *site.FetchError.
-	Analyse(ctx context.Context, rawURL string) (site.Analysis, error)
+	Analyse(ctx context.Context, userID int64, rawURL string) (site.Analysis, error)
 }
 
 // Reports is the report lifecycle: create (analyse and store), read, list,
@@ -56,7 +57,8 @@ type ListPage[T any] struct {
 }
 
 // Create validates in, analyses the URL and stores the report. Errors:
-// *site.ValidationError, *site.FetchError, ErrBusy, ErrPasswordsBusy.
+// *site.ValidationError, *site.FetchError, ErrBusy, ErrPasswordsBusy,
+// *QuotaError, *ThrottledError.
 func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (site.Report, error) {
 	privacy := site.DefaultPrivacy
 	if err := site.CheckURL(in.URL); err != nil {
@@ -73,7 +75,7 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (site
 	if err != nil {
 		return site.Report{}, err
 	}
-	a, err := rs.analyser.Analyse(ctx, in.URL)
+	a, err := rs.analyser.Analyse(ctx, userID, in.URL)
 	if err != nil {
 		return site.Report{}, err
 	}
@@ -125,8 +127,10 @@ func (rs *Reports) List(ctx context.Context, userID int64, p site.ReportParams) 
 
 // Update changes the user's report id: privacy, password and, when asked,
 // a fresh analysis, all in one write. Leaving privacy 2 keeps the stored
-// password, so returning to 2 needs none. Errors: site.ErrNotFound,
-// *site.ValidationError, *site.FetchError, ErrBusy, ErrPasswordsBusy.
+// password, so returning to 2 needs none. A re-analysis counts against the
+// user's quotas like a new one. Errors: site.ErrNotFound,
+// *site.ValidationError, *site.FetchError, ErrBusy, ErrPasswordsBusy,
+// *QuotaError, *ThrottledError.
 func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate) (site.Report, error) {
 	cur, err := rs.store.Report(ctx, userID, id)
 	if err != nil {
@@ -147,7 +151,7 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 	}
 	var a site.Analysis
 	if in.Reanalyse {
-		if a, err = rs.analyser.Analyse(ctx, cur.URL); err != nil {
+		if a, err = rs.analyser.Analyse(ctx, userID, cur.URL); err != nil {
 			return site.Report{}, err
 		}
 	}

@@ -2,18 +2,24 @@ package app_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // pageFetcher serves one hand-built page for every URL.
 type pageFetcher struct{ page *site.Fetched }
 
-func (f pageFetcher) Fetch(context.Context, string) (*site.Fetched, error) { return f.page, nil }
+func (f pageFetcher) Fetch(context.Context, string, ports.Admit) (*site.Fetched, error) {
+	return f.page, nil
+}
 
 // TestReportsWithRealAnalyser runs the lifecycle with the production
 // analyser over a fake fetcher: the stored report is exactly what
@@ -45,5 +51,32 @@ func TestReportsWithRealAnalyser(t *testing.T) {
 		if len(r.Results[cat]) != len(checks) {
 			t.Errorf("%s: %d checks stored, %d made", cat, len(r.Results[cat]), len(checks))
 		}
+	}
+}
+
+// TestReanalysisCountsAgainstTheDailyQuota: creating and re-analysing
+// reports draw on one daily quota per user; over it, both are a
+// QuotaError and the report is left as it was.
+func TestReanalysisCountsAgainstTheDailyQuota(t *testing.T) {
+	an := app.NewAnalyser(&gatedFetcher{}, app.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 2, Window: 24 * time.Hour},
+		HostLimit: app.NoLimit, AddressLimit: app.NoLimit, Limiter: fixedLimiter()})
+	rs := app.NewReports(memory.NewReportStore(), an, cheapPasswords)
+	ctx := context.Background()
+	r, err := rs.Create(ctx, 1, app.NewReport{URL: "https://example.com/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Reanalyse: true}); err != nil {
+		t.Fatalf("first re-analysis: %v", err)
+	}
+	var qe *app.QuotaError
+	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Reanalyse: true}); !errors.As(err, &qe) || !qe.Daily {
+		t.Errorf("re-analysis over the quota: err = %v, want a daily QuotaError", err)
+	}
+	if _, err := rs.Create(ctx, 1, app.NewReport{URL: "https://example.org/"}); !errors.As(err, &qe) || !qe.Daily {
+		t.Errorf("creation over the quota: err = %v, want a daily QuotaError", err)
+	}
+	if _, err := rs.Create(ctx, 2, app.NewReport{URL: "https://example.org/"}); err != nil {
+		t.Errorf("another user: %v", err)
 	}
 }

@@ -33,7 +33,7 @@ type scripted struct {
 	calls    atomic.Int32
 }
 
-func (s *scripted) Analyse(_ context.Context, rawURL string) (site.Analysis, error) {
+func (s *scripted) Analyse(_ context.Context, _ int64, rawURL string) (site.Analysis, error) {
 	s.calls.Add(1)
 	if s.err != nil {
 		return site.Analysis{}, s.err

@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"net/netip"
 
 	"github.com/pinsight/pinsight/domain/site"
 )
@@ -11,6 +12,27 @@ import (
 // deadline. A target that answers at all (any status) is a success; no
 // answer, or a refused target (SSRF guard, scheme, port), is a
 // *site.FetchError.
+//
+// admit, when not nil, is asked before every connection the fetch opens,
+// once the SSRF guard has accepted the address (a refused target is never
+// admitted, so never counted). Connections are not shared between fetches,
+// so every fetch is admitted for each address it contacts. An error from
+// admit stops that request and Fetch returns it as it is, not as a
+// *site.FetchError: the caller tells its own refusal (a throttle) from a
+// failure of the target.
 type PageFetcher interface {
-	Fetch(ctx context.Context, rawURL string) (*site.Fetched, error)
+	Fetch(ctx context.Context, rawURL string, admit Admit) (*site.Fetched, error)
+}
+
+// Admit decides whether a fetch may connect to target.
+type Admit func(ctx context.Context, target Target) error
+
+// Target is a connection a PageFetcher is about to open.
+type Target struct {
+	// Host is the host name being connected to, as net/http dials it
+	// (IDNA's ASCII form, case as written; an IP literal for a numeric
+	// host).
+	Host string
+	// Addr is the address the host resolved to and the guard accepted.
+	Addr netip.Addr
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/app"
 	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
@@ -20,7 +21,7 @@ type knownSite struct {
 	page *site.Fetched
 }
 
-func (k knownSite) Fetch(_ context.Context, rawURL string) (*site.Fetched, error) {
+func (k knownSite) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*site.Fetched, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Hostname() != k.host {
 		return nil, &site.FetchError{Reason: "no response from " + rawURL}
@@ -41,7 +42,7 @@ func TestPostgresHostileInput(t *testing.T) {
 	}
 	pw := app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
 	reports := postgres.NewReportStore(db)
-	analyser := app.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, app.AnalyserConfig{HostLimit: app.NoHostLimit})
+	analyser := app.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, app.AnalyserConfig{HostLimit: app.NoLimit})
 	httpapitest.HostileRoutes(t, httpapi.Routes{
 		Accounts: app.NewAccounts(postgres.NewAccountStore(db), pw),
 		Postal:   app.NewPostal(postgres.NewPostalStore(db)),

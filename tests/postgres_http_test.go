@@ -76,7 +76,7 @@ var twinPasswords = app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, 
 // twinHandler is the production handler over the given stores, wired as
 // serve wires it.
 func twinHandler(postalStore ports.PostalStore, accounts ports.AccountStore, reports ports.ReportStore) http.Handler {
-	analyser := app.NewAnalyser(twinFetcher{}, app.AnalyserConfig{HostLimit: app.NoHostLimit})
+	analyser := app.NewAnalyser(twinFetcher{}, app.AnalyserConfig{HostLimit: app.NoLimit})
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
 	httpapi.Register(api, httpapi.Routes{
@@ -690,7 +690,7 @@ func twinSite(tw *twin) {
 // ?moved-to=URL redirects there; the host down.test does not answer.
 type twinFetcher struct{}
 
-func (twinFetcher) Fetch(_ context.Context, rawURL string) (*site.Fetched, error) {
+func (twinFetcher) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*site.Fetched, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Hostname() == "down.test" {
 		return nil, &site.FetchError{Reason: "no response from " + u.Hostname()}

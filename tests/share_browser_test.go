@@ -19,12 +19,13 @@ import (
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app"
 	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // onePage is a fetcher that serves the same hand-built page for every URL.
 type onePage struct{ page *site.Fetched }
 
-func (f onePage) Fetch(_ context.Context, rawURL string) (*site.Fetched, error) {
+func (f onePage) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*site.Fetched, error) {
 	p := *f.page
 	p.RequestedURL, p.Page.URL = rawURL, rawURL
 	return &p, nil
@@ -111,7 +112,7 @@ func TestSharePageInBrowser(t *testing.T) {
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/"}, "privacy": {"0"}}), &pub)
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/p"}, "privacy": {"2"}, "password": {"open sesame"}}), &prot)
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/q"}}), &priv)
-	fetched, _ := onePage{page}.Fetch(context.Background(), "https://example.com/")
+	fetched, _ := onePage{page}.Fetch(context.Background(), "https://example.com/", nil)
 	want := site.Analyze(fetched, site.DefaultWeights)
 	checks := 0
 	for _, cs := range want.Results {

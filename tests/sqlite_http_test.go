@@ -48,9 +48,9 @@ func TestHTTPEquivalenceSQLite(t *testing.T) {
 // Postgres: never a 500, always the envelope.
 func TestSQLiteHostileInput(t *testing.T) {
 	db := openSQLite(t)
-	pw := app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
+	pw := app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
 	reports := sqlite.NewReportStore(db)
-	analyser := app.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, app.AnalyserConfig{HostLimit: app.NoHostLimit})
+	analyser := app.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, app.AnalyserConfig{HostLimit: app.NoLimit})
 	httpapitest.HostileRoutes(t, httpapi.Routes{
 		Accounts: app.NewAccounts(sqlite.NewAccountStore(db), pw),
 		Postal:   app.NewPostal(memory.NewPostalStore(porttest.PostalDataset())),

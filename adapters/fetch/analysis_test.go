@@ -72,7 +72,7 @@ func byID(t *testing.T, a site.Analysis) map[string]site.Check {
 
 func analyse(t *testing.T, f *fetch.Fetcher, rawURL string) (*site.Fetched, site.Analysis) {
 	t.Helper()
-	fd, err := f.Fetch(context.Background(), rawURL)
+	fd, err := f.Fetch(context.Background(), rawURL, nil)
 	if err != nil {
 		t.Fatalf("Fetch(%s): %v", rawURL, err)
 	}
@@ -167,7 +167,7 @@ func TestRedirectChain(t *testing.T) {
 	if fd, _ := analyse(t, s.fetcher, s.good.URL+"/hop/10"); len(fd.Page.Redirects) != 10 {
 		t.Errorf("10 redirects: followed %d", len(fd.Page.Redirects))
 	}
-	_, err := s.fetcher.Fetch(context.Background(), s.good.URL+"/hop/11")
+	_, err := s.fetcher.Fetch(context.Background(), s.good.URL+"/hop/11", nil)
 	var fe *site.FetchError
 	if !errors.As(err, &fe) || fe.Refused || !strings.Contains(fe.Reason, "more than 10 redirects") {
 		t.Errorf("11 redirects: err = %v", err)
@@ -247,7 +247,7 @@ func TestSlowPageFailsLoadTime(t *testing.T) {
 func TestDeadlineCoversTheFetch(t *testing.T) {
 	s := newFixtureSite(t, fetch.Config{Timeout: 300 * time.Millisecond})
 	start := time.Now()
-	_, err := s.fetcher.Fetch(context.Background(), s.poor.URL+"/hang")
+	_, err := s.fetcher.Fetch(context.Background(), s.poor.URL+"/hang", nil)
 	var fe *site.FetchError
 	if !errors.As(err, &fe) || fe.Refused || !strings.Contains(fe.Reason, "no response within 300ms") {
 		t.Errorf("err = %v", err)

@@ -7,6 +7,7 @@ package fetch
 import (
 	"context"
 	"crypto/tls"
+	"log/slog"
 	"net/netip"
 	"time"
 )
@@ -53,6 +54,9 @@ type Config struct {
 	// TLS is the client TLS configuration (default: system roots); tests
 	// pass an httptest server's.
 	TLS *tls.Config
+	// Log receives what the guard found when it refuses an address (the
+	// client is only told "not a public address"); default slog.Default().
+	Log *slog.Logger
 }
 
 // Resolver looks a host name up; *net.Resolver implements it.
@@ -76,6 +80,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UserAgent == "" {
 		c.UserAgent = DefaultUserAgent
+	}
+	if c.Log == nil {
+		c.Log = slog.Default()
 	}
 	return c
 }

@@ -6,12 +6,14 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+
+	"github.com/pinsight/pinsight/ports"
 )
 
 // dialer resolves a host itself, refuses blocked addresses before any
-// packet is sent, and dials the checked address (no second lookup, so DNS
-// rebinding cannot swap it); the net.Dialer's ControlContext checks the
-// socket's address once more.
+// packet is sent, asks the fetch's admission for the others, and dials the
+// checked address (no second lookup, so DNS rebinding cannot swap it); the
+// net.Dialer's ControlContext checks the socket's address once more.
 type dialer struct {
 	guard    *guard
 	resolver Resolver
@@ -25,8 +27,17 @@ func newDialer(g *guard, r Resolver, c Config) *dialer {
 	return &dialer{guard: g, resolver: r, net: &net.Dialer{Timeout: c.ConnectTimeout, ControlContext: g.control}}
 }
 
-// DialContext dials addr (host:port) for the transport.
-func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+// admissionError carries the error of a fetch's ports.Admit through the
+// transport, so Fetch can return it as it is.
+type admissionError struct{ err error }
+
+func (e *admissionError) Error() string { return e.err.Error() }
+func (e *admissionError) Unwrap() error { return e.err }
+
+// dial dials addr (host:port) for the transport of one fetch. admit (may be
+// nil) is asked before each connection to an address the guard accepted,
+// never for a refused one.
+func (d *dialer) dial(ctx context.Context, network, addr string, admit ports.Admit) (net.Conn, error) {
 	host, portStr, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err
@@ -50,12 +61,13 @@ func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Con
 	for _, ip := range ips {
 		if !exempt {
 			if r := blockedReason(ip); r != "" {
-				reason := ip.Unmap().String() + " is " + r
-				if host != ip.String() {
-					reason = host + " resolves to " + reason
-				}
-				errs = append(errs, &RefusedError{Target: addr, Reason: reason})
+				errs = append(errs, refusedAddress(addr, host, ip, r))
 				continue
+			}
+		}
+		if admit != nil {
+			if err := admit(ctx, ports.Target{Host: host, Addr: ip.Unmap()}); err != nil {
+				return nil, &admissionError{err: err}
 			}
 		}
 		conn, err := d.net.DialContext(ctx, network, netip.AddrPortFrom(ip.Unmap(), uint16(port)).String())

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -19,9 +20,10 @@ import (
 
 // Fetcher implements ports.PageFetcher over net/http.
 type Fetcher struct {
-	cfg       Config
-	guard     *guard
-	transport *http.Transport
+	cfg    Config
+	guard  *guard
+	dialer *dialer
+	log    *slog.Logger
 }
 
 // New returns a fetcher for cfg (zero fields defaulted). It fails on a
@@ -32,32 +34,35 @@ func New(cfg Config) (*Fetcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := newDialer(g, cfg.Resolver, cfg)
-	t := &http.Transport{
-		Proxy:                  nil, // never through an environment proxy: the guard checks what is dialled
-		DialContext:            d.DialContext,
-		TLSHandshakeTimeout:    cfg.ConnectTimeout,
-		DisableCompression:     true, // decoded here, to see the coding and the wire size
-		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           64,
-		MaxIdleConnsPerHost:    4,
-		IdleConnTimeout:        30 * time.Second,
-		MaxResponseHeaderBytes: 64 << 10,
-	}
-	if cfg.TLS != nil {
-		t.TLSClientConfig = cfg.TLS.Clone()
-	}
-	return &Fetcher{cfg: cfg, guard: g, transport: t}, nil
+	return &Fetcher{cfg: cfg, guard: g, dialer: newDialer(g, cfg.Resolver, cfg), log: cfg.Log}, nil
 }
 
-// Close drops idle connections.
-func (f *Fetcher) Close() { f.transport.CloseIdleConnections() }
+// transport is the transport of one fetch: connections are not shared
+// between fetches (an idle connection kept for the next analysis of a host
+// would skip admit), only between the page, robots.txt and the probe.
+func (f *Fetcher) transport(admit ports.Admit) *http.Transport {
+	t := &http.Transport{
+		Proxy: nil, // never through an environment proxy: the guard checks what is dialled
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			return f.dialer.dial(ctx, network, addr, admit)
+		},
+		TLSHandshakeTimeout:    f.cfg.ConnectTimeout,
+		DisableCompression:     true, // decoded here, to see the coding and the wire size
+		ForceAttemptHTTP2:      true,
+		MaxIdleConnsPerHost:    4,
+		MaxResponseHeaderBytes: 64 << 10,
+	}
+	if f.cfg.TLS != nil {
+		t.TLSClientConfig = f.cfg.TLS.Clone() // the transport adds its ALPN protocols to it
+	}
+	return t
+}
 
 // Fetch implements ports.PageFetcher: the page, then robots.txt and a probe
 // of a random path of the final origin, concurrently, all within one
 // deadline. Only the page must answer; robots.txt and the probe are nil when
-// they do not.
-func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*site.Fetched, error) {
+// they do not. Its connections are closed before it returns.
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (*site.Fetched, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.Timeout)
 	defer cancel()
 	u, err := url.Parse(rawURL)
@@ -65,11 +70,13 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*site.Fetched, erro
 		return nil, &site.FetchError{Reason: "the URL cannot be parsed", Refused: true, Err: err}
 	}
 	if err := f.guard.checkURL(u); err != nil {
-		return nil, f.fetchError(err)
+		return nil, f.fetchError(ctx, err)
 	}
-	pg, err := f.get(ctx, u, f.cfg.MaxBytes)
+	t := f.transport(admit)
+	defer t.CloseIdleConnections()
+	pg, err := f.get(ctx, t, u, f.cfg.MaxBytes)
 	if err != nil {
-		return nil, f.fetchError(err)
+		return nil, f.fetchError(ctx, err)
 	}
 	out := &site.Fetched{RequestedURL: rawURL, Page: *pg}
 	if isHTML(pg) {
@@ -81,18 +88,18 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*site.Fetched, erro
 	}
 	origin := &url.URL{Scheme: final.Scheme, Host: final.Host}
 	var wg sync.WaitGroup
-	wg.Go(func() { out.Robots = f.side(ctx, origin.JoinPath("robots.txt"), robotsMaxBytes) })
-	wg.Go(func() { out.NotFound = f.side(ctx, origin.JoinPath(probePath()), probeMaxBytes) })
+	wg.Go(func() { out.Robots = f.side(ctx, t, origin.JoinPath("robots.txt"), robotsMaxBytes) })
+	wg.Go(func() { out.NotFound = f.side(ctx, t, origin.JoinPath(probePath()), probeMaxBytes) })
 	wg.Wait()
 	return out, nil
 }
 
 // side fetches a secondary resource; nil when it does not answer.
-func (f *Fetcher) side(ctx context.Context, u *url.URL, limit int64) *site.Response {
+func (f *Fetcher) side(ctx context.Context, t *http.Transport, u *url.URL, limit int64) *site.Response {
 	if f.guard.checkURL(u) != nil {
 		return nil
 	}
-	r, err := f.get(ctx, u, limit)
+	r, err := f.get(ctx, t, u, limit)
 	if err != nil {
 		return nil
 	}
@@ -108,9 +115,9 @@ func probePath() string {
 
 var errTooManyRedirects = errors.New("too many redirects")
 
-// get requests u, follows up to MaxRedirects guarded redirects and reads
-// the body up to limit decoded bytes.
-func (f *Fetcher) get(ctx context.Context, u *url.URL, limit int64) (*site.Response, error) {
+// get requests u over t, follows up to MaxRedirects guarded redirects and
+// reads the body up to limit decoded bytes.
+func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit int64) (*site.Response, error) {
 	var remote string
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotConn: func(ci httptrace.GotConnInfo) { remote = ci.Conn.RemoteAddr().String() },
@@ -125,7 +132,7 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL, limit int64) (*site.Respo
 	req.Header.Set("Accept-Language", "en;q=0.9, *;q=0.5")
 	var redirects []string
 	client := &http.Client{
-		Transport: f.transport,
+		Transport: t,
 		CheckRedirect: func(next *http.Request, via []*http.Request) error {
 			if len(via) > f.cfg.MaxRedirects {
 				return errTooManyRedirects
@@ -159,13 +166,20 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL, limit int64) (*site.Respo
 }
 
 // fetchError turns a transport failure into the domain's FetchError with a
-// reason safe to show the client.
-func (f *Fetcher) fetchError(err error) error {
+// reason safe to show the client (what the guard found goes to the log).
+// The error of the fetch's admit is returned as it is.
+func (f *Fetcher) fetchError(ctx context.Context, err error) error {
+	var admission *admissionError
 	var refused *RefusedError
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
 	switch {
+	case errors.As(err, &admission):
+		return admission.err
 	case errors.As(err, &refused):
+		if refused.Detail != "" {
+			f.log.InfoContext(ctx, "analysis target refused", "target", refused.Target, "detail", refused.Detail)
+		}
 		return &site.FetchError{Reason: "refused: " + refused.Reason, Refused: true, Err: err}
 	case errors.Is(err, errTooManyRedirects):
 		return &site.FetchError{Reason: "more than " + strconv.Itoa(f.cfg.MaxRedirects) + " redirects", Err: err}

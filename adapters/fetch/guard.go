@@ -9,15 +9,42 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+
+	"github.com/pinsight/pinsight/domain/site"
 )
 
 // RefusedError is a target the guard will not contact.
 type RefusedError struct {
 	Target string // what was asked for: a URL, or host:port
-	Reason string // why, e.g. "127.0.0.1 is a loopback address"
+	Reason string // why, safe to show the client, e.g. notPublic
+	// Detail is what the guard found, for the logs only: it names the
+	// internal address a host resolves to, which the client must not learn.
+	Detail string
 }
 
-func (e *RefusedError) Error() string { return "refused " + e.Target + ": " + e.Reason }
+func (e *RefusedError) Error() string {
+	if e.Detail == "" {
+		return "refused " + e.Target + ": " + e.Reason
+	}
+	return "refused " + e.Target + ": " + e.Reason + " (" + e.Detail + ")"
+}
+
+// notPublic is the only reason a client is given for a refused address:
+// which address a name resolves to, and what kind it is, stay in the logs.
+const notPublic = "not a public address"
+
+// refusedAddress is the refusal of ip, dialled for host as target; why
+// (blockedReason) goes to the Detail.
+func refusedAddress(target, host string, ip netip.Addr, why string) *RefusedError {
+	detail := ip.Unmap().String() + " is " + why
+	if host != "" && host != ip.String() {
+		detail = host + " resolves to " + ip.Unmap().String() + ", " + why
+	}
+	return &RefusedError{Target: target, Reason: notPublic, Detail: detail}
+}
 
 // metadataAddrs are the cloud instance-metadata endpoints.
 var metadataAddrs = map[netip.Addr]bool{
@@ -131,7 +158,8 @@ func hostPort(u *url.URL) string {
 }
 
 // checkURL refuses what can be told from the URL alone: scheme, missing
-// host, credentials, port. Addresses are checked when dialling.
+// host, credentials, a host written as a non-canonical number, port.
+// Addresses are checked when dialling.
 func (g *guard) checkURL(u *url.URL) error {
 	refuse := func(reason string) error { return &RefusedError{Target: u.Redacted(), Reason: reason} }
 	switch {
@@ -141,6 +169,9 @@ func (g *guard) checkURL(u *url.URL) error {
 		return refuse("the URL has no host")
 	case u.User != nil:
 		return refuse("URLs with credentials are not fetched")
+	}
+	if reason := site.NumericHostReason(dialledHost(u.Hostname())); reason != "" {
+		return refuse(reason) // never resolved: a resolver and libc read such numbers differently
 	}
 	hp := hostPort(u)
 	if g.allowPrivate || g.targets[hp] {
@@ -172,7 +203,22 @@ func (g *guard) control(ctx context.Context, _, address string, _ syscall.RawCon
 		return &RefusedError{Target: address, Reason: "not an IP address"}
 	}
 	if r := blockedReason(ap.Addr()); r != "" {
-		return &RefusedError{Target: address, Reason: ap.Addr().Unmap().String() + " is " + r}
+		return refusedAddress(address, "", ap.Addr(), r)
 	}
 	return nil
+}
+
+// dialledHost is host as net/http dials it: a non-ASCII name goes through
+// IDNA's lookup mapping first, which turns fullwidth digits and dots into
+// ASCII ones (so "１２７.１" is checked as the "127.1" it becomes).
+func dialledHost(host string) string {
+	for i := 0; i < len(host); i++ {
+		if host[i] >= utf8.RuneSelf {
+			if ascii, err := idna.Lookup.ToASCII(host); err == nil {
+				return ascii
+			}
+			return host
+		}
+	}
+	return host
 }

@@ -21,7 +21,7 @@ func TestModuleProvidesTheGuardedFetcher(t *testing.T) {
 	if _, ok := pf.(*fetch.Fetcher); !ok {
 		t.Fatalf("PageFetcher is %T", pf)
 	}
-	_, err := pf.Fetch(context.Background(), "http://127.0.0.1/")
+	_, err := pf.Fetch(context.Background(), "http://127.0.0.1/", nil)
 	var fe *site.FetchError
 	if !errors.As(err, &fe) || !fe.Refused {
 		t.Errorf("the module's fetcher fetched a loopback address: %v", err)

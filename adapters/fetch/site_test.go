@@ -202,7 +202,6 @@ func newFixtureSite(t *testing.T, cfg fetch.Config) *fixtureSite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(f.Close)
 	s.fetcher = f
 	return s
 }

@@ -1,8 +1,10 @@
 package fetch_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -43,17 +45,35 @@ func countingServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	return srv, &hits
 }
 
-func refused(t *testing.T, err error, reasonPart string) {
+// quiet drops the refusal details the fetcher logs.
+var quiet = slog.New(slog.DiscardHandler)
+
+// refused checks that err is a refused *site.FetchError. A refused address
+// is only "not a public address" to the client: want (what the guard found)
+// must then be in the RefusedError's Detail, which is logged, and nowhere in
+// what the client sees. Other refusals (scheme, port, ...) give want as the
+// reason.
+func refused(t *testing.T, err error, want string) {
 	t.Helper()
 	var fe *site.FetchError
-	if !errors.As(err, &fe) {
-		t.Fatalf("err = %v, want a *site.FetchError", err)
+	var re *fetch.RefusedError
+	if !errors.As(err, &fe) || !errors.As(err, &re) {
+		t.Fatalf("err = %v, want a *site.FetchError from a *fetch.RefusedError", err)
 	}
-	if !fe.Refused || !strings.Contains(fe.Reason, reasonPart) {
-		t.Errorf("FetchError{Reason: %q, Refused: %v}, want refused with %q", fe.Reason, fe.Refused, reasonPart)
+	if got := fe.FieldErrors()["url"]; len(got) != 1 || got[0] != fe.Reason || !fe.Refused {
+		t.Errorf("field errors = %v, refused %v", fe.FieldErrors(), fe.Refused)
 	}
-	if got := fe.FieldErrors()["url"]; len(got) != 1 || got[0] != fe.Reason {
-		t.Errorf("field errors = %v", fe.FieldErrors())
+	if re.Detail == "" {
+		if !strings.Contains(fe.Reason, want) {
+			t.Errorf("reason %q, want it to say %q", fe.Reason, want)
+		}
+		return
+	}
+	if fe.Reason != "refused: not a public address" || fe.Error() != "site: cannot analyse url: refused: not a public address" {
+		t.Errorf("an address refusal tells the client %q (%q), want only \"refused: not a public address\"", fe.Reason, fe.Error())
+	}
+	if !strings.Contains(re.Detail, want) {
+		t.Errorf("logged detail %q, want it to say %q", re.Detail, want)
 	}
 }
 
@@ -67,7 +87,7 @@ func TestSSRFTargetsAreRefused(t *testing.T) {
 		"mapped.example":          {netip.MustParseAddr("::ffff:169.254.169.254")},
 		"metadata.google.example": {netip.MustParseAddr("169.254.169.254")},
 	}}
-	f, err := fetch.New(fetch.Config{Resolver: res})
+	f, err := fetch.New(fetch.Config{Resolver: res, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +112,7 @@ func TestSSRFTargetsAreRefused(t *testing.T) {
 		{"http://[::ffff:127.0.0.1]/", "127.0.0.1 is a loopback address"},
 		{"http://[64:ff9b::a00:1]/", "via NAT64"},
 		{"http://[2002:c0a8:101::1]/", "via 6to4"},
-		{"http://public-looking.example/", "public-looking.example resolves to 127.0.0.1 is a loopback address"},
+		{"http://public-looking.example/", "public-looking.example resolves to 127.0.0.1, a loopback address"},
 		{"http://rebinding.example/", "private"},
 		{"http://mapped.example/", "cloud metadata"},
 		{"http://metadata.google.example/", "cloud metadata"},
@@ -101,14 +121,50 @@ func TestSSRFTargetsAreRefused(t *testing.T) {
 		{"http://user:secret@site.example/", "credentials"},
 		{"http://site.example:8080/", "port 8080 is not allowed"},
 		{"http:///nohost", "no host"},
+		// Numbers that are not canonical addresses are refused as written,
+		// before any lookup (the resolver count below stays 4).
+		{"http://127.1/", "not a canonical IP address"},
+		{"http://2130706433/", "not a canonical IP address"},
+		{"http://0x7f000001/", "not a canonical IP address"},
+		{"http://0177.0.0.1/", "not a canonical IP address"},
+		{"http://127.000.000.001/", "not a canonical IP address"},
+		{"http://127.0.0.1./", "not a canonical IP address"},
+		{"http://0x7f.1:443/", "not a canonical IP address"},
+		{"http://\uff11\uff12\uff17\u3002\uff11/", "not a canonical IP address"}, // fullwidth "127.1"
 	} {
 		t.Run(tc.url, func(t *testing.T) {
-			_, err := f.Fetch(context.Background(), tc.url)
+			_, err := f.Fetch(context.Background(), tc.url, nil)
 			refused(t, err, tc.reason)
 		})
 	}
 	if n := res.calls.Load(); n != 4 {
 		t.Errorf("resolver called %d times, want 4 (only the named hosts on allowed ports)", n)
+	}
+}
+
+// TestRefusalDoesNotNameTheAddress: a name resolving to an internal address
+// is refused as "not a public address"; which address, and what kind, goes
+// to the log only.
+func TestRefusalDoesNotNameTheAddress(t *testing.T) {
+	var log bytes.Buffer
+	f, err := fetch.New(fetch.Config{
+		Resolver: &fakeResolver{addrs: map[string][]netip.Addr{"intranet.example": {netip.MustParseAddr("10.1.2.3")}}},
+		Log:      slog.New(slog.NewTextHandler(&log, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Fetch(context.Background(), "https://intranet.example/admin", nil)
+	var fe *site.FetchError
+	if !errors.As(err, &fe) || !fe.Refused {
+		t.Fatalf("err = %v, want a refusal", err)
+	}
+	shown := fe.Error() + " " + strings.Join(fe.FieldErrors()["url"], " ")
+	if fe.Reason != "refused: not a public address" || strings.Contains(shown, "10.1.2.3") || strings.Contains(shown, "private") {
+		t.Errorf("the client is told %q", shown)
+	}
+	if !strings.Contains(log.String(), "intranet.example resolves to 10.1.2.3, a private address") {
+		t.Errorf("the log lacks the detail: %q", log.String())
 	}
 }
 
@@ -130,6 +186,8 @@ func TestRedirectToPrivateAddressIsRefused(t *testing.T) {
 			http.Redirect(w, r, "http://public-looking.example:"+strconv.Itoa(internalPort)+"/", http.StatusFound)
 		case "/to-ftp":
 			http.Redirect(w, r, "ftp://files.example/", http.StatusFound)
+		case "/to-number":
+			http.Redirect(w, r, "http://2130706433:"+strconv.Itoa(internalPort)+"/", http.StatusFound)
 		default:
 			http.NotFound(w, r)
 		}
@@ -140,6 +198,7 @@ func TestRedirectToPrivateAddressIsRefused(t *testing.T) {
 		AllowTargets: []string{hostPort(t, entry.URL)},
 		AllowPorts:   []int{internalPort}, // the port is fine; the address is not
 		Resolver:     res,
+		Log:          quiet,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -148,17 +207,21 @@ func TestRedirectToPrivateAddressIsRefused(t *testing.T) {
 		{"/to-loopback", "127.0.0.1 is a loopback address"},
 		{"/to-private", "10.0.0.1 is a private address"},
 		{"/to-metadata", "cloud metadata"},
-		{"/to-name", "public-looking.example resolves to 127.0.0.1"},
+		{"/to-name", "public-looking.example resolves to 127.0.0.1, a loopback address"},
 		{"/to-ftp", "only http and https"},
+		{"/to-number", "not a canonical IP address"},
 	} {
-		_, err := f.Fetch(context.Background(), entry.URL+tc.path)
+		_, err := f.Fetch(context.Background(), entry.URL+tc.path, nil)
 		refused(t, err, tc.reason)
 	}
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the internal server got %d requests", n)
 	}
+	if n := res.calls.Load(); n != 1 {
+		t.Errorf("resolver called %d times, want 1 (public-looking.example; never a number)", n)
+	}
 	// The allow-list is exact: the same host on another port is guarded.
-	_, err = f.Fetch(context.Background(), internal.URL+"/")
+	_, err = f.Fetch(context.Background(), internal.URL+"/", nil)
 	refused(t, err, "loopback")
 }
 
@@ -169,14 +232,14 @@ func TestAllowPrivateLiftsTheGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fd, err := f.Fetch(context.Background(), internal.URL+"/")
+	fd, err := f.Fetch(context.Background(), internal.URL+"/", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fd.Page.Status != 200 || hits.Load() < 1 {
 		t.Errorf("status %d, %d hits", fd.Page.Status, hits.Load())
 	}
-	if _, err := f.Fetch(context.Background(), "gopher://"+hostPort(t, internal.URL)+"/"); err == nil {
+	if _, err := f.Fetch(context.Background(), "gopher://"+hostPort(t, internal.URL)+"/", nil); err == nil {
 		t.Error("the scheme rule still applies with private targets allowed")
 	}
 }

@@ -3,7 +3,10 @@ package httpapi_test
 import (
 	"context"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,39 +15,116 @@ import (
 	"github.com/pinsight/pinsight/app"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
 )
 
-// refusingFetcher answers every URL with an empty page, except the host
-// "internal.example", which it refuses like the SSRF guard does.
-type refusingFetcher struct{}
+// refusingFetcher answers every URL with an empty page, admitted like the
+// real fetcher does (host and a public address), except the host
+// "internal.example", which it refuses like the SSRF guard does. Fetches
+// of the host "slow.example" wait for gate.
+type refusingFetcher struct {
+	gate    chan struct{}
+	started chan struct{}
+}
 
-func (refusingFetcher) Fetch(_ context.Context, rawURL string) (*site.Fetched, error) {
-	if rawURL == "http://internal.example/" {
-		return nil, &site.FetchError{Reason: "refused: internal.example resolves to 10.0.0.1 is a private address", Refused: true}
+func (f refusingFetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (*site.Fetched, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if u.Hostname() == "internal.example" {
+		return nil, &site.FetchError{Reason: "refused: not a public address", Refused: true}
+	}
+	if admit != nil {
+		if err := admit(ctx, ports.Target{Host: u.Hostname(), Addr: netip.MustParseAddr("198.51.100.1")}); err != nil {
+			return nil, err
+		}
+	}
+	if u.Hostname() == "slow.example" {
+		f.started <- struct{}{}
+		<-f.gate
 	}
 	return &site.Fetched{RequestedURL: rawURL, Page: site.Response{URL: rawURL, Status: 200}}, nil
 }
 
-// TestAnalyserErrorsOverHTTP: the real analyser's per-host throttle answers
-// 429 with Retry-After; a refused target is 422 on url.
-func TestAnalyserErrorsOverHTTP(t *testing.T) {
+func analyserHandler(t *testing.T, f ports.PageFetcher, cfg app.AnalyserConfig) http.Handler {
+	t.Helper()
 	store := memory.NewReportStore()
-	an := app.NewAnalyser(refusingFetcher{}, app.AnalyserConfig{HostLimit: ratelimit.Limit{Requests: 1, Window: time.Minute}})
-	h := newHandler(t, httpapi.Routes{
+	cfg.Limiter = memory.NewRateLimiter()
+	return newHandler(t, httpapi.Routes{
 		Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
-		Reports:  app.NewReports(store, an, testPasswords),
+		Reports:  app.NewReports(store, app.NewAnalyser(f, cfg), testPasswords),
 		Projects: app.NewProjects(store),
 	})
+}
+
+// rateLimited checks a 429 in the envelope with a Retry-After of want
+// seconds (0: any from 1 to 60).
+func rateLimited(t *testing.T, what string, res response, want int) {
+	t.Helper()
+	secs, err := strconv.Atoi(res.Header.Get("Retry-After"))
+	if res.Status != http.StatusTooManyRequests || res.Code != "rate_limited" || err != nil ||
+		(want > 0 && secs != want) || (want == 0 && (secs < 1 || secs > 60)) {
+		t.Errorf("%s = %d %q %q Retry-After %q, want 429 rate_limited", what, res.Status, res.Code, res.Message, res.Header.Get("Retry-After"))
+	}
+}
+
+// TestAnalyserErrorsOverHTTP: the real analyser's per-site throttle answers
+// 429 with Retry-After; a refused target is 422 on url.
+func TestAnalyserErrorsOverHTTP(t *testing.T) {
+	h := analyserHandler(t, refusingFetcher{}, app.AnalyserConfig{HostLimit: ratelimit.Limit{Requests: 1, Window: time.Minute}})
 	ada := login(t, h, "ada@example.com")
 	if res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://busy.example/", bearer(ada)...); res.Status != http.StatusCreated {
 		t.Fatalf("first analysis = %d %s", res.Status, res.Message)
 	}
-	res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://busy.example/other", bearer(ada)...)
-	if secs, err := strconv.Atoi(res.Header.Get("Retry-After")); res.Status != http.StatusTooManyRequests || res.Code != "rate_limited" || err != nil || secs < 1 || secs > 60 {
-		t.Errorf("second analysis of the host = %d %q Retry-After %q", res.Status, res.Code, res.Header.Get("Retry-After"))
-	}
+	res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://www.busy.example/other", bearer(ada)...)
+	rateLimited(t, "second analysis of the site", res, 0)
 	res = do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=http://internal.example/", bearer(ada)...)
 	if res.Status != http.StatusUnprocessableEntity || len(res.Errors["url"]) != 1 {
 		t.Errorf("refused target = %d %v", res.Status, res.Errors)
 	}
+	res = do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=http://2130706433/", bearer(ada)...)
+	if res.Status != http.StatusUnprocessableEntity || len(res.Errors["url"]) != 1 {
+		t.Errorf("numeric host = %d %v", res.Status, res.Errors)
+	}
+}
+
+// TestUserQuotasOverHTTP (finding 4): over the daily quota, creating and
+// re-analysing are 429 with Retry-After until the quota frees, for that
+// user only; over the analyses at once, 429 with Retry-After 5 while
+// another user still gets a slot.
+func TestUserQuotasOverHTTP(t *testing.T) {
+	f := refusingFetcher{gate: make(chan struct{}), started: make(chan struct{}, 4)}
+	h := analyserHandler(t, f, app.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 4, Window: 24 * time.Hour}, HostLimit: app.NoLimit})
+	ada, bob := login(t, h, "ada@example.com"), login(t, h, "bob@example.com")
+	var id int64
+	for i := range 3 {
+		res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://site"+strconv.Itoa(i)+".example/", bearer(ada)...)
+		var r httpapi.ReportData
+		res.data(t, &r)
+		if res.Status != http.StatusCreated {
+			t.Fatalf("analysis %d = %d %s", i+1, res.Status, res.Message)
+		}
+		id = r.ID
+	}
+	if res := do(t, h, http.MethodPut, "/api/v1/reports/"+strconv.FormatInt(id, 10), formType, "results=1", bearer(ada)...); res.Status != http.StatusOK {
+		t.Fatalf("re-analysis within the quota = %d %s", res.Status, res.Message)
+	}
+	rateLimited(t, "creation over the daily quota", do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://more.example/", bearer(ada)...), 6*3600)
+	rateLimited(t, "re-analysis over the daily quota", do(t, h, http.MethodPut, "/api/v1/reports/"+strconv.FormatInt(id, 10), formType, "results=1", bearer(ada)...), 6*3600)
+
+	var wg sync.WaitGroup
+	for range app.DefaultUserConcurrent {
+		wg.Go(func() {
+			do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://slow.example/", bearer(bob)...)
+		})
+		<-f.started
+	}
+	rateLimited(t, "bob's third analysis at once", do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://slow.example/", bearer(bob)...), 5)
+	carol := login(t, h, "carol@example.com")
+	if res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://fast.example/", bearer(carol)...); res.Status != http.StatusCreated {
+		t.Errorf("another user while bob's analyses run = %d %s", res.Status, res.Message)
+	}
+	close(f.gate)
+	wg.Wait()
 }

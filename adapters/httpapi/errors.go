@@ -186,6 +186,7 @@ func toHTTP(err error) error {
 	var se *digipin.SyntaxError
 	var fe fieldErrorer
 	var te *app.ThrottledError
+	var qe *app.QuotaError
 	switch {
 	case err == nil:
 		return nil
@@ -212,6 +213,8 @@ func toHTTP(err error) error {
 	case errors.Is(err, app.ErrPasswordsBusy):
 		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("too many password checks at once: retry shortly"),
 			http.Header{"Retry-After": {passwordRetryAfter}})
+	case errors.As(err, &qe):
+		return huma.ErrorWithHeaders(huma.Error429TooManyRequests(qe.Reason()), http.Header{"Retry-After": {qe.RetryAfterHeader()}})
 	case errors.Is(err, app.ErrBusy):
 		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("every analysis slot is busy: retry shortly"), http.Header{"Retry-After": {"5"}})
 	case errors.Is(err, ports.ErrUnavailable):

@@ -79,15 +79,20 @@ func registerReports(api huma.API, reports *app.Reports, accounts *app.Accounts)
 	registerReportWrites(g, reports, accounts)
 }
 
+// quotaDoc describes the analysis quotas of creating and re-analysing.
+const quotaDoc = "429 with Retry-After when the caller has too many analyses running at once or has used " +
+	"their daily quota of analyses (per user, whatever the API key), or when the target site (registrable " +
+	"domain) or the address it resolves to was analysed too often in the last minute (so no site is " +
+	"hammered); 503 with Retry-After when every analysis slot of the server is busy."
+
 func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accounts) {
 	tags := []string{"Reports"}
 	op := huma.Operation{OperationID: "create-report", Method: http.MethodPost, Path: "/reports", Tags: tags,
 		DefaultStatus: http.StatusCreated, Summary: "Analyse a URL and store the report",
 		Description: "Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 " +
 			"probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; " +
-			"no answer or a refused target (private address, port) is 422 on url with the reason. 503 with " +
-			"Retry-After when every analysis slot is busy; 429 with Retry-After when the target host was analysed " +
-			"too often in the last minute (a few analyses per host per minute, so no site is hammered). privacy defaults to 1. password is required with " +
+			"no answer or a refused target (not a public address, port, a host written as a non-canonical number such " +
+			"as 127.1) is 422 on url with the reason. " + quotaDoc + " privacy defaults to 1. password is required with " +
 			"privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords " +
 			"follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and " +
 			"never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they " +
@@ -108,7 +113,8 @@ func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accoun
 			"unless one is stored already: leaving 2 keeps the stored hash, so returning to 2 reuses it. A " +
 			"password is accepted only when the resulting privacy is 2. results=1 re-analyses the report's URL " +
 			"and replaces results, score, result, project and generated_at in the same write; results=0 " +
-			"(default) keeps them. Another user's report is 404."}
+			"(default) keeps them. A re-analysis counts against the same quotas as a new report: " + quotaDoc +
+			" Another user's report is 404."}
 	protect(accounts, &op)
 	registerForm(g, op, func(ctx context.Context, in *reportUpdateInput) (*Reply[ReportData], error) {
 		var upd app.ReportUpdate

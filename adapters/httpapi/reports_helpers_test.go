@@ -38,7 +38,7 @@ func (f *fakeAnalyser) set(rawURL string, score int) {
 	f.scores[rawURL] = score
 }
 
-func (f *fakeAnalyser) Analyse(_ context.Context, rawURL string) (site.Analysis, error) {
+func (f *fakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string) (site.Analysis, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++

@@ -16,10 +16,13 @@ import (
 
 // siteConfig configures the page analyser and the public report page.
 type siteConfig struct {
-	Fetch         fetch.Config
-	Workers       int
-	HostPerMinute int
-	CookieKey     string // hex; empty: random at start
+	Fetch            fetch.Config
+	Workers          int
+	UserConcurrent   int    // 0: no cap
+	UserDaily        int    // 0: no quota
+	HostPerMinute    int    // per registrable domain; 0: no limit
+	AddressPerMinute int    // 0: no limit
+	CookieKey        string // hex; empty: random at start
 }
 
 // siteFlags adds the analyser and share-page flags of serve.
@@ -31,7 +34,10 @@ func siteFlags(f *pflag.FlagSet, c *siteConfig) {
 	f.Int64Var(&c.Fetch.MaxBytes, "max-page-bytes", fetch.DefaultMaxBytes, "bytes of a page analysed; longer pages are analysed on their start")
 	f.StringVar(&c.Fetch.UserAgent, "user-agent", fetch.DefaultUserAgent, "User-Agent of the analyser's requests")
 	f.IntVar(&c.Workers, "analysis-workers", 4, "analyses running at once; beyond, 503 with Retry-After")
-	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", app.DefaultHostLimit.Requests, "analyses of one target host per minute; beyond, 429 (0: no limit)")
+	f.IntVar(&c.UserConcurrent, "user-concurrent-analyses", app.DefaultUserConcurrent, "analyses one user may run at once, apart from --analysis-workers; beyond, 429 with Retry-After (0: no cap)")
+	f.IntVar(&c.UserDaily, "user-daily-analyses", app.DefaultUserDaily.Requests, "analyses one user may start in 24 h, re-analyses included, whatever their API key; beyond, 429 with Retry-After (0: no limit)")
+	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", app.DefaultHostLimit.Requests, "analyses of one target site (its registrable domain: example.com with its subdomains) per minute; beyond, 429 with Retry-After (0: no limit)")
+	f.IntVar(&c.AddressPerMinute, "address-analyses-per-minute", app.DefaultAddressLimit.Requests, "analyses reaching one resolved address per minute, whatever the site (keep it above --host-analyses-per-minute: CDNs serve many sites from one address); beyond, 429 with Retry-After (0: no limit)")
 	f.StringVar(&c.CookieKey, "share-cookie-key", "", "hex key (32+ bytes) signing the report page's password cookie; empty: random at start")
 }
 
@@ -48,12 +54,26 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 		}
 		key = k
 	}
-	limit := ratelimit.Limit{Requests: c.HostPerMinute, Window: time.Minute}
-	if c.HostPerMinute <= 0 {
-		limit = app.NoHostLimit
+	analyser := app.AnalyserConfig{
+		Workers:        c.Workers,
+		UserConcurrent: c.UserConcurrent,
+		UserDaily:      quota(c.UserDaily, 24*time.Hour),
+		HostLimit:      quota(c.HostPerMinute, time.Minute),
+		AddressLimit:   quota(c.AddressPerMinute, time.Minute),
+	}
+	if c.UserConcurrent <= 0 {
+		analyser.UserConcurrent = -1 // no cap
 	}
 	return fx.Options(
-		fx.Supply(c.Fetch, app.AnalyserConfig{Workers: c.Workers, HostLimit: limit}, httpapi.ShareOptions{CookieKey: key}),
+		fx.Supply(c.Fetch, analyser, httpapi.ShareOptions{CookieKey: key}),
 		fetch.Module,
 	), nil
+}
+
+// quota is n per window, or app.NoLimit when n is not positive.
+func quota(n int, window time.Duration) ratelimit.Limit {
+	if n <= 0 {
+		return app.NoLimit
+	}
+	return ratelimit.Limit{Requests: n, Window: window}
 }

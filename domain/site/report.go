@@ -65,8 +65,9 @@ func (r *Report) Apply(a Analysis, at time.Time) error {
 	return nil
 }
 
-// CheckURL validates a URL to analyse: absolute http or https with a host,
-// at most MaxURLLen characters.
+// CheckURL validates a URL to analyse: absolute http or https with a host
+// that is not a non-canonical number (NumericHostReason), at most MaxURLLen
+// characters.
 func CheckURL(raw string) error {
 	if strings.TrimSpace(raw) == "" {
 		return Invalid("url", "is required")
@@ -83,6 +84,9 @@ func CheckURL(raw string) error {
 	}
 	if u.Hostname() == "" {
 		return Invalid("url", "must name a host")
+	}
+	if reason := NumericHostReason(u.Hostname()); reason != "" {
+		return Invalid("url", reason)
 	}
 	return nil
 }

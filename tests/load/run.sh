@@ -98,6 +98,10 @@ fi
 if grep -q -- '--host-analyses-per-minute' <<<"$help"; then
 	extra+=(--host-analyses-per-minute 0) # one fixture host: its per-host quota would refuse the run
 fi
+if grep -q -- '--user-daily-analyses' <<<"$help"; then
+	# One user, one fixture address: the per-user and per-address quotas would refuse the run.
+	extra+=(--user-concurrent-analyses 0 --user-daily-analyses 0 --address-analyses-per-minute 0)
+fi
 
 "$work/pinsight" serve --addr "127.0.0.1:$PORT" --rate-limit off --auth-rate-limit off \
 	--log-level "$LOG_LEVEL" "${extra[@]}" 2>"$work/server.log" &
