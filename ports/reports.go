@@ -21,7 +21,8 @@ type ReportStore interface {
 	SharedReport(ctx context.Context, id int64) (site.Report, error)
 	// Reports returns the page of the user's reports selected by q and the
 	// number of reports matching q's filters. A page beyond the last is
-	// empty.
+	// empty. Listed reports carry every field but Results, which is nil:
+	// a list never reads (nor decodes, nor copies) the stored checks.
 	Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error)
 	// UpdateReport loads the user's report id, calls update on it and stores
 	// the result, atomically: concurrent updates of one report never lose

@@ -98,7 +98,7 @@ func (s *ReportStore) Reports(_ context.Context, userID int64, q site.ReportQuer
 	page := pageOf(matched, q.Paging)
 	out := make([]site.Report, len(page))
 	for i, sr := range page {
-		out[i] = sr.load()
+		out[i] = sr.Report // without results: store keeps them apart, encoded
 	}
 	return out, len(matched), nil
 }

@@ -81,7 +81,7 @@ func (s *ReportStore) SharedReport(ctx context.Context, id int64) (site.Report, 
 // Reports implements ports.ReportStore.
 func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
 	var rows []reportRow
-	sel := s.db.NewSelect().Model(&rows).Where("user_id = ?", userID)
+	sel := s.db.NewSelect().Model(&rows).ExcludeColumn("results").Where("user_id = ?", userID)
 	if q.Search != "" {
 		sel.Where("strpos(url_key, ?) > 0", q.Search)
 	}

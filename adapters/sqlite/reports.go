@@ -44,10 +44,15 @@ func reportRowFrom(r site.Report) (reportRow, error) {
 		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}, nil
 }
 
-func (row reportRow) toDomain() (site.Report, error) {
-	r := site.Report{ID: row.ID, UserID: row.UserID, URL: row.URL, Project: row.Project, Score: row.Score,
+// summary is the row as a list shows it: every field but the results.
+func (row reportRow) summary() site.Report {
+	return site.Report{ID: row.ID, UserID: row.UserID, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: site.Rating(row.Rating), Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
 		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
+}
+
+func (row reportRow) toDomain() (site.Report, error) {
+	r := row.summary()
 	if err := json.Unmarshal([]byte(row.Results), &r.Results); err != nil {
 		return site.Report{}, fmt.Errorf("sqlite: report %d: decode results: %w", row.ID, err)
 	}
@@ -107,7 +112,7 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQu
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var rows []reportRow
-	sel := s.db.read.NewSelect().Model(&rows).Where("user_id = ?", userID)
+	sel := s.db.read.NewSelect().Model(&rows).ExcludeColumn("results").Where("user_id = ?", userID)
 	if q.Search != "" {
 		sel.Where("instr(url_key, ?) > 0", q.Search)
 	}
@@ -133,9 +138,7 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQu
 	}
 	out := make([]site.Report, len(rows))
 	for i, row := range rows {
-		if out[i], err = row.toDomain(); err != nil {
-			return nil, 0, err
-		}
+		out[i] = row.summary()
 	}
 	return out, int(total), nil
 }
