@@ -13,9 +13,10 @@ type CheckData struct {
 	Title      string   `json:"title"`
 	Passed     bool     `json:"passed"`
 	Importance string   `json:"importance" enum:"high,medium,low" doc:"Weight in the score: high 10, medium 5, low 0."`
-	Value      any      `json:"value" doc:"What was found (text, number, list or object); null when nothing."`
+	Value      any      `json:"value" doc:"What was found (text, number, list or object); null when nothing. Bounded whatever the page holds: each string (object keys included) at most 200 characters, a longer one cut to 199 followed by an ellipsis (…); each list or object at most 25 entries (objects keep the first keys in sorted order); all the strings of one value at most 2,000 characters together, entries beyond are left out."`
+	Omitted    int      `json:"omitted,omitempty" minimum:"0" doc:"How many list or object entries were left out of value to keep it within its bounds; absent when none were. The message gives the totals found."`
 	Errors     []string `json:"errors,omitempty" doc:"Machine-readable failure codes; absent when passed."`
-	Message    string   `json:"message"`
+	Message    string   `json:"message" doc:"What the check found, at most 300 characters (a longer one is cut and ends with an ellipsis)."`
 }
 
 // ResultsData are a report's checks grouped by category, each in check order.
@@ -86,7 +87,8 @@ func reportData(r site.Report) ReportData {
 	checks := func(c site.Category) []CheckData {
 		out := make([]CheckData, 0, len(r.Results[c]))
 		for _, ch := range r.Results[c] {
-			out = append(out, CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value, Errors: ch.Errors, Message: ch.Message})
+			out = append(out, CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value,
+				Omitted: ch.Omitted, Errors: ch.Errors, Message: ch.Message})
 		}
 		return out
 	}
