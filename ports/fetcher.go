@@ -8,10 +8,12 @@ import (
 )
 
 // PageFetcher brings a page in for analysis: the page itself (parsed when it
-// is HTML), robots.txt and a probe of a random path, all within ctx's
-// deadline. A target that answers at all (any status) is a success; no
-// answer, or a refused target (SSRF guard, scheme, port), is a
-// *site.FetchError.
+// is HTML), robots.txt, a probe of a random path and what site.FollowUps
+// names (the canonical URL and a few hreflang alternates, each requested
+// once without following redirects), all within ctx's deadline. A target
+// that answers at all (any status) is a success; no answer, or a refused
+// target (SSRF guard, scheme, port), is a *site.FetchError. The secondary
+// requests never fail the fetch: one that does not answer is left nil.
 //
 // admit, when not nil, is asked before every connection the fetch opens,
 // once the SSRF guard has accepted the address (a refused target is never

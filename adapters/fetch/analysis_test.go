@@ -20,12 +20,13 @@ import (
 var checkIDs = []string{
 	"http_status", "title", "meta_description", "headings", "content_keywords", "image_keywords",
 	"seo_friendly_url", "404_page", "robots", "noindex", "in_page_links", "language", "favicon",
-	"canonical", "hreflang",
+	"canonical", "hreflang", "robots_directives", "crawlable_anchors", "link_text", "plugins",
 	"text_compression", "load_time", "page_size", "http_requests", "image_format", "defer_javascript", "dom_size",
+	"image_dimensions",
 	"https_encryption", "mixed_content", "server_signature", "unsafe_cross_origin_links", "plaintext_email",
 	"hsts", "content_security_policy", "x_content_type_options",
 	"structured_data", "meta_viewport", "charset", "sitemap", "social", "content_length", "text_html_ratio",
-	"inline_css", "deprecated_html", "doctype",
+	"inline_css", "deprecated_html", "doctype", "font_size",
 }
 
 // poorErrors are the error codes each check gives the poor page ("" = passes).
@@ -34,6 +35,8 @@ var poorErrors = map[string]string{
 	"content_keywords": "missing_keywords", "image_keywords": "missing_alt", "seo_friendly_url": "unfriendly",
 	"404_page": "soft_404", "robots": "disallowed", "noindex": "noindex", "in_page_links": "too_many",
 	"language": "missing", "favicon": "missing", "canonical": "other_host", "hreflang": "invalid_code,relative,missing_self",
+	"robots_directives": "", "crawlable_anchors": "javascript_href", "link_text": "generic_text", "plugins": "plugins",
+	"image_dimensions": "unsized", "font_size": "",
 	"text_compression": "missing", "load_time": "", "page_size": "", "http_requests": "too_many",
 	"image_format": "legacy_format", "defer_javascript": "not_deferred", "dom_size": "too_many",
 	"https_encryption": "not_https", "mixed_content": "", "server_signature": "exposed",
@@ -117,9 +120,9 @@ func TestPoorPageFailsCheckByCheck(t *testing.T) {
 		}
 	}
 	// Passed: http_status (high, 10), load_time, page_size, mixed_content
-	// (medium, 5 each) of 11 high and 18 medium checks: 100*25/200.
-	if a.Score != 12 || a.Rating != site.Bad {
-		t.Errorf("score %d %s, want 12 bad", a.Score, a.Rating)
+	// (medium, 5 each) of 11 high and 21 medium checks: 100*25/215.
+	if a.Score != 11 || a.Rating != site.Bad {
+		t.Errorf("score %d %s, want 11 bad", a.Score, a.Rating)
 	}
 	if got := checks["404_page"].Value; got != 200.0 {
 		t.Errorf("404_page value = %v, want 200 (the handler answers 200 to everything)", got)

@@ -1,6 +1,7 @@
 // Package fetch is the outbound page fetcher behind ports.PageFetcher: it
-// brings a page, its robots.txt and a 404 probe in within one deadline, with
-// a body cap, a redirect limit, content decoding, charset conversion and an
+// brings a page, its robots.txt, a 404 probe and the pages site.FollowUps
+// names (canonical URL, hreflang alternates) in within one deadline, with a
+// body cap, a redirect limit, content decoding, charset conversion and an
 // SSRF guard on every address it dials.
 package fetch
 
@@ -21,14 +22,19 @@ const (
 	DefaultUserAgent      = "PinsightBot/1.0 (+https://github.com/pinsight/pinsight)"
 
 	robotsMaxBytes = 512 << 10 // robots.txt beyond this is ignored (Google reads 500 KiB)
-	probeMaxBytes  = 64 << 10  // the 404 probe only needs the status
+	probeMaxBytes  = 64 << 10  // the 404 probe and the canonical probe only need the status
+
+	// alternateMaxBytes caps what is read of an hreflang alternate: its
+	// links back sit in the <head> or the Link header.
+	alternateMaxBytes = 256 << 10
 )
 
 // Config sets the fetcher's limits and its SSRF guard. The zero value is a
 // safe default: every limit defaulted, private targets refused.
 type Config struct {
-	// Timeout is one deadline covering the page, robots.txt and the 404
-	// probe (default 15 s). Keep it below the HTTP server's write timeout.
+	// Timeout is one deadline covering the page, robots.txt, the 404
+	// probe and the follow-ups (canonical, alternates) (default 15 s). Keep
+	// it below the HTTP server's write timeout.
 	Timeout time.Duration
 	// ConnectTimeout bounds each TCP connect and TLS handshake (default 5 s).
 	ConnectTimeout time.Duration

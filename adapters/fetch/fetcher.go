@@ -58,13 +58,17 @@ func (f *Fetcher) transport(admit ports.Admit) *http.Transport {
 	return t
 }
 
-// Fetch implements ports.PageFetcher: the page, then robots.txt and a probe
-// of a random path of the final origin, concurrently, all within one
-// deadline. Only the page must answer; robots.txt and the probe are nil when
-// they do not. Its connections are closed before it returns.
+// Fetch implements ports.PageFetcher: the page, then robots.txt, a probe
+// of a random path of the final origin and what site.FollowUps names (the
+// canonical URL, up to site.MaxAlternateFetches hreflang alternates, each
+// once without following redirects), concurrently, all within one
+// deadline. Only the page must answer; the others are nil (or have a nil
+// Response) when they do not. Its connections are closed before it
+// returns.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (*site.Fetched, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.Timeout)
 	defer cancel()
+	at := time.Now()
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, &site.FetchError{Reason: "the URL cannot be parsed", Refused: true, Err: err}
@@ -74,11 +78,11 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (
 	}
 	t := f.transport(admit)
 	defer t.CloseIdleConnections()
-	pg, err := f.get(ctx, t, u, f.cfg.MaxBytes)
+	pg, err := f.get(ctx, t, u, f.cfg.MaxBytes, true)
 	if err != nil {
 		return nil, f.fetchError(ctx, err)
 	}
-	out := &site.Fetched{RequestedURL: rawURL, Page: *pg}
+	out := &site.Fetched{RequestedURL: rawURL, At: at, Page: *pg}
 	if isHTML(pg) {
 		out.Document = ParseHTML(pg.Body)
 	}
@@ -87,9 +91,19 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (
 		return out, nil
 	}
 	origin := &url.URL{Scheme: final.Scheme, Host: final.Host}
+	next := site.FollowUps(out)
 	var wg sync.WaitGroup
 	wg.Go(func() { out.Robots = f.side(ctx, t, origin.JoinPath("robots.txt"), robotsMaxBytes) })
 	wg.Go(func() { out.NotFound = f.side(ctx, t, origin.JoinPath(probePath()), probeMaxBytes) })
+	if next.Canonical != "" {
+		out.Canonical = &site.Linked{URL: next.Canonical}
+		wg.Go(func() { f.linked(ctx, t, out.Canonical, probeMaxBytes) })
+	}
+	out.Alternates = make([]site.Linked, len(next.Alternates))
+	for i, a := range next.Alternates {
+		out.Alternates[i].URL = a
+		wg.Go(func() { f.linked(ctx, t, &out.Alternates[i], alternateMaxBytes) })
+	}
 	wg.Wait()
 	return out, nil
 }
@@ -99,11 +113,29 @@ func (f *Fetcher) side(ctx context.Context, t *http.Transport, u *url.URL, limit
 	if f.guard.checkURL(u) != nil {
 		return nil
 	}
-	r, err := f.get(ctx, t, u, limit)
+	r, err := f.get(ctx, t, u, limit, true)
 	if err != nil {
 		return nil
 	}
 	return r
+}
+
+// linked requests l.URL once, without following a redirect, and fills in
+// its response (and document, for HTML); both stay nil when it does not
+// answer or the guard refuses it.
+func (f *Fetcher) linked(ctx context.Context, t *http.Transport, l *site.Linked, limit int64) {
+	u, err := url.Parse(l.URL)
+	if err != nil || f.guard.checkURL(u) != nil {
+		return
+	}
+	r, err := f.get(ctx, t, u, limit, false)
+	if err != nil {
+		return
+	}
+	l.Response = r
+	if r.Status >= 200 && r.Status < 300 && isHTML(r) {
+		l.Document = ParseHTML(r.Body)
+	}
 }
 
 // probePath is a random path no site should serve.
@@ -119,9 +151,10 @@ var errTooManyRedirects = errors.New("too many redirects")
 // the final URL is stored with the report and shown in every list.
 var errLongRedirect = errors.New("redirect to an overlong URL")
 
-// get requests u over t, follows up to MaxRedirects guarded redirects and
-// reads the body up to limit decoded bytes.
-func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit int64) (*site.Response, error) {
+// get requests u over t, follows up to MaxRedirects guarded redirects (none
+// when follow is false: a redirect is then the answer) and reads the body
+// up to limit decoded bytes.
+func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit int64, follow bool) (*site.Response, error) {
 	var remote string
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotConn: func(ci httptrace.GotConnInfo) { remote = ci.Conn.RemoteAddr().String() },
@@ -138,6 +171,9 @@ func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit 
 	client := &http.Client{
 		Transport: t,
 		CheckRedirect: func(next *http.Request, via []*http.Request) error {
+			if !follow {
+				return http.ErrUseLastResponse
+			}
 			if len(via) > f.cfg.MaxRedirects {
 				return errTooManyRedirects
 			}

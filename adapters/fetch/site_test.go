@@ -128,6 +128,14 @@ func newFixtureSite(t *testing.T, cfg fetch.Config) *fixtureSite {
 	good.HandleFunc("GET /br", func(w http.ResponseWriter, r *http.Request) { page(w, r, "br") })
 	good.HandleFunc("GET /deflate", func(w http.ResponseWriter, r *http.Request) { page(w, r, "deflate") })
 	good.HandleFunc("GET /plain", func(w http.ResponseWriter, r *http.Request) { page(w, r, "") })
+	// The French version of the good page: its hreflang links name the
+	// English page, which the hreflang check looks for.
+	good.HandleFunc("GET /fr/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = fmt.Fprintf(w, `<!doctype html><html lang="fr"><head><title>Guide des outils de jardin</title>`+
+			`<link rel="alternate" hreflang="en" href="%[1]s/"><link rel="alternate" hreflang="fr-FR" href="%[1]s/fr/">`+
+			`<link rel="alternate" hreflang="x-default" href="%[1]s/"></head><body><h1>Outils</h1></body></html>`, s.good.URL)
+	})
 	good.HandleFunc("GET /robots.txt", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte(strings.ReplaceAll(goodRobots, "{{origin}}", s.good.URL)))

@@ -68,8 +68,9 @@ func (d definition) pass(value any, msg string) Check {
 	return bounded(Check{ID: d.id, Title: d.title, Category: d.category, Importance: d.importance, Passed: true, Value: value, Message: msg})
 }
 
-// fail is a failed check with its error codes, its value and message
-// bounded.
+// fail is a failed check with its error codes and the advice for them,
+// its value and message bounded.
 func (d definition) fail(value any, msg string, codes ...string) Check {
-	return bounded(Check{ID: d.id, Title: d.title, Category: d.category, Importance: d.importance, Value: value, Errors: codes, Message: msg})
+	return bounded(Check{ID: d.id, Title: d.title, Category: d.category, Importance: d.importance, Value: value, Errors: codes, Message: msg,
+		Advice: adviceFor(d.id, codes)})
 }

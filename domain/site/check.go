@@ -48,6 +48,15 @@ type Check struct {
 	// "too_many", ...); empty when passed.
 	Errors  []string `json:"errors,omitempty"`
 	Message string   `json:"message"`
+	// Advice says what to change, one sentence per failure code; empty
+	// when passed.
+	Advice string `json:"advice,omitempty"`
+	// Offending are what a failed check blames, where it blames something
+	// in particular: elements (as short source snippets), header values or
+	// URLs, within the bounds of a value (bound.go); empty otherwise.
+	Offending []string `json:"offending,omitempty"`
+	// OffendingOmitted counts the offending entries left out of Offending.
+	OffendingOmitted int `json:"offending_omitted,omitempty"`
 }
 
 // Results are a report's checks grouped by category, each group in check

@@ -1,11 +1,11 @@
 package site
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"mime"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -18,6 +18,7 @@ const (
 var miscCheckers = []checker{
 	checkStructuredData, checkMetaViewport, checkCharset, checkSitemap, checkSocial,
 	checkContentLength, checkTextHTMLRatio, checkInlineCSS, checkDeprecatedHTML, checkDoctype,
+	checkFontSize,
 }
 
 var (
@@ -31,8 +32,15 @@ var (
 	defInlineCSS      = definition{"inline_css", "Inline CSS", Miscellaneous, Low}
 	defDeprecatedHTML = definition{"deprecated_html", "Deprecated HTML", Miscellaneous, Low}
 	defDoctype        = definition{"doctype", "Doctype", Miscellaneous, Medium}
+	// Low: only the base size of inline CSS can be read without rendering,
+	// and Google no longer reports mobile usability.
+	defFontSize = definition{"font_size", "Legible font size", Miscellaneous, Low}
 )
 
+// checkStructuredData looks for Open Graph and Twitter card meta tags,
+// JSON-LD and microdata, and fails when there is none or when a JSON-LD
+// block cannot be read (jsonLDProblems): search engines skip a broken
+// block entirely.
 func checkStructuredData(p *page) Check {
 	var kinds []string
 	og, tw := false, false
@@ -46,11 +54,26 @@ func checkStructuredData(p *page) Check {
 	if tw {
 		kinds = append(kinds, "twitter")
 	}
+	var codes codeList
+	var o offenders
+	blocks, valid := 0, 0
 	for _, s := range p.tags["script"] {
-		if strings.EqualFold(attr(s, "type"), "application/ld+json") && json.Valid([]byte(textOf(s))) {
-			kinds = append(kinds, "json_ld")
-			break
+		if !isJSONLD(s) {
+			continue
 		}
+		blocks++
+		problems := jsonLDProblems(textOf(s))
+		for _, c := range problems {
+			codes.add(c)
+		}
+		if len(problems) > 0 {
+			o.addNode(s)
+		} else {
+			valid++
+		}
+	}
+	if valid > 0 {
+		kinds = append(kinds, "json_ld")
 	}
 	for _, n := range p.tags["body"] {
 		found := false
@@ -64,19 +87,74 @@ func checkStructuredData(p *page) Check {
 			kinds = append(kinds, "microdata")
 		}
 	}
+	if len(codes) > 0 {
+		return defStructuredData.fail(list(kinds), fmt.Sprintf("%d of the page's %d JSON-LD block(s) cannot be read as structured data (%s).", o.total, blocks, strings.Join(codes, ", ")), codes...).blame(o)
+	}
 	if len(kinds) == 0 {
 		return defStructuredData.fail(list(nil), "The page has no structured data (Open Graph, Twitter cards, JSON-LD or microdata).", "missing")
 	}
 	return defStructuredData.pass(list(kinds), "The page has structured data: "+strings.Join(kinds, ", ")+".")
 }
 
+// MinMaximumScale is the lowest viewport maximum-scale that lets visitors
+// zoom enough: Lighthouse's meta-viewport rule ("[maximum-scale] is not
+// less than 5").
+const MinMaximumScale = 5
+
+// checkMetaViewport reads the last viewport meta tag with content (the one
+// browsers apply). It fails when there is none, when it sets neither width
+// nor initial-scale (Lighthouse's viewport audit: phones then lay the page
+// out at desktop width), and when it blocks zooming: user-scalable=no (or
+// 0, or a number between -1 and 1) or a maximum-scale below
+// MinMaximumScale.
 func checkMetaViewport(p *page) Check {
+	var meta *Node
+	content := ""
 	for _, m := range p.metas("name", "viewport") {
 		if c := attr(m, "content"); c != "" {
-			return defMetaViewport.pass(c, "The page sets a viewport for mobile devices.")
+			meta, content = m, c
 		}
 	}
-	return defMetaViewport.fail(nil, "The page has no meta viewport, so phones render it zoomed out.", "missing")
+	if meta == nil {
+		return defMetaViewport.fail(nil, "The page has no meta viewport, so phones render it zoomed out.", "missing")
+	}
+	props := viewportProps(content)
+	var codes codeList
+	var why []string
+	if props["width"] == "" && props["initial-scale"] == "" {
+		codes.add("no_width")
+		why = append(why, "sets neither width nor initial-scale")
+	}
+	if us := props["user-scalable"]; us == "no" || us == "0" || us == "false" || between(us, -1, 1) {
+		codes.add("blocks_zoom")
+		why = append(why, "disables zooming (user-scalable="+us+")")
+	}
+	if ms, err := strconv.ParseFloat(props["maximum-scale"], 64); err == nil && ms >= 0 && ms < MinMaximumScale {
+		codes.add("blocks_zoom")
+		why = append(why, fmt.Sprintf("limits zooming to %s×, below %d×", props["maximum-scale"], MinMaximumScale))
+	}
+	if len(codes) > 0 {
+		return defMetaViewport.fail(content, "The viewport meta tag "+strings.Join(why, " and ")+".", codes...).blame(one(meta))
+	}
+	return defMetaViewport.pass(content, "The page sets a viewport for mobile devices and lets visitors zoom.")
+}
+
+// viewportProps parses a viewport content ("width=device-width,
+// initial-scale=1"): keys and values lower case; commas or semicolons
+// separate them, as browsers accept.
+func viewportProps(content string) map[string]string {
+	out := map[string]string{}
+	for part := range strings.FieldsFuncSeq(content, func(r rune) bool { return r == ',' || r == ';' }) {
+		k, v, _ := strings.Cut(part, "=")
+		out[strings.ToLower(strings.TrimSpace(k))] = strings.ToLower(strings.TrimSpace(v))
+	}
+	return out
+}
+
+// between reports whether s is a number strictly between lo and hi.
+func between(s string, lo, hi float64) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && f > lo && f < hi
 }
 
 // declaredCharset is the charset the page declares in a meta tag, else in
@@ -170,10 +248,12 @@ func checkTextHTMLRatio(p *page) Check {
 func checkInlineCSS(p *page) Check {
 	if len(p.styled) > 0 {
 		tags := make([]string, len(p.styled))
+		var o offenders
 		for i, n := range p.styled {
 			tags[i] = n.Tag
+			o.addNode(n)
 		}
-		return defInlineCSS.fail(list(tags), fmt.Sprintf("%d element(s) carry inline style attributes.", len(p.styled)), "inline_styles")
+		return defInlineCSS.fail(list(tags), fmt.Sprintf("%d element(s) carry inline style attributes.", len(p.styled)), "inline_styles").blame(o)
 	}
 	return defInlineCSS.pass(list(nil), "No element carries an inline style attribute.")
 }
@@ -187,13 +267,17 @@ var deprecatedTags = []string{
 
 func checkDeprecatedHTML(p *page) Check {
 	var found []string
+	var o offenders
 	for _, t := range deprecatedTags {
 		if len(p.tags[t]) > 0 {
 			found = append(found, t)
 		}
+		for _, n := range p.tags[t] {
+			o.addNode(n)
+		}
 	}
 	if len(found) > 0 {
-		return defDeprecatedHTML.fail(list(found), "The page uses deprecated elements: "+strings.Join(found, ", ")+".", "deprecated_tags")
+		return defDeprecatedHTML.fail(list(found), "The page uses deprecated elements: "+strings.Join(found, ", ")+".", "deprecated_tags").blame(o)
 	}
 	return defDeprecatedHTML.pass(list(nil), "The page uses no deprecated elements.")
 }
@@ -211,3 +295,123 @@ func checkDoctype(p *page) Check {
 	}
 	return defDoctype.fail(nil, "The page has no doctype, so browsers render it in quirks mode.", "missing")
 }
+
+// MinFontPx is the smallest legible base font size (Lighthouse's
+// font-size audit: text under 12px is hard to read on phones).
+const MinFontPx = 12
+
+// baseFont is the page's base font size as far as its inline CSS tells.
+type baseFont struct {
+	px     float64 // in CSS pixels
+	known  bool    // false when a declaration cannot be computed statically
+	decl   string  // the declaration that sets it ("" for the browsers' default)
+	unread string  // the declaration that cannot be computed
+}
+
+// fontDecl is a font-size (or font) declaration for <html> or <body>.
+type fontDecl struct {
+	value       string // a font-size value
+	specificity int    // later declarations win at equal or higher specificity
+	where       string // for a report
+}
+
+// baseFontSize computes the font size of <body> from the inline <style>
+// rules for html, :root and body (at-rules skipped) and the style
+// attributes of <html> and <body>: em and % of body are relative to html,
+// html's to the browsers' 16px.
+func (p *page) baseFontSize() baseFont {
+	var html, body fontDecl
+	set := func(d *fontDecl, value string, spec int, where string) {
+		if spec >= d.specificity {
+			*d = fontDecl{value, spec, where}
+		}
+	}
+	declare := func(target *fontDecl, spec int, where func(prop, value string) string, block string) {
+		cssDecls(block, func(prop, value string) {
+			switch prop {
+			case "font-size":
+				set(target, value, spec, where(prop, value))
+			case "font":
+				if size := shorthandSize(value); size != "" {
+					set(target, size, spec, where(prop, value))
+				} else if v := strings.ToLower(value); v == "inherit" || v == "initial" || v == "unset" {
+					set(target, v, spec, where(prop, value))
+				}
+			}
+		})
+	}
+	for _, st := range p.tags["style"] {
+		if m := strings.ToLower(attr(st, "media")); m != "" && m != "all" && m != "screen" {
+			continue
+		}
+		for _, r := range cssRules(textOf(st)) {
+			for sel := range strings.SplitSeq(r.selector, ",") {
+				sel = strings.ToLower(strings.Join(strings.Fields(sel), " "))
+				where := func(prop, value string) string { return sel + " { " + prop + ": " + value + " }" }
+				switch sel {
+				case "html":
+					declare(&html, 1, where, r.block)
+				case ":root", "html:root":
+					declare(&html, 10, where, r.block)
+				case "body", "html body", "html > body":
+					declare(&body, 1, where, r.block)
+				case ":root body", ":root > body":
+					declare(&body, 11, where, r.block)
+				}
+			}
+		}
+	}
+	for _, pair := range []struct {
+		tag    string
+		target *fontDecl
+	}{{"html", &html}, {"body", &body}} {
+		for _, n := range p.tags[pair.tag] {
+			if style, ok := n.Attr("style"); ok {
+				tag := pair.tag
+				declare(pair.target, 1000, func(prop, value string) string { return "<" + tag + " style=\"" + prop + ": " + value + "\">" }, style)
+			}
+		}
+	}
+	out := baseFont{px: DefaultFontPx, known: true}
+	if html.value != "" {
+		px, ok := fontSizePx(html.value, DefaultFontPx, DefaultFontPx)
+		if !ok {
+			return baseFont{unread: html.where}
+		}
+		out.px, out.decl = px, html.where
+	}
+	if body.value != "" {
+		px, ok := fontSizePx(body.value, out.px, out.px)
+		if !ok {
+			return baseFont{unread: body.where}
+		}
+		out.px, out.decl = px, body.where
+	}
+	return out
+}
+
+// checkFontSize fails when the page's base font size, as its inline CSS
+// sets it, is below MinFontPx. It cannot see sizes set by linked style
+// sheets or scripts, nor text made smaller below <body>: a page whose
+// inline CSS sets no base size passes on the browsers' default.
+func checkFontSize(p *page) Check {
+	b := p.baseFontSize()
+	linked := len(p.links("stylesheet"))
+	note := ""
+	if linked > 0 {
+		note = fmt.Sprintf(" (%d linked style sheet(s) not read)", linked)
+	}
+	switch {
+	case !b.known:
+		return defFontSize.pass(nil, "The base font size cannot be computed without rendering the page ("+b.unread+"); not checked.")
+	case b.px < MinFontPx:
+		return defFontSize.fail(round2(b.px), fmt.Sprintf("The base font size is %gpx, below %dpx: %s.", round2(b.px), MinFontPx, b.decl), "too_small").
+			blame(offenders{items: []string{b.decl}, total: 1})
+	case b.decl == "":
+		return defFontSize.pass(num(DefaultFontPx), fmt.Sprintf("The page's inline CSS sets no base font size, so browsers use their default of %dpx%s.", DefaultFontPx, note))
+	}
+	return defFontSize.pass(round2(b.px), fmt.Sprintf("The base font size is %gpx (%s)%s.", round2(b.px), b.decl, note))
+}
+
+// round2 rounds f to two decimals.
+func round2(f float64) float64 { return math.Round(f*100) / 100 }

@@ -17,7 +17,7 @@ const (
 
 var performanceCheckers = []checker{
 	checkTextCompression, checkLoadTime, checkPageSize, checkHTTPRequests,
-	checkImageFormat, checkDeferJavaScript, checkDOMSize,
+	checkImageFormat, checkDeferJavaScript, checkDOMSize, checkImageDimensions,
 }
 
 var (
@@ -28,6 +28,9 @@ var (
 	defImageFormat     = definition{"image_format", "Image format", Performance, Medium}
 	defDeferJavaScript = definition{"defer_javascript", "Defer JavaScript", Performance, Low}
 	defDOMSize         = definition{"dom_size", "DOM size", Performance, Low}
+	// Low: a missing size shifts the layout as the image loads (CLS), but
+	// a style sheet may reserve the space in a way not read here.
+	defImageDimensions = definition{"image_dimensions", "Image dimensions", Performance, Low}
 )
 
 // compressions are the content codings that compress text.
@@ -116,22 +119,25 @@ func legacyImageURL(src string) bool {
 
 func checkImageFormat(p *page) Check {
 	var legacy []string
+	var o offenders
 	for _, img := range p.tags["img"] {
 		if src := attr(img, "src"); legacyImageURL(src) && !p.modern[img] && !isModernImage("", attr(img, "srcset")) {
 			if strings.HasPrefix(strings.ToLower(src), "data:") {
 				src = "data:" + strings.SplitN(src[5:], ";", 2)[0]
 			}
 			legacy = append(legacy, src)
+			o.addNode(img)
 		}
 	}
 	if len(legacy) > 0 {
-		return defImageFormat.fail(list(legacy), fmt.Sprintf("%d image(s) use JPEG, PNG or GIF without a WebP or AVIF alternative.", len(legacy)), "legacy_format")
+		return defImageFormat.fail(list(legacy), fmt.Sprintf("%d image(s) use JPEG, PNG or GIF without a WebP or AVIF alternative.", len(legacy)), "legacy_format").blame(o)
 	}
 	return defImageFormat.pass(list(nil), "The images use modern formats (or have modern alternatives).")
 }
 
 func checkDeferJavaScript(p *page) Check {
 	var blocking []string
+	var o offenders
 	for _, s := range p.tags["script"] {
 		src := attr(s, "src")
 		if src == "" || strings.EqualFold(attr(s, "type"), "module") {
@@ -141,10 +147,11 @@ func checkDeferJavaScript(p *page) Check {
 		_, deferred := s.Attr("defer")
 		if !async && !deferred {
 			blocking = append(blocking, src)
+			o.addNode(s)
 		}
 	}
 	if len(blocking) > 0 {
-		return defDeferJavaScript.fail(list(blocking), fmt.Sprintf("%d script(s) load without defer or async.", len(blocking)), "not_deferred")
+		return defDeferJavaScript.fail(list(blocking), fmt.Sprintf("%d script(s) load without defer or async.", len(blocking)), "not_deferred").blame(o)
 	}
 	return defDeferJavaScript.pass(list(nil), "Every external script is deferred.")
 }
@@ -155,4 +162,53 @@ func checkDOMSize(p *page) Check {
 		return defDOMSize.fail(num(n), fmt.Sprintf("The page has %d elements; aim for %d at most.", n, MaxDOMElements), "too_many")
 	}
 	return defDOMSize.pass(num(n), fmt.Sprintf("The page has %d elements.", n))
+}
+
+// checkImageDimensions fails on <img> elements that do not declare their
+// size: width and height attributes, or both in their style attribute.
+// Without them the browser cannot reserve the image's space, and the
+// layout shifts when it loads (Cumulative Layout Shift).
+func checkImageDimensions(p *page) Check {
+	imgs := p.tags["img"]
+	var o offenders
+	for _, img := range imgs {
+		if !sizedImage(img) {
+			o.addNode(img)
+		}
+	}
+	value := map[string]any{"images": num(len(imgs)), "unsized": num(o.total)}
+	if o.total > 0 {
+		return defImageDimensions.fail(value, fmt.Sprintf("%d of the page's %d images have no width and height attributes.", o.total, len(imgs)), "unsized").blame(o)
+	}
+	return defImageDimensions.pass(value, fmt.Sprintf("The page's %d images declare their width and height.", len(imgs)))
+}
+
+// sizedImage reports whether img declares both its width and height, as
+// attributes (non-negative numbers) or in its style attribute (lengths
+// other than auto).
+func sizedImage(img *Node) bool {
+	if dimension(attr(img, "width")) && dimension(attr(img, "height")) {
+		return true
+	}
+	style, ok := img.Attr("style")
+	if !ok {
+		return false
+	}
+	w, h := false, false
+	cssDecls(style, func(prop, value string) {
+		set := value != "" && !strings.EqualFold(value, "auto")
+		switch prop {
+		case "width":
+			w = set
+		case "height":
+			h = set
+		}
+	})
+	return w && h
+}
+
+// dimension reports whether an HTML width or height attribute holds a
+// non-negative number (HTML reads "600px" as 600).
+func dimension(s string) bool {
+	return s != "" && s[0] >= '0' && s[0] <= '9'
 }

@@ -74,6 +74,7 @@ func checkServerSignature(p *page) Check {
 
 func checkUnsafeCrossOriginLinks(p *page) Check {
 	var unsafe []string
+	var o offenders
 	for _, a := range p.tags["a"] {
 		if !strings.EqualFold(attr(a, "target"), "_blank") {
 			continue
@@ -84,10 +85,11 @@ func checkUnsafeCrossOriginLinks(p *page) Check {
 		}
 		if !hasToken(a, "rel", "noopener") && !hasToken(a, "rel", "noreferrer") {
 			unsafe = append(unsafe, u.String())
+			o.addNode(a)
 		}
 	}
 	if len(unsafe) > 0 {
-		return defUnsafeCrossOriginLinks.fail(list(unsafe), fmt.Sprintf("%d link(s) open another site in a new tab without rel=\"noopener\".", len(unsafe)), "unsafe_links")
+		return defUnsafeCrossOriginLinks.fail(list(unsafe), fmt.Sprintf("%d link(s) open another site in a new tab without rel=\"noopener\".", len(unsafe)), "unsafe_links").blame(o)
 	}
 	return defUnsafeCrossOriginLinks.pass(list(nil), "Links that open other sites in a new tab use rel=\"noopener\".")
 }

@@ -16,10 +16,13 @@ const (
 	minKeywordRunes = 3   // shorter title words are not keywords
 )
 
+// seoCheckers are the SEO checks in report order; checks added later come
+// last, so the order clients saw stays.
 var seoCheckers = []checker{
 	checkHTTPStatus, checkTitle, checkMetaDescription, checkHeadings, checkContentKeywords,
 	checkImageAlt, checkSEOFriendlyURL, checkNotFoundPage, checkRobots, checkNoindex,
 	checkInPageLinks, checkLanguage, checkFavicon, checkCanonical, checkHreflang,
+	checkRobotsDirectives, checkCrawlableAnchors, checkLinkText, checkPlugins,
 }
 
 var (
@@ -38,6 +41,16 @@ var (
 	defFavicon         = definition{"favicon", "Favicon", SEO, Medium}
 	defCanonical       = definition{"canonical", "Canonical link", SEO, Medium}
 	defHreflang        = definition{"hreflang", "Hreflang", SEO, Low}
+	// Low: a malformed directive is ignored, which harms only when it was
+	// meant to restrict (noindex catches the ones that exclude the page).
+	defRobotsDirectives = definition{"robots_directives", "Robots directives", SEO, Low}
+	// Medium, as canonical: a link a crawler cannot follow hides its
+	// target from discovery, and link text is how search engines learn what
+	// the target is about; plugin content is invisible to both crawlers and
+	// browsers.
+	defCrawlableAnchors = definition{"crawlable_anchors", "Crawlable links", SEO, Medium}
+	defLinkText         = definition{"link_text", "Descriptive link text", SEO, Medium}
+	defPlugins          = definition{"plugins", "Browser plugins", SEO, Medium}
 )
 
 func checkHTTPStatus(p *page) Check {
@@ -70,8 +83,12 @@ func checkTitle(p *page) Check {
 		codes = append(codes, "too_long")
 	}
 	if len(codes) > 0 {
+		var o offenders
+		for _, n := range titles {
+			o.addNode(n)
+		}
 		return defTitle.fail(t, fmt.Sprintf("The title should be one <title> of 1 to %d characters; found %d element(s), the first %d characters long.",
-			MaxTitleChars, len(titles), utf8.RuneCountInString(t)), codes...)
+			MaxTitleChars, len(titles), utf8.RuneCountInString(t)), codes...).blame(o)
 	}
 	return defTitle.pass(t, "The page has a title of a good length.")
 }
@@ -83,7 +100,11 @@ func checkMetaDescription(p *page) Check {
 	}
 	d := attr(metas[0], "content")
 	if len(metas) > 1 {
-		return defMetaDescription.fail(d, fmt.Sprintf("The page has %d meta descriptions; keep one.", len(metas)), "too_many")
+		var o offenders
+		for _, m := range metas {
+			o.addNode(m)
+		}
+		return defMetaDescription.fail(d, fmt.Sprintf("The page has %d meta descriptions; keep one.", len(metas)), "too_many").blame(o)
 	}
 	return defMetaDescription.pass(d, "The page has a meta description.")
 }
@@ -105,10 +126,14 @@ func checkHeadings(p *page) Check {
 	case len(h1) == 0:
 		return defHeadings.fail(value, "The page has no <h1> heading.", "missing")
 	case len(h1) > 1:
-		return defHeadings.fail(value, fmt.Sprintf("The page has %d <h1> headings; keep one.", len(h1)), "too_many")
+		var o offenders
+		for _, h := range h1 {
+			o.addNode(h)
+		}
+		return defHeadings.fail(value, fmt.Sprintf("The page has %d <h1> headings; keep one.", len(h1)), "too_many").blame(o)
 	}
 	if ts := p.tags["title"]; len(ts) > 0 && strings.EqualFold(textOf(h1[0]), textOf(ts[0])) {
-		return defHeadings.fail(value, "The <h1> heading repeats the title; make it describe the content.", "same_as_title")
+		return defHeadings.fail(value, "The <h1> heading repeats the title; make it describe the content.", "same_as_title").blame(one(h1[0]))
 	}
 	return defHeadings.pass(value, "The page has one <h1> heading, distinct from the title.")
 }
@@ -167,13 +192,15 @@ func checkContentKeywords(p *page) Check {
 
 func checkImageAlt(p *page) Check {
 	var missing []string
+	var o offenders
 	for _, img := range p.tags["img"] {
 		if _, ok := img.Attr("alt"); !ok {
 			missing = append(missing, attr(img, "src"))
+			o.addNode(img)
 		}
 	}
 	if len(missing) > 0 {
-		return defImageAlt.fail(list(missing), fmt.Sprintf("%d image(s) have no alt attribute.", len(missing)), "missing_alt")
+		return defImageAlt.fail(list(missing), fmt.Sprintf("%d image(s) have no alt attribute.", len(missing)), "missing_alt").blame(o)
 	}
 	return defImageAlt.pass(list(nil), "Every image has an alt attribute.")
 }
@@ -243,34 +270,6 @@ func checkRobots(p *page) Check {
 	return defRobots.pass(nil, "robots.txt lets crawlers index the page.")
 }
 
-func checkNoindex(p *page) Check {
-	blocks := func(v string) bool {
-		for d := range strings.SplitSeq(strings.ToLower(v), ",") {
-			if d = strings.TrimSpace(d); d == "noindex" || d == "none" {
-				return true
-			}
-		}
-		return false
-	}
-	for _, name := range []string{"robots", "googlebot"} {
-		for _, m := range p.metas("name", name) {
-			if c := attr(m, "content"); blocks(c) {
-				return defNoindex.fail("<meta name=\""+name+"\" content=\""+c+"\">", "A meta tag keeps search engines from indexing the page.", "noindex")
-			}
-		}
-	}
-	for _, v := range p.f.Page.Header["X-Robots-Tag"] {
-		d := v // "googlebot: noindex" names one crawler; count it too
-		if agent, rest, ok := strings.Cut(v, ":"); ok && !strings.Contains(agent, ",") {
-			d = rest
-		}
-		if blocks(d) || blocks(v) {
-			return defNoindex.fail("X-Robots-Tag: "+v, "The X-Robots-Tag header keeps search engines from indexing the page.", "noindex")
-		}
-	}
-	return defNoindex.pass(nil, "Nothing keeps search engines from indexing the page.")
-}
-
 func checkInPageLinks(p *page) Check {
 	internal, external := 0, 0
 	for _, a := range p.tags["a"] {
@@ -294,6 +293,10 @@ func checkInPageLinks(p *page) Check {
 func checkLanguage(p *page) Check {
 	for _, h := range p.tags["html"] {
 		if l := attr(h, "lang"); l != "" {
+			if !validLangTag(l) {
+				return defLanguage.fail(l, "The <html> lang attribute ("+l+") is not a valid BCP 47 language tag.", "invalid_code").
+					blame(one(h))
+			}
 			return defLanguage.pass(l, "The page declares its language ("+l+").")
 		}
 	}
@@ -310,133 +313,4 @@ func checkFavicon(p *page) Check {
 		}
 	}
 	return defFavicon.fail(nil, "The page declares no favicon (<link rel=\"icon\">).", "missing")
-}
-
-func checkCanonical(p *page) Check {
-	links := p.links("canonical")
-	if len(links) == 0 {
-		return defCanonical.fail(nil, "The page has no canonical link.", "missing")
-	}
-	href := attr(links[0], "href")
-	if len(links) > 1 {
-		return defCanonical.fail(href, fmt.Sprintf("The page has %d canonical links; keep one.", len(links)), "too_many")
-	}
-	u, err := url.Parse(href)
-	if err != nil || href == "" || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return defCanonical.fail(orNil(href), "The canonical link should be an absolute http(s) URL.", "relative")
-	}
-	if !p.sameSite(u.Hostname()) {
-		return defCanonical.fail(href, "The canonical link points to another site ("+u.Hostname()+").", "other_host")
-	}
-	return defCanonical.pass(href, "The page has one absolute canonical link on its own site.")
-}
-
-func checkHreflang(p *page) Check {
-	var alts []*Node
-	for _, l := range p.links("alternate") {
-		if _, ok := l.Attr("hreflang"); ok {
-			alts = append(alts, l)
-		}
-	}
-	if len(alts) == 0 {
-		return defHreflang.pass(map[string]any{}, "The page declares no language alternates; nothing to check.")
-	}
-	self := map[string]bool{normURL(p.url): true}
-	if c := p.links("canonical"); len(c) > 0 {
-		if u, ok := p.resolve(attr(c[0], "href")); ok {
-			self[normURL(u)] = true
-		}
-	}
-	value := map[string]any{}
-	var codes []string
-	code := func(c string) {
-		for _, have := range codes {
-			if have == c {
-				return
-			}
-		}
-		codes = append(codes, c)
-	}
-	hasSelf := false
-	for _, l := range alts {
-		lang, href := attr(l, "hreflang"), attr(l, "href")
-		key := strings.ToLower(lang)
-		if _, dup := value[key]; dup {
-			code("duplicate")
-		}
-		value[key] = href
-		if !validHreflang(lang) {
-			code("invalid_code")
-		}
-		u, err := url.Parse(href)
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			code("relative")
-			continue
-		}
-		if self[normURL(u)] {
-			hasSelf = true
-		}
-	}
-	if !hasSelf {
-		code("missing_self")
-	}
-	if len(codes) > 0 {
-		return defHreflang.fail(value, "The hreflang alternates should be absolute URLs with valid, distinct language codes, including the page itself ("+strings.Join(codes, ", ")+").", codes...)
-	}
-	return defHreflang.pass(value, fmt.Sprintf("The page's %d hreflang alternates are consistent.", len(alts)))
-}
-
-// normURL is u without fragment, for comparing links to the page.
-func normURL(u *url.URL) string {
-	c := *u
-	c.Fragment, c.RawFragment = "", ""
-	c.Host = strings.ToLower(c.Host)
-	if c.Path == "" {
-		c.Path = "/"
-	}
-	return c.String()
-}
-
-// validHreflang accepts x-default and language[-script][-region] codes
-// (ISO 639-1 language, ISO 15924 script, ISO 3166-1 or UN M.49 region).
-func validHreflang(s string) bool {
-	if strings.EqualFold(s, "x-default") {
-		return true
-	}
-	parts := strings.Split(s, "-")
-	if len(parts) > 3 || !letters(parts[0], 2, 3) {
-		return false
-	}
-	rest := parts[1:]
-	if len(rest) > 0 && letters(rest[0], 4, 4) {
-		rest = rest[1:]
-	}
-	if len(rest) == 1 && (letters(rest[0], 2, 2) || digits(rest[0], 3)) {
-		rest = rest[1:]
-	}
-	return len(rest) == 0
-}
-
-func letters(s string, min, max int) bool {
-	if len(s) < min || len(s) > max {
-		return false
-	}
-	for _, r := range s {
-		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
-func digits(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

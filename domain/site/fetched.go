@@ -18,14 +18,33 @@ type Response struct {
 }
 
 // Fetched is everything the checks read about one URL: the page (with its
-// parsed document), robots.txt and a probe of a random path that should
-// answer 404. Robots and NotFound are nil when they could not be fetched.
+// parsed document), robots.txt, a probe of a random path that should answer
+// 404, and the pages the page names that FollowUps asked for. Robots and
+// NotFound are nil when they could not be fetched.
 type Fetched struct {
 	RequestedURL string
-	Page         Response
-	Document     *Node // the page's HTML, parsed; nil when it is not HTML
-	Robots       *Response
-	NotFound     *Response
+	// At is when the page was requested; the checks compare dates the
+	// page declares (unavailable_after) with it. Zero when unknown: such
+	// dates are then neither past nor future.
+	At       time.Time
+	Page     Response
+	Document *Node // the page's HTML, parsed; nil when it is not HTML
+	Robots   *Response
+	NotFound *Response
+	// Canonical is the answer to FollowUps' Canonical, requested once
+	// without following redirects; nil when FollowUps named none.
+	Canonical *Linked
+	// Alternates are the answers to FollowUps' Alternates, in its order,
+	// each requested once without following redirects.
+	Alternates []Linked
+}
+
+// Linked is a page the analysed page names (its canonical URL, a language
+// alternate), requested once without following redirects.
+type Linked struct {
+	URL      string    // the URL requested, as FollowUps gave it
+	Response *Response // nil when it did not answer (deadline, refused, throttled)
+	Document *Node     // its HTML, parsed; nil when it is not HTML or did not answer
 }
 
 // FinalURL is the URL the page was served from after redirects.

@@ -18,6 +18,8 @@ type page struct {
 	modern   map[*Node]bool // <img> inside a <picture> offering a WebP / AVIF source
 	res      []resource     // subresources the page loads, computed lazily
 	words    []string       // text split into words, computed lazily
+	refs     *refs          // canonical and hreflang links, computed lazily
+	rules    *directives    // robots directives, computed lazily
 }
 
 // resource is a subresource a page loads: a script, a stylesheet, an image...
@@ -34,15 +36,7 @@ var skipText = map[string]bool{"script": true, "style": true, "noscript": true, 
 // HTML checks fail as "missing" rather than crash.
 func newPage(f *Fetched) *page {
 	p := &page{f: f, doc: f.Document, tags: map[string][]*Node{}, modern: map[*Node]bool{}}
-	if p.doc == nil {
-		p.doc = &Node{Type: DocumentNode}
-	}
-	if u, err := url.Parse(f.FinalURL()); err == nil {
-		p.url = u
-	} else {
-		p.url = &url.URL{}
-	}
-	p.base = p.url
+	p.locate()
 	var sb strings.Builder
 	inBody := 0
 	var walk func(n *Node)
@@ -79,6 +73,47 @@ func newPage(f *Fetched) *page {
 	}
 	walk(p.doc)
 	p.text = sb.String()
+	p.applyBase()
+	return p
+}
+
+// linkPage indexes only the <link> and <base> elements of f: what
+// FollowUps and the return-link check of an alternate read.
+func linkPage(f *Fetched) *page {
+	p := &page{f: f, doc: f.Document, tags: map[string][]*Node{}}
+	p.locate()
+	p.doc.Walk(func(n *Node) bool {
+		if n.Type != ElementNode {
+			return true
+		}
+		switch n.Tag {
+		case "link", "base":
+			p.tags[n.Tag] = append(p.tags[n.Tag], n)
+		case "svg", "math", "template":
+			return false // not indexed by newPage either
+		}
+		return true
+	})
+	p.applyBase()
+	return p
+}
+
+// locate gives p an empty document when f has none and sets its URL.
+func (p *page) locate() {
+	if p.doc == nil {
+		p.doc = &Node{Type: DocumentNode}
+	}
+	if u, err := url.Parse(p.f.FinalURL()); err == nil {
+		p.url = u
+	} else {
+		p.url = &url.URL{}
+	}
+	p.base = p.url
+}
+
+// applyBase makes the first <base href> what relative links resolve
+// against.
+func (p *page) applyBase() {
 	if bases := p.tags["base"]; len(bases) > 0 {
 		if href, ok := bases[0].Attr("href"); ok {
 			if b, err := p.url.Parse(strings.TrimSpace(href)); err == nil {
@@ -86,7 +121,6 @@ func newPage(f *Fetched) *page {
 			}
 		}
 	}
-	return p
 }
 
 // countElements counts n and its descendant elements.
