@@ -62,6 +62,17 @@ func TestHostilePageStaysSmall(t *testing.T) {
 			if total := checkBounds(t, c.ID, c.Value, true); total > site.MaxValueText {
 				t.Errorf("%s: value holds %d characters of text, want at most %d", c.ID, total, site.MaxValueText)
 			}
+			if len(c.Offending) > site.MaxValueItems {
+				t.Errorf("%s: %d offending entries", c.ID, len(c.Offending))
+			}
+			if total := checkBounds(t, c.ID, anyList(c.Offending), true); total > site.MaxValueText {
+				t.Errorf("%s: offending entries hold %d characters of text, want at most %d", c.ID, total, site.MaxValueText)
+			}
+			if want, ok := found[c.ID]; ok {
+				if got := len(c.Offending) + c.OffendingOmitted; got != want || c.OffendingOmitted == 0 {
+					t.Errorf("%s: %d offending shown + %d omitted = %d, want the %d found", c.ID, len(c.Offending), c.OffendingOmitted, got, want)
+				}
+			}
 			if want, ok := found[c.ID]; ok {
 				if got := entries(c.Value) + c.Omitted; got != want {
 					t.Errorf("%s: %d entries shown + %d omitted = %d, want the %d found", c.ID, entries(c.Value), c.Omitted, got, want)
@@ -113,6 +124,14 @@ func checkBounds(t *testing.T, id string, v any, top bool) int {
 		return total
 	}
 	return 0
+}
+
+func anyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 func entries(v any) int {

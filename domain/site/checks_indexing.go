@@ -101,10 +101,10 @@ func checkRobotsDirectives(p *page) Check {
 		switch {
 		case d.problem == "unknown directive":
 			code("unknown_directive")
-			o.add(d.from + " (" + d.String() + ": " + d.problem + ")")
+			o.add(d.String() + " (" + d.problem + "), in " + d.from)
 		case d.problem != "":
 			code("invalid_value")
-			o.add(d.from + " (" + d.String() + ": " + d.problem + ")")
+			o.add(d.String() + " (" + d.problem + "), in " + d.from)
 		}
 	}
 	agents := make([]string, 0, len(names))

@@ -147,12 +147,14 @@ var stopWords = map[string]bool{
 	"page": true, "welcome": true, "www": true, "com": true,
 }
 
-// keywords splits s into lower-case words of letters and digits, without
-// stop words or duplicates, keeping order.
+// keywords splits s into lower-case words of letters, digits and combining
+// marks (the vowel signs of Devanagari, Bengali, Tamil... are marks, not
+// letters: without them "साड़ियाँ" would fall apart), without stop words or
+// duplicates, keeping order.
 func keywords(s string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for w := range strings.FieldsFuncSeq(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for w := range strings.FieldsFuncSeq(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) }) {
 		if utf8.RuneCountInString(w) < minKeywordRunes || stopWords[w] || seen[w] {
 			continue
 		}

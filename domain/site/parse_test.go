@@ -1,0 +1,142 @@
+package site
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tests of the parsers behind the checks: the Link header, robots
+// directives, CSS and JSON-LD.
+
+func TestParseLinkHeader(t *testing.T) {
+	got := parseLinkHeader([]string{
+		`<https://a.example/>; rel="canonical", <https://a.example/fr/>; rel=alternate; hreflang=fr`,
+		`<https://a.example/x,y>; rel="alternate preload"; hreflang="de-AT"; title="a, \"b\""`,
+		`garbage, <https://a.example/ok>; REL=Canonical`,
+		`<https://a.example/bad> junk; rel=canonical, <https://a.example/after>; rel="next"`,
+		`<unterminated; rel=canonical`,
+		`<https://a.example/two-rels>; rel=canonical; rel=alternate`,
+	})
+	type link struct {
+		target, hreflang string
+		rel              []string
+	}
+	want := []link{
+		{"https://a.example/", "", []string{"canonical"}},
+		{"https://a.example/fr/", "fr", []string{"alternate"}},
+		{"https://a.example/x,y", "de-AT", []string{"alternate", "preload"}},
+		{"https://a.example/ok", "", []string{"canonical"}},
+		{"https://a.example/after", "", []string{"next"}},
+		{"https://a.example/two-rels", "", []string{"canonical"}}, // only the first rel counts
+	}
+	var have []link
+	for _, l := range got {
+		have = append(have, link{l.target, l.hreflang, l.rel})
+	}
+	if !reflect.DeepEqual(have, want) {
+		t.Errorf("links:\n got %q\nwant %q", have, want)
+	}
+}
+
+func TestParseDirectives(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		header bool
+		want   string // directive|problem, ...
+	}{
+		{"NoIndex, NOFOLLOW", false, "noindex|, nofollow|"},
+		{"max-snippet:20, max-image-preview:large, max-video-preview:-1", false, "max-snippet:20|, max-image-preview:large|, max-video-preview:-1|"},
+		{"max-snippet: lots, max-image-preview:huge", false, "max-snippet:lots|needs a number of at least -1, max-image-preview:huge|needs none, standard or large"},
+		{"noindex:yes, nosnipet", false, "noindex:yes|takes no value, nosnipet|unknown directive"},
+		{"googlebot: noindex, nofollow", true, "googlebot: noindex|, googlebot: nofollow|"},
+		{"noarchive, otherbot: noindex", true, "noarchive|, otherbot: noindex|"},
+		{"googlebot: noindex", false, "googlebot:noindex|unknown directive"}, // no crawler names in a meta
+		{"unavailable_after: Fri, 25 Jun 2027 15:00:00 GMT", true, "unavailable_after:Fri, 25 Jun 2027 15:00:00 GMT|"},
+		{"googlebot: unavailable_after: 2027-06-25", true, "googlebot: unavailable_after:2027-06-25|"},
+		{"unavailable_after: next tuesday", true, "unavailable_after:next tuesday|needs a date (RFC 822, RFC 850 or ISO 8601)"},
+		{"unavailable_after: Friday, 25-Jun-2027 15:00:00 GMT, noarchive", true, "unavailable_after:Friday, 25-Jun-2027 15:00:00 GMT|, noarchive|"},
+	} {
+		var got []string
+		for _, d := range parseDirectives(tc.in, "*", tc.header, "") {
+			got = append(got, d.String()+"|"+d.problem)
+		}
+		if s := strings.Join(got, ", "); s != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.in, s, tc.want)
+		}
+	}
+}
+
+func TestDirectivesBlock(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := &directives{}
+	for _, src := range []struct {
+		s, agent string
+	}{{"none", "*"}, {"noindex", "otherbot"}, {"noindex", "googlebot"}, {"unavailable_after: 2025-12-31", "bingbot"}, {"unavailable_after: 2026-01-02", "*"}} {
+		d.list = append(d.list, parseDirectives(src.s, src.agent, false, src.agent)...)
+	}
+	noindex, expired := d.blocks(at)
+	if len(noindex) != 2 || noindex[0].agent != "*" || noindex[1].agent != "googlebot" || len(expired) != 1 || expired[0].agent != "bingbot" {
+		t.Errorf("noindex %v, expired %v", noindex, expired)
+	}
+	if _, expired := d.blocks(time.Time{}); len(expired) != 0 {
+		t.Errorf("unknown fetch time: expired %v", expired)
+	}
+}
+
+func TestCSSRulesAndFontSizes(t *testing.T) {
+	css := `/* theme */ @import url("x.css"); @media (max-width: 600px) { body { font-size: 8px } }
+html { font-size: 62.5% } body{font:italic 700 1.2em/1.4 "Open Sans", sans-serif}
+a[title="}"] { color: red; } .x { &:hover { font-size: 1px } font-size: 9px }`
+	var got []string
+	for _, r := range cssRules(css) {
+		cssDecls(r.block, func(p, v string) { got = append(got, r.selector+"|"+p+"="+v) })
+	}
+	want := []string{"html|font-size=62.5%", `body|font=italic 700 1.2em/1.4 "Open Sans", sans-serif`, `a[title="}"]|color=red`, ".x|font-size=9px"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("declarations:\n got %q\nwant %q", got, want)
+	}
+	for _, tc := range []struct {
+		v    string
+		px   float64
+		read bool
+	}{
+		{"10px", 10, true}, {"0.75em", 12, true}, {"75%", 12, true}, {"1rem", 10, true}, {"9pt", 12, true},
+		{"small", 13, true}, {"smaller", 16 / 1.2, true}, {"inherit", 16, true}, {"initial", 16, true},
+		{"2vw", 0, false}, {"calc(1em + 2px)", 0, false}, {"var(--base)", 0, false}, {"-1px", 0, false}, {"12", 0, false},
+	} {
+		px, ok := fontSizePx(tc.v, 16, 10)
+		if ok != tc.read || (ok && px != tc.px) {
+			t.Errorf("font-size %s = %v %v, want %v %v", tc.v, px, ok, tc.px, tc.read)
+		}
+	}
+	for v, want := range map[string]string{
+		"italic bold 10px/1.4 Georgia, serif": "10px", "700 small sans-serif": "small", "caption": "", "12px Arial": "12px",
+		"bold 2vw/1 serif": "2vw",
+	} {
+		if got := shorthandSize(v); got != want {
+			t.Errorf("font: %s -> %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestJSONLDProblems(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"@context":"https://schema.org","@type":"Article"}`:                                                                 "",
+		`[{"@context":"https://schema.org","@type":"Article"},{"@context":"https://schema.org","@type":["Thing","Product"]}]`: "",
+		`{"@context":"https://schema.org","@graph":[{"@type":"WebSite"},{"@type":"Organization"}]}`:                           "",
+		`{"@context":"https://schema.org","@graph":[{"@type":"WebSite"},{"name":"no type"}]}`:                                 "missing_type",
+		`{"@type":"Article"}`:                                     "missing_context",
+		`{"@context":"https://schema.org"}`:                       "missing_type",
+		`{"@context":"https://schema.org","@type":""}`:            "missing_type",
+		`{"@context": "https://schema.org", "@type": "Article",}`: "invalid_json",
+		``:       "invalid_json",
+		`[]`:     "missing_type",
+		`"text"`: "missing_type", // not an item at all
+	} {
+		if got := strings.Join(jsonLDProblems(in), ","); got != want {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
+}
