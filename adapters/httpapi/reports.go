@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -11,9 +12,20 @@ import (
 )
 
 // scoreDoc explains the score and bands wherever a report is returned.
-const scoreDoc = "Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an " +
+var scoreDoc = "Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an " +
 	"integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, " +
-	"decent 49 to 79, bad below 49."
+	"decent 49 to 79, bad below 49. " + catalogueDoc() + " A failed check carries advice (what to change) " +
+	"and, where it blames something in particular, its offending elements."
+
+// catalogueDoc counts the checks by importance.
+func catalogueDoc() string {
+	n := map[site.Importance]int{}
+	cat := site.Catalogue()
+	for _, c := range cat {
+		n[c.Importance]++
+	}
+	return fmt.Sprintf("%d checks run (%d high, %d medium, %d low).", len(cat), n[site.High], n[site.Medium], n[site.Low])
+}
 
 type reportListInput struct {
 	Search   string `query:"search" maxLength:"2048" doc:"Free text matched in the URL, ignoring case, the scheme and a leading www. A NUL character or invalid UTF-8 is 422."`

@@ -17,6 +17,10 @@ type CheckData struct {
 	Omitted    int      `json:"omitted,omitempty" minimum:"0" doc:"How many list or object entries were left out of value to keep it within its bounds; absent when none were. The message gives the totals found."`
 	Errors     []string `json:"errors,omitempty" doc:"Machine-readable failure codes; absent when passed."`
 	Message    string   `json:"message" doc:"What the check found, at most 300 characters (a longer one is cut and ends with an ellipsis)."`
+	Advice     string   `json:"advice,omitempty" doc:"What to change, one sentence per failure code, at most 600 characters; absent when passed (and in reports made before advice existed)."`
+	Offending  []string `json:"offending,omitempty" doc:"What a failed check blames, where it blames something in particular: elements as short source snippets (start tag with its attributes, the start of its text), header values or URLs, first found first. Bounded like value: each entry at most 200 characters, at most 25 entries, 2,000 characters together. Absent when passed or when nothing in particular is to blame."`
+	// OffendingOmitted counts the entries left out of Offending.
+	OffendingOmitted int `json:"offending_omitted,omitempty" minimum:"0" doc:"How many offending entries were left out to keep the list within its bounds; absent when none were."`
 }
 
 // ResultsData are a report's checks grouped by category, each in check order.
@@ -88,7 +92,7 @@ func reportData(r site.Report) ReportData {
 		out := make([]CheckData, 0, len(r.Results[c]))
 		for _, ch := range r.Results[c] {
 			out = append(out, CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value,
-				Omitted: ch.Omitted, Errors: ch.Errors, Message: ch.Message})
+				Omitted: ch.Omitted, Errors: ch.Errors, Message: ch.Message, Advice: ch.Advice, Offending: ch.Offending, OffendingOmitted: ch.OffendingOmitted})
 		}
 		return out
 	}
