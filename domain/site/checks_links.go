@@ -98,8 +98,8 @@ func linkText(a *Node) string {
 // checkLinkText fails on links whose whole text is generic ("click here",
 // "read more", "और पढ़ें"): it tells neither readers nor search engines
 // where the link leads. Links a crawler does not follow are skipped (no
-// href, fragment-only, javascript:, rel="nofollow"), as are links without
-// text (images: see image_keywords).
+// href, fragment-only, a scheme other than http(s), rel="nofollow"), as are
+// links without text (images: see image_keywords).
 func checkLinkText(p *page) Check {
 	checked := 0
 	var o offenders
@@ -108,8 +108,8 @@ func checkLinkText(p *page) Check {
 		if href == "" || strings.HasPrefix(href, "#") || hasToken(a, "rel", "nofollow") {
 			continue
 		}
-		if _, ok := p.resolve(href); !ok {
-			continue
+		if s := refScheme(href); s != "" && s != "http" && s != "https" {
+			continue // mailto:, tel:, javascript:...
 		}
 		t := linkText(a)
 		if t == "" {
@@ -192,4 +192,20 @@ func needsPlugin(n *Node) bool {
 		}
 	}
 	return false
+}
+
+// refScheme is the scheme of a URL reference, lower case; "" for a
+// relative reference. It reads only what precedes the first ":".
+func refScheme(ref string) string {
+	for i := 0; i < len(ref); i++ {
+		switch c := ref[i]; {
+		case c == ':':
+			return strings.ToLower(ref[:i])
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return ""
+		}
+	}
+	return ""
 }
