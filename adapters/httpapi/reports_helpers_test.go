@@ -60,10 +60,15 @@ func (f *fakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string) (site.
 	res := site.Results{}
 	for i := range 10 {
 		cat := site.Categories[i%len(site.Categories)]
-		res[cat] = append(res[cat], site.Check{
+		c := site.Check{
 			ID: "check_" + strconv.Itoa(i), Title: "Check " + strconv.Itoa(i), Category: cat, Importance: site.High,
 			Passed: i < score/10, Value: map[string]any{"n": i}, Message: "message " + strconv.Itoa(i),
-		})
+		}
+		if !c.Passed { // a failed check says what to change and blames two elements of three
+			c.Errors, c.Advice = []string{"failed"}, "advice "+strconv.Itoa(i)
+			c.Offending, c.OffendingOmitted = []string{`<a href="javascript:go(` + strconv.Itoa(i) + `)">more</a>`, "<applet>"}, 1
+		}
+		res[cat] = append(res[cat], c)
 	}
 	res[site.SEO] = append(res[site.SEO], site.Check{ID: "title", Title: "Title", Category: site.SEO, Importance: site.Low, Passed: true, Value: "Welcome <home>", Message: "The title is fine."})
 	s := res.Score(site.DefaultWeights)

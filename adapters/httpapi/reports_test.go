@@ -166,6 +166,21 @@ func TestReportsContract(t *testing.T) {
 		if res := do(t, s.h, http.MethodGet, idPath(e.ID+100), "", "", bearer(ada)...); res.Status != 404 || res.Code != "not_found" {
 			t.Errorf("missing report = %d %q", res.Status, res.Code)
 		}
+		// A failed check carries its advice and what it blames; a passed
+		// one neither.
+		for _, cs := range [][]httpapi.CheckData{got.Results.SEO, got.Results.Performance, got.Results.Security, got.Results.Miscellaneous} {
+			for _, c := range cs {
+				failed := c.ID == "check_9" && !c.Passed && c.Advice == "advice 9" && c.OffendingOmitted == 1 &&
+					slices.Equal(c.Offending, []string{`<a href="javascript:go(9)">more</a>`, "<applet>"})
+				if c.ID == "check_9" && !failed || c.Passed && (c.Advice != "" || c.Offending != nil || c.OffendingOmitted != 0) {
+					t.Errorf("%s = %+v", c.ID, c)
+				}
+			}
+		}
+		if !strings.Contains(string(res.Data), `"advice":"advice 9","offending":["<a href=\"javascript:go(9)\">more</a>","<applet>"],"offending_omitted":1`) ||
+			strings.Contains(string(res.Data), `"advice":""`) || strings.Contains(string(res.Data), `"offending":null`) {
+			t.Errorf("report JSON: %s", res.Data)
+		}
 	})
 
 	t.Run("update", func(t *testing.T) {

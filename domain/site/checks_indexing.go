@@ -20,12 +20,10 @@ func checkNoindex(p *page) Check {
 	}
 	var o offenders
 	var codes []string
-	first := ""
-	for _, group := range [][]directive{noindex, expired} {
-		for _, d := range group {
-			if first == "" {
-				first = d.from
-			}
+	seen := map[string]bool{}
+	for _, d := range append(noindex, expired...) {
+		if !seen[d.from] { // "noindex, none" in one tag blames it once
+			seen[d.from] = true
 			o.add(d.from)
 		}
 	}
@@ -38,7 +36,7 @@ func checkNoindex(p *page) Check {
 		codes = append(codes, "unavailable")
 		msg += fmt.Sprintf(" %s asks %s to drop the page after %s, which has passed.", source(expired[0]), crawlerName(expired[0].agent), expired[0].value)
 	}
-	return defNoindex.fail(first, strings.TrimSpace(msg), codes...).blame(dedupe(o))
+	return defNoindex.fail(o.items[0], strings.TrimSpace(msg), codes...).blame(o)
 }
 
 // source names what declared d: a meta tag or the header.
@@ -55,21 +53,6 @@ func crawlerName(agent string) string {
 		return "every search engine"
 	}
 	return agent
-}
-
-// dedupe leaves each offending entry once (several directives of one tag
-// blame the same tag).
-func dedupe(o offenders) offenders {
-	var out offenders
-	seen := map[string]bool{}
-	for _, s := range o.items {
-		if !seen[s] {
-			seen[s] = true
-			out.add(s)
-		}
-	}
-	out.total += o.total - len(o.items) // entries never made were distinct or not: count them
-	return out
 }
 
 // contradictions are pairs of directives that contradict each other.

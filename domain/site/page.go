@@ -255,12 +255,7 @@ func siteHost(h string) string {
 
 // header returns the first value of the response header name (canonical
 // form), trimmed.
-func (p *page) header(name string) string {
-	if v := p.f.Page.Header[name]; len(v) > 0 {
-		return strings.TrimSpace(v[0])
-	}
-	return ""
-}
+func (p *page) header(name string) string { return headerValue(p.f.Page.Header, name) }
 
 // resources lists the subresources the page loads.
 func (p *page) resources() []resource {

@@ -140,3 +140,31 @@ func TestJSONLDProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceTable: every check has general advice and nothing but checks
+// have advice; each sentence is short enough to read at a glance.
+func TestAdviceTable(t *testing.T) {
+	ids := map[string]bool{}
+	for _, c := range Catalogue() {
+		ids[c.ID] = true
+		if advice[c.ID][""] == "" {
+			t.Errorf("%s has no general advice", c.ID)
+		}
+	}
+	for id, byCode := range advice {
+		if !ids[id] {
+			t.Errorf("advice for %s, which is no check", id)
+		}
+		for code, a := range byCode {
+			if n := len([]rune(a)); n > 200 || !strings.HasSuffix(a, ".") {
+				t.Errorf("%s/%s: advice of %d characters, or not a sentence: %q", id, code, n, a)
+			}
+		}
+	}
+	if got := adviceFor("title", []string{"too_many", "too_long", "too_many"}); got != advice["title"]["too_many"]+" "+advice["title"]["too_long"] {
+		t.Errorf("advice for two codes = %q", got)
+	}
+	if got := adviceFor("title", []string{"no_such_code"}); got != advice["title"][""] {
+		t.Errorf("advice for an unknown code = %q", got)
+	}
+}
