@@ -37,7 +37,7 @@ func checkCanonical(p *page) Check {
 	if len(markup) > 1 {
 		codes.add("too_many")
 	}
-	if len(markup) > 0 && len(header) > 0 && !slices.Equal(markup, header) || len(header) > 1 {
+	if len(header) > 1 || (len(markup) > 0 && len(header) > 0 && !slices.Equal(markup, header)) {
 		codes.add("conflict")
 	}
 	if len(codes) > 0 {

@@ -168,3 +168,49 @@ func TestAdviceTable(t *testing.T) {
 		t.Errorf("advice for an unknown code = %q", got)
 	}
 }
+
+// TestFollowUps: the canonical URL is probed only when it is one usable,
+// absolute URL on the page's site other than the page; alternates are the
+// first three distinct usable ones other than the page, markup first.
+func TestFollowUps(t *testing.T) {
+	link := func(attrs ...string) *Node {
+		n := &Node{Type: ElementNode, Tag: "link"}
+		for i := 0; i+1 < len(attrs); i += 2 {
+			n.Attrs = append(n.Attrs, Attr{Key: attrs[i], Val: attrs[i+1]})
+		}
+		return n
+	}
+	canon := func(href string) *Node { return link("rel", "canonical", "href", href) }
+	alt := func(lang, href string) *Node { return link("rel", "alternate", "hreflang", lang, "href", href) }
+	const page = "https://www.f.example/a/page"
+	for _, tc := range []struct {
+		name       string
+		links      []*Node
+		header     string
+		canonical  string
+		alternates string
+	}{
+		{"no links", nil, "", "", ""},
+		{"self", []*Node{canon(page + "#top")}, "", "", ""},
+		{"same site", []*Node{canon("https://f.example/a/")}, "", "https://f.example/a/", ""},
+		{"relative", []*Node{canon("/a/")}, "", "", ""},
+		{"other site", []*Node{canon("https://other.example/a/")}, "", "", ""},
+		{"markup and header agree", []*Node{canon("https://f.example/b")}, "<https://f.example/b>; rel=canonical", "https://f.example/b", ""},
+		{"markup and header disagree", []*Node{canon("https://f.example/b")}, "<https://f.example/c>; rel=canonical", "", ""},
+		{"alternates", []*Node{
+			alt("en", page), alt("fr", "https://f.example/fr"), alt("FR", "https://f.example/fr#x"), alt("xx", "https://f.example/xx"),
+			alt("de", "/de"), alt("es", "https://f.example/es"), alt("x-default", "https://f.example/"),
+		}, `<https://f.example/it>; rel="alternate"; hreflang="it"`, "", "https://f.example/fr https://f.example/es https://f.example/"},
+		{"header alternates", nil, `<https://f.example/it>; rel="alternate"; hreflang="it", <https://f.example/pt>; rel="alternate"; hreflang="pt"`, "", "https://f.example/it https://f.example/pt"},
+	} {
+		f := &Fetched{Page: Response{URL: page, Header: map[string][]string{}},
+			Document: &Node{Type: DocumentNode, Children: []*Node{{Type: ElementNode, Tag: "html", Children: []*Node{{Type: ElementNode, Tag: "head", Children: tc.links}}}}}}
+		if tc.header != "" {
+			f.Page.Header["Link"] = []string{tc.header}
+		}
+		got := FollowUps(f)
+		if got.Canonical != tc.canonical || strings.Join(got.Alternates, " ") != tc.alternates {
+			t.Errorf("%s: canonical %q alternates %q, want %q %q", tc.name, got.Canonical, got.Alternates, tc.canonical, tc.alternates)
+		}
+	}
+}
