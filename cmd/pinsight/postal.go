@@ -90,11 +90,11 @@ func postalComponent(store ports.PostalStore, configured bool) app.Component {
 		info, err := store.Info(ctx)
 		switch {
 		case errors.Is(err, postal.ErrNoData) && !configured:
-			return fmt.Errorf("%w: %v", app.ErrNotConfigured, err)
+			return app.NotConfigured("no postal data files given")
 		case err != nil:
 			return err
 		case !info.HasLGD:
-			return fmt.Errorf("%w: %d post offices loaded, but no LGD state and district files: ids are derived from names", app.ErrDegraded, info.Offices)
+			return app.Degraded(fmt.Sprintf("%d post offices loaded, but no LGD state and district files: ids are derived from names", info.Offices))
 		}
 		return nil
 	}}
