@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 )
@@ -62,7 +65,21 @@ func formMiddleware(api huma.API) func(huma.Context, func(huma.Context)) {
 		if limit <= 0 {
 			limit = 1 << 20
 		}
+		if op.BodyReadTimeout > 0 { // as huma bounds JSON bodies: a slow body cannot hold a slot for longer
+			_ = ctx.SetReadDeadline(time.Now().Add(op.BodyReadTimeout))
+		}
 		raw, err := io.ReadAll(io.LimitReader(ctx.BodyReader(), limit+1))
+		if op.BodyReadTimeout > 0 && err == nil {
+			// Cleared once read, as huma does: a deadline left on the connection
+			// would cancel the request later. After a failed read it stays, so
+			// net/http's discarding of the unread body cannot block either.
+			_ = ctx.SetReadDeadline(time.Time{})
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			_ = huma.WriteErr(api, ctx, http.StatusRequestTimeout, "request body read timeout")
+			return
+		}
 		if err == nil && int64(len(raw)) > limit {
 			_ = huma.WriteErr(api, ctx, http.StatusRequestEntityTooLarge, "request body is too large")
 			return
