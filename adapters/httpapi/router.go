@@ -22,8 +22,8 @@ type HandlerOptions struct {
 	Authenticate Authenticator
 }
 
-// NewHandler wraps the mux with request ids, access logs, metrics, CORS,
-// request limits, key verification, rate limits,
+// NewHandler wraps the mux with request ids, access logs, metrics, the
+// security headers, CORS, request limits, key verification, rate limits,
 // the concurrency cap and gzip, in that order, and makes unknown routes
 // (404), wrong methods (405, with Allow) and panics (500) answer in the
 // error envelope too.
@@ -35,7 +35,7 @@ func NewHandler(mux *http.ServeMux, o HandlerOptions) http.Handler {
 	h = rateLimited(h, o.Limiter, o.RateLimits)
 	h = authenticated(h, o.Authenticate)
 	h = bounded(h, o.Limits)
-	return observed(corsAllowed(h, o.CORSOrigins), o.Log, o.Metrics)
+	return observed(hardened(corsAllowed(h, o.CORSOrigins)), o.Log, o.Metrics)
 }
 
 // enveloped routes through mux, answering what the mux itself rejects in
