@@ -45,7 +45,7 @@ func NewAPI(mux *http.ServeMux) huma.API {
 		bearerScheme: {Type: "http", Scheme: "bearer", Description: "An API key from POST /api/v1/login."},
 	}
 	api := humago.New(mux, cfg)
-	api.UseMiddleware(formMiddleware(api))
+	api.UseMiddleware(formMiddleware(api), numericSyntax)
 	return api
 }
 

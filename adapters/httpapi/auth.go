@@ -131,7 +131,7 @@ func writeErr(ctx huma.Context, err error) {
 // protect marks an operation as requiring a key, in OpenAPI and at run time.
 func protect(accounts *app.Accounts, op *huma.Operation) {
 	op.Security = []map[string][]string{{bearerScheme: {}}}
-	op.Middlewares = append(op.Middlewares, requireKey(accounts))
+	op.Middlewares = append(op.Middlewares, requireKey(accounts), numericSyntax)
 	if op.Responses == nil {
 		op.Responses = map[string]*huma.Response{}
 	}

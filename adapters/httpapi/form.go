@@ -98,15 +98,23 @@ func formMiddleware(api huma.API) func(huma.Context, func(huma.Context)) {
 		if schema != nil && schema.Ref != "" {
 			schema = api.OpenAPI().Components.Schemas.SchemaFromRef(schema.Ref)
 		}
-		body, _ := json.Marshal(formToJSON(values, schema))
+		converted, errs := formToJSON(values, schema)
+		if len(errs) > 0 {
+			_ = huma.WriteErr(api, ctx, http.StatusUnprocessableEntity, "validation failed", errs...)
+			return
+		}
+		body, _ := json.Marshal(converted)
 		next(formContext{humaCtx: ctx, body: bytes.NewReader(body)})
 	}
 }
 
 // formToJSON coerces each form value to its property's schema type; a value
-// that does not parse is passed through as a string, so validation reports it.
-func formToJSON(values url.Values, schema *huma.Schema) map[string]any {
+// that does not parse is passed through as a string, so validation reports
+// it. Numbers must be in the plain decimal notation of numeric parameters
+// (surrounding spaces aside): "0x1p3" or "1e3" are field errors here.
+func formToJSON(values url.Values, schema *huma.Schema) (map[string]any, []error) {
 	out := make(map[string]any, len(values))
+	var errs []error
 	for key, vs := range values {
 		var prop *huma.Schema
 		if schema != nil {
@@ -115,33 +123,45 @@ func formToJSON(values url.Values, schema *huma.Schema) map[string]any {
 		if prop != nil && prop.Type == "array" {
 			items := make([]any, len(vs))
 			for i, v := range vs {
-				items[i] = coerce(v, prop.Items)
+				var msg string
+				if items[i], msg = coerce(v, prop.Items); msg != "" {
+					errs = append(errs, fieldError("body."+key+"["+strconv.Itoa(i)+"]", msg))
+				}
 			}
 			out[key] = items
 			continue
 		}
-		out[key] = coerce(vs[len(vs)-1], prop)
+		var msg string
+		if out[key], msg = coerce(vs[len(vs)-1], prop); msg != "" {
+			errs = append(errs, fieldError("body."+key, msg))
+		}
 	}
-	return out
+	return out, errs
 }
 
-func coerce(v string, prop *huma.Schema) any {
+// coerce converts one form value to the type of prop; msg is set when a
+// numeric value is written in another notation than plain decimal.
+func coerce(v string, prop *huma.Schema) (_ any, msg string) {
 	if prop == nil {
-		return v
+		return v, ""
+	}
+	t := strings.TrimSpace(v)
+	if msg := plainSyntax(prop.Type, t); msg != "" && t != "" { // empty: huma reports it
+		return v, msg
 	}
 	switch prop.Type {
 	case "integer":
-		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-			return n
+		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return n, ""
 		}
 	case "number":
-		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return f
+		if f, err := strconv.ParseFloat(t, 64); err == nil && !math.IsInf(f, 0) {
+			return f, ""
 		}
 	case "boolean":
-		if b, err := strconv.ParseBool(strings.TrimSpace(v)); err == nil {
-			return b
+		if b, err := strconv.ParseBool(t); err == nil {
+			return b, ""
 		}
 	}
-	return v
+	return v, ""
 }
