@@ -52,6 +52,7 @@ func enveloped(mux *http.ServeMux) http.Handler {
 			}
 		}()
 		h, pattern := mux.Handler(r)
+		recordRoute(r.Context(), pattern)
 		if pattern != "" {
 			mux.ServeHTTP(w, r) // sets the path values Handler does not
 			return
