@@ -67,3 +67,37 @@ func TestSlowFormBodyReleasesSlot(t *testing.T) {
 		t.Errorf("next request = %d, want 200 (the slot released)", res.StatusCode)
 	}
 }
+
+// TestRefusedSlowBodyAnsweredAtOnce: a request refused before its body is
+// read (here an unknown route) is answered at once with Connection: close,
+// not after net/http has waited for the rest of a stalled body (the
+// server's ReadTimeout, 30 s here).
+func TestRefusedSlowBodyAnsweredAtOnce(t *testing.T) {
+	mux := http.NewServeMux()
+	Register(NewAPI(mux), Routes{Health: app.NewHealth(nil)})
+	srv := NewServer(Config{Addr: "127.0.0.1:0", ReadTimeout: 30 * time.Second}, NewHandler(mux, HandlerOptions{}), slog.New(slog.DiscardHandler))
+	if err := srv.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = srv.Stop(ctx)
+	})
+	conn, err := net.Dial("tcp", srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, _ = io.WriteString(conn, "POST /api/v1/nowhere HTTP/1.1\r\nHost: test\r\n"+
+		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second)) // the test's guard, far below 30 s
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("refused request with a stalled body: no answer: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || !resp.Close {
+		t.Errorf("refused request with a stalled body = %d, close %v; want 404 closing the connection", resp.StatusCode, resp.Close)
+	}
+}
