@@ -14,8 +14,8 @@ import (
 	"github.com/pinsight/pinsight/app"
 )
 
-// driverErr is what a database driver says: user, database and host.
-var driverErr = errors.New(`failed to connect to host=db.internal user=pinsight database=prod: dial tcp 10.0.3.7:5432: connection refused`)
+// errDriver is what a database driver says: user, database and host.
+var errDriver = errors.New(`failed to connect to host=db.internal user=pinsight database=prod: dial tcp 10.0.3.7:5432: connection refused`)
 
 // ready runs h.Ready, failing the test if it has not answered within
 // guard (the checks' own timeouts are far below it).
@@ -93,7 +93,7 @@ func TestReadyHidesCauses(t *testing.T) {
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	h := app.NewHealth([]app.Component{
-		{Name: "a_database", Check: func(context.Context) error { return fmt.Errorf("ping: %w", driverErr) }},
+		{Name: "a_database", Check: func(context.Context) error { return fmt.Errorf("ping: %w", errDriver) }},
 		{Name: "b_cache", Check: func(context.Context) error { return fmt.Errorf("%w: redis at 10.0.3.9:6379 refused", app.ErrDegraded) }},
 		{Name: "c_postal", Check: func(context.Context) error { return app.Degraded("ids are derived from names") }},
 		{Name: "d_data", Check: func(context.Context) error { return app.NotConfigured("no postal data files given") }},
