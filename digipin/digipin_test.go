@@ -1,39 +1,15 @@
 package digipin_test
 
 import (
-	"encoding/csv"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pinsight/pinsight/digipin"
+	"github.com/pinsight/pinsight/digipin/digipintest"
 )
-
-// sharedDir holds the reference vectors produced by the official code.
-const sharedDir = "../../shared/digipin"
-
-func readVectors(t *testing.T, name string) [][]string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(sharedDir, name))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("reference vectors not present (%s): skipping", filepath.Join(sharedDir, name))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) < 2 {
-		t.Fatalf("%s: no vectors", name)
-	}
-	return rows[1:]
-}
 
 func parseFloat(t *testing.T, s string) float64 {
 	t.Helper()
@@ -66,45 +42,41 @@ func TestEncodeKnown(t *testing.T) {
 	}
 }
 
+// TestEncodeReferenceVectors checks the official vectors in both the
+// hyphenated form and the 2026 continuous one.
 func TestEncodeReferenceVectors(t *testing.T) {
-	for _, file := range []string{"sample_vectors.csv", "sample_vectors_2026.csv"} {
-		for _, row := range readVectors(t, file) {
-			lat, lon := parseFloat(t, row[0]), parseFloat(t, row[1])
-			c, err := digipin.EncodeCode(lat, lon)
-			if err != nil {
-				t.Fatalf("%s: EncodeCode(%v, %v): %v", file, lat, lon, err)
+	for _, v := range digipintest.Encode {
+		lat, lon := parseFloat(t, v.Lat), parseFloat(t, v.Lon)
+		c, err := digipin.EncodeCode(lat, lon)
+		if err != nil {
+			t.Fatalf("EncodeCode(%v, %v): %v", lat, lon, err)
+		}
+		for _, form := range []string{v.Code, strings.ReplaceAll(v.Code, "-", "")} {
+			if want, err := digipin.ParseCode(form); err != nil || c != want {
+				t.Errorf("EncodeCode(%v, %v) = %s, want %s (%v)", lat, lon, c, form, err)
 			}
-			want, err := digipin.ParseCode(row[2])
-			if err != nil {
-				t.Fatalf("%s: ParseCode(%q): %v", file, row[2], err)
-			}
-			if c != want {
-				t.Errorf("%s: EncodeCode(%v, %v) = %s, want %s", file, lat, lon, c, want)
-			}
-			if s, _ := digipin.Encode(lat, lon); len(row[2]) == 12 && s != row[2] {
-				t.Errorf("%s: Encode(%v, %v) = %q, want %q", file, lat, lon, s, row[2])
-			}
+		}
+		if s, _ := digipin.Encode(lat, lon); s != v.Code {
+			t.Errorf("Encode(%v, %v) = %q, want %q", lat, lon, s, v.Code)
 		}
 	}
 }
 
 func TestDecodeReferenceVectors(t *testing.T) {
-	for _, file := range []string{"sample_decode_vectors.csv", "sample_decode_vectors_2026.csv"} {
-		for _, row := range readVectors(t, file) {
-			lat, lon, err := digipin.Decode(row[0])
+	for _, v := range digipintest.Decode {
+		for _, form := range []string{v.Code, strings.ReplaceAll(v.Code, "-", "")} {
+			lat, lon, err := digipin.Decode(form)
 			if err != nil {
-				t.Fatalf("%s: Decode(%q): %v", file, row[0], err)
+				t.Fatalf("Decode(%q): %v", form, err)
 			}
-			if round6(lat) != row[1] || round6(lon) != row[2] {
-				t.Errorf("%s: Decode(%q) = %s, %s; want %s, %s", file, row[0], round6(lat), round6(lon), row[1], row[2])
+			if round6(lat) != v.Lat || round6(lon) != v.Lon {
+				t.Errorf("Decode(%q) = %s, %s; want %s, %s", form, round6(lat), round6(lon), v.Lat, v.Lon)
 			}
-			// The 6-decimal centre re-encodes to the same code.
-			rl, _ := strconv.ParseFloat(row[1], 64)
-			ro, _ := strconv.ParseFloat(row[2], 64)
-			c, _ := digipin.EncodeCode(rl, ro)
-			if want, _ := digipin.ParseCode(row[0]); c != want {
-				t.Errorf("%s: re-encode of %q centre = %s", file, row[0], c)
-			}
+		}
+		// The 6-decimal centre re-encodes to the same code.
+		c, _ := digipin.EncodeCode(parseFloat(t, v.Lat), parseFloat(t, v.Lon))
+		if want, _ := digipin.ParseCode(v.Code); c != want {
+			t.Errorf("re-encode of %q centre = %s", v.Code, c)
 		}
 	}
 }

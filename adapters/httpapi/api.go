@@ -26,8 +26,20 @@ with 400 (malformed body, missing field or parameter), 401, 404 (unknown resourc
 405 (wrong method; Allow is set), 413 (body or batch too large), 415 (unsupported content type),
 422 (invalid value), 429 (rate limited; Retry-After is set), 500, 503.
 
+Error envelopes list at most 20 field errors in errors (missing required fields first); when
+more were found, errors_truncated gives the number left out.
+
+Every response carries X-Content-Type-Options: nosniff; every 503 carries Retry-After.
+
+Rate limits: a request with a valid API key counts against its user's quota (all of a user's
+keys share it); any other request, with a missing, unknown or revoked key, against its client
+IP. POST /register and /login have a stricter per-IP quota. Answers carry RateLimit-Limit,
+RateLimit-Remaining and RateLimit-Reset; beyond the quota, 429 with Retry-After.
+
 POST bodies are accepted as application/json or application/x-www-form-urlencoded, except
-batch endpoints, which are JSON only.
+batch endpoints, which are JSON only. Request bodies must arrive within 5 s (408).
+
+` + numericSyntaxDoc + `
 
 DIGIPIN codes are returned as XXX-XXX-XXXX. Input is accepted with or without hyphens, in the
 spaced display form, in either case. Encoding agrees exactly with India Post's official
@@ -45,7 +57,7 @@ func NewAPI(mux *http.ServeMux) huma.API {
 		bearerScheme: {Type: "http", Scheme: "bearer", Description: "An API key from POST /api/v1/login."},
 	}
 	api := humago.New(mux, cfg)
-	api.UseMiddleware(formMiddleware(api))
+	api.UseMiddleware(formMiddleware(api), numericSyntax)
 	return api
 }
 

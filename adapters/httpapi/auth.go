@@ -30,6 +30,58 @@ func caller(ctx context.Context) principal {
 	return p
 }
 
+// Authenticator verifies an API key, returning its user and record, or
+// account.ErrUnauthorized when the key is unknown or revoked.
+// (*app.Accounts).Authenticate is one.
+type Authenticator func(ctx context.Context, key string) (account.User, account.APIKey, error)
+
+// verdict is the edge's verification of a request's Bearer key.
+type verdict struct {
+	caller principal
+	err    error
+}
+
+type verdictKey struct{}
+
+// verifiedCaller returns the verdict the edge placed in ctx, if it verified
+// the request's key.
+func verifiedCaller(ctx context.Context) (verdict, bool) {
+	v, ok := ctx.Value(verdictKey{}).(verdict)
+	return v, ok
+}
+
+// authenticated verifies the Bearer key of every request that counts
+// against a quota, once, and records the verdict in the request context:
+// the rate limiter charges a verified key's user, requireKey and the report
+// page reuse it. A request whose key fails is served anonymously here
+// (protected operations then answer 401). Nil auth: keys are verified only
+// by the operations that need them.
+func authenticated(next http.Handler, auth Authenticator) http.Handler {
+	if auth == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token := bearerToken(r.Header.Get("Authorization"))
+		if token == "" || quotaKind(r) != defaultQuota {
+			next.ServeHTTP(w, r)
+			return
+		}
+		u, k, err := auth(r.Context(), token)
+		v := verdict{caller: principal{User: u, Key: k}, err: err}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verdictKey{}, v)))
+	})
+}
+
+// authenticate verifies token: the edge's verdict when it already verified
+// the request's key, else a verification now.
+func authenticate(ctx context.Context, auth Authenticator, token string) (principal, error) {
+	if v, ok := verifiedCaller(ctx); ok {
+		return v.caller, v.err
+	}
+	u, k, err := auth(ctx, token)
+	return principal{User: u, Key: k}, err
+}
+
 // bearerToken extracts the key of an "Authorization: Bearer KEY" header.
 func bearerToken(header string) string {
 	scheme, token, found := strings.Cut(strings.TrimSpace(header), " ")
@@ -48,12 +100,12 @@ func requireKey(accounts *app.Accounts) func(huma.Context, func(huma.Context)) {
 			writeErr(ctx, unauthorized("missing API key: send Authorization: Bearer <key>", false))
 			return
 		}
-		u, k, err := accounts.Authenticate(ctx.Context(), token)
+		p, err := authenticate(ctx.Context(), accounts.Authenticate, token)
 		if err != nil {
 			writeErr(ctx, toHTTP(err))
 			return
 		}
-		next(huma.WithValue(ctx, principalKey{}, principal{User: u, Key: k}))
+		next(huma.WithValue(ctx, principalKey{}, p))
 	}
 }
 
@@ -79,7 +131,7 @@ func writeErr(ctx huma.Context, err error) {
 // protect marks an operation as requiring a key, in OpenAPI and at run time.
 func protect(accounts *app.Accounts, op *huma.Operation) {
 	op.Security = []map[string][]string{{bearerScheme: {}}}
-	op.Middlewares = append(op.Middlewares, requireKey(accounts))
+	op.Middlewares = append(op.Middlewares, requireKey(accounts), numericSyntax)
 	if op.Responses == nil {
 		op.Responses = map[string]*huma.Response{}
 	}

@@ -1,16 +1,14 @@
 package httpapi_test
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/digipin/digipintest"
 )
 
 const formType = "application/x-www-form-urlencoded"
@@ -151,41 +149,21 @@ func TestDigipinBatch(t *testing.T) {
 // TestDigipinReferenceVectors runs the official vectors through HTTP.
 func TestDigipinReferenceVectors(t *testing.T) {
 	h := newHandler(t, httpapi.Routes{})
-	for _, c := range []struct{ file, path, body string }{
-		{"sample_vectors.csv", "/api/v1/digipin/encode", `{"latitude":%s,"longitude":%s}`},
-		{"sample_decode_vectors.csv", "/api/v1/digipin/decode", `{"digipin":%q}`},
-	} {
-		f, err := os.Open("../../../shared/digipin/" + c.file)
-		if errors.Is(err, os.ErrNotExist) {
-			t.Skipf("reference vectors absent (../../../shared/digipin): skipping")
+	for _, v := range digipintest.Encode {
+		var d httpapi.DecodeData
+		body := fmt.Sprintf(`{"latitude":%s,"longitude":%s}`, v.Lat, v.Lon)
+		do(t, h, http.MethodPost, "/api/v1/digipin/encode", jsonType, body).data(t, &d)
+		if d.Digipin != v.Code {
+			t.Errorf("encode %s = %q, want %q", body, d.Digipin, v.Code)
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := csv.NewReader(f).ReadAll()
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, row := range rows[1:] {
-			var body string
-			if c.file == "sample_vectors.csv" {
-				body = fmt.Sprintf(c.body, row[0], row[1])
-			} else {
-				body = fmt.Sprintf(c.body, row[0])
-			}
-			var d httpapi.DecodeData
-			do(t, h, http.MethodPost, c.path, jsonType, body).data(t, &d)
-			if c.file == "sample_vectors.csv" && d.Digipin != row[2] {
-				t.Errorf("encode %s = %q, want %q", body, d.Digipin, row[2])
-			}
-			if c.file == "sample_decode_vectors.csv" {
-				lat, _ := strconv.ParseFloat(row[1], 64)
-				lon, _ := strconv.ParseFloat(row[2], 64)
-				if d.Latitude != lat || d.Longitude != lon {
-					t.Errorf("decode %s = %v,%v, want %v,%v", row[0], d.Latitude, d.Longitude, lat, lon)
-				}
-			}
+	}
+	for _, v := range digipintest.Decode {
+		var d httpapi.DecodeData
+		do(t, h, http.MethodPost, "/api/v1/digipin/decode", jsonType, fmt.Sprintf(`{"digipin":%q}`, v.Code)).data(t, &d)
+		lat, _ := strconv.ParseFloat(v.Lat, 64)
+		lon, _ := strconv.ParseFloat(v.Lon, 64)
+		if d.Latitude != lat || d.Longitude != lon {
+			t.Errorf("decode %s = %v,%v, want %v,%v", v.Code, d.Latitude, d.Longitude, lat, lon)
 		}
 	}
 }

@@ -21,14 +21,21 @@ import (
 
 // ErrorBody is the failure envelope of every endpoint:
 // {"success": false, "code": ..., "message": ..., "errors": {field: [messages]}}.
+// Errors lists at most MaxFieldErrors field errors (one field and one
+// message each); ErrorsTruncated counts those left out, so a body of
+// thousands of bad keys cannot produce an answer larger than itself.
 type ErrorBody struct {
 	status int
 
-	Success bool                `json:"success" doc:"Always false."`
-	Code    string              `json:"code" doc:"Stable machine-readable error code, e.g. validation_failed, not_found."`
-	Message string              `json:"message" doc:"Human-readable summary."`
-	Errors  map[string][]string `json:"errors,omitempty" doc:"Field name to messages, for validation failures."`
+	Success         bool                `json:"success" doc:"Always false."`
+	Code            string              `json:"code" doc:"Stable machine-readable error code, e.g. validation_failed, not_found."`
+	Message         string              `json:"message" doc:"Human-readable summary."`
+	Errors          map[string][]string `json:"errors,omitempty" doc:"Field name to messages, for validation failures: at most 20 messages in all (missing required fields first)."`
+	ErrorsTruncated int                 `json:"errors_truncated,omitempty" doc:"Field errors left out of errors beyond the first 20; absent when none were."`
 }
+
+// MaxFieldErrors bounds the field errors of one error envelope.
+const MaxFieldErrors = 20
 
 // Error implements error.
 func (e *ErrorBody) Error() string { return e.Message }
@@ -63,10 +70,14 @@ func codeFor(status int) string {
 }
 
 // newError builds an ErrorBody; errs may be *huma.ErrorDetail values (from
-// huma's validation or from fieldError) or plain errors.
+// huma's validation or from fieldError) or plain errors. At most
+// MaxFieldErrors of them are listed, missing required fields first (they
+// turn a 422 into a 400, so the answer names them), then the others in the
+// order given; ErrorsTruncated counts the rest.
 func newError(status int, msg string, errs ...error) huma.StatusError {
 	e := &ErrorBody{status: status, Message: msg}
-	missing := false
+	var required, other []fieldMessage // the first MaxFieldErrors of each
+	missing, total := false, 0
 	for _, err := range errs {
 		var d huma.ErrorDetailer
 		if status >= 500 && !errors.As(err, &d) {
@@ -77,11 +88,23 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		if field == "" {
 			continue
 		}
-		if e.Errors == nil {
-			e.Errors = map[string][]string{}
+		total++
+		switch {
+		case isMissing && len(required) < MaxFieldErrors:
+			required = append(required, fieldMessage{field, text})
+		case !isMissing && len(other) < MaxFieldErrors:
+			other = append(other, fieldMessage{field, text})
 		}
-		e.Errors[field] = append(e.Errors[field], text)
 	}
+	listed := append(required, other...)
+	listed = listed[:min(len(listed), MaxFieldErrors)]
+	if len(listed) > 0 {
+		e.Errors = make(map[string][]string, len(listed))
+	}
+	for _, fm := range listed {
+		e.Errors[fm.field] = append(e.Errors[fm.field], fm.msg)
+	}
+	e.ErrorsTruncated = total - len(listed)
 	switch {
 	case status == http.StatusUnprocessableEntity && missing:
 		e.status, e.Message = http.StatusBadRequest, "missing required field"
@@ -95,6 +118,9 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 	}
 	return e
 }
+
+// fieldMessage is one field error of an envelope.
+type fieldMessage struct{ field, msg string }
 
 func init() {
 	huma.NewError = newError
@@ -121,8 +147,10 @@ func describe(err error) (field, msg string, missing bool) {
 	detail := d.ErrorDetail()
 	field = fieldName(detail.Location)
 	msg = detail.Message
-	if m := requiredProperty.FindStringSubmatch(msg); m != nil {
-		return joinField(field, m[1]), "is required", true
+	if strings.HasPrefix(msg, "expected required property ") { // spares most messages the regexp
+		if m := requiredProperty.FindStringSubmatch(msg); m != nil {
+			return joinField(field, m[1]), "is required", true
+		}
 	}
 	if strings.HasPrefix(msg, "required ") && strings.HasSuffix(msg, " parameter is missing") {
 		return field, "is required", true

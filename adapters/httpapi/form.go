@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 )
@@ -62,7 +65,21 @@ func formMiddleware(api huma.API) func(huma.Context, func(huma.Context)) {
 		if limit <= 0 {
 			limit = 1 << 20
 		}
+		if op.BodyReadTimeout > 0 { // as huma bounds JSON bodies: a slow body cannot hold a slot for longer
+			_ = ctx.SetReadDeadline(time.Now().Add(op.BodyReadTimeout))
+		}
 		raw, err := io.ReadAll(io.LimitReader(ctx.BodyReader(), limit+1))
+		if op.BodyReadTimeout > 0 && err == nil {
+			// Cleared once read, as huma does: a deadline left on the connection
+			// would cancel the request later. After a failed read it stays, so
+			// net/http's discarding of the unread body cannot block either.
+			_ = ctx.SetReadDeadline(time.Time{})
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			_ = huma.WriteErr(api, ctx, http.StatusRequestTimeout, "request body read timeout")
+			return
+		}
 		if err == nil && int64(len(raw)) > limit {
 			_ = huma.WriteErr(api, ctx, http.StatusRequestEntityTooLarge, "request body is too large")
 			return
@@ -81,15 +98,23 @@ func formMiddleware(api huma.API) func(huma.Context, func(huma.Context)) {
 		if schema != nil && schema.Ref != "" {
 			schema = api.OpenAPI().Components.Schemas.SchemaFromRef(schema.Ref)
 		}
-		body, _ := json.Marshal(formToJSON(values, schema))
+		converted, errs := formToJSON(values, schema)
+		if len(errs) > 0 {
+			_ = huma.WriteErr(api, ctx, http.StatusUnprocessableEntity, "validation failed", errs...)
+			return
+		}
+		body, _ := json.Marshal(converted)
 		next(formContext{humaCtx: ctx, body: bytes.NewReader(body)})
 	}
 }
 
 // formToJSON coerces each form value to its property's schema type; a value
-// that does not parse is passed through as a string, so validation reports it.
-func formToJSON(values url.Values, schema *huma.Schema) map[string]any {
+// that does not parse is passed through as a string, so validation reports
+// it. Numbers must be in the plain decimal notation of numeric parameters
+// (surrounding spaces aside): "0x1p3" or "1e3" are field errors here.
+func formToJSON(values url.Values, schema *huma.Schema) (map[string]any, []error) {
 	out := make(map[string]any, len(values))
+	var errs []error
 	for key, vs := range values {
 		var prop *huma.Schema
 		if schema != nil {
@@ -98,33 +123,45 @@ func formToJSON(values url.Values, schema *huma.Schema) map[string]any {
 		if prop != nil && prop.Type == "array" {
 			items := make([]any, len(vs))
 			for i, v := range vs {
-				items[i] = coerce(v, prop.Items)
+				var msg string
+				if items[i], msg = coerce(v, prop.Items); msg != "" {
+					errs = append(errs, fieldError("body."+key+"["+strconv.Itoa(i)+"]", msg))
+				}
 			}
 			out[key] = items
 			continue
 		}
-		out[key] = coerce(vs[len(vs)-1], prop)
+		var msg string
+		if out[key], msg = coerce(vs[len(vs)-1], prop); msg != "" {
+			errs = append(errs, fieldError("body."+key, msg))
+		}
 	}
-	return out
+	return out, errs
 }
 
-func coerce(v string, prop *huma.Schema) any {
+// coerce converts one form value to the type of prop; msg is set when a
+// numeric value is written in another notation than plain decimal.
+func coerce(v string, prop *huma.Schema) (_ any, msg string) {
 	if prop == nil {
-		return v
+		return v, ""
+	}
+	t := strings.TrimSpace(v)
+	if msg := plainSyntax(prop.Type, t); msg != "" && t != "" { // empty: huma reports it
+		return v, msg
 	}
 	switch prop.Type {
 	case "integer":
-		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-			return n
+		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return n, ""
 		}
 	case "number":
-		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return f
+		if f, err := strconv.ParseFloat(t, 64); err == nil && !math.IsInf(f, 0) {
+			return f, ""
 		}
 	case "boolean":
-		if b, err := strconv.ParseBool(strings.TrimSpace(v)); err == nil {
-			return b
+		if b, err := strconv.ParseBool(t); err == nil {
+			return b, ""
 		}
 	}
-	return v
+	return v, ""
 }

@@ -3,8 +3,12 @@ package httpapi_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/app"
@@ -28,5 +32,40 @@ func TestHealth(t *testing.T) {
 	res = do(t, newHandler(t, httpapi.Routes{Health: app.NewHealth([]app.Component{up, down})}), http.MethodGet, "/readyz", "", "")
 	if res.Status != http.StatusServiceUnavailable || res.Code != "unavailable" || len(res.Errors["postal_data"]) != 1 || res.Errors["db"] != nil {
 		t.Errorf("GET /readyz (one down) = %d %q %v, want 503 naming postal_data only", res.Status, res.Code, res.Errors)
+	}
+}
+
+// TestReadyzStalledAndLeaks: a stalled component (a paused database) makes
+// /readyz answer 503 with Retry-After once its check times out, and no
+// answer carries the raw driver error; degraded components answer 200.
+func TestReadyzStalledAndLeaks(t *testing.T) {
+	stall := make(chan struct{})
+	t.Cleanup(func() { close(stall) })
+	raw := errors.New("dial tcp 10.0.3.7:5432: user=pinsight database=prod: connection refused")
+	for _, tc := range []struct {
+		name   string
+		c      app.Component
+		status int
+	}{
+		{"stalled", app.Component{Name: "database", Timeout: 50 * time.Millisecond, Check: func(context.Context) error { <-stall; return nil }}, 503},
+		{"driver error", app.Component{Name: "database", Check: func(context.Context) error { return raw }}, 503},
+		{"degraded", app.Component{Name: "cache", Check: func(context.Context) error { return fmt.Errorf("%w: %w", app.ErrDegraded, raw) }}, 200},
+	} {
+		h := newHandler(t, httpapi.Routes{Health: app.NewHealth([]app.Component{tc.c})})
+		req := httptest.NewRequest(http.MethodGet, "/readyz", nil)
+		rec := httptest.NewRecorder()
+		served := make(chan struct{})
+		go func() { h.ServeHTTP(rec, req); close(served) }()
+		select {
+		case <-served:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: /readyz has not answered within 10 s", tc.name)
+		}
+		if rec.Code != tc.status || tc.status == 503 && rec.Header().Get("Retry-After") == "" {
+			t.Errorf("%s: /readyz = %d, Retry-After %q; want %d (with Retry-After if 503)", tc.name, rec.Code, rec.Header().Get("Retry-After"), tc.status)
+		}
+		if body := rec.Body.String(); strings.Contains(body, "10.0.3.7") || strings.Contains(body, "pinsight") || strings.Contains(body, "prod") {
+			t.Errorf("%s: /readyz leaks the driver error: %s", tc.name, body)
+		}
 	}
 }

@@ -53,14 +53,10 @@ func (c Config) requestLimits() RequestLimits {
 	}
 }
 
-// limited refuses, in the error envelope, requests whose URL, headers or
-// query exceed l, and requests beyond the concurrency cap.
-func limited(next http.Handler, l RequestLimits) http.Handler {
+// bounded refuses, in the error envelope, requests whose URL, headers or
+// query exceed l. It runs first: these checks cost nothing.
+func bounded(next http.Handler, l RequestLimits) http.Handler {
 	l = l.withDefaults()
-	var slots chan struct{}
-	if l.MaxConcurrent > 0 {
-		slots = make(chan struct{}, l.MaxConcurrent)
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n := len(requestURI(r)); l.MaxURLBytes > 0 && n > l.MaxURLBytes {
 			writeError(w, http.StatusRequestURITooLong, "URL of "+strconv.Itoa(n)+" bytes: at most "+strconv.Itoa(l.MaxURLBytes)+" allowed")
@@ -75,7 +71,24 @@ func limited(next http.Handler, l RequestLimits) http.Handler {
 				strconv.Itoa(n)+" parameters: at most "+strconv.Itoa(l.MaxQueryParams)+" allowed")
 			return
 		}
-		if slots == nil || unthrottled(r.URL.Path) {
+		next.ServeHTTP(w, r)
+	})
+}
+
+// capped refuses requests beyond the concurrency cap of l (503 with
+// Retry-After). It runs last, after every cheap refusal (limits, rate
+// limits), so a request that will be refused never holds a slot. A slot is
+// held while the body is read, which huma (and the form and report-page
+// readers) bound with a read deadline of their own (bodyReadTimeout), well
+// under the server's ReadTimeout.
+func capped(next http.Handler, l RequestLimits) http.Handler {
+	l = l.withDefaults()
+	if l.MaxConcurrent <= 0 {
+		return next
+	}
+	slots := make(chan struct{}, l.MaxConcurrent)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if unthrottled(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -42,19 +42,24 @@ func register(p routeParams) {
 
 type serverParams struct {
 	fx.In
-	Config  Config
-	Mux     *http.ServeMux
-	Log     *slog.Logger
-	Metrics *Metrics
-	Limiter ports.RateLimiter `optional:"true"`
+	Config   Config
+	Mux      *http.ServeMux
+	Log      *slog.Logger
+	Metrics  *Metrics
+	Limiter  ports.RateLimiter `optional:"true"`
+	Accounts *app.Accounts     `optional:"true"`
 }
 
 func newServer(p serverParams) *Server {
 	p.Mux.Handle("GET /metrics", p.Metrics)
-	h := NewHandler(p.Mux, HandlerOptions{
+	o := HandlerOptions{
 		Log: p.Log, Metrics: p.Metrics, Limiter: p.Limiter,
 		RateLimits: p.Config.RateLimits, CORSOrigins: p.Config.CORSOrigins, Limits: p.Config.requestLimits(),
-	})
+	}
+	if p.Accounts != nil {
+		o.Authenticate = p.Accounts.Authenticate
+	}
+	h := NewHandler(p.Mux, o)
 	return NewServer(p.Config, h, p.Log)
 }
 

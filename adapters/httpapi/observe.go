@@ -14,6 +14,18 @@ const maxRequestIDLen = 128
 
 type requestIDKey struct{}
 
+// patternKey holds the *string into which the router writes the route
+// pattern a request matched: middlewares between observed and the router
+// may serve a copy of the request, whose Pattern observed would not see.
+type patternKey struct{}
+
+// recordRoute tells observed the pattern a request matched.
+func recordRoute(ctx context.Context, pattern string) {
+	if p, ok := ctx.Value(patternKey{}).(*string); ok {
+		*p = pattern
+	}
+}
+
 // RequestID returns the id of the request being served, or "".
 func RequestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
@@ -31,17 +43,18 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics) http.Handler {
 			id = newRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
-		r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
+		route := new(string)
+		ctx := context.WithValue(context.WithValue(r.Context(), requestIDKey{}, id), patternKey{}, route)
+		r = r.WithContext(ctx)
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
-		route := r.Pattern
-		if route == "" {
-			route = "unmatched"
+		if *route == "" {
+			*route = "unmatched"
 		}
-		m.observe(route, sw.status, elapsed)
+		m.observe(*route, sw.status, elapsed)
 		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", route),
+			slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", *route),
 			slog.String("path", r.URL.Path), slog.Int("status", sw.status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int64("bytes", sw.bytes))
 	})

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"log/slog"
 	"math"
 	"net/http"
@@ -17,8 +15,11 @@ import (
 
 // RateLimits configures request quotas.
 type RateLimits struct {
-	// Default applies per client to every API route: per API key when a
-	// Bearer key is sent, per IP otherwise.
+	// Default applies to every route but the operations endpoints
+	// (/healthz, /readyz, /metrics, the OpenAPI documents and /docs): per
+	// user for requests whose Bearer key the edge verified (every key of a
+	// user shares the quota, so minting or rotating keys does not reset
+	// it), per client IP for the others, made-up or revoked keys included.
 	Default ratelimit.Limit
 	// Auth is the stricter quota of POST /register and /login, per IP.
 	Auth ratelimit.Limit
@@ -34,7 +35,7 @@ var DefaultRateLimits = RateLimits{
 
 // rateLimited wraps next with the quotas of cfg, setting RateLimit-* headers
 // on every limited response and answering 429 with Retry-After beyond them.
-// Operations endpoints (/healthz, /readyz, /metrics, docs) are not limited.
+// It runs after authenticated, whose verdict decides who is charged.
 func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		limit, key := quotaFor(r, cfg)
@@ -61,21 +62,47 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits) h
 	})
 }
 
-// quotaFor picks the limit and the client key of a request.
-func quotaFor(r *http.Request, cfg RateLimits) (ratelimit.Limit, string) {
+// The quotas a request may count against.
+const (
+	noQuota      = iota // operations endpoints
+	authQuota           // POST /register and /login
+	defaultQuota        // everything else
+)
+
+// quotaKind classifies a request by the quota it counts against.
+func quotaKind(r *http.Request) int {
 	p := r.URL.Path
-	if !strings.HasPrefix(p, prefix+"/") && !strings.HasPrefix(p, "/reports/") {
+	switch {
+	case operational(p):
+		return noQuota
+	case r.Method == http.MethodPost && (p == prefix+"/login" || p == prefix+"/register"):
+		return authQuota
+	}
+	return defaultQuota
+}
+
+// operational lists the operations endpoints, which are never rate limited.
+func operational(path string) bool {
+	switch path {
+	case "/healthz", "/readyz", "/metrics", "/docs":
+		return true
+	}
+	return strings.HasPrefix(path, "/openapi") || strings.HasPrefix(path, "/schemas/")
+}
+
+// quotaFor picks the limit and the client key of a request: the verified
+// caller's user, else the client IP.
+func quotaFor(r *http.Request, cfg RateLimits) (ratelimit.Limit, string) {
+	switch quotaKind(r) {
+	case noQuota:
 		return ratelimit.Limit{}, ""
+	case authQuota:
+		return cfg.Auth, "auth:" + clientIP(r, cfg.TrustedProxies)
 	}
-	ip := clientIP(r, cfg.TrustedProxies)
-	if r.Method == http.MethodPost && (p == prefix+"/login" || p == prefix+"/register") {
-		return cfg.Auth, "auth:" + ip
+	if v, ok := verifiedCaller(r.Context()); ok && v.err == nil && v.caller.User.ID != 0 {
+		return cfg.Default, "user:" + strconv.FormatInt(v.caller.User.ID, 10)
 	}
-	if token := bearerToken(r.Header.Get("Authorization")); token != "" {
-		sum := sha256.Sum256([]byte(token))
-		return cfg.Default, "key:" + hex.EncodeToString(sum[:8])
-	}
-	return cfg.Default, "ip:" + ip
+	return cfg.Default, "ip:" + clientIP(r, cfg.TrustedProxies)
 }
 
 // seconds renders a duration as whole seconds, rounded up.

@@ -16,18 +16,26 @@ type HandlerOptions struct {
 	RateLimits  RateLimits        // quotas for Limiter
 	CORSOrigins []string          // origins allowed on the site-analysis API ("*" for any)
 	Limits      RequestLimits     // URL, header, query and concurrency caps; zero: defaults
+	// Authenticate verifies Bearer keys at the edge, once per request, so
+	// quotas charge a verified key's user (nil: every request is charged
+	// to its IP, and protected operations verify keys themselves).
+	Authenticate Authenticator
 }
 
-// NewHandler wraps the mux with request ids, access logs, metrics, CORS,
-// request limits, rate limits and gzip, and makes unknown routes (404),
-// wrong methods (405, with Allow) and panics (500) answer in the error
-// envelope too.
+// NewHandler wraps the mux with request ids, access logs, metrics, the
+// security headers, CORS, request limits, key verification, rate limits,
+// the concurrency cap and gzip, in that order, and makes unknown routes
+// (404), wrong methods (405, with Allow) and panics (500) answer in the
+// error envelope too.
 func NewHandler(mux *http.ServeMux, o HandlerOptions) http.Handler {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	h := rateLimited(compressed(enveloped(mux)), o.Limiter, o.RateLimits)
-	return observed(corsAllowed(limited(h, o.Limits), o.CORSOrigins), o.Log, o.Metrics)
+	h := capped(compressed(enveloped(mux)), o.Limits)
+	h = rateLimited(h, o.Limiter, o.RateLimits)
+	h = authenticated(h, o.Authenticate)
+	h = bounded(h, o.Limits)
+	return observed(hardened(corsAllowed(h, o.CORSOrigins)), o.Log, o.Metrics)
 }
 
 // enveloped routes through mux, answering what the mux itself rejects in
@@ -44,6 +52,7 @@ func enveloped(mux *http.ServeMux) http.Handler {
 			}
 		}()
 		h, pattern := mux.Handler(r)
+		recordRoute(r.Context(), pattern)
 		if pattern != "" {
 			mux.ServeHTTP(w, r) // sets the path values Handler does not
 			return

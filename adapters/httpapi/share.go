@@ -39,6 +39,11 @@ type ShareOptions struct {
 	TrustedProxies []netip.Prefix
 }
 
+// bodyReadTimeout bounds the reading of the page's password form, as huma
+// bounds the bodies of operations (its default): a slow body cannot hold a
+// concurrency slot for longer.
+const bodyReadTimeout = 5 * time.Second
+
 // DefaultShareAttempts is the default password quota per client.
 var DefaultShareAttempts = ratelimit.Limit{Requests: 10, Window: time.Minute}
 
@@ -101,11 +106,11 @@ func (p *sharePage) owned(r *http.Request, id int64) (site.Report, bool) {
 	if token == "" {
 		return site.Report{}, false
 	}
-	u, _, err := p.accounts.Authenticate(r.Context(), token)
+	who, err := authenticate(r.Context(), p.accounts.Authenticate, token)
 	if err != nil {
 		return site.Report{}, false
 	}
-	rep, err := p.reports.Get(r.Context(), u.ID, id)
+	rep, err := p.reports.Get(r.Context(), who.User.ID, id)
 	return rep, err == nil
 }
 
@@ -136,8 +141,11 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // unsupported by test recorders: then the server's ReadTimeout bounds it
 	match := false
-	if err := r.ParseForm(); err == nil {
+	if err = r.ParseForm(); err == nil {
+		_ = rc.SetReadDeadline(time.Time{}) // after a failed read it stays, so discarding the rest cannot block
 		match, err = p.reports.CheckSharePassword(r.Context(), rep, r.PostForm.Get("password"))
 		if errors.Is(err, app.ErrPasswordsBusy) {
 			w.Header().Set("Retry-After", passwordRetryAfter)

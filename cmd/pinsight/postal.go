@@ -94,8 +94,8 @@ func postalComponent(store ports.PostalStore) app.Component {
 			case err != nil:
 				return err
 			case !info.HasLGD:
-				return fmt.Errorf("%w: %d post offices loaded (source: %s), but no LGD state and district files: ids are derived from names",
-					app.ErrDegraded, info.Offices, info.Source)
+				return app.Degraded(fmt.Sprintf("%d post offices loaded (source: %s), but no LGD state and district files: ids are derived from names",
+					info.Offices, info.Source))
 			}
 			return nil
 		},

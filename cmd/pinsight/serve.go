@@ -52,7 +52,7 @@ func newServeCmd() *cobra.Command {
 	f.IntVar(&cfg.HTTP.MaxQueryParams, "max-query-params", httpapi.DefaultMaxQueryParams, "query parameters per request; beyond, 400 (-1: no cap)")
 	f.IntVar(&cfg.HTTP.MaxURLBytes, "max-url-bytes", httpapi.DefaultMaxURLBytes, "bytes of the request target (path and query); beyond, 414 (-1: no cap)")
 	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "time allowed for in-flight requests on shutdown")
-	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client (API key, else IP) on API routes, N/DURATION or off")
+	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client on API routes and the report page: per user for a valid API key, else per IP; N/DURATION or off")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Auth}, "auth-rate-limit", "quota per IP on POST /register and /login, N/DURATION or off")
 	f.Var(prefixesFlag{&cfg.HTTP.RateLimits.TrustedProxies}, "trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For is believed")
 	f.StringSliceVar(&cfg.HTTP.CORSOrigins, "cors-origins", nil, "origins allowed to call the site-analysis API from a browser (public routes allow any)")

@@ -36,7 +36,8 @@ type Valid func(op *huma.Operation) map[string]any
 // set to each value (also as a JSON literal, and inside an array for array
 // properties) with the others valid; each slot's valid string with each
 // value appended; and each of Bodies. Every answer must be the error
-// envelope or a success envelope, below 500. Then /healthz must answer 200.
+// envelope or a success envelope, below 500, with the headers HeaderProblem
+// requires. Then /healthz must answer 200.
 //
 // token is called for the Bearer key sent with an operation's requests
 // (nil: none), once per operation and again when a request answers 401 (an
@@ -331,4 +332,21 @@ func (c *checker) check(method, target, ctype, body string) {
 		c.failures++
 		c.t.Errorf("%s %.100q (%s, body %.80q) = %d %.300s", method, target, ctype, body, rec.Code, rec.Body.String())
 	}
+	if problem := HeaderProblem(rec.Code, rec.Header()); problem != "" {
+		c.failures++
+		c.t.Errorf("%s %.100q (%s, body %.80q) = %d: %s", method, target, ctype, body, rec.Code, problem)
+	}
+}
+
+// HeaderProblem checks the headers every Pinsight response carries:
+// X-Content-Type-Options: nosniff, and Retry-After on a 503. It returns
+// what is wrong, or "".
+func HeaderProblem(status int, h http.Header) string {
+	if got := h.Get("X-Content-Type-Options"); got != "nosniff" {
+		return fmt.Sprintf("X-Content-Type-Options = %q, want nosniff", got)
+	}
+	if status == http.StatusServiceUnavailable && h.Get("Retry-After") == "" {
+		return "503 without Retry-After"
+	}
+	return ""
 }

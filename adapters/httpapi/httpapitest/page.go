@@ -16,7 +16,8 @@ var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 // outside the API: as each path parameter of pattern (GET, and POST with
 // each form field set to the value too), and as each form field of a POST
 // to valid, the path of a page that exists. Pages answer HTML, not the
-// envelope, so only the status is checked: below 500.
+// envelope, so only the status (below 500) and the headers (HeaderProblem)
+// are checked.
 func HostilePage(t *testing.T, h http.Handler, pattern, valid string, fields ...string) {
 	t.Helper()
 	form := func(v string) string {
@@ -47,5 +48,8 @@ func checkPage(t *testing.T, h http.Handler, method, path, form string) {
 	h.ServeHTTP(rec, req)
 	if rec.Code >= 500 {
 		t.Errorf("%s %.60q (form %.60q) = %d %.200s", method, path, form, rec.Code, rec.Body.String())
+	}
+	if problem := HeaderProblem(rec.Code, rec.Header()); problem != "" {
+		t.Errorf("%s %.60q (form %.60q) = %d: %s", method, path, form, rec.Code, problem)
 	}
 }

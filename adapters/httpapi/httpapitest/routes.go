@@ -53,7 +53,7 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
 	httpapi.Register(api, r)
-	h := httpapi.NewHandler(mux, httpapi.HandlerOptions{})
+	h := httpapi.NewHandler(mux, httpapi.HandlerOptions{Authenticate: r.Accounts.Authenticate})
 
 	if status, body := call(h, http.MethodPost, "/api/v1/register", "", map[string]any{"email": hostileEmail, "password": hostilePassword}); status != http.StatusCreated {
 		t.Fatalf("register = %d %s", status, body)
