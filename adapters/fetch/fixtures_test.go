@@ -48,6 +48,10 @@ var auditFixtures = []struct {
 	{name: "header-canonical-conflict", fail: map[string]string{"canonical": "conflict"}, offending: map[string]int{"canonical": 2}},
 	// Alternates in the Link header; the Bengali version links back in its own.
 	{name: "header-hreflang", says: map[string]string{"hreflang": "2 hreflang alternates are consistent; the 1 fetched link back"}},
+	// The Link header names another Hindi version than the markup (both on
+	// hosts that do not resolve here: unverified, not failed).
+	{name: "header-hreflang-conflict", fail: map[string]string{"hreflang": "duplicate"}, offending: map[string]int{"hreflang": 1},
+		says: map[string]string{"hreflang": "(duplicate)"}},
 	{name: "x-robots-googlebot-noindex", fail: map[string]string{"noindex": "noindex"}, offending: map[string]int{"noindex": 1}},
 	{name: "x-robots-unavailable-after", fail: map[string]string{"noindex": "unavailable"}},
 	// A noindex for a crawler that is not a search engine's; max-snippet in a header.
