@@ -176,10 +176,23 @@ func (rs *Reports) Delete(ctx context.Context, userID, id int64) error {
 	return rs.store.DeleteReport(ctx, userID, id)
 }
 
-// Shared returns report id for the public page when its privacy is 0 or 2
-// (the caller asks for the password of a 2); otherwise site.ErrNotFound.
-func (rs *Reports) Shared(ctx context.Context, id int64) (site.Report, error) {
-	return rs.store.SharedReport(ctx, id)
+// Shared returns the report whose share token is token, for its public
+// page: to anyone when its privacy is 0 or 2 (the caller asks for the
+// password of a 2), and to its owner whatever its privacy (viewer is the
+// user the request authenticated, 0 for none). Otherwise, and for anything
+// that is not a share token (looked up no further), site.ErrNotFound.
+func (rs *Reports) Shared(ctx context.Context, token string, viewer int64) (site.Report, error) {
+	if !site.ValidShareToken(token) {
+		return site.Report{}, site.ErrNotFound
+	}
+	r, err := rs.store.ReportByToken(ctx, token)
+	if err != nil {
+		return site.Report{}, err
+	}
+	if r.Privacy == site.Private && (viewer == 0 || r.UserID != viewer) {
+		return site.Report{}, site.ErrNotFound
+	}
+	return r, nil
 }
 
 // CheckSharePassword reports whether password opens report r (privacy 2).

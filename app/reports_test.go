@@ -166,11 +166,24 @@ func TestSharedReports(t *testing.T) {
 	rs := app.NewReports(memory.NewReportStore(), &scripted{score: 60}, cheapPasswords)
 	priv, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://a.com"})
 	pub, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://a.com", Privacy: ptr(0)})
-	if _, err := rs.Shared(ctx, priv.ID); !errors.Is(err, site.ErrNotFound) {
-		t.Errorf("Shared(private) err = %v", err)
+	if !site.ValidShareToken(priv.Token) || !site.ValidShareToken(pub.Token) || priv.Token == pub.Token {
+		t.Fatalf("share tokens %q and %q", priv.Token, pub.Token)
 	}
-	if got, err := rs.Shared(ctx, pub.ID); err != nil || got.ID != pub.ID {
+	for _, viewer := range []int64{0, 2} {
+		if _, err := rs.Shared(ctx, priv.Token, viewer); !errors.Is(err, site.ErrNotFound) {
+			t.Errorf("Shared(private, viewer %d) err = %v", viewer, err)
+		}
+	}
+	if got, err := rs.Shared(ctx, priv.Token, 1); err != nil || got.ID != priv.ID {
+		t.Errorf("Shared(private, its owner) = %+v, %v", got, err)
+	}
+	if got, err := rs.Shared(ctx, pub.Token, 0); err != nil || got.ID != pub.ID {
 		t.Errorf("Shared(public) = %+v, %v", got, err)
+	}
+	for _, token := range []string{"", "1", strings.ToUpper(pub.Token), pub.Token + "a", "abcdefghijklmnopqrstuvwxyz"} {
+		if _, err := rs.Shared(ctx, token, 1); !errors.Is(err, site.ErrNotFound) {
+			t.Errorf("Shared(%q) err = %v", token, err)
+		}
 	}
 	if opens(t, rs, pub, "") {
 		t.Error("a public report opened with a password")

@@ -64,7 +64,7 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits) h
 // quotaFor picks the limit and the client key of a request.
 func quotaFor(r *http.Request, cfg RateLimits) (ratelimit.Limit, string) {
 	p := r.URL.Path
-	if !strings.HasPrefix(p, prefix+"/") && !strings.HasPrefix(p, "/reports/") {
+	if !strings.HasPrefix(p, prefix+"/") && !strings.HasPrefix(p, sharePrefix) {
 		return ratelimit.Limit{}, ""
 	}
 	ip := clientIP(r, cfg.TrustedProxies)

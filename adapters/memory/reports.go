@@ -17,6 +17,7 @@ import (
 type ReportStore struct {
 	mu      sync.RWMutex
 	reports map[int64]storedReport
+	tokens  map[string]int64 // share token -> report id
 	lastID  int64
 }
 
@@ -27,7 +28,7 @@ type storedReport struct {
 
 // NewReportStore returns an empty store.
 func NewReportStore() *ReportStore {
-	return &ReportStore{reports: map[int64]storedReport{}}
+	return &ReportStore{reports: map[int64]storedReport{}, tokens: map[string]int64{}}
 }
 
 func store(r site.Report) (storedReport, error) {
@@ -51,14 +52,16 @@ func (s storedReport) load() site.Report {
 func (s *ReportStore) CreateReport(_ context.Context, r site.Report) (site.Report, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.lastID++
-	r.ID = s.lastID
+	r.ID, r.Token = s.lastID+1, site.NewShareToken()
+	if _, taken := s.tokens[r.Token]; taken {
+		return site.Report{}, fmt.Errorf("memory: share token %s drawn twice", r.Token) // 2^-128
+	}
 	sr, err := store(r)
 	if err != nil {
-		s.lastID--
 		return site.Report{}, err
 	}
-	s.reports[r.ID] = sr
+	s.lastID++
+	s.reports[r.ID], s.tokens[r.Token] = sr, r.ID
 	return sr.load(), nil
 }
 
@@ -73,12 +76,12 @@ func (s *ReportStore) Report(_ context.Context, userID, id int64) (site.Report, 
 	return sr.load(), nil
 }
 
-// SharedReport implements ports.ReportStore.
-func (s *ReportStore) SharedReport(_ context.Context, id int64) (site.Report, error) {
+// ReportByToken implements ports.ReportStore.
+func (s *ReportStore) ReportByToken(_ context.Context, token string) (site.Report, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	sr, found := s.reports[id]
-	if !found || sr.Privacy == site.Private {
+	sr, found := s.reports[s.tokens[token]]
+	if !found {
 		return site.Report{}, site.ErrNotFound
 	}
 	return sr.load(), nil
@@ -115,7 +118,7 @@ func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update f
 	if err := update(&r); err != nil {
 		return site.Report{}, err
 	}
-	r.ID, r.UserID, r.CreatedAt = sr.ID, sr.UserID, sr.CreatedAt
+	r.ID, r.UserID, r.Token, r.CreatedAt = sr.ID, sr.UserID, sr.Token, sr.CreatedAt
 	next, err := store(r)
 	if err != nil {
 		return site.Report{}, err
@@ -133,6 +136,7 @@ func (s *ReportStore) DeleteReport(_ context.Context, userID, id int64) error {
 		return site.ErrNotFound
 	}
 	delete(s.reports, id)
+	delete(s.tokens, sr.Token)
 	return nil
 }
 
@@ -164,6 +168,7 @@ func (s *ReportStore) DeleteProject(_ context.Context, userID int64, name string
 	for id, sr := range s.reports {
 		if sr.UserID == userID && sr.Project == name {
 			delete(s.reports, id)
+			delete(s.tokens, sr.Token)
 			n++
 		}
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
@@ -17,6 +19,7 @@ type reportRow struct {
 
 	ID           int64        `bun:"id,pk,autoincrement"`
 	UserID       int64        `bun:"user_id"`
+	Token        string       `bun:"token"` // the share token: unique, indexed
 	URL          string       `bun:"url"`
 	URLKey       string       `bun:"url_key"` // site.URLKey(URL): what search matches
 	Project      string       `bun:"project"`
@@ -34,13 +37,13 @@ func reportRowFrom(r site.Report) reportRow {
 	if r.Results == nil {
 		r.Results = site.Results{}
 	}
-	return reportRow{ID: r.ID, UserID: r.UserID, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
+	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
 		GeneratedAt: r.GeneratedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 func (row reportRow) toDomain() site.Report {
-	return site.Report{ID: row.ID, UserID: row.UserID, URL: row.URL, Project: row.Project, Score: row.Score,
+	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: site.Rating(row.Rating), Results: row.Results, Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
 		GeneratedAt: row.GeneratedAt.UTC(), CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC()}
 }
@@ -57,7 +60,7 @@ func NewReportStore(db *bun.DB) *ReportStore { return &ReportStore{db: db} }
 // CreateReport implements ports.ReportStore.
 func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
 	row := reportRowFrom(r)
-	row.ID = 0
+	row.ID, row.Token = 0, site.NewShareToken()
 	if _, err := s.db.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
 		return site.Report{}, wrap("create report", err)
 	}
@@ -71,11 +74,14 @@ func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report
 	return row.toDomain(), reportNotFound(err, "get report")
 }
 
-// SharedReport implements ports.ReportStore.
-func (s *ReportStore) SharedReport(ctx context.Context, id int64) (site.Report, error) {
+// ReportByToken implements ports.ReportStore (reports_token is the index).
+func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Report, error) {
+	if strings.IndexByte(token, 0) >= 0 || !utf8.ValidString(token) {
+		return site.Report{}, site.ErrNotFound // text PostgreSQL cannot hold matches nothing
+	}
 	var row reportRow
-	err := s.db.NewSelect().Model(&row).Where("id = ? AND privacy <> ?", id, int(site.Private)).Scan(ctx)
-	return row.toDomain(), reportNotFound(err, "get shared report")
+	err := s.db.NewSelect().Model(&row).Where("token = ?", token).Scan(ctx)
+	return row.toDomain(), reportNotFound(err, "get report by token")
 }
 
 // Reports implements ports.ReportStore.
@@ -126,7 +132,7 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 		if err := update(&r); err != nil {
 			return err
 		}
-		r.ID, r.UserID, r.CreatedAt = row.ID, row.UserID, row.CreatedAt.UTC()
+		r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.UTC()
 		next := reportRowFrom(r)
 		_, err = tx.NewUpdate().Model(&next).
 			Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash", "generated_at", "updated_at").

@@ -18,17 +18,18 @@ type reportRow struct {
 
 	ID           int64  `bun:"id,pk,autoincrement"`
 	UserID       int64  `bun:"user_id"`
+	Token        string `bun:"token"` // the share token: unique, indexed
 	URL          string `bun:"url"`
 	URLKey       string `bun:"url_key"` // site.URLKey(URL): what search matches
 	Project      string `bun:"project"`
 	Score        int    `bun:"score"`
 	Rating       string `bun:"rating"`
-	Results      string `bun:"results"` // JSON
 	Privacy      int    `bun:"privacy"`
 	PasswordHash string `bun:"password_hash"`
 	GeneratedAt  stamp  `bun:"generated_at"`
 	CreatedAt    stamp  `bun:"created_at"`
 	UpdatedAt    stamp  `bun:"updated_at"`
+	Results      string `bun:"results"` // JSON; the last column, which lists never read
 }
 
 func reportRowFrom(r site.Report) (reportRow, error) {
@@ -39,14 +40,14 @@ func reportRowFrom(r site.Report) (reportRow, error) {
 	if err != nil {
 		return reportRow{}, fmt.Errorf("sqlite: encode results: %w", err)
 	}
-	return reportRow{ID: r.ID, UserID: r.UserID, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
+	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: string(results), Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
 		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}, nil
 }
 
 // summary is the row as a list shows it: every field but the results.
 func (row reportRow) summary() site.Report {
-	return site.Report{ID: row.ID, UserID: row.UserID, URL: row.URL, Project: row.Project, Score: row.Score,
+	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: site.Rating(row.Rating), Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
 		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
 }
@@ -76,7 +77,7 @@ func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Rep
 	if err != nil {
 		return site.Report{}, err
 	}
-	row.ID = 0
+	row.ID, row.Token = 0, site.NewShareToken()
 	if _, err := s.db.write.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
 		return site.Report{}, wrap("create report", err)
 	}
@@ -88,9 +89,12 @@ func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report
 	return s.one(ctx, "get report", "id = ? AND user_id = ?", id, userID)
 }
 
-// SharedReport implements ports.ReportStore.
-func (s *ReportStore) SharedReport(ctx context.Context, id int64) (site.Report, error) {
-	return s.one(ctx, "get shared report", "id = ? AND privacy <> ?", id, int(site.Private))
+// ReportByToken implements ports.ReportStore (reports_token is the index).
+func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Report, error) {
+	if holdsNUL(token) {
+		return site.Report{}, site.ErrNotFound
+	}
+	return s.one(ctx, "get report by token", "token = ?", token)
 }
 
 // one reads the report matching where, or site.ErrNotFound.
@@ -177,7 +181,7 @@ func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*sit
 	if err := update(&r); err != nil {
 		return site.Report{}, err
 	}
-	r.ID, r.UserID, r.CreatedAt = row.ID, row.UserID, row.CreatedAt.utc()
+	r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.utc()
 	next, err := reportRowFrom(r)
 	if err != nil {
 		return site.Report{}, err
