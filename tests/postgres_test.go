@@ -12,7 +12,6 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
 	"github.com/testcontainers/testcontainers-go/wait"
-	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
 )
@@ -56,7 +55,7 @@ func startPostGIS(t testing.TB) string {
 
 // newDatabase creates a fresh, migrated database for one test and returns
 // its handle and URL.
-func newDatabase(t testing.TB) (*bun.DB, string) {
+func newDatabase(t testing.TB) (*postgres.DB, string) {
 	t.Helper()
 	admin := startPostGIS(t)
 	pgServer.mu.Lock()

@@ -176,6 +176,7 @@ func (p *sharePage) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status := http.StatusInternalServerError
 	if errors.Is(err, ports.ErrUnavailable) {
 		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", storageRetryAfter)
 	}
 	slog.ErrorContext(r.Context(), "report page failed", "path", r.URL.Path, "err", err)
 	p.render(w, status, "notfound", pageData{Title: http.StatusText(status)})

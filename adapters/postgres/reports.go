@@ -51,14 +51,16 @@ func (row reportRow) toDomain() site.Report {
 // ReportStore keeps reports in PostgreSQL, one row per report with its
 // checks as jsonb.
 type ReportStore struct {
-	db *bun.DB
+	db *DB
 }
 
 // NewReportStore returns a store on db.
-func NewReportStore(db *bun.DB) *ReportStore { return &ReportStore{db: db} }
+func NewReportStore(db *DB) *ReportStore { return &ReportStore{db: db} }
 
 // CreateReport implements ports.ReportStore.
 func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	row := reportRowFrom(r)
 	row.ID, row.Token = 0, site.NewShareToken()
 	if _, err := s.db.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
@@ -69,6 +71,8 @@ func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Rep
 
 // Report implements ports.ReportStore.
 func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var row reportRow
 	err := s.db.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx)
 	return row.toDomain(), reportNotFound(err, "get report")
@@ -76,6 +80,8 @@ func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report
 
 // ReportByToken implements ports.ReportStore (reports_token is the index).
 func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	if strings.IndexByte(token, 0) >= 0 || !utf8.ValidString(token) {
 		return site.Report{}, site.ErrNotFound // text PostgreSQL cannot hold matches nothing
 	}
@@ -86,6 +92,8 @@ func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Rep
 
 // Reports implements ports.ReportStore.
 func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var rows []reportRow
 	sel := s.db.NewSelect().Model(&rows).ExcludeColumn("results").Where("user_id = ?", userID)
 	if q.Search != "" {
@@ -121,6 +129,8 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQu
 // UpdateReport implements ports.ReportStore: the row is locked (SELECT ...
 // FOR UPDATE) for the read, the update and the write.
 func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var out site.Report
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var row reportRow
@@ -148,6 +158,8 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 
 // DeleteReport implements ports.ReportStore.
 func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	res, err := s.db.NewDelete().Model((*reportRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
 	if err != nil {
 		return wrap("delete report", err)
@@ -160,6 +172,8 @@ func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error 
 
 // DeleteProject implements ports.ReportStore.
 func (s *ReportStore) DeleteProject(ctx context.Context, userID int64, name string) (int, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	res, err := s.db.NewDelete().Model((*reportRow)(nil)).Where("user_id = ? AND project = ?", userID, name).Exec(ctx)
 	if err != nil {
 		return 0, wrap("delete project", err)
