@@ -16,7 +16,7 @@ import (
 // analyser configuration the graph gets from them.
 func analyserConfigFor(t *testing.T, args ...string) app.AnalyserConfig {
 	t.Helper()
-	var cfg serveConfig
+	cfg := serveConfig{Database: databaseConfig{URL: "memory:"}}
 	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
 	siteFlags(fs, &cfg.Site)
 	if err := fs.Parse(args); err != nil {
