@@ -72,7 +72,7 @@ func TestCreateReport(t *testing.T) {
 		t.Errorf("Create = %+v", r)
 	}
 	p, err := rs.Create(ctx, 7, app.NewReport{URL: "http://example.com", Privacy: ptr(2), Password: ptr("open sesame")})
-	if err != nil || !p.HasPassword() || p.PasswordHash == "open sesame" || !opens(t, rs, p, "open sesame") || opens(t, rs, p, "wrong sesame") {
+	if err != nil || !p.HasPassword() || p.PasswordHash == "open sesame" || !opens(t, rs, p.Report, "open sesame") || opens(t, rs, p.Report, "wrong sesame") {
 		t.Errorf("Create with password = %+v, %v", p, err)
 	}
 	calls := an.calls.Load()
@@ -185,7 +185,7 @@ func TestSharedReports(t *testing.T) {
 			t.Errorf("Shared(%q) err = %v", token, err)
 		}
 	}
-	if opens(t, rs, pub, "") {
+	if opens(t, rs, pub.Report, "") {
 		t.Error("a public report opened with a password")
 	}
 }

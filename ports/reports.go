@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"time"
 
 	"github.com/pinsight/pinsight/domain/site"
 )
@@ -14,6 +15,26 @@ type ReportStore interface {
 	// every ID assigned before and a share token (site.NewShareToken) no
 	// other report has; r.ID and r.Token are ignored.
 	CreateReport(ctx context.Context, r site.Report) (site.Report, error)
+	// CreateReports stores rs as CreateReport does, in order (their IDs
+	// increase in that order), in one transaction. When idem is not nil,
+	// the same transaction finishes the user's unfinished record of
+	// idem.Key held by idem.Claim: its Status becomes idem.Status and its
+	// ReportIDs the new IDs, so a report and its key are stored together
+	// or not at all. When that claim is no longer held, nothing is stored
+	// and the error is site.ErrClaimLost.
+	CreateReports(ctx context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error)
+	// ClaimIdempotency starts a request under idem.Key for idem.UserID
+	// (idem.Status is 0): when the user's record of that key is not live at
+	// now (site.Idempotency.Live: none, expired, or unfinished past its
+	// LockedUntil), it stores idem in its place and returns it with true;
+	// otherwise it returns the live record, unchanged, with false, and the
+	// caller replays or refuses. Every user's records expired at now are
+	// purged on the way.
+	ClaimIdempotency(ctx context.Context, idem site.Idempotency, now time.Time) (site.Idempotency, bool, error)
+	// ReleaseIdempotency deletes the user's unfinished record of idem.Key
+	// held by idem.Claim (the request failed: a retry runs it again);
+	// nothing when it finished or another claim holds the key.
+	ReleaseIdempotency(ctx context.Context, idem site.Idempotency) error
 	// Report returns the user's report id, or site.ErrNotFound.
 	Report(ctx context.Context, userID, id int64) (site.Report, error)
 	// ReportByToken returns the report whose share token is token, whoever

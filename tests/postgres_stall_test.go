@@ -99,7 +99,11 @@ func TestPostgresStalledDatabase(t *testing.T) {
 	_ = json.Unmarshal([]byte(body), &login)
 	key := login.Data.Token
 	_, _, body, _ = send(http.MethodPost, "/api/v1/reports", key, "url="+url.QueryEscape("https://example.com/good")+"&privacy=0")
-	var created struct{ Data struct{ ShareURL string `json:"share_url"` } }
+	var created struct {
+		Data struct {
+			ShareURL string `json:"share_url"`
+		}
+	}
 	if err := json.Unmarshal([]byte(body), &created); err != nil || created.Data.ShareURL == "" {
 		t.Fatalf("create report = %s", body)
 	}

@@ -187,6 +187,7 @@ func toHTTP(err error) error {
 	var fe fieldErrorer
 	var te *app.ThrottledError
 	var qe *app.QuotaError
+	var ie *app.InProgressError
 	switch {
 	case err == nil:
 		return nil
@@ -217,6 +218,8 @@ func toHTTP(err error) error {
 		return huma.ErrorWithHeaders(huma.Error429TooManyRequests(qe.Reason()), http.Header{"Retry-After": {qe.RetryAfterHeader()}})
 	case errors.Is(err, app.ErrBusy):
 		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("every analysis slot is busy: retry shortly"), http.Header{"Retry-After": {"5"}})
+	case errors.As(err, &ie):
+		return huma.ErrorWithHeaders(huma.Error409Conflict(ie.Error()), http.Header{"Retry-After": {ie.RetryAfterHeader()}})
 	case errors.Is(err, ports.ErrUnavailable):
 		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("the database is unavailable: try again shortly"),
 			http.Header{"Retry-After": {storageRetryAfter}})

@@ -59,14 +59,44 @@ func NewReportStore(db *DB) *ReportStore { return &ReportStore{db: db} }
 
 // CreateReport implements ports.ReportStore.
 func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
+	out, err := s.CreateReports(ctx, []site.Report{r}, nil)
+	if err != nil {
+		return site.Report{}, err
+	}
+	return out[0], nil
+}
+
+// CreateReports implements ports.ReportStore: one transaction inserts the
+// reports and finishes the idempotency record.
+func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error) {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
-	row := reportRowFrom(r)
-	row.ID, row.Token = 0, site.NewShareToken()
-	if _, err := s.db.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
-		return site.Report{}, wrap("create report", err)
+	rows := make([]reportRow, len(rs))
+	for i, r := range rs {
+		rows[i] = reportRowFrom(r)
+		rows[i].ID, rows[i].Token = 0, site.NewShareToken()
 	}
-	return row.toDomain(), nil
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		ids := make([]int64, len(rows))
+		for i := range rows {
+			if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
+				return wrap("create report", err)
+			}
+			ids[i] = rows[i].ID
+		}
+		if idem == nil {
+			return nil
+		}
+		return finishIdempotency(ctx, tx, *idem, ids)
+	})
+	if err != nil {
+		return nil, txErr("create reports", err)
+	}
+	out := make([]site.Report, len(rows))
+	for i, row := range rows {
+		out[i] = row.toDomain()
+	}
+	return out, nil
 }
 
 // Report implements ports.ReportStore.
@@ -153,7 +183,17 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 		out = next.toDomain()
 		return nil
 	})
-	return out, err
+	return out, txErr("update report", err)
+}
+
+// txErr wraps a transaction's failure to begin or commit (what RunInTx
+// returns that the body did not already wrap or mean) as wrap does, so a
+// database that went away during the transaction is ErrUnavailable.
+func txErr(op string, err error) error {
+	if err == nil || errors.Is(err, ErrUnavailable) || !isUnavailable(err) {
+		return err
+	}
+	return wrap(op, err)
 }
 
 // DeleteReport implements ports.ReportStore.

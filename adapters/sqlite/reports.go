@@ -71,17 +71,50 @@ func NewReportStore(db *DB) *ReportStore { return &ReportStore{db: db} }
 
 // CreateReport implements ports.ReportStore.
 func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
-	ctx, cancel := s.db.bound(ctx)
-	defer cancel()
-	row, err := reportRowFrom(r)
+	out, err := s.CreateReports(ctx, []site.Report{r}, nil)
 	if err != nil {
 		return site.Report{}, err
 	}
-	row.ID, row.Token = 0, site.NewShareToken()
-	if _, err := s.db.write.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
-		return site.Report{}, wrap("create report", err)
+	return out[0], nil
+}
+
+// CreateReports implements ports.ReportStore: one IMMEDIATE transaction
+// inserts the reports and finishes the idempotency record.
+func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error) {
+	rows := make([]reportRow, len(rs))
+	for i, r := range rs {
+		row, err := reportRowFrom(r)
+		if err != nil {
+			return nil, err
+		}
+		row.ID, row.Token = 0, site.NewShareToken()
+		rows[i] = row
 	}
-	return row.toDomain()
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	err := s.db.inTx(ctx, "create reports", func(ctx context.Context, tx bun.Tx) error {
+		ids := make([]int64, len(rows))
+		for i := range rows {
+			if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
+				return wrap("create report", err)
+			}
+			ids[i] = rows[i].ID
+		}
+		if idem == nil {
+			return nil
+		}
+		return finishIdempotency(ctx, tx, *idem, ids)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]site.Report, len(rows))
+	for i, row := range rows {
+		if out[i], err = row.toDomain(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // Report implements ports.ReportStore.
@@ -154,17 +187,10 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var out site.Report
-	var inner error // the transaction body's error: update's own is returned as is
-	err := s.db.write.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		out, inner = updateIn(ctx, tx, userID, id, update)
-		return inner
+	err := s.db.inTx(ctx, "update report", func(ctx context.Context, tx bun.Tx) (err error) {
+		out, err = updateIn(ctx, tx, userID, id, update)
+		return err
 	})
-	if err != nil && inner == nil { // BEGIN or COMMIT failed, or the time ran out
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = fmt.Errorf("%w (%w)", err, ctxErr)
-		}
-		return site.Report{}, wrap("update report", err)
-	}
 	return out, err
 }
 

@@ -50,6 +50,8 @@ func TestReportStore(t *testing.T, newStore func(t *testing.T) ports.ReportStore
 	t.Run("projects", func(t *testing.T) { testProjects(t, newStore(t)) })
 	t.Run("delete project", func(t *testing.T) { testDeleteProject(t, newStore(t)) })
 	t.Run("concurrency", func(t *testing.T) { testReportConcurrency(t, newStore(t)) })
+	t.Run("idempotency", func(t *testing.T) { testIdempotency(t, newStore(t)) })
+	t.Run("idempotency race", func(t *testing.T) { testIdempotencyRace(t, newStore(t)) })
 }
 
 func mustCreate(t *testing.T, s ports.ReportStore, r site.Report) site.Report {

@@ -3,6 +3,8 @@
 -- two gen_random_uuid() (the server's strong random source): the low five
 -- bits of 26 of their bytes, 128 random bits; the server draws the others
 -- (site.NewShareToken).
+SET LOCAL statement_timeout = 0; -- one UPDATE of every report: not a serving query
+--bun:split
 ALTER TABLE reports ADD COLUMN token text;
 --bun:split
 UPDATE reports SET token = (
