@@ -57,6 +57,16 @@ func startPostGIS(t testing.TB) string {
 // its handle and URL.
 func newDatabase(t testing.TB) (*postgres.DB, string) {
 	t.Helper()
+	db, url := newEmptyDatabase(t)
+	if _, err := postgres.Migrate(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	return db, url
+}
+
+// newEmptyDatabase creates a fresh database without migrating it.
+func newEmptyDatabase(t testing.TB) (*postgres.DB, string) {
+	t.Helper()
 	admin := startPostGIS(t)
 	pgServer.mu.Lock()
 	pgServer.dbs++
@@ -77,9 +87,6 @@ func newDatabase(t testing.TB) (*postgres.DB, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	if _, err := postgres.Migrate(ctx, db); err != nil {
-		t.Fatal(err)
-	}
 	return db, url
 }
 
