@@ -79,7 +79,7 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 		_ = rs.store.ReleaseIdempotency(rctx, idem) // at worst the key stays held until its lock passes
 		return Created{}, err
 	}
-	return Created{Report: r, Status: StatusCreated}, nil
+	return Created{Report: r, HTTPStatus: StatusCreated}, nil
 }
 
 // replay answers a request whose key the live record cur holds.
@@ -97,7 +97,7 @@ func (rs *Reports) replay(ctx context.Context, cur site.Idempotency, fingerprint
 	if err != nil {
 		return Created{}, err
 	}
-	return Created{Report: r, Status: cur.Status, Replayed: true}, nil
+	return Created{Report: r, HTTPStatus: cur.HTTPStatus, Replayed: true}, nil
 }
 
 // createFingerprint is the digest of a creation request that a replay must

@@ -51,9 +51,9 @@ const StatusCreated = 201
 // Created is the outcome of Create: the report and the status to answer.
 type Created struct {
 	site.Report
-	// Status is the HTTP status of the answer: StatusCreated, or for a
+	// HTTPStatus is the status of the answer: StatusCreated, or for a
 	// replay the first answer's.
-	Status int
+	HTTPStatus int
 	// Replayed tells that an earlier request with the same idempotency key
 	// created the report; Report is its current state.
 	Replayed bool
@@ -100,7 +100,7 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Crea
 		return rs.createOnce(ctx, userID, in, privacy, password)
 	}
 	r, err := rs.create(ctx, userID, in.URL, privacy, password, nil)
-	return Created{Report: r, Status: StatusCreated}, err
+	return Created{Report: r, HTTPStatus: StatusCreated}, err
 }
 
 // create hashes the password, analyses url and stores the report; with
@@ -123,7 +123,7 @@ func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy
 		return rs.store.CreateReport(ctx, r)
 	}
 	done := *idem
-	done.Status = StatusCreated
+	done.HTTPStatus = StatusCreated
 	out, err := rs.store.CreateReports(ctx, []site.Report{r}, &done)
 	if err != nil {
 		return site.Report{}, err

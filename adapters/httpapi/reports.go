@@ -117,7 +117,7 @@ func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accoun
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := &createdReply{Status: r.Status, Body: Envelope[ReportData]{Success: true, Data: reportData(r.Report)}}
+		out := &createdReply{Status: r.HTTPStatus, Body: Envelope[ReportData]{Success: true, Data: reportData(r.Report)}}
 		if r.Replayed {
 			out.Replayed = "true"
 		}

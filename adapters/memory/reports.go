@@ -100,7 +100,7 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []site.Report, idem *s
 	}
 	s.lastID += int64(len(next))
 	if idem != nil {
-		held.Status, held.ReportIDs = idem.Status, ids
+		held.HTTPStatus, held.ReportIDs = idem.HTTPStatus, ids
 		s.keys[idemKey{idem.UserID, idem.Key}] = held
 	}
 	return out, nil
@@ -119,7 +119,7 @@ func (s *ReportStore) ClaimIdempotency(_ context.Context, idem site.Idempotency,
 	if cur, found := s.keys[k]; found && cur.Live(now) {
 		return cloneIdempotency(cur), false, nil
 	}
-	idem.Status, idem.ReportIDs = 0, nil
+	idem.HTTPStatus, idem.ReportIDs = 0, nil
 	s.keys[k] = idem
 	return idem, true, nil
 }

@@ -17,14 +17,14 @@ type idempotencyRow struct {
 	Key         string    `bun:"key,pk"`
 	Fingerprint string    `bun:"fingerprint"`
 	Claim       string    `bun:"claim"`
-	Status      int       `bun:"status"`
+	HTTPStatus  int       `bun:"http_status"`
 	ReportIDs   []int64   `bun:"report_ids,array"`
 	LockedUntil time.Time `bun:"locked_until"`
 	ExpiresAt   time.Time `bun:"expires_at"`
 }
 
 func (row idempotencyRow) toDomain() site.Idempotency {
-	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, Status: row.Status,
+	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, HTTPStatus: row.HTTPStatus,
 		ReportIDs: row.ReportIDs, LockedUntil: row.LockedUntil.UTC(), ExpiresAt: row.ExpiresAt.UTC()}
 	if len(i.ReportIDs) == 0 {
 		i.ReportIDs = nil
@@ -38,7 +38,7 @@ func (row idempotencyRow) toDomain() site.Idempotency {
 func (s *ReportStore) ClaimIdempotency(ctx context.Context, idem site.Idempotency, now time.Time) (site.Idempotency, bool, error) {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
-	idem.Status, idem.ReportIDs = 0, nil
+	idem.HTTPStatus, idem.ReportIDs = 0, nil
 	var out site.Idempotency
 	claimed := false
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -49,9 +49,9 @@ func (s *ReportStore) ClaimIdempotency(ctx context.Context, idem site.Idempotenc
 			ReportIDs: []int64{}, LockedUntil: idem.LockedUntil, ExpiresAt: idem.ExpiresAt}
 		res, err := tx.NewInsert().Model(&row).
 			On("CONFLICT (user_id, key) DO UPDATE").
-			Set("fingerprint = EXCLUDED.fingerprint, claim = EXCLUDED.claim, status = 0, report_ids = '{}'").
+			Set("fingerprint = EXCLUDED.fingerprint, claim = EXCLUDED.claim, http_status = 0, report_ids = '{}'").
 			Set("locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at").
-			Where("k.expires_at <= ? OR (k.status = 0 AND k.locked_until <= ?)", now, now).
+			Where("k.expires_at <= ? OR (k.http_status = 0 AND k.locked_until <= ?)", now, now).
 			Returning("NULL").Exec(ctx)
 		if err != nil {
 			return wrap("claim idempotency key", err)
@@ -79,7 +79,7 @@ func (s *ReportStore) ReleaseIdempotency(ctx context.Context, idem site.Idempote
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	_, err := s.db.NewDelete().Model((*idempotencyRow)(nil)).
-		Where("user_id = ? AND key = ? AND claim = ? AND status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
+		Where("user_id = ? AND key = ? AND claim = ? AND http_status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
 	if err != nil {
 		return wrap("release idempotency key", err)
 	}
@@ -90,8 +90,8 @@ func (s *ReportStore) ReleaseIdempotency(ctx context.Context, idem site.Idempote
 // idem's claim and the reports it created; site.ErrClaimLost when the
 // claim is no longer held.
 func finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idempotency, ids []int64) error {
-	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("status = ?", idem.Status).Set("report_ids = ?", pgArray(ids)).
-		Where("user_id = ? AND key = ? AND claim = ? AND status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
+	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("http_status = ?", idem.HTTPStatus).Set("report_ids = ?", pgArray(ids)).
+		Where("user_id = ? AND key = ? AND claim = ? AND http_status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
 	if err != nil {
 		return wrap("finish idempotency key", err)
 	}

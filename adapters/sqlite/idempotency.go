@@ -20,14 +20,14 @@ type idempotencyRow struct {
 	Key         string `bun:"key,pk"`
 	Fingerprint string `bun:"fingerprint"`
 	Claim       string `bun:"claim"`
-	Status      int    `bun:"status"`
+	HTTPStatus  int    `bun:"http_status"`
 	ReportIDs   string `bun:"report_ids"` // a JSON array
 	LockedUntil stamp  `bun:"locked_until"`
 	ExpiresAt   stamp  `bun:"expires_at"`
 }
 
 func (row idempotencyRow) toDomain() (site.Idempotency, error) {
-	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, Status: row.Status,
+	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, HTTPStatus: row.HTTPStatus,
 		LockedUntil: row.LockedUntil.utc(), ExpiresAt: row.ExpiresAt.utc()}
 	if err := json.Unmarshal([]byte(row.ReportIDs), &i.ReportIDs); err != nil {
 		return site.Idempotency{}, fmt.Errorf("sqlite: idempotency key of user %d: decode report ids: %w", row.UserID, err)
@@ -46,7 +46,7 @@ func (s *ReportStore) ClaimIdempotency(ctx context.Context, idem site.Idempotenc
 	}
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
-	idem.Status, idem.ReportIDs = 0, nil
+	idem.HTTPStatus, idem.ReportIDs = 0, nil
 	out, claimed := idem, true
 	err := s.db.inTx(ctx, "claim idempotency key", func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewDelete().Model((*idempotencyRow)(nil)).Where("expires_at <= ?", stampOf(now)).Exec(ctx); err != nil {
@@ -93,7 +93,7 @@ func (s *ReportStore) ReleaseIdempotency(ctx context.Context, idem site.Idempote
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	_, err := s.db.write.NewDelete().Model((*idempotencyRow)(nil)).
-		Where("user_id = ? AND key = ? AND claim = ? AND status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
+		Where("user_id = ? AND key = ? AND claim = ? AND http_status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
 	if err != nil {
 		return wrap("release idempotency key", err)
 	}
@@ -108,8 +108,8 @@ func finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idempotency, id
 	if err != nil {
 		return err
 	}
-	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("status = ?", idem.Status).Set("report_ids = ?", string(raw)).
-		Where("user_id = ? AND key = ? AND claim = ? AND status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
+	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("http_status = ?", idem.HTTPStatus).Set("report_ids = ?", string(raw)).
+		Where("user_id = ? AND key = ? AND claim = ? AND http_status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
 	if err != nil {
 		return wrap("finish idempotency key", err)
 	}

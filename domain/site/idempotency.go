@@ -45,9 +45,9 @@ type Idempotency struct {
 	// Claim is a random name of the request that holds the key while it
 	// runs; it finishes or releases only its own claim.
 	Claim string
-	// Status is the HTTP status of the first answer (201), which a replay
+	// HTTPStatus is the status of the first answer (201), which a replay
 	// answers again; 0 while the request runs.
-	Status int
+	HTTPStatus int
 	// ReportIDs are the reports the request created, in request order.
 	ReportIDs []int64
 	// LockedUntil bounds an unfinished request: past it, the request
@@ -59,7 +59,7 @@ type Idempotency struct {
 }
 
 // Done reports whether the request finished: its answer is recorded.
-func (i Idempotency) Done() bool { return i.Status != 0 }
+func (i Idempotency) Done() bool { return i.HTTPStatus != 0 }
 
 // Live reports whether the record still holds its key at now: finished and
 // not expired, or still running within its lock.
