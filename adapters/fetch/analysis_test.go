@@ -172,6 +172,12 @@ func TestRedirectChain(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Refused || !strings.Contains(fe.Reason, "more than 10 redirects") {
 		t.Errorf("11 redirects: err = %v", err)
 	}
+	// The final URL is stored with the report: a redirect beyond the
+	// length of an accepted URL is not followed.
+	_, err = s.fetcher.Fetch(context.Background(), s.good.URL+"/long-redirect", nil)
+	if !errors.As(err, &fe) || fe.Refused || !strings.Contains(fe.Reason, "a redirect to a URL longer than 2048 characters") {
+		t.Errorf("redirect to an overlong URL: err = %v", err)
+	}
 }
 
 func TestContentCodings(t *testing.T) {

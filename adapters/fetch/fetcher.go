@@ -115,6 +115,10 @@ func probePath() string {
 
 var errTooManyRedirects = errors.New("too many redirects")
 
+// errLongRedirect refuses a redirect to a URL longer than site.MaxURLLen:
+// the final URL is stored with the report and shown in every list.
+var errLongRedirect = errors.New("redirect to an overlong URL")
+
 // get requests u over t, follows up to MaxRedirects guarded redirects and
 // reads the body up to limit decoded bytes.
 func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit int64) (*site.Response, error) {
@@ -136,6 +140,9 @@ func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit 
 		CheckRedirect: func(next *http.Request, via []*http.Request) error {
 			if len(via) > f.cfg.MaxRedirects {
 				return errTooManyRedirects
+			}
+			if len(next.URL.String()) > site.MaxURLLen {
+				return errLongRedirect
 			}
 			if err := f.guard.checkURL(next.URL); err != nil {
 				return err
@@ -183,6 +190,8 @@ func (f *Fetcher) fetchError(ctx context.Context, err error) error {
 		return &site.FetchError{Reason: "refused: " + refused.Reason, Refused: true, Err: err}
 	case errors.Is(err, errTooManyRedirects):
 		return &site.FetchError{Reason: "more than " + strconv.Itoa(f.cfg.MaxRedirects) + " redirects", Err: err}
+	case errors.Is(err, errLongRedirect):
+		return &site.FetchError{Reason: "a redirect to a URL longer than " + strconv.Itoa(site.MaxURLLen) + " characters", Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &site.FetchError{Reason: "no response within " + f.cfg.Timeout.String(), Err: err}
 	case errors.Is(err, context.Canceled):

@@ -144,6 +144,9 @@ func newFixtureSite(t *testing.T, cfg fetch.Config) *fixtureSite {
 		}
 		http.Redirect(w, r, fmt.Sprintf("/hop/%d", n-1), http.StatusMovedPermanently)
 	})
+	good.HandleFunc("GET /long-redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/?"+strings.Repeat("q", 2048), http.StatusFound)
+	})
 	good.HandleFunc("GET /mixed", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Strict-Transport-Security", "max-age=600")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -13,9 +13,10 @@ type CheckData struct {
 	Title      string   `json:"title"`
 	Passed     bool     `json:"passed"`
 	Importance string   `json:"importance" enum:"high,medium,low" doc:"Weight in the score: high 10, medium 5, low 0."`
-	Value      any      `json:"value" doc:"What was found (text, number, list or object); null when nothing."`
+	Value      any      `json:"value" doc:"What was found (text, number, list or object); null when nothing. Bounded whatever the page holds: each string (object keys included) at most 200 characters, a longer one cut to 199 followed by an ellipsis (…); each list or object at most 25 entries (objects keep the first keys in sorted order); all the strings of one value at most 2,000 characters together, entries beyond are left out."`
+	Omitted    int      `json:"omitted,omitempty" minimum:"0" doc:"How many list or object entries were left out of value to keep it within its bounds; absent when none were. The message gives the totals found."`
 	Errors     []string `json:"errors,omitempty" doc:"Machine-readable failure codes; absent when passed."`
-	Message    string   `json:"message"`
+	Message    string   `json:"message" doc:"What the check found, at most 300 characters (a longer one is cut and ends with an ellipsis)."`
 }
 
 // ResultsData are a report's checks grouped by category, each in check order.
@@ -35,6 +36,7 @@ type ReportItem struct {
 	Score       int       `json:"score" minimum:"0" maximum:"100" doc:"100 x weight of passed checks / weight of all checks, truncated."`
 	Privacy     int       `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
 	HasPassword bool      `json:"has_password" doc:"Whether a share password is stored (the password itself is never returned)."`
+	ShareURL    string    `json:"share_url" doc:"Path of the report's HTML page on this server, /r/ followed by the report's share token (128 random bits in base32, drawn when the report is created and never changed or reused): give it, prefixed with the server's origin, to whoever may see the report. The page shows the report to anyone when privacy is 0, asks for the password when it is 2, and is 404 when it is 1 (unless the owner's key is sent). Report ids are never used in page addresses."`
 	GeneratedAt time.Time `json:"generated_at" doc:"When the analysis ran."`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
@@ -77,7 +79,7 @@ type ProjectDeletedData struct {
 func reportItem(r site.Report) ReportItem {
 	return ReportItem{
 		ID: r.ID, URL: r.URL, Project: r.Project, Result: string(r.Rating), Score: r.Score,
-		Privacy: int(r.Privacy), HasPassword: r.HasPassword(),
+		Privacy: int(r.Privacy), HasPassword: r.HasPassword(), ShareURL: sharePath(r.Token),
 		GeneratedAt: r.GeneratedAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }
@@ -86,7 +88,8 @@ func reportData(r site.Report) ReportData {
 	checks := func(c site.Category) []CheckData {
 		out := make([]CheckData, 0, len(r.Results[c]))
 		for _, ch := range r.Results[c] {
-			out = append(out, CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value, Errors: ch.Errors, Message: ch.Message})
+			out = append(out, CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value,
+				Omitted: ch.Omitted, Errors: ch.Errors, Message: ch.Message})
 		}
 		return out
 	}

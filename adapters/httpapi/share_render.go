@@ -43,7 +43,7 @@ func hashCSS(css string) string {
 type pageData struct {
 	Title         string
 	CSS           template.CSS
-	ID            int64
+	Token         string // the report's share token, for the password form
 	Error         string
 	Report        ReportItem
 	Generated     string
@@ -60,6 +60,7 @@ type categoryView struct {
 
 type checkView struct {
 	ID, Title, Importance, Message, Value string
+	Omitted                               int
 	Passed                                bool
 }
 
@@ -73,7 +74,7 @@ func (p *sharePage) renderReport(w http.ResponseWriter, rep site.Report) {
 		}
 		for _, ch := range rep.Results[c] {
 			cv.Checks = append(cv.Checks, checkView{ID: ch.ID, Title: ch.Title, Importance: string(ch.Importance),
-				Message: ch.Message, Value: displayValue(ch.Value), Passed: ch.Passed})
+				Message: ch.Message, Value: displayValue(ch.Value), Omitted: ch.Omitted, Passed: ch.Passed})
 			if ch.Passed {
 				cv.Passed++
 			}

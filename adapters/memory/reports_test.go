@@ -11,3 +11,8 @@ import (
 func TestReportStore(t *testing.T) {
 	porttest.TestReportStore(t, func(*testing.T) ports.ReportStore { return memory.NewReportStore() })
 }
+
+// BenchmarkReportList: go test ./adapters/memory -run '^$' -bench ReportList -benchmem
+func BenchmarkReportList(b *testing.B) {
+	porttest.BenchmarkReportList(b, func(testing.TB) ports.ReportStore { return memory.NewReportStore() })
+}

@@ -15,3 +15,12 @@ func TestReportStore(t *testing.T) {
 		return sqlite.NewReportStore(db)
 	})
 }
+
+// BenchmarkReportList: go test ./adapters/sqlite -run '^$' -bench ReportList -benchmem
+func BenchmarkReportList(b *testing.B) {
+	porttest.BenchmarkReportList(b, func(tb testing.TB) ports.ReportStore {
+		db := openDB(tb)
+		withUsers(tb, db, 1)
+		return sqlite.NewReportStore(db)
+	})
+}

@@ -63,12 +63,13 @@ type definition struct {
 	importance Importance
 }
 
-// pass is a passed check.
+// pass is a passed check, its value and message bounded.
 func (d definition) pass(value any, msg string) Check {
-	return Check{ID: d.id, Title: d.title, Category: d.category, Importance: d.importance, Passed: true, Value: value, Message: msg}
+	return bounded(Check{ID: d.id, Title: d.title, Category: d.category, Importance: d.importance, Passed: true, Value: value, Message: msg})
 }
 
-// fail is a failed check with its error codes.
+// fail is a failed check with its error codes, its value and message
+// bounded.
 func (d definition) fail(value any, msg string, codes ...string) Check {
-	return Check{ID: d.id, Title: d.title, Category: d.category, Importance: d.importance, Value: value, Errors: codes, Message: msg}
+	return bounded(Check{ID: d.id, Title: d.title, Category: d.category, Importance: d.importance, Value: value, Errors: codes, Message: msg})
 }

@@ -37,9 +37,13 @@ type Check struct {
 	Category   Category   `json:"category"`
 	Importance Importance `json:"importance"`
 	Passed     bool       `json:"passed"`
-	// Value is what was found (a title, a count, a list of URLs, ...); it
-	// must survive a JSON round trip unchanged.
+	// Value is what was found (a title, a count, a list of URLs, ...),
+	// within the bounds of bound.go; it must survive a JSON round trip
+	// unchanged.
 	Value any `json:"value"`
+	// Omitted counts the list and object entries left out of Value to keep
+	// it within its bounds (MaxValueItems, MaxValueText); 0 when none were.
+	Omitted int `json:"omitted,omitempty"`
 	// Errors are machine-readable failure codes ("missing", "too_long",
 	// "too_many", ...); empty when passed.
 	Errors  []string `json:"errors,omitempty"`

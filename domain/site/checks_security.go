@@ -105,7 +105,7 @@ func checkPlaintextEmail(p *page) Check {
 		}
 	}
 	if strings.IndexByte(p.text, '@') >= 0 {
-		for _, e := range email.FindAllString(p.text, maxListed) {
+		for _, e := range email.FindAllString(p.text, -1) {
 			add(e)
 		}
 	}

@@ -1,0 +1,67 @@
+package porttest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// HostileTitleBytes is the length of the title of the page BenchmarkReportList
+// analyses: 2 MiB, what a hostile site can serve.
+const HostileTitleBytes = 2 << 20
+
+// HostileReport is a report of user 1 as the analyser makes it of a page
+// whose <title> (and <h1>) hold HostileTitleBytes of text, and the size of
+// its results as JSON.
+func HostileReport() (site.Report, int) {
+	title := strings.Repeat("Pinsight<", HostileTitleBytes/len("Pinsight<"))
+	text := func(s string) *site.Node { return &site.Node{Type: site.TextNode, Text: s} }
+	el := func(tag string, children ...*site.Node) *site.Node {
+		return &site.Node{Type: site.ElementNode, Tag: tag, Children: children}
+	}
+	page := &site.Fetched{RequestedURL: "https://www.example.com/", Page: site.Response{URL: "https://www.example.com/", Status: 200,
+		Header: map[string][]string{"Content-Type": {"text/html"}}, Body: []byte("<title>…</title>"), Elapsed: 300 * time.Millisecond},
+		Document: &site.Node{Type: site.DocumentNode, Children: []*site.Node{
+			el("html", el("head", el("title", text(title))), el("body", el("h1", text(title)))),
+		}}}
+	r := site.Report{UserID: 1, Privacy: site.Private, CreatedAt: reportEpoch, UpdatedAt: reportEpoch}
+	if err := r.Apply(site.Analyze(page, site.DefaultWeights), reportEpoch); err != nil {
+		panic(err)
+	}
+	raw, err := json.Marshal(r.Results)
+	if err != nil {
+		panic(err)
+	}
+	return r, len(raw)
+}
+
+// BenchmarkReportList measures what one GET /reports?per_page=100 costs a
+// store: listing 100 of user 1's reports, each the analysis of a page with
+// a 2 MiB title (HostileReport). It reports the JSON size of one report's
+// results as report_bytes; run with -benchmem for the bytes a list
+// allocates. newStore returns an empty store in which user 1 exists.
+func BenchmarkReportList(b *testing.B, newStore func(testing.TB) ports.ReportStore) {
+	s := newStore(b)
+	r, size := HostileReport()
+	ctx := context.Background()
+	for i := range 100 {
+		r.URL = fmt.Sprintf("https://www.example.com/%d", i)
+		if _, err := s.CreateReport(ctx, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	q := site.ReportQuery{SortBy: site.SortReportsByID, Desc: true, Paging: site.Paging{PerPage: 100, Page: 1}}
+	for b.Loop() {
+		got, total, err := s.Reports(ctx, 1, q)
+		if err != nil || len(got) != 100 || total != 100 {
+			b.Fatalf("Reports = %d items (total %d), %v", len(got), total, err)
+		}
+	}
+	b.ReportMetric(float64(size), "report_bytes")
+}
