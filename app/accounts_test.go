@@ -95,7 +95,7 @@ func TestPasswordSlotsAreBounded(t *testing.T) {
 			return err
 		}},
 		{"register", func() error { _, err := accounts.Register(ctx, "bob@example.com", "battery staple horse"); return err }},
-		{"share password", func() error { _, err := reports.CheckSharePassword(ctx, shared, "open sesame"); return err }},
+		{"share password", func() error { _, err := reports.CheckSharePassword(ctx, shared.Report, "open sesame"); return err }},
 		{"report with a password", func() error {
 			_, err := reports.Create(ctx, 1, app.NewReport{URL: "https://example.com/", Privacy: ptr(2), Password: ptr("open sesame")})
 			return err

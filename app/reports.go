@@ -38,6 +38,25 @@ type NewReport struct {
 	URL      string
 	Privacy  *int    // default site.DefaultPrivacy
 	Password *string // required when Privacy is 2, refused otherwise
+	// IdempotencyKey names the request ("" none): sent again with the same
+	// input within site.IdempotencyKeyTTL, it creates nothing and answers
+	// the report it created (see Create).
+	IdempotencyKey string
+}
+
+// StatusCreated is the HTTP status a created report is answered with (201),
+// recorded with its idempotency key for replays.
+const StatusCreated = 201
+
+// Created is the outcome of Create: the report and the status to answer.
+type Created struct {
+	site.Report
+	// HTTPStatus is the status of the answer: StatusCreated, or for a
+	// replay the first answer's.
+	HTTPStatus int
+	// Replayed tells that an earlier request with the same idempotency key
+	// created the report; Report is its current state.
+	Replayed bool
 }
 
 // ReportUpdate is the input of Update. Nil fields were not sent.
@@ -56,26 +75,42 @@ type ListPage[T any] struct {
 	site.Paging
 }
 
-// Create validates in, analyses the URL and stores the report. Errors:
-// *site.ValidationError, *site.FetchError, ErrBusy, ErrPasswordsBusy,
-// *QuotaError, *ThrottledError.
-func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (site.Report, error) {
-	privacy := site.DefaultPrivacy
+// Create validates in, analyses the URL and stores the report. With an
+// idempotency key, see createOnce. Errors: *site.ValidationError,
+// *site.FetchError, ErrBusy, ErrPasswordsBusy, *QuotaError,
+// *ThrottledError, *InProgressError, site.ErrNotFound (a replay whose
+// report was deleted since).
+func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Created, error) {
 	if err := site.CheckURL(in.URL); err != nil {
-		return site.Report{}, err
+		return Created{}, err
 	}
+	privacy := site.DefaultPrivacy
 	if in.Privacy != nil {
 		p, err := site.ParsePrivacy(*in.Privacy)
 		if err != nil {
-			return site.Report{}, err
+			return Created{}, err
 		}
 		privacy = p
 	}
-	hash, err := rs.passwordFor(ctx, privacy, in.Password, false)
+	password, err := sharePassword(privacy, in.Password, false)
+	if err != nil {
+		return Created{}, err
+	}
+	if in.IdempotencyKey != "" {
+		return rs.createOnce(ctx, userID, in, privacy, password)
+	}
+	r, err := rs.create(ctx, userID, in.URL, privacy, password, nil)
+	return Created{Report: r, HTTPStatus: StatusCreated}, err
+}
+
+// create hashes the password, analyses url and stores the report; with
+// idem, in the transaction that finishes idem.
+func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy site.Privacy, password string, idem *site.Idempotency) (site.Report, error) {
+	hash, err := rs.hash(ctx, password)
 	if err != nil {
 		return site.Report{}, err
 	}
-	a, err := rs.analyser.Analyse(ctx, userID, in.URL)
+	a, err := rs.analyser.Analyse(ctx, userID, url)
 	if err != nil {
 		return site.Report{}, err
 	}
@@ -84,14 +119,23 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (site
 	if err := r.Apply(a, now); err != nil {
 		return site.Report{}, err
 	}
-	return rs.store.CreateReport(ctx, r)
+	if idem == nil {
+		return rs.store.CreateReport(ctx, r)
+	}
+	done := *idem
+	done.HTTPStatus = StatusCreated
+	out, err := rs.store.CreateReports(ctx, []site.Report{r}, &done)
+	if err != nil {
+		return site.Report{}, err
+	}
+	return out[0], nil
 }
 
-// passwordFor checks a password sent with privacy and returns its hash ("" when
+// sharePassword checks a password sent with privacy and returns it ("" when
 // none was sent). An empty password counts as not sent (HTML forms send
-// empty fields); hasHash says a password is stored already, which then need
-// not be sent again.
-func (rs *Reports) passwordFor(ctx context.Context, privacy site.Privacy, password *string, hasHash bool) (string, error) {
+// empty fields); hasHash says a password is stored already, which then
+// need not be sent again.
+func sharePassword(privacy site.Privacy, password *string, hasHash bool) (string, error) {
 	sent := password != nil && *password != ""
 	switch {
 	case privacy != site.Protected && sent:
@@ -106,7 +150,15 @@ func (rs *Reports) passwordFor(ctx context.Context, privacy site.Privacy, passwo
 	if err := site.CheckReportPassword(*password); err != nil {
 		return "", err
 	}
-	return rs.pw.Hash(ctx, *password)
+	return *password, nil
+}
+
+// hash is the argon2id hash of a share password, "" for none.
+func (rs *Reports) hash(ctx context.Context, password string) (string, error) {
+	if password == "" {
+		return "", nil
+	}
+	return rs.pw.Hash(ctx, password)
 }
 
 // Get returns the user's report id, or site.ErrNotFound.
@@ -142,7 +194,11 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 			return site.Report{}, err
 		}
 	}
-	hash, err := rs.passwordFor(ctx, privacy, in.Password, cur.HasPassword())
+	password, err := sharePassword(privacy, in.Password, cur.HasPassword())
+	if err != nil {
+		return site.Report{}, err
+	}
+	hash, err := rs.hash(ctx, password)
 	if err != nil {
 		return site.Report{}, err
 	}
@@ -176,10 +232,23 @@ func (rs *Reports) Delete(ctx context.Context, userID, id int64) error {
 	return rs.store.DeleteReport(ctx, userID, id)
 }
 
-// Shared returns report id for the public page when its privacy is 0 or 2
-// (the caller asks for the password of a 2); otherwise site.ErrNotFound.
-func (rs *Reports) Shared(ctx context.Context, id int64) (site.Report, error) {
-	return rs.store.SharedReport(ctx, id)
+// Shared returns the report whose share token is token, for its public
+// page: to anyone when its privacy is 0 or 2 (the caller asks for the
+// password of a 2), and to its owner whatever its privacy (viewer is the
+// user the request authenticated, 0 for none). Otherwise, and for anything
+// that is not a share token (looked up no further), site.ErrNotFound.
+func (rs *Reports) Shared(ctx context.Context, token string, viewer int64) (site.Report, error) {
+	if !site.ValidShareToken(token) {
+		return site.Report{}, site.ErrNotFound
+	}
+	r, err := rs.store.ReportByToken(ctx, token)
+	if err != nil {
+		return site.Report{}, err
+	}
+	if r.Privacy == site.Private && (viewer == 0 || r.UserID != viewer) {
+		return site.Report{}, site.ErrNotFound
+	}
+	return r, nil
 }
 
 // CheckSharePassword reports whether password opens report r (privacy 2).

@@ -72,7 +72,7 @@ func TestCreateReport(t *testing.T) {
 		t.Errorf("Create = %+v", r)
 	}
 	p, err := rs.Create(ctx, 7, app.NewReport{URL: "http://example.com", Privacy: ptr(2), Password: ptr("open sesame")})
-	if err != nil || !p.HasPassword() || p.PasswordHash == "open sesame" || !opens(t, rs, p, "open sesame") || opens(t, rs, p, "wrong sesame") {
+	if err != nil || !p.HasPassword() || p.PasswordHash == "open sesame" || !opens(t, rs, p.Report, "open sesame") || opens(t, rs, p.Report, "wrong sesame") {
 		t.Errorf("Create with password = %+v, %v", p, err)
 	}
 	calls := an.calls.Load()
@@ -166,13 +166,26 @@ func TestSharedReports(t *testing.T) {
 	rs := app.NewReports(memory.NewReportStore(), &scripted{score: 60}, cheapPasswords)
 	priv, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://a.com"})
 	pub, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://a.com", Privacy: ptr(0)})
-	if _, err := rs.Shared(ctx, priv.ID); !errors.Is(err, site.ErrNotFound) {
-		t.Errorf("Shared(private) err = %v", err)
+	if !site.ValidShareToken(priv.Token) || !site.ValidShareToken(pub.Token) || priv.Token == pub.Token {
+		t.Fatalf("share tokens %q and %q", priv.Token, pub.Token)
 	}
-	if got, err := rs.Shared(ctx, pub.ID); err != nil || got.ID != pub.ID {
+	for _, viewer := range []int64{0, 2} {
+		if _, err := rs.Shared(ctx, priv.Token, viewer); !errors.Is(err, site.ErrNotFound) {
+			t.Errorf("Shared(private, viewer %d) err = %v", viewer, err)
+		}
+	}
+	if got, err := rs.Shared(ctx, priv.Token, 1); err != nil || got.ID != priv.ID {
+		t.Errorf("Shared(private, its owner) = %+v, %v", got, err)
+	}
+	if got, err := rs.Shared(ctx, pub.Token, 0); err != nil || got.ID != pub.ID {
 		t.Errorf("Shared(public) = %+v, %v", got, err)
 	}
-	if opens(t, rs, pub, "") {
+	for _, token := range []string{"", "1", strings.ToUpper(pub.Token), pub.Token + "a", "abcdefghijklmnopqrstuvwxyz"} {
+		if _, err := rs.Shared(ctx, token, 1); !errors.Is(err, site.ErrNotFound) {
+			t.Errorf("Shared(%q) err = %v", token, err)
+		}
+	}
+	if opens(t, rs, pub.Report, "") {
 		t.Error("a public report opened with a password")
 	}
 }

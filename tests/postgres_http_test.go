@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,13 +99,14 @@ type twin struct {
 	mem, other http.Handler
 	name       string               // the other storage, for messages
 	keys       map[string][2]string // user -> API key on memory, on the other
+	shares     map[string][2]string // report id -> its share_url on memory, on the other
 	n          int
 	status     map[int]int // requests compared by status
 }
 
 // newTwin compares mem with other, the handler over the storage name.
 func newTwin(t *testing.T, mem, other http.Handler, name string) *twin {
-	return &twin{t: t, mem: mem, other: other, name: name, keys: map[string][2]string{}, status: map[int]int{}}
+	return &twin{t: t, mem: mem, other: other, name: name, keys: map[string][2]string{}, shares: map[string][2]string{}, status: map[int]int{}}
 }
 
 // twinReq is one scripted request.
@@ -113,6 +115,7 @@ type twinReq struct {
 	body         string   // JSON when it starts with { or [, else a form
 	user         string   // whose API key to send ("" none)
 	header       []string // extra header pairs
+	share        string   // a report id: path is ignored, each side gets the report's share_url
 }
 
 // twinRes is one answer.
@@ -126,7 +129,7 @@ type twinRes struct {
 // twinHeaders are the response headers of the contract.
 var twinHeaders = []string{"Content-Type", "Cache-Control", "Etag", "Allow", "Retry-After", "Location", "Vary"}
 
-func (tw *twin) send(h http.Handler, r twinReq, key string) twinRes {
+func (tw *twin) send(h http.Handler, r twinReq, key, path string) twinRes {
 	tw.t.Helper()
 	var body *strings.Reader
 	if r.body != "" {
@@ -134,9 +137,9 @@ func (tw *twin) send(h http.Handler, r twinReq, key string) twinRes {
 	}
 	var req *http.Request
 	if body != nil {
-		req = httptest.NewRequest(r.method, r.path, body)
+		req = httptest.NewRequest(r.method, path, body)
 	} else {
-		req = httptest.NewRequest(r.method, r.path, nil)
+		req = httptest.NewRequest(r.method, path, nil)
 	}
 	switch {
 	case strings.HasPrefix(r.body, "{") || strings.HasPrefix(r.body, "["):
@@ -168,21 +171,26 @@ func (tw *twin) send(h http.Handler, r twinReq, key string) twinRes {
 func (tw *twin) do(r twinReq) (mem, other twinRes) {
 	tw.t.Helper()
 	tw.n++
-	keys := tw.keys[r.user]
-	mem, other = tw.send(tw.mem, r, keys[0]), tw.send(tw.other, r, keys[1])
+	keys, paths, what := tw.keys[r.user], [2]string{r.path, r.path}, r.method+" "+r.path
+	if r.share != "" {
+		paths, what = tw.shares[r.share], r.method+" the share page of report "+r.share
+		if paths[0] == "" || paths[1] == "" {
+			tw.t.Fatalf("report %s has no share_url on both sides: %q", r.share, paths)
+		}
+	}
+	mem, other = tw.send(tw.mem, r, keys[0], paths[0]), tw.send(tw.other, r, keys[1], paths[1])
 	tw.status[mem.status]++
-	what := r.method + " " + r.path
 	if mem.status != other.status {
 		tw.t.Errorf("%s: status memory %d, %s %d\nmemory   %.600s\n%-8s %.600s", what, mem.status, tw.name, other.status, mem.raw, tw.name, other.raw)
 		return mem, other
 	}
 	for _, name := range twinHeaders {
-		if m, o := mem.header.Values(name), other.header.Values(name); !reflect.DeepEqual(m, o) {
+		if m, o := twinShareURLs(mem.header.Values(name)), twinShareURLs(other.header.Values(name)); !reflect.DeepEqual(m, o) {
 			tw.t.Errorf("%s: header %s memory %q, %s %q", what, name, m, tw.name, o)
 		}
 	}
 	if mem.body == nil && other.body == nil {
-		if mem.raw != other.raw {
+		if twinShareURL.ReplaceAllString(mem.raw, "/r/<token>") != twinShareURL.ReplaceAllString(other.raw, "/r/<token>") {
 			tw.t.Errorf("%s: bodies differ\nmemory   %.600s\n%-8s %.600s", what, mem.raw, tw.name, other.raw)
 		}
 		return mem, other
@@ -208,8 +216,21 @@ func (tw *twin) get(path string) (mem, other twinRes) {
 // it is RFC 3339, its zone, and whether it has sub-microsecond digits
 // (which a Postgres timestamptz cannot hold).
 var twinVolatile = map[string]string{
-	"token": "<api key>", "prefix": "<api key prefix>",
+	"token": "<api key>", "prefix": "<api key prefix>", "share_url": "<share url>",
 	"created_at": "<time>", "generated_at": "<time>", "updated_at": "<time>", "last_used_at": "<time>",
+}
+
+// twinShareURL is the form of a share_url (and of the report page's links):
+// the random token differs between the two stores, nothing else may.
+var twinShareURL = regexp.MustCompile(`/r/[a-z2-7]{26}`)
+
+// twinShareURLs is vs with every share URL's token replaced by a placeholder.
+func twinShareURLs(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = twinShareURL.ReplaceAllString(v, "/r/<token>")
+	}
+	return out
 }
 
 // twinTime is the placeholder of a timestamp (the value itself when it is
@@ -242,8 +263,11 @@ func twinScrub(v any, key string) any {
 		return out
 	case string:
 		if p, ok := twinVolatile[key]; ok {
-			if p == "<time>" {
+			switch {
+			case p == "<time>":
 				return twinTime(v)
+			case key == "share_url" && !twinShareURL.MatchString(v):
+				return v // not a share_url: compared as it is
 			}
 			return p
 		}
@@ -571,9 +595,10 @@ func twinSite(tw *twin) {
 				form.Set("privacy", "2")
 				form.Set("password", "open sesame")
 			}
-			m, _ := post("/api/v1/reports", form.Encode(), "ada")
+			m, o := post("/api/v1/reports", form.Encode(), "ada")
 			if id := twinString(m.body, "data", "id"); id != "" {
 				ids = append(ids, id)
+				tw.shares[id] = [2]string{twinString(m.body, "data", "share_url"), twinString(o.body, "data", "share_url")}
 			}
 		}
 	}
@@ -623,12 +648,18 @@ func twinSite(tw *twin) {
 	list()
 
 	// Get, update, delete; the public page; the other user's 404s.
-	for _, id := range ids {
+	for i, id := range ids {
 		tw.do(twinReq{method: http.MethodGet, user: "ada", path: "/api/v1/reports/" + id})
 		tw.do(twinReq{method: http.MethodGet, user: "bob", path: "/api/v1/reports/" + id})
 		tw.do(twinReq{method: http.MethodPut, user: "bob", path: "/api/v1/reports/" + id, body: "privacy=0"})
 		tw.do(twinReq{method: http.MethodDelete, user: "bob", path: "/api/v1/reports/" + id})
-		tw.do(twinReq{method: http.MethodGet, path: "/reports/" + id})
+		tw.do(twinReq{method: http.MethodGet, path: "/reports/" + id}) // ids address no page
+		tw.do(twinReq{method: http.MethodGet, share: id})
+		tw.do(twinReq{method: http.MethodGet, share: id, user: "ada"})
+		tw.do(twinReq{method: http.MethodGet, share: id, user: "bob"})
+		if i < 4 { // within the password attempts of one client
+			tw.do(twinReq{method: http.MethodPost, share: id, body: "password=open+sesame"})
+		}
 	}
 	for i, id := range ids {
 		path := "/api/v1/reports/" + id
@@ -651,7 +682,7 @@ func twinSite(tw *twin) {
 			tw.do(twinReq{method: http.MethodDelete, user: "ada", path: path})
 		}
 		tw.do(twinReq{method: http.MethodGet, user: "ada", path: path})
-		tw.do(twinReq{method: http.MethodGet, path: "/reports/" + id})
+		tw.do(twinReq{method: http.MethodGet, share: id})
 	}
 	for _, path := range []string{"/api/v1/reports/0", "/api/v1/reports/-1", "/api/v1/reports/abc", "/api/v1/reports/99999999999"} {
 		tw.do(twinReq{method: http.MethodGet, user: "ada", path: path})

@@ -40,7 +40,7 @@ func fullDataset(tb testing.TB) *postal.Dataset {
 }
 
 // importedFull returns a database holding the real directory.
-func importedFull(t *testing.T) (*bun.DB, *postal.Dataset) {
+func importedFull(t *testing.T) (*postgres.DB, *postal.Dataset) {
 	ds := fullDataset(t)
 	db, _ := newDatabase(t)
 	st, err := postgres.ImportDataset(context.Background(), db, ds)
@@ -98,7 +98,7 @@ func (r *queryRecorder) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 
 // explainNearest runs NearestOffices (with and without a radius), captures
 // the candidate queries it sent and returns their EXPLAIN output.
-func explainNearest(t *testing.T, db *bun.DB) string {
+func explainNearest(t *testing.T, db *postgres.DB) string {
 	t.Helper()
 	ctx := context.Background()
 	rec := &queryRecorder{}

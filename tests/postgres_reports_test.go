@@ -26,3 +26,15 @@ func TestPostgresReportStore(t *testing.T) {
 		return postgres.NewReportStore(db)
 	})
 }
+
+// BenchmarkPostgresReportList is porttest.BenchmarkReportList on Postgres:
+// go test ./tests -run '^$' -bench PostgresReportList -benchmem
+func BenchmarkPostgresReportList(b *testing.B) {
+	porttest.BenchmarkReportList(b, func(tb testing.TB) ports.ReportStore {
+		db, _ := newDatabase(tb)
+		if _, err := postgres.NewAccountStore(db).CreateUser(context.Background(), account.User{Email: "u1@example.com", CreatedAt: time.Now()}); err != nil {
+			tb.Fatal(err)
+		}
+		return postgres.NewReportStore(db)
+	})
+}

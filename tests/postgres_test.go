@@ -12,7 +12,6 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
 	"github.com/testcontainers/testcontainers-go/wait"
-	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
 )
@@ -56,7 +55,17 @@ func startPostGIS(t testing.TB) string {
 
 // newDatabase creates a fresh, migrated database for one test and returns
 // its handle and URL.
-func newDatabase(t testing.TB) (*bun.DB, string) {
+func newDatabase(t testing.TB) (*postgres.DB, string) {
+	t.Helper()
+	db, url := newEmptyDatabase(t)
+	if _, err := postgres.Migrate(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	return db, url
+}
+
+// newEmptyDatabase creates a fresh database without migrating it.
+func newEmptyDatabase(t testing.TB) (*postgres.DB, string) {
 	t.Helper()
 	admin := startPostGIS(t)
 	pgServer.mu.Lock()
@@ -78,9 +87,6 @@ func newDatabase(t testing.TB) (*bun.DB, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	if _, err := postgres.Migrate(ctx, db); err != nil {
-		t.Fatal(err)
-	}
 	return db, url
 }
 

@@ -127,7 +127,7 @@ func TestSharePageInBrowser(t *testing.T) {
 	ctx, cancelTime := context.WithTimeout(ctx, 90*time.Second)
 	defer cancelTime()
 
-	pubURL := srv.URL + "/reports/" + strconv.FormatInt(pub.ID, 10)
+	pubURL := srv.URL + pub.ShareURL
 	if err := chromedp.Do(ctx, chromedp.Navigate(pubURL), chromedp.WaitVisible(chromedp.CSS("#score"))); err != nil {
 		t.Fatalf("public page: %v", err)
 	}
@@ -141,14 +141,23 @@ func TestSharePageInBrowser(t *testing.T) {
 	if bandColour := map[site.Rating]string{site.Good: "rgb(26, 127, 55)", site.Decent: "rgb(183, 121, 31)", site.Bad: "rgb(198, 40, 40)"}[want.Rating]; background != bandColour {
 		t.Errorf("score background %q, want %q: the style sheet was not applied (CSP?)", background, bandColour)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/reports/"+strconv.FormatInt(priv.ID, 10))); err != nil {
-		t.Fatal(err)
-	}
-	if missing := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); missing != "Report not found" {
-		t.Errorf("private report page heading = %q", missing)
+	// A private report's page, and the numeric address of a public one, are
+	// not found.
+	for _, path := range []string{priv.ShareURL, "/reports/" + strconv.FormatInt(pub.ID, 10)} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+path)); err != nil {
+			t.Fatal(err)
+		}
+		if path == priv.ShareURL {
+			if missing := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); missing != "Report not found" {
+				t.Errorf("private report page heading = %q", missing)
+			}
+		}
+		if body := run(t, ctx, chromedp.Evaluate[string](`document.body.innerText`)); strings.Contains(body, "example.com") {
+			t.Errorf("%s shows the report: %.200s", path, body)
+		}
 	}
 
-	protURL := srv.URL + "/reports/" + strconv.FormatInt(prot.ID, 10)
+	protURL := srv.URL + prot.ShareURL
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(protURL),
 		chromedp.WaitVisible(chromedp.CSS("#unlock")),

@@ -23,8 +23,9 @@ const description = `Pinsight: India Post directory, DIGIPIN geocode and site an
 Every response is an envelope. Success: {"success": true, "data": {...}}.
 Failure: {"success": false, "code": "...", "message": "...", "errors": {"field": ["..."]}}
 with 400 (malformed body, missing field or parameter), 401, 404 (unknown resource or route),
-405 (wrong method; Allow is set), 413 (body or batch too large), 415 (unsupported content type),
-422 (invalid value), 429 (rate limited; Retry-After is set), 500, 503.
+405 (wrong method; Allow is set), 409 (a request with the same Idempotency-Key is still running;
+Retry-After is set), 413 (body or batch too large), 415 (unsupported content type),
+422 (invalid value), 429 (rate limited; Retry-After is set), 500, 503 (Retry-After is set).
 
 Error envelopes list at most 20 field errors in errors (missing required fields first); when
 more were found, errors_truncated gives the number left out.

@@ -215,6 +215,7 @@ func toHTTP(err error) error {
 	var fe fieldErrorer
 	var te *app.ThrottledError
 	var qe *app.QuotaError
+	var ie *app.InProgressError
 	switch {
 	case err == nil:
 		return nil
@@ -245,12 +246,19 @@ func toHTTP(err error) error {
 		return huma.ErrorWithHeaders(huma.Error429TooManyRequests(qe.Reason()), http.Header{"Retry-After": {qe.RetryAfterHeader()}})
 	case errors.Is(err, app.ErrBusy):
 		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("every analysis slot is busy: retry shortly"), http.Header{"Retry-After": {"5"}})
+	case errors.As(err, &ie):
+		return huma.ErrorWithHeaders(huma.Error409Conflict(ie.Error()), http.Header{"Retry-After": {ie.RetryAfterHeader()}})
 	case errors.Is(err, ports.ErrUnavailable):
-		return huma.Error503ServiceUnavailable("the database is unavailable: try again shortly")
+		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("the database is unavailable: try again shortly"),
+			http.Header{"Retry-After": {storageRetryAfter}})
 	default:
 		return err
 	}
 }
+
+// storageRetryAfter is the Retry-After (seconds) of a store that is
+// unavailable: a database down, stalled or past its statement timeout.
+const storageRetryAfter = "5"
 
 // passwordRetryAfter is the Retry-After of ErrPasswordsBusy, in seconds.
 var passwordRetryAfter = strconv.Itoa(int(app.PasswordRetryAfter / time.Second))

@@ -31,7 +31,7 @@ func (downAccounts) KeyByHash(context.Context, string, time.Time) (account.APIKe
 // downReports is a report store whose database is down for the report page.
 type downReports struct{ ports.ReportStore }
 
-func (downReports) SharedReport(context.Context, int64) (site.Report, error) {
+func (downReports) ReportByToken(context.Context, string) (site.Report, error) {
 	return site.Report{}, ports.ErrUnavailable
 }
 
@@ -102,11 +102,12 @@ func TestSecurityHeaders(t *testing.T) {
 		{h, "GET", "/healthz", nil, 200},
 		{h, "GET", "/readyz", nil, 503},
 		{h, "OPTIONS", "/api/v1/account", []string{"Origin", "https://app.example", "Access-Control-Request-Method", "GET"}, 204},
-		{h, "GET", "/reports/" + itoa(public), nil, 200},
-		{h, "GET", "/reports/999999", nil, 404},
+		{h, "GET", public, nil, 200},
+		{h, "GET", "/r/" + site.NewShareToken(), nil, 404},
+		{h, "GET", "/reports/1", nil, 404},
 		{down, "GET", "/api/v1/pincodes/800001", nil, 503},
 		{down, "GET", "/api/v1/account", bearer("psk_any"), 503},
-		{down, "GET", "/reports/1", nil, 503},
+		{down, "GET", "/r/" + site.NewShareToken(), nil, 503},
 	}
 	check := func(r request, rec *httptest.ResponseRecorder) {
 		t.Helper()
@@ -152,8 +153,8 @@ func TestSecurityHeaders(t *testing.T) {
 	<-done
 }
 
-// analyserReport creates a report and returns its id.
-func analyserReport(t *testing.T, h http.Handler, key, form string) int64 {
+// analyserReport creates a report and returns its share page's path.
+func analyserReport(t *testing.T, h http.Handler, key, form string) string {
 	t.Helper()
 	res := do(t, h, http.MethodPost, "/api/v1/reports", formType, form, bearer(key)...)
 	var r httpapi.ReportData
@@ -161,5 +162,5 @@ func analyserReport(t *testing.T, h http.Handler, key, form string) int64 {
 	if res.Status != http.StatusCreated {
 		t.Fatalf("create %q = %d %s", form, res.Status, res.Message)
 	}
-	return r.ID
+	return r.ShareURL
 }

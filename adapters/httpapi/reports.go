@@ -43,7 +43,8 @@ type reportIDInput struct {
 }
 
 type reportCreateInput struct {
-	Body struct {
+	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Optional name of this creation request, chosen by the client (a UUID, say): 1 to 255 printable ASCII characters (space to ~), else 422 on Idempotency-Key. Sent again by the same user within 24 hours with the same body, the request creates nothing and answers the first answer's status with the report as it is now (Idempotent-Replayed: true), or 404 if it was deleted since; with another body it is 422 on Idempotency-Key; while the first request still runs it is 409 with Retry-After (it is never analysed twice). A request that failed does not keep its key: a retry runs again. Use it to retry safely after a lost answer or a server stop. Keys are per user and forgotten 24 hours after their first use."`
+	Body           struct {
 		URL      string  `json:"url" minLength:"1" maxLength:"2048" doc:"The URL to analyse: http or https."`
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password."`
 		Password *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise. The account password rules apply (at least 8 characters not counting leading and trailing spaces, at most 256 bytes, no control characters, not common), the e-mail rule aside."`
@@ -91,6 +92,15 @@ func registerReports(api huma.API, reports *app.Reports, accounts *app.Accounts)
 	registerReportWrites(g, reports, accounts)
 }
 
+// createdReply is the answer of create-report: the report, with
+// Idempotent-Replayed when an earlier request with the same
+// Idempotency-Key created it.
+type createdReply struct {
+	Status   int    `json:"-"`
+	Replayed string `header:"Idempotent-Replayed" doc:"true when the answer replays an earlier request with the same Idempotency-Key (the report as it is now); absent otherwise."`
+	Body     Envelope[ReportData]
+}
+
 // quotaDoc describes the analysis quotas of creating and re-analysing.
 const quotaDoc = "429 with Retry-After when the caller has too many analyses running at once or has used " +
 	"their daily quota of analyses (per user, whatever the API key), or when the target site (registrable " +
@@ -108,15 +118,21 @@ func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accoun
 			"privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords " +
 			"follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and " +
 			"never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they " +
-			"stay busy). " + scoreDoc}
+			"stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a " +
+			"timeout or a server stop) creates no second report: it answers the first answer's status with the " +
+			"report as it is now; the key with another body is 422; while the first request runs, 409 with " +
+			"Retry-After. " + scoreDoc}
 	protect(accounts, &op)
-	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*Reply[ReportData], error) {
-		r, err := reports.Create(ctx, caller(ctx).User.ID, app.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password})
+	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*createdReply, error) {
+		r, err := reports.Create(ctx, caller(ctx).User.ID, app.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password,
+			IdempotencyKey: in.IdempotencyKey})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := ok(reportData(r))
-		out.Status = http.StatusCreated
+		out := &createdReply{Status: r.HTTPStatus, Body: Envelope[ReportData]{Success: true, Data: reportData(r.Report)}}
+		if r.Replayed {
+			out.Replayed = "true"
+		}
 		return out, nil
 	})
 	op = huma.Operation{OperationID: "update-report", Method: http.MethodPut, Path: "/reports/{id}", Tags: tags,

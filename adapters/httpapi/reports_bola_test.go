@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
 )
 
 // TestReportsIsolation: a second user sees none of the first user's data,
@@ -46,14 +48,16 @@ func TestReportsIsolation(t *testing.T) {
 		t.Errorf("bob deletes ada's project = %d", res.Status)
 	}
 	// The public page: bob's own key opens none of ada's non-public reports.
-	for _, r := range []int64{priv.ID, prot.ID} {
-		page := getPage(t, s.h, "/reports/"+itoa(r), "Authorization", "Bearer "+bob)
-		if strings.Contains(page.body, "alpha.com") || (r == priv.ID && page.status != 404) {
-			t.Errorf("bob's key on ada's page %d = %d", r, page.status)
+	for _, r := range []httpapi.ReportData{priv, prot} {
+		page := getPage(t, s.h, r.ShareURL, "Authorization", "Bearer "+bob)
+		if strings.Contains(page.body, "alpha.com") || (r.ID == priv.ID && page.status != 404) {
+			t.Errorf("bob's key on ada's page %d = %d", r.ID, page.status)
 		}
 	}
-	if page := getPage(t, s.h, "/reports/"+itoa(priv.ID), "Authorization", "Bearer "+ada); page.status != 200 || !strings.Contains(page.body, "alpha.com/p") {
-		t.Errorf("ada's key on her private page = %d", page.status)
+	for _, r := range []httpapi.ReportData{priv, prot} {
+		if page := getPage(t, s.h, r.ShareURL, "Authorization", "Bearer "+ada); page.status != 200 || !strings.Contains(page.body, r.URL) {
+			t.Errorf("ada's key on her page %d (privacy %d) = %d", r.ID, r.Privacy, page.status)
+		}
 	}
 	// Ada's data is intact.
 	if l := s.listReports(t, ada, ""); l.Meta.Total != 3 {

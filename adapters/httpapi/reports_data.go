@@ -40,6 +40,7 @@ type ReportItem struct {
 	Score       int       `json:"score" minimum:"0" maximum:"100" doc:"100 x weight of passed checks / weight of all checks, truncated."`
 	Privacy     int       `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
 	HasPassword bool      `json:"has_password" doc:"Whether a share password is stored (the password itself is never returned)."`
+	ShareURL    string    `json:"share_url" doc:"Path of the report's HTML page on this server, /r/ followed by the report's share token (128 random bits in base32, drawn when the report is created and never changed or reused): give it, prefixed with the server's origin, to whoever may see the report. The page shows the report to anyone when privacy is 0, asks for the password when it is 2, and is 404 when it is 1 (unless the owner's key is sent). Report ids are never used in page addresses."`
 	GeneratedAt time.Time `json:"generated_at" doc:"When the analysis ran."`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
@@ -82,7 +83,7 @@ type ProjectDeletedData struct {
 func reportItem(r site.Report) ReportItem {
 	return ReportItem{
 		ID: r.ID, URL: r.URL, Project: r.Project, Result: string(r.Rating), Score: r.Score,
-		Privacy: int(r.Privacy), HasPassword: r.HasPassword(),
+		Privacy: int(r.Privacy), HasPassword: r.HasPassword(), ShareURL: sharePath(r.Token),
 		GeneratedAt: r.GeneratedAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }

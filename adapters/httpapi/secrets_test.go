@@ -105,11 +105,11 @@ func TestPasswordsBusy(t *testing.T) {
 			}
 		})
 	}
-	if p := postPassword(s.h, "/reports/"+itoa(prot.ID), "open+sesame", "192.0.2.1:1"); p.status != 503 || p.header.Get("Retry-After") != "1" || !strings.Contains(p.body, "try again") {
+	if p := postPassword(s.h, prot.ShareURL, "open+sesame", "192.0.2.1:1"); p.status != 503 || p.header.Get("Retry-After") != "1" || !strings.Contains(p.body, "try again") {
 		t.Errorf("share page password = %d, Retry-After %q", p.status, p.header.Get("Retry-After"))
 	}
 	pw.busy.Store(false)
-	if p := postPassword(s.h, "/reports/"+itoa(prot.ID), "open+sesame", "192.0.2.1:1"); p.status != 303 {
+	if p := postPassword(s.h, prot.ShareURL, "open+sesame", "192.0.2.1:1"); p.status != 303 {
 		t.Errorf("share page password once free = %d, want 303", p.status)
 	}
 }

@@ -22,7 +22,7 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// ShareOptions configures the public report page, GET /reports/{id}.
+// ShareOptions configures the public report page, GET /r/{token}.
 type ShareOptions struct {
 	// CookieKey signs the cookie that remembers an entered password. Nil:
 	// a random key drawn at start (cookies then end with the process).
@@ -67,68 +67,69 @@ func registerSharePage(api huma.API, reports *app.Reports, accounts *app.Account
 	}
 	p := &sharePage{reports: reports, accounts: accounts, opts: opts}
 	for method, h := range map[string]http.HandlerFunc{http.MethodGet: p.view, http.MethodPost: p.unlock} {
-		api.Adapter().Handle(&huma.Operation{Method: method, Path: "/reports/{id}"}, func(ctx huma.Context) {
+		api.Adapter().Handle(&huma.Operation{Method: method, Path: sharePrefix + "{token}"}, func(ctx huma.Context) {
 			r, w := humago.Unwrap(ctx)
 			h(w, r)
 		})
 	}
 }
 
+// sharePrefix starts the path of every report page: /r/{token}, the token
+// being the report's random share token (report ids are never used there,
+// so pages cannot be walked).
+const sharePrefix = "/r/"
+
+// sharePath is the path of the report page of the share token.
+func sharePath(token string) string { return sharePrefix + token }
+
 // view shows a report: privacy 0 to anyone, 2 with the password (or the
-// cookie a correct one left), 1 only to the owner's Bearer key; anything
-// else is 404, so a private report looks like a missing one.
+// cookie a correct one left), 1 only to the owner's Bearer key; the owner
+// sees it whatever its privacy. Anything else is 404, so a private report
+// looks like a missing one.
 func (p *sharePage) view(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
-		return
-	}
-	if rep, ok := p.owned(r, id); ok {
-		p.renderReport(w, rep)
-		return
-	}
-	rep, err := p.reports.Shared(r.Context(), id)
+	viewer := p.viewer(r)
+	rep, err := p.reports.Shared(r.Context(), r.PathValue("token"), viewer)
 	switch {
 	case errors.Is(err, site.ErrNotFound):
 		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
 	case err != nil:
 		p.fail(w, r, err)
-	case rep.Privacy == site.Public || p.validCookie(r, rep):
+	case rep.Privacy == site.Public || rep.UserID == viewer || p.validCookie(r, rep):
 		p.renderReport(w, rep)
 	default:
-		p.render(w, http.StatusOK, "password", pageData{Title: "Protected report", ID: id})
+		p.render(w, http.StatusOK, "password", pageData{Title: "Protected report", Token: rep.Token})
 	}
 }
 
-// owned returns the report when the request carries its owner's key.
-func (p *sharePage) owned(r *http.Request, id int64) (site.Report, bool) {
-	token := bearerToken(r.Header.Get("Authorization"))
-	if token == "" {
-		return site.Report{}, false
+// viewer is the user whose key the request carries, 0 for none or an
+// invalid one.
+func (p *sharePage) viewer(r *http.Request) int64 {
+	key := bearerToken(r.Header.Get("Authorization"))
+	if key == "" {
+		return 0
 	}
-	who, err := authenticate(r.Context(), p.accounts.Authenticate, token)
+	who, err := authenticate(r.Context(), p.accounts.Authenticate, key)
 	if err != nil {
-		return site.Report{}, false
+		return 0
 	}
-	rep, err := p.reports.Get(r.Context(), who.User.ID, id)
-	return rep, err == nil
+	return who.User.ID
 }
 
 // unlock checks a password sent by the form; a correct one is remembered
 // in a signed HttpOnly cookie and the browser is sent back to the page.
 func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
+	token := r.PathValue("token")
+	if !site.ValidShareToken(token) {
 		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
 		return
 	}
 	if wait, limited := p.throttled(r); limited {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		p.render(w, http.StatusTooManyRequests, "password", pageData{Title: "Protected report", ID: id,
+		p.render(w, http.StatusTooManyRequests, "password", pageData{Title: "Protected report", Token: token,
 			Error: "Too many attempts: try again in " + strconv.Itoa(int(wait.Seconds())+1) + " seconds."})
 		return
 	}
-	rep, err := p.reports.Shared(r.Context(), id)
+	rep, err := p.reports.Shared(r.Context(), token, 0)
 	switch {
 	case errors.Is(err, site.ErrNotFound):
 		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
@@ -137,7 +138,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 		return
 	case rep.Privacy != site.Protected:
-		http.Redirect(w, r, "/reports/"+strconv.FormatInt(id, 10), http.StatusSeeOther)
+		http.Redirect(w, r, sharePath(token), http.StatusSeeOther)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
@@ -149,7 +150,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		match, err = p.reports.CheckSharePassword(r.Context(), rep, r.PostForm.Get("password"))
 		if errors.Is(err, app.ErrPasswordsBusy) {
 			w.Header().Set("Retry-After", passwordRetryAfter)
-			p.render(w, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", ID: id,
+			p.render(w, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", Token: token,
 				Error: "Too many password checks at the moment: try again in a few seconds."})
 			return
 		}
@@ -159,11 +160,11 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !match {
-		p.render(w, http.StatusForbidden, "password", pageData{Title: "Protected report", ID: id, Error: "Wrong password."})
+		p.render(w, http.StatusForbidden, "password", pageData{Title: "Protected report", Token: token, Error: "Wrong password."})
 		return
 	}
 	http.SetCookie(w, p.cookie(r, rep))
-	http.Redirect(w, r, "/reports/"+strconv.FormatInt(id, 10), http.StatusSeeOther)
+	http.Redirect(w, r, sharePath(token), http.StatusSeeOther)
 }
 
 // throttled takes one password attempt of the client from its quota.
@@ -183,27 +184,31 @@ func (p *sharePage) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status := http.StatusInternalServerError
 	if errors.Is(err, ports.ErrUnavailable) {
 		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", storageRetryAfter)
 	}
 	slog.ErrorContext(r.Context(), "report page failed", "path", r.URL.Path, "err", err)
 	p.render(w, status, "notfound", pageData{Title: http.StatusText(status)})
 }
 
-func cookieName(id int64) string { return "pinsight_report_" + strconv.FormatInt(id, 10) }
+// shareCookie names the cookie that remembers an entered password; its
+// path is the report page's, so each report has its own.
+const shareCookie = "pinsight_share"
 
 // cookie remembers a correct password of rep until the TTL passes. It is
-// bound to the stored hash, so a new password invalidates it.
+// bound to the report's share token and to the stored hash, so it opens no
+// other report and a new password invalidates it.
 func (p *sharePage) cookie(r *http.Request, rep site.Report) *http.Cookie {
 	exp := time.Now().Add(p.opts.CookieTTL).Unix()
 	return &http.Cookie{
-		Name: cookieName(rep.ID), Value: strconv.FormatInt(exp, 10) + "." + p.sign(rep, exp),
-		Path: "/reports/" + strconv.FormatInt(rep.ID, 10), MaxAge: int(p.opts.CookieTTL.Seconds()),
+		Name: shareCookie, Value: strconv.FormatInt(exp, 10) + "." + p.sign(rep, exp),
+		Path: sharePath(rep.Token), MaxAge: int(p.opts.CookieTTL.Seconds()),
 		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
 	}
 }
 
 func (p *sharePage) sign(rep site.Report, exp int64) string {
 	m := hmac.New(sha256.New, p.opts.CookieKey)
-	m.Write([]byte(strconv.FormatInt(rep.ID, 10) + "|" + strconv.FormatInt(exp, 10) + "|" + rep.PasswordHash))
+	m.Write([]byte(rep.Token + "|" + strconv.FormatInt(exp, 10) + "|" + rep.PasswordHash))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
@@ -211,7 +216,7 @@ func (p *sharePage) validCookie(r *http.Request, rep site.Report) bool {
 	if rep.Privacy != site.Protected || !rep.HasPassword() {
 		return false
 	}
-	c, err := r.Cookie(cookieName(rep.ID))
+	c, err := r.Cookie(shareCookie)
 	if err != nil {
 		return false
 	}

@@ -43,7 +43,7 @@ func hashCSS(css string) string {
 type pageData struct {
 	Title         string
 	CSS           template.CSS
-	ID            int64
+	Token         string // the report's share token, for the password form
 	Error         string
 	Report        ReportItem
 	Generated     string

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
 )
 
 // page is a raw (HTML) response.
@@ -48,8 +50,15 @@ func TestSharePage(t *testing.T) {
 	pub := s.createReport(t, ada, "url=https://alpha.com/&privacy=0")
 	priv := s.createReport(t, ada, "url=https://alpha.com/private")
 	prot := s.createReport(t, ada, "url=https://alpha.com/protected&privacy=2&password=open+sesame")
+	prot2 := s.createReport(t, ada, "url=https://alpha.com/protected2&privacy=2&password=open+sesame")
 
-	p := getPage(t, s.h, "/reports/"+itoa(pub.ID))
+	shareURL := regexp.MustCompile(`^/r/[a-z2-7]{26}$`)
+	for _, r := range []httpapi.ReportData{pub, priv, prot, prot2} {
+		if !shareURL.MatchString(r.ShareURL) {
+			t.Errorf("report %d share_url = %q, want /r/ and a 26-character base32 token", r.ID, r.ShareURL)
+		}
+	}
+	p := getPage(t, s.h, pub.ShareURL)
 	if p.status != 200 || !strings.HasPrefix(p.header.Get("Content-Type"), "text/html") || !strings.Contains(p.body, `data-score="80"`) ||
 		!strings.Contains(p.body, `id="band">good<`) || !strings.Contains(p.body, `data-check="check_7"`) || !strings.Contains(p.body, "Welcome &lt;home&gt;") {
 		t.Fatalf("public page = %d %s", p.status, p.body)
@@ -63,17 +72,20 @@ func TestSharePage(t *testing.T) {
 	if p.header.Get("Cache-Control") != "private, no-store" || p.header.Get("X-Frame-Options") != "DENY" {
 		t.Errorf("headers = %v", p.header)
 	}
-	for _, target := range []string{"/reports/" + itoa(priv.ID), "/reports/999999", "/reports/abc"} {
+	// Report ids address no page: numeric URLs, old and new, are 404 for
+	// every report, public ones included; so are other tokens.
+	for _, target := range []string{priv.ShareURL, "/reports/" + itoa(pub.ID), "/r/" + itoa(pub.ID), "/r/" + strings.ToUpper(pub.ShareURL[3:]),
+		pub.ShareURL[:len(pub.ShareURL)-1], pub.ShareURL + "a", "/r/" + strings.Repeat("a", 26), "/r/abc"} {
 		if p := getPage(t, s.h, target); p.status != 404 || strings.Contains(p.body, "alpha.com") {
 			t.Errorf("GET %s = %d", target, p.status)
 		}
 	}
-	if p := getPage(t, s.h, "/reports/"+itoa(priv.ID), "Authorization", "Bearer psk_wrong"); p.status != 404 {
+	if p := getPage(t, s.h, priv.ShareURL, "Authorization", "Bearer psk_wrong"); p.status != 404 {
 		t.Errorf("private with a wrong key = %d", p.status)
 	}
 
-	target := "/reports/" + itoa(prot.ID)
-	if p := getPage(t, s.h, target); p.status != 200 || !strings.Contains(p.body, `<form method="post"`) || strings.Contains(p.body, "data-score") {
+	target := prot.ShareURL
+	if p := getPage(t, s.h, target); p.status != 200 || !strings.Contains(p.body, `<form method="post" action="`+target+`"`) || strings.Contains(p.body, "data-score") {
 		t.Fatalf("protected page = %d %s", p.status, p.body)
 	}
 	if p := postPassword(s.h, target, "wrong", "192.0.2.1:1"); p.status != 403 || !strings.Contains(p.body, "Wrong password") || p.header.Get("Set-Cookie") != "" {
@@ -81,7 +93,7 @@ func TestSharePage(t *testing.T) {
 	}
 	ok := postPassword(s.h, target, "open+sesame", "192.0.2.1:1")
 	cookie := ok.header.Get("Set-Cookie")
-	if ok.status != 303 || ok.header.Get("Location") != target || !strings.Contains(cookie, "HttpOnly") || !strings.Contains(cookie, "SameSite=Lax") || !strings.Contains(cookie, "Path="+target) {
+	if ok.status != 303 || ok.header.Get("Location") != target || !strings.Contains(cookie, "HttpOnly") || !strings.Contains(cookie, "SameSite=Lax") || !strings.Contains(cookie, "Path="+target+";") {
 		t.Fatalf("right password = %d %v", ok.status, ok.header)
 	}
 	value := strings.SplitN(cookie, ";", 2)[0]
@@ -92,7 +104,12 @@ func TestSharePage(t *testing.T) {
 	if p := getPage(t, s.h, target, "Cookie", name+"="+v+"x"); strings.Contains(p.body, "data-score") {
 		t.Error("a tampered cookie opened the report")
 	}
-	if p := getPage(t, s.h, "/reports/"+itoa(pub.ID), "Cookie", "pinsight_report_"+itoa(pub.ID)+"="+v); p.status != 200 {
+	// The cookie is bound to its report's token: sent to another report with
+	// the same password, it opens nothing.
+	if p := getPage(t, s.h, prot2.ShareURL, "Cookie", value); p.status != 200 || strings.Contains(p.body, "data-score") {
+		t.Errorf("another protected report with the first one's cookie = %d, opened: %v", p.status, strings.Contains(p.body, "data-score"))
+	}
+	if p := getPage(t, s.h, pub.ShareURL, "Cookie", value); p.status != 200 {
 		t.Errorf("public page with a foreign cookie = %d", p.status)
 	}
 	// A new password invalidates remembered ones.
@@ -100,10 +117,11 @@ func TestSharePage(t *testing.T) {
 	if p := getPage(t, s.h, target, "Cookie", value); strings.Contains(p.body, "data-score") {
 		t.Error("the old password's cookie still opens the report")
 	}
-	// Attempts are throttled per client (5 in the test server).
+	// Attempts are throttled per client (5 in the test server), over every
+	// report: another token does not give a client new attempts.
 	var last page
-	for range 6 {
-		last = postPassword(s.h, target, "guess", "192.0.2.9:1")
+	for i := range 6 {
+		last = postPassword(s.h, []string{target, prot2.ShareURL}[i%2], "guess", "192.0.2.9:1")
 	}
 	if last.status != 429 || last.header.Get("Retry-After") == "" {
 		t.Errorf("6th attempt = %d %v", last.status, last.header)
@@ -111,7 +129,15 @@ func TestSharePage(t *testing.T) {
 	if p := postPassword(s.h, target, "new+sesame", "192.0.2.10:1"); p.status != 303 {
 		t.Errorf("another client = %d, want its own quota", p.status)
 	}
-	if p := postPassword(s.h, "/reports/"+itoa(priv.ID), "x", "192.0.2.11:1"); p.status != 404 {
-		t.Errorf("POST to a private report = %d", p.status)
+	for _, target := range []string{priv.ShareURL, "/reports/" + itoa(prot.ID), "/r/" + itoa(prot.ID)} {
+		if p := postPassword(s.h, target, "x", "192.0.2.11:1"); p.status != 404 {
+			t.Errorf("POST to %s = %d, want 404", target, p.status)
+		}
+	}
+	// The owner's key opens each of her pages, whatever its privacy.
+	for _, r := range []httpapi.ReportData{priv, prot} {
+		if p := getPage(t, s.h, r.ShareURL, "Authorization", "Bearer "+ada); p.status != 200 || !strings.Contains(p.body, "data-score") {
+			t.Errorf("owner on her page %d = %d", r.ID, p.status)
+		}
 	}
 }

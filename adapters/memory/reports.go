@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
@@ -15,9 +17,18 @@ import (
 // come back exactly as they would from a database (numbers as float64,
 // objects as maps) and callers never share memory with the store.
 type ReportStore struct {
-	mu      sync.RWMutex
-	reports map[int64]storedReport
-	lastID  int64
+	mu        sync.RWMutex
+	reports   map[int64]storedReport
+	tokens    map[string]int64 // share token -> report id
+	lastID    int64
+	keys      map[idemKey]site.Idempotency
+	lastPurge time.Time // of expired keys
+}
+
+// idemKey is a user's idempotency key.
+type idemKey struct {
+	user int64
+	key  string
 }
 
 type storedReport struct {
@@ -27,7 +38,7 @@ type storedReport struct {
 
 // NewReportStore returns an empty store.
 func NewReportStore() *ReportStore {
-	return &ReportStore{reports: map[int64]storedReport{}}
+	return &ReportStore{reports: map[int64]storedReport{}, tokens: map[string]int64{}, keys: map[idemKey]site.Idempotency{}}
 }
 
 func store(r site.Report) (storedReport, error) {
@@ -48,18 +59,86 @@ func (s storedReport) load() site.Report {
 }
 
 // CreateReport implements ports.ReportStore.
-func (s *ReportStore) CreateReport(_ context.Context, r site.Report) (site.Report, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.lastID++
-	r.ID = s.lastID
-	sr, err := store(r)
+func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
+	out, err := s.CreateReports(ctx, []site.Report{r}, nil)
 	if err != nil {
-		s.lastID--
 		return site.Report{}, err
 	}
-	s.reports[r.ID] = sr
-	return sr.load(), nil
+	return out[0], nil
+}
+
+// CreateReports implements ports.ReportStore: every report is encoded
+// before any is stored, so a failure stores nothing.
+func (s *ReportStore) CreateReports(_ context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var held site.Idempotency
+	if idem != nil {
+		k := idemKey{idem.UserID, idem.Key}
+		held = s.keys[k]
+		if _, found := s.keys[k]; !found || held.Done() || held.Claim != idem.Claim {
+			return nil, site.ErrClaimLost
+		}
+	}
+	next := make([]storedReport, len(rs))
+	for i, r := range rs {
+		r.ID, r.Token = s.lastID+1+int64(i), site.NewShareToken()
+		if _, taken := s.tokens[r.Token]; taken {
+			return nil, fmt.Errorf("memory: share token %s drawn twice", r.Token) // 2^-128
+		}
+		sr, err := store(r)
+		if err != nil {
+			return nil, err
+		}
+		next[i] = sr
+	}
+	out := make([]site.Report, len(next))
+	ids := make([]int64, len(next))
+	for i, sr := range next {
+		s.reports[sr.ID], s.tokens[sr.Token] = sr, sr.ID
+		out[i], ids[i] = sr.load(), sr.ID
+	}
+	s.lastID += int64(len(next))
+	if idem != nil {
+		held.HTTPStatus, held.ReportIDs = idem.HTTPStatus, ids
+		s.keys[idemKey{idem.UserID, idem.Key}] = held
+	}
+	return out, nil
+}
+
+// ClaimIdempotency implements ports.ReportStore. Expired keys are purged
+// at most once a minute: a scan of every key.
+func (s *ReportStore) ClaimIdempotency(_ context.Context, idem site.Idempotency, now time.Time) (site.Idempotency, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Sub(s.lastPurge) >= time.Minute {
+		maps.DeleteFunc(s.keys, func(_ idemKey, v site.Idempotency) bool { return !now.Before(v.ExpiresAt) })
+		s.lastPurge = now
+	}
+	k := idemKey{idem.UserID, idem.Key}
+	if cur, found := s.keys[k]; found && cur.Live(now) {
+		return cloneIdempotency(cur), false, nil
+	}
+	idem.HTTPStatus, idem.ReportIDs = 0, nil
+	s.keys[k] = idem
+	return idem, true, nil
+}
+
+// ReleaseIdempotency implements ports.ReportStore.
+func (s *ReportStore) ReleaseIdempotency(_ context.Context, idem site.Idempotency) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := idemKey{idem.UserID, idem.Key}
+	if cur, found := s.keys[k]; found && !cur.Done() && cur.Claim == idem.Claim {
+		delete(s.keys, k)
+	}
+	return nil
+}
+
+// cloneIdempotency is i with its own copy of ReportIDs.
+func cloneIdempotency(i site.Idempotency) site.Idempotency {
+	i.ReportIDs = slices.Clone(i.ReportIDs)
+	return i
 }
 
 // Report implements ports.ReportStore.
@@ -73,12 +152,12 @@ func (s *ReportStore) Report(_ context.Context, userID, id int64) (site.Report, 
 	return sr.load(), nil
 }
 
-// SharedReport implements ports.ReportStore.
-func (s *ReportStore) SharedReport(_ context.Context, id int64) (site.Report, error) {
+// ReportByToken implements ports.ReportStore.
+func (s *ReportStore) ReportByToken(_ context.Context, token string) (site.Report, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	sr, found := s.reports[id]
-	if !found || sr.Privacy == site.Private {
+	sr, found := s.reports[s.tokens[token]]
+	if !found {
 		return site.Report{}, site.ErrNotFound
 	}
 	return sr.load(), nil
@@ -115,7 +194,7 @@ func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update f
 	if err := update(&r); err != nil {
 		return site.Report{}, err
 	}
-	r.ID, r.UserID, r.CreatedAt = sr.ID, sr.UserID, sr.CreatedAt
+	r.ID, r.UserID, r.Token, r.CreatedAt = sr.ID, sr.UserID, sr.Token, sr.CreatedAt
 	next, err := store(r)
 	if err != nil {
 		return site.Report{}, err
@@ -133,6 +212,7 @@ func (s *ReportStore) DeleteReport(_ context.Context, userID, id int64) error {
 		return site.ErrNotFound
 	}
 	delete(s.reports, id)
+	delete(s.tokens, sr.Token)
 	return nil
 }
 
@@ -164,6 +244,7 @@ func (s *ReportStore) DeleteProject(_ context.Context, userID int64, name string
 	for id, sr := range s.reports {
 		if sr.UserID == userID && sr.Project == name {
 			delete(s.reports, id)
+			delete(s.tokens, sr.Token)
 			n++
 		}
 	}

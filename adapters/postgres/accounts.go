@@ -50,14 +50,16 @@ func (r keyRow) toDomain() account.APIKey {
 
 // AccountStore keeps users and keys in PostgreSQL.
 type AccountStore struct {
-	db bun.IDB
+	db *DB
 }
 
 // NewAccountStore returns a store on db.
-func NewAccountStore(db *bun.DB) *AccountStore { return &AccountStore{db: db} }
+func NewAccountStore(db *DB) *AccountStore { return &AccountStore{db: db} }
 
 // CreateUser implements ports.AccountStore.
 func (s *AccountStore) CreateUser(ctx context.Context, u account.User) (account.User, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	row := userRow{Email: u.Email, PasswordHash: u.PasswordHash, CreatedAt: u.CreatedAt}
 	_, err := s.db.NewInsert().Model(&row).Returning("id, created_at").Exec(ctx) // the time as stored (µs)
 	if isUniqueViolation(err) {
@@ -71,6 +73,8 @@ func (s *AccountStore) CreateUser(ctx context.Context, u account.User) (account.
 
 // UserByEmail implements ports.AccountStore.
 func (s *AccountStore) UserByEmail(ctx context.Context, email string) (account.User, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var row userRow
 	err := s.db.NewSelect().Model(&row).Where("email = ?", email).Scan(ctx)
 	return row.toDomain(), notFound(err, "user by email")
@@ -78,6 +82,8 @@ func (s *AccountStore) UserByEmail(ctx context.Context, email string) (account.U
 
 // UserByID implements ports.AccountStore.
 func (s *AccountStore) UserByID(ctx context.Context, id int64) (account.User, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var row userRow
 	err := s.db.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
 	return row.toDomain(), notFound(err, "user by id")
@@ -85,6 +91,8 @@ func (s *AccountStore) UserByID(ctx context.Context, id int64) (account.User, er
 
 // CreateKey implements ports.AccountStore.
 func (s *AccountStore) CreateKey(ctx context.Context, k account.APIKey) (account.APIKey, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	row := keyRow{UserID: k.UserID, Name: k.Name, Prefix: k.Prefix, Hash: k.Hash, CreatedAt: k.CreatedAt}
 	if _, err := s.db.NewInsert().Model(&row).Returning("id, created_at").Exec(ctx); err != nil { // the time as stored (µs)
 		if isForeignKeyViolation(err) {
@@ -97,6 +105,8 @@ func (s *AccountStore) CreateKey(ctx context.Context, k account.APIKey) (account
 
 // KeyByHash implements ports.AccountStore.
 func (s *AccountStore) KeyByHash(ctx context.Context, hash string, now time.Time) (account.APIKey, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var row keyRow
 	err := s.db.NewUpdate().Model(&row).Set("last_used_at = ?", now).Where("hash = ?", hash).Returning("*").Scan(ctx)
 	return row.toDomain(), notFound(err, "key by hash")
@@ -104,6 +114,8 @@ func (s *AccountStore) KeyByHash(ctx context.Context, hash string, now time.Time
 
 // Keys implements ports.AccountStore.
 func (s *AccountStore) Keys(ctx context.Context, userID int64) ([]account.APIKey, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var rows []keyRow
 	if err := s.db.NewSelect().Model(&rows).Where("user_id = ?", userID).Order("id").Scan(ctx); err != nil {
 		return nil, wrap("list keys", err)
@@ -117,6 +129,8 @@ func (s *AccountStore) Keys(ctx context.Context, userID int64) ([]account.APIKey
 
 // RevokeKey implements ports.AccountStore.
 func (s *AccountStore) RevokeKey(ctx context.Context, userID, keyID int64) error {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	res, err := s.db.NewDelete().Model((*keyRow)(nil)).Where("id = ? AND user_id = ?", keyID, userID).Exec(ctx)
 	if err != nil {
 		return wrap("revoke key", err)

@@ -20,19 +20,43 @@ import (
 
 // Config holds the connection settings.
 type Config struct {
-	URL              string        // postgres://user:pass@host:port/db?sslmode=disable
-	ConnectTimeout   time.Duration // default 5 s
-	StatementTimeout time.Duration // default 10 s: a stalled database gives 503, not a hang
-	MaxOpenConns     int           // default 10
+	URL            string        // postgres://user:pass@host:port/db?sslmode=disable
+	ConnectTimeout time.Duration // default 5 s
+	// StatementTimeout bounds each store operation (default 10 s), on both
+	// sides: the server cancels a statement running longer, and the client
+	// gives up waiting then, for a free connection, a new connection or an
+	// answer, so a stalled or unreachable database gives 503, not a hang.
+	StatementTimeout time.Duration
+	MaxOpenConns     int // default 10
+}
+
+// DB is an open database: the bun handle, and the time one store operation
+// may take (Config.StatementTimeout).
+type DB struct {
+	*bun.DB
+	timeout time.Duration
+}
+
+// bound gives one store operation its deadline. A stalled server (a
+// paused process, a dropped network) never answers: the deadline is what
+// ends the wait, pgx then closing the connection it was waiting on.
+func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, db.timeout)
+}
+
+// WithQueryHook returns a handle on the same pool that also calls hook.
+func (db *DB) WithQueryHook(hook bun.QueryHook) *DB {
+	return &DB{DB: db.DB.WithQueryHook(hook), timeout: db.timeout}
 }
 
 // ErrUnavailable wraps failures to reach the database; it is
 // ports.ErrUnavailable, so transports map it to 503.
 var ErrUnavailable = ports.ErrUnavailable
 
-// Open connects, checks the connection and returns the bun handle. The
+// Open connects, checks the connection and returns the handle. The
 // statement timeout and connect timeout are set on every connection.
-func Open(ctx context.Context, cfg Config) (*bun.DB, error) {
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	cfg = withDefaults(cfg)
 	dsn, err := withTimeouts(cfg)
 	if err != nil {
 		return nil, err
@@ -44,7 +68,7 @@ func Open(ctx context.Context, cfg Config) (*bun.DB, error) {
 	sqldb.SetMaxOpenConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetMaxIdleConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	db := bun.NewDB(sqldb, pgdialect.New())
+	db := &DB{DB: bun.NewDB(sqldb, pgdialect.New()), timeout: cfg.StatementTimeout}
 	pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout+time.Second)
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
@@ -54,18 +78,22 @@ func Open(ctx context.Context, cfg Config) (*bun.DB, error) {
 	return db, nil
 }
 
-// withTimeouts fills defaults and adds connect_timeout and statement_timeout
-// to the URL unless it sets them.
-func withTimeouts(cfg Config) (string, error) {
-	u, err := url.Parse(cfg.URL)
-	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return "", fmt.Errorf("postgres: --database-url must be a postgres:// URL")
-	}
+func withDefaults(cfg Config) Config {
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = 5 * time.Second
 	}
 	if cfg.StatementTimeout <= 0 {
 		cfg.StatementTimeout = 10 * time.Second
+	}
+	return cfg
+}
+
+// withTimeouts adds connect_timeout and statement_timeout to the URL unless
+// it sets them.
+func withTimeouts(cfg Config) (string, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return "", fmt.Errorf("postgres: --database-url must be a postgres:// URL")
 	}
 	q := u.Query()
 	if q.Get("connect_timeout") == "" {
@@ -80,8 +108,8 @@ func withTimeouts(cfg Config) (string, error) {
 
 // Migrate applies every pending embedded migration under bun's lock and
 // returns the names applied. A migration is recorded only once it succeeded.
-func Migrate(ctx context.Context, db *bun.DB) ([]string, error) {
-	m := migrate.NewMigrator(db, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true))
+func Migrate(ctx context.Context, db *DB) ([]string, error) {
+	m := migrate.NewMigrator(db.DB, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true))
 	if err := m.Init(ctx); err != nil {
 		return nil, fmt.Errorf("postgres: init migrations: %w", err)
 	}
@@ -101,8 +129,8 @@ func Migrate(ctx context.Context, db *bun.DB) ([]string, error) {
 }
 
 // Rollback reverts the last group of migrations.
-func Rollback(ctx context.Context, db *bun.DB) ([]string, error) {
-	m := migrate.NewMigrator(db, migrations.Migrations)
+func Rollback(ctx context.Context, db *DB) ([]string, error) {
+	m := migrate.NewMigrator(db.DB, migrations.Migrations)
 	if err := m.Lock(ctx); err != nil {
 		return nil, fmt.Errorf("postgres: lock migrations: %w", err)
 	}
@@ -119,8 +147,8 @@ func Rollback(ctx context.Context, db *bun.DB) ([]string, error) {
 }
 
 // MigrationStatus lists every known migration and whether it ran.
-func MigrationStatus(ctx context.Context, db *bun.DB) ([]string, error) {
-	m := migrate.NewMigrator(db, migrations.Migrations)
+func MigrationStatus(ctx context.Context, db *DB) ([]string, error) {
+	m := migrate.NewMigrator(db.DB, migrations.Migrations)
 	if err := m.Init(ctx); err != nil {
 		return nil, err
 	}
@@ -140,7 +168,7 @@ func MigrationStatus(ctx context.Context, db *bun.DB) ([]string, error) {
 }
 
 // Ping checks that the database answers within 2 seconds.
-func Ping(ctx context.Context, db *bun.DB) error {
+func Ping(ctx context.Context, db *DB) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 
-	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/app"
@@ -21,7 +20,7 @@ var Module = fx.Module("postgres",
 	fx.Provide(app.AsComponent(readiness)),
 )
 
-func newDB(lc fx.Lifecycle, cfg Config) (*bun.DB, error) {
+func newDB(lc fx.Lifecycle, cfg Config) (*DB, error) {
 	db, err := Open(context.Background(), cfg)
 	if err != nil {
 		return nil, err
@@ -34,6 +33,6 @@ func newDB(lc fx.Lifecycle, cfg Config) (*bun.DB, error) {
 	return db, nil
 }
 
-func readiness(db *bun.DB) app.Component {
+func readiness(db *DB) app.Component {
 	return app.Component{Name: "database", Check: func(ctx context.Context) error { return Ping(ctx, db) }}
 }

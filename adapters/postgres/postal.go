@@ -20,11 +20,11 @@ import (
 // Reads that take several statements run in one read-only repeatable-read
 // transaction, so a concurrent re-import is seen entirely or not at all.
 type PostalStore struct {
-	db *bun.DB
+	db *DB
 }
 
 // NewPostalStore returns a store on db (migrated).
-func NewPostalStore(db *bun.DB) *PostalStore { return &PostalStore{db: db} }
+func NewPostalStore(db *DB) *PostalStore { return &PostalStore{db: db} }
 
 // read runs fn in a read-only snapshot of the database.
 func (s *PostalStore) read(ctx context.Context, op string, fn func(tx bun.Tx) error) error {
@@ -61,6 +61,8 @@ func noData(ctx context.Context, db bun.IDB) error {
 
 // Info implements ports.PostalStore.
 func (s *PostalStore) Info(ctx context.Context) (postal.Info, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var row datasetRow
 	err := s.db.NewSelect().Model(&row).Limit(1).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -74,6 +76,8 @@ func (s *PostalStore) Info(ctx context.Context) (postal.Info, error) {
 
 // OfficesByPincode implements ports.PostalStore.
 func (s *PostalStore) OfficesByPincode(ctx context.Context, pin postal.Pincode) ([]postal.PostOffice, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var rows []officeRow
 	err := s.read(ctx, "offices by pincode", func(tx bun.Tx) error {
 		err := tx.NewSelect().Model(&rows).Column(officeColumns...).
@@ -91,6 +95,8 @@ func (s *PostalStore) OfficesByPincode(ctx context.Context, pin postal.Pincode) 
 
 // States implements ports.PostalStore.
 func (s *PostalStore) States(ctx context.Context, prefix string) ([]postal.StateSummary, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var rows []stateRow
 	err := s.read(ctx, "states", func(tx bun.Tx) error {
 		err := tx.NewSelect().Model(&rows).Where("name_key LIKE ?", likePrefix(postal.NameKey(prefix))).
@@ -114,6 +120,8 @@ func (s *PostalStore) States(ctx context.Context, prefix string) ([]postal.State
 // starting with the reference's key) come from the database, and
 // postal.ResolveState decides among them.
 func (s *PostalStore) State(ctx context.Context, ref string) (postal.StateSummary, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var out postal.StateSummary
 	err := s.read(ctx, "state", func(tx bun.Tx) error {
 		var rows []stateRow
@@ -156,6 +164,8 @@ func districtQuery(tx bun.Tx, rows *[]districtRow) *bun.SelectQuery {
 
 // Districts implements ports.PostalStore.
 func (s *PostalStore) Districts(ctx context.Context, stateID int, prefix string) ([]postal.DistrictSummary, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var rows []districtRow
 	err := s.read(ctx, "districts", func(tx bun.Tx) error {
 		key := likePrefix(postal.NameKey(prefix))
@@ -183,6 +193,8 @@ func districtsToDomain(rows []districtRow) []postal.DistrictSummary {
 
 // District implements ports.PostalStore, resolving like State.
 func (s *PostalStore) District(ctx context.Context, ref string) (postal.DistrictSummary, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var out postal.DistrictSummary
 	err := s.read(ctx, "district", func(tx bun.Tx) error {
 		var rows []districtRow
@@ -210,6 +222,8 @@ func (s *PostalStore) District(ctx context.Context, ref string) (postal.District
 
 // DistrictOffices implements ports.PostalStore.
 func (s *PostalStore) DistrictOffices(ctx context.Context, districtID int, page postal.Page) ([]postal.PostOffice, int, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var rows []officeRow
 	var total int
 	err := s.read(ctx, "district offices", func(tx bun.Tx) error {
@@ -228,6 +242,8 @@ func (s *PostalStore) DistrictOffices(ctx context.Context, districtID int, page 
 
 // Villages implements ports.PostalStore.
 func (s *PostalStore) Villages(ctx context.Context, pin postal.Pincode, page postal.Page) ([]postal.Village, int, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var rows []villageRow
 	var total int
 	err := s.read(ctx, "villages", func(tx bun.Tx) error {
@@ -246,6 +262,8 @@ func (s *PostalStore) Villages(ctx context.Context, pin postal.Pincode, page pos
 
 // LocatedOffices implements ports.PostalStore.
 func (s *PostalStore) LocatedOffices(ctx context.Context) ([]postal.PostOffice, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var rows []officeRow
 	err := s.read(ctx, "located offices", func(tx bun.Tx) error {
 		err := tx.NewSelect().Model(&rows).Column(officeColumns...).Where("latitude IS NOT NULL").Order("id").Scan(ctx)

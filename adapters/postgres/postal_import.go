@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -39,7 +38,7 @@ var postalTables = []string{"postal_village_words", "postal_villages", "post_off
 // are never blocked), the new ones are streamed with COPY, the counts are
 // computed, and the commit makes the whole new dataset visible at once.
 // Importing the same dataset again gives the same rows (idempotent).
-func ImportDataset(ctx context.Context, db *bun.DB, ds *postal.Dataset) (ImportStats, error) {
+func ImportDataset(ctx context.Context, db *DB, ds *postal.Dataset) (ImportStats, error) {
 	start := time.Now()
 	if ds == nil || len(ds.Offices) == 0 {
 		return ImportStats{}, errors.New("postgres: import: the dataset holds no offices")

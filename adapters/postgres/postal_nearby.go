@@ -30,6 +30,8 @@ type nearbyCandidate struct {
 // offices nearest first; reading stops once every office not read is
 // provably further (in Haversine terms) than the limit-th one read.
 func (s *PostalStore) NearestOffices(ctx context.Context, p geo.Point, limit int, withinKm float64) ([]postal.Nearby, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	if limit <= 0 {
 		_, err := s.Info(ctx) // still ErrNoData on an empty store
 		return []postal.Nearby{}, err

@@ -63,6 +63,8 @@ LEFT JOIN postal_districts AS d ON d.id = o.district_id`
 // candidates, postal.OfficeRank decides and orders them as in memory, and
 // the page's offices are read in one more query.
 func (s *PostalStore) SearchOffices(ctx context.Context, q postal.SearchQuery, page postal.Page) ([]postal.PostOffice, int, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var out []postal.PostOffice
 	var total int
 	err := s.read(ctx, "search offices", func(tx bun.Tx) error {
@@ -137,6 +139,8 @@ func (c *villageCandidate) match(q postal.SearchQuery) bool {
 // postal.MatchRank over the villages with a word starting with the query's
 // first word.
 func (s *PostalStore) SearchVillages(ctx context.Context, q postal.SearchQuery, stateID, districtID int, page postal.Page) ([]postal.Village, int, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var out []postal.Village
 	var total int
 	err := s.read(ctx, "search villages", func(tx bun.Tx) error {

@@ -17,6 +17,8 @@ type projectRow struct {
 // Projects implements ports.ReportStore: one GROUP BY over the user's
 // reports; the average is truncated by integer division, as in Go.
 func (s *ReportStore) Projects(ctx context.Context, userID int64, q site.ProjectQuery) ([]site.Project, int, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	filter := s.db.NewSelect().Model((*reportRow)(nil)).Where("user_id = ?", userID)
 	if q.Search != "" {
 		filter.Where("strpos(project, ?) > 0", q.Search)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
@@ -17,6 +19,7 @@ type reportRow struct {
 
 	ID           int64        `bun:"id,pk,autoincrement"`
 	UserID       int64        `bun:"user_id"`
+	Token        string       `bun:"token"` // the share token: unique, indexed
 	URL          string       `bun:"url"`
 	URLKey       string       `bun:"url_key"` // site.URLKey(URL): what search matches
 	Project      string       `bun:"project"`
@@ -34,13 +37,13 @@ func reportRowFrom(r site.Report) reportRow {
 	if r.Results == nil {
 		r.Results = site.Results{}
 	}
-	return reportRow{ID: r.ID, UserID: r.UserID, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
+	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
 		GeneratedAt: r.GeneratedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 func (row reportRow) toDomain() site.Report {
-	return site.Report{ID: row.ID, UserID: row.UserID, URL: row.URL, Project: row.Project, Score: row.Score,
+	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: site.Rating(row.Rating), Results: row.Results, Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
 		GeneratedAt: row.GeneratedAt.UTC(), CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC()}
 }
@@ -48,38 +51,79 @@ func (row reportRow) toDomain() site.Report {
 // ReportStore keeps reports in PostgreSQL, one row per report with its
 // checks as jsonb.
 type ReportStore struct {
-	db *bun.DB
+	db *DB
 }
 
 // NewReportStore returns a store on db.
-func NewReportStore(db *bun.DB) *ReportStore { return &ReportStore{db: db} }
+func NewReportStore(db *DB) *ReportStore { return &ReportStore{db: db} }
 
 // CreateReport implements ports.ReportStore.
 func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
-	row := reportRowFrom(r)
-	row.ID = 0
-	if _, err := s.db.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
-		return site.Report{}, wrap("create report", err)
+	out, err := s.CreateReports(ctx, []site.Report{r}, nil)
+	if err != nil {
+		return site.Report{}, err
 	}
-	return row.toDomain(), nil
+	return out[0], nil
+}
+
+// CreateReports implements ports.ReportStore: one transaction inserts the
+// reports and finishes the idempotency record.
+func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	rows := make([]reportRow, len(rs))
+	for i, r := range rs {
+		rows[i] = reportRowFrom(r)
+		rows[i].ID, rows[i].Token = 0, site.NewShareToken()
+	}
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		ids := make([]int64, len(rows))
+		for i := range rows {
+			if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
+				return wrap("create report", err)
+			}
+			ids[i] = rows[i].ID
+		}
+		if idem == nil {
+			return nil
+		}
+		return finishIdempotency(ctx, tx, *idem, ids)
+	})
+	if err != nil {
+		return nil, txErr("create reports", err)
+	}
+	out := make([]site.Report, len(rows))
+	for i, row := range rows {
+		out[i] = row.toDomain()
+	}
+	return out, nil
 }
 
 // Report implements ports.ReportStore.
 func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var row reportRow
 	err := s.db.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx)
 	return row.toDomain(), reportNotFound(err, "get report")
 }
 
-// SharedReport implements ports.ReportStore.
-func (s *ReportStore) SharedReport(ctx context.Context, id int64) (site.Report, error) {
+// ReportByToken implements ports.ReportStore (reports_token is the index).
+func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	if strings.IndexByte(token, 0) >= 0 || !utf8.ValidString(token) {
+		return site.Report{}, site.ErrNotFound // text PostgreSQL cannot hold matches nothing
+	}
 	var row reportRow
-	err := s.db.NewSelect().Model(&row).Where("id = ? AND privacy <> ?", id, int(site.Private)).Scan(ctx)
-	return row.toDomain(), reportNotFound(err, "get shared report")
+	err := s.db.NewSelect().Model(&row).Where("token = ?", token).Scan(ctx)
+	return row.toDomain(), reportNotFound(err, "get report by token")
 }
 
 // Reports implements ports.ReportStore.
 func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var rows []reportRow
 	sel := s.db.NewSelect().Model(&rows).ExcludeColumn("results").Where("user_id = ?", userID)
 	if q.Search != "" {
@@ -115,6 +159,8 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQu
 // UpdateReport implements ports.ReportStore: the row is locked (SELECT ...
 // FOR UPDATE) for the read, the update and the write.
 func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	var out site.Report
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var row reportRow
@@ -126,7 +172,7 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 		if err := update(&r); err != nil {
 			return err
 		}
-		r.ID, r.UserID, r.CreatedAt = row.ID, row.UserID, row.CreatedAt.UTC()
+		r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.UTC()
 		next := reportRowFrom(r)
 		_, err = tx.NewUpdate().Model(&next).
 			Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash", "generated_at", "updated_at").
@@ -137,11 +183,23 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 		out = next.toDomain()
 		return nil
 	})
-	return out, err
+	return out, txErr("update report", err)
+}
+
+// txErr wraps a transaction's failure to begin or commit (what RunInTx
+// returns that the body did not already wrap or mean) as wrap does, so a
+// database that went away during the transaction is ErrUnavailable.
+func txErr(op string, err error) error {
+	if err == nil || errors.Is(err, ErrUnavailable) || !isUnavailable(err) {
+		return err
+	}
+	return wrap(op, err)
 }
 
 // DeleteReport implements ports.ReportStore.
 func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	res, err := s.db.NewDelete().Model((*reportRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
 	if err != nil {
 		return wrap("delete report", err)
@@ -154,6 +212,8 @@ func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error 
 
 // DeleteProject implements ports.ReportStore.
 func (s *ReportStore) DeleteProject(ctx context.Context, userID int64, name string) (int, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
 	res, err := s.db.NewDelete().Model((*reportRow)(nil)).Where("user_id = ? AND project = ?", userID, name).Exec(ctx)
 	if err != nil {
 		return 0, wrap("delete project", err)

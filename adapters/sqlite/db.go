@@ -199,6 +199,25 @@ func Ping(ctx context.Context, db *DB) error {
 	return nil
 }
 
+// inTx runs fn in a write transaction (IMMEDIATE: it holds SQLite's write
+// lock from the start). fn's errors are returned as they are, so fn wraps
+// its own statements' errors; a failure to begin or commit, or the time
+// running out, is wrapped with op.
+func (db *DB) inTx(ctx context.Context, op string, fn func(ctx context.Context, tx bun.Tx) error) error {
+	var inner error
+	err := db.write.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		inner = fn(ctx, tx)
+		return inner
+	})
+	if err != nil && inner == nil { // BEGIN or COMMIT failed, or the time ran out
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			err = fmt.Errorf("%w (%w)", err, ctxErr)
+		}
+		return wrap(op, err)
+	}
+	return err
+}
+
 // bound gives one store operation the statement timeout.
 func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, db.timeout)

@@ -18,17 +18,18 @@ type reportRow struct {
 
 	ID           int64  `bun:"id,pk,autoincrement"`
 	UserID       int64  `bun:"user_id"`
+	Token        string `bun:"token"` // the share token: unique, indexed
 	URL          string `bun:"url"`
 	URLKey       string `bun:"url_key"` // site.URLKey(URL): what search matches
 	Project      string `bun:"project"`
 	Score        int    `bun:"score"`
 	Rating       string `bun:"rating"`
-	Results      string `bun:"results"` // JSON
 	Privacy      int    `bun:"privacy"`
 	PasswordHash string `bun:"password_hash"`
 	GeneratedAt  stamp  `bun:"generated_at"`
 	CreatedAt    stamp  `bun:"created_at"`
 	UpdatedAt    stamp  `bun:"updated_at"`
+	Results      string `bun:"results"` // JSON; the last column, which lists never read
 }
 
 func reportRowFrom(r site.Report) (reportRow, error) {
@@ -39,14 +40,14 @@ func reportRowFrom(r site.Report) (reportRow, error) {
 	if err != nil {
 		return reportRow{}, fmt.Errorf("sqlite: encode results: %w", err)
 	}
-	return reportRow{ID: r.ID, UserID: r.UserID, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
+	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: string(results), Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
 		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}, nil
 }
 
 // summary is the row as a list shows it: every field but the results.
 func (row reportRow) summary() site.Report {
-	return site.Report{ID: row.ID, UserID: row.UserID, URL: row.URL, Project: row.Project, Score: row.Score,
+	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: site.Rating(row.Rating), Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
 		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
 }
@@ -70,17 +71,50 @@ func NewReportStore(db *DB) *ReportStore { return &ReportStore{db: db} }
 
 // CreateReport implements ports.ReportStore.
 func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
-	ctx, cancel := s.db.bound(ctx)
-	defer cancel()
-	row, err := reportRowFrom(r)
+	out, err := s.CreateReports(ctx, []site.Report{r}, nil)
 	if err != nil {
 		return site.Report{}, err
 	}
-	row.ID = 0
-	if _, err := s.db.write.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
-		return site.Report{}, wrap("create report", err)
+	return out[0], nil
+}
+
+// CreateReports implements ports.ReportStore: one IMMEDIATE transaction
+// inserts the reports and finishes the idempotency record.
+func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error) {
+	rows := make([]reportRow, len(rs))
+	for i, r := range rs {
+		row, err := reportRowFrom(r)
+		if err != nil {
+			return nil, err
+		}
+		row.ID, row.Token = 0, site.NewShareToken()
+		rows[i] = row
 	}
-	return row.toDomain()
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	err := s.db.inTx(ctx, "create reports", func(ctx context.Context, tx bun.Tx) error {
+		ids := make([]int64, len(rows))
+		for i := range rows {
+			if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
+				return wrap("create report", err)
+			}
+			ids[i] = rows[i].ID
+		}
+		if idem == nil {
+			return nil
+		}
+		return finishIdempotency(ctx, tx, *idem, ids)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]site.Report, len(rows))
+	for i, row := range rows {
+		if out[i], err = row.toDomain(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // Report implements ports.ReportStore.
@@ -88,9 +122,12 @@ func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report
 	return s.one(ctx, "get report", "id = ? AND user_id = ?", id, userID)
 }
 
-// SharedReport implements ports.ReportStore.
-func (s *ReportStore) SharedReport(ctx context.Context, id int64) (site.Report, error) {
-	return s.one(ctx, "get shared report", "id = ? AND privacy <> ?", id, int(site.Private))
+// ReportByToken implements ports.ReportStore (reports_token is the index).
+func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Report, error) {
+	if holdsNUL(token) {
+		return site.Report{}, site.ErrNotFound
+	}
+	return s.one(ctx, "get report by token", "token = ?", token)
 }
 
 // one reads the report matching where, or site.ErrNotFound.
@@ -150,17 +187,10 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var out site.Report
-	var inner error // the transaction body's error: update's own is returned as is
-	err := s.db.write.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		out, inner = updateIn(ctx, tx, userID, id, update)
-		return inner
+	err := s.db.inTx(ctx, "update report", func(ctx context.Context, tx bun.Tx) (err error) {
+		out, err = updateIn(ctx, tx, userID, id, update)
+		return err
 	})
-	if err != nil && inner == nil { // BEGIN or COMMIT failed, or the time ran out
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = fmt.Errorf("%w (%w)", err, ctxErr)
-		}
-		return site.Report{}, wrap("update report", err)
-	}
 	return out, err
 }
 
@@ -177,7 +207,7 @@ func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*sit
 	if err := update(&r); err != nil {
 		return site.Report{}, err
 	}
-	r.ID, r.UserID, r.CreatedAt = row.ID, row.UserID, row.CreatedAt.utc()
+	r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.utc()
 	next, err := reportRowFrom(r)
 	if err != nil {
 		return site.Report{}, err

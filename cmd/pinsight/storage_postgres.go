@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 
-	"github.com/uptrace/bun"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
@@ -25,12 +24,12 @@ var postgresStorage = storageBackend{
 		)
 	},
 	migrate: func(ctx context.Context, db databaseConfig, op migrateOp) ([]string, error) {
-		return runMigrate(ctx, op, func() (*bun.DB, error) { return postgres.Open(ctx, postgresConfig(db)) },
+		return runMigrate(ctx, op, func() (*postgres.DB, error) { return postgres.Open(ctx, postgresConfig(db)) },
 			postgres.Migrate, postgres.Rollback, postgres.MigrationStatus)
 	},
 	accounts: func(ctx context.Context, db databaseConfig) (ports.AccountStore, io.Closer, error) {
-		return migratedAccounts(ctx, func() (*bun.DB, error) { return postgres.Open(ctx, postgresConfig(db)) }, postgres.Migrate,
-			func(d *bun.DB) ports.AccountStore { return postgres.NewAccountStore(d) })
+		return migratedAccounts(ctx, func() (*postgres.DB, error) { return postgres.Open(ctx, postgresConfig(db)) }, postgres.Migrate,
+			func(d *postgres.DB) ports.AccountStore { return postgres.NewAccountStore(d) })
 	},
 }
 

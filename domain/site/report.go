@@ -39,6 +39,7 @@ func ParsePrivacy(n int) (Privacy, error) {
 type Report struct {
 	ID           int64 // increases with creation time
 	UserID       int64
+	Token        string // the public share token (NewShareToken), set on creation, never changed
 	URL          string // the analysed URL: the final one, after redirects
 	Project      string // ProjectName(URL)
 	Score        int    // 0-100, truncated

@@ -101,3 +101,22 @@ func TestSummarize(t *testing.T) {
 		t.Error("Summarize(nil) ok")
 	}
 }
+
+// TestShareTokens: tokens are 26 characters of lower-case base32, never
+// repeated; ValidShareToken accepts only that form.
+func TestShareTokens(t *testing.T) {
+	seen := map[string]bool{}
+	for range 10000 {
+		tok := site.NewShareToken()
+		if len(tok) != site.ShareTokenLen || !site.ValidShareToken(tok) || seen[tok] {
+			t.Fatalf("token %q: want %d characters of base32, never repeated", tok, site.ShareTokenLen)
+		}
+		seen[tok] = true
+	}
+	for _, s := range []string{"", "abc", strings.Repeat("a", 25), strings.Repeat("a", 27), strings.Repeat("A", 26),
+		strings.Repeat("a", 25) + "1", strings.Repeat("a", 25) + "8", strings.Repeat("a", 25) + "=", strings.Repeat("é", 13)} {
+		if site.ValidShareToken(s) {
+			t.Errorf("ValidShareToken(%q) = true", s)
+		}
+	}
+}

@@ -43,13 +43,15 @@ func newReport(userID int64, url string, score, n int, privacy site.Privacy) sit
 // each time it is called.
 func TestReportStore(t *testing.T, newStore func(t *testing.T) ports.ReportStore) {
 	t.Run("create and get", func(t *testing.T) { testReportCreateGet(t, newStore(t)) })
-	t.Run("shared", func(t *testing.T) { testSharedReport(t, newStore(t)) })
+	t.Run("by token", func(t *testing.T) { testReportByToken(t, newStore(t)) })
 	t.Run("list", func(t *testing.T) { testReportList(t, newStore(t)) })
 	t.Run("update", func(t *testing.T) { testReportUpdate(t, newStore(t)) })
 	t.Run("delete", func(t *testing.T) { testReportDelete(t, newStore(t)) })
 	t.Run("projects", func(t *testing.T) { testProjects(t, newStore(t)) })
 	t.Run("delete project", func(t *testing.T) { testDeleteProject(t, newStore(t)) })
 	t.Run("concurrency", func(t *testing.T) { testReportConcurrency(t, newStore(t)) })
+	t.Run("idempotency", func(t *testing.T) { testIdempotency(t, newStore(t)) })
+	t.Run("idempotency race", func(t *testing.T) { testIdempotencyRace(t, newStore(t)) })
 }
 
 func mustCreate(t *testing.T, s ports.ReportStore, r site.Report) site.Report {
@@ -64,7 +66,7 @@ func mustCreate(t *testing.T, s ports.ReportStore, r site.Report) site.Report {
 // sameReport fails unless got equals want in every field.
 func sameReport(t *testing.T, what string, got, want site.Report) {
 	t.Helper()
-	if got.ID != want.ID || got.UserID != want.UserID || got.URL != want.URL || got.Project != want.Project ||
+	if got.ID != want.ID || got.UserID != want.UserID || got.Token != want.Token || got.URL != want.URL || got.Project != want.Project ||
 		got.Score != want.Score || got.Rating != want.Rating || got.Privacy != want.Privacy || got.PasswordHash != want.PasswordHash ||
 		!got.GeneratedAt.Equal(want.GeneratedAt) || !got.CreatedAt.Equal(want.CreatedAt) || !got.UpdatedAt.Equal(want.UpdatedAt) {
 		t.Errorf("%s = %+v\nwant %+v", what, got, want)
@@ -78,11 +80,12 @@ func testReportCreateGet(t *testing.T, s ports.ReportStore) {
 	ctx := context.Background()
 	want := newReport(1, "https://www.example.com/a", 84, 0, site.Protected)
 	want.PasswordHash = "$argon2id$hash"
+	want.Token = "ignored"
 	a := mustCreate(t, s, want)
-	if a.ID <= 0 {
-		t.Fatalf("ID = %d", a.ID)
+	if a.ID <= 0 || !site.ValidShareToken(a.Token) {
+		t.Fatalf("ID = %d, token = %q; want an id and a share token", a.ID, a.Token)
 	}
-	want.ID = a.ID
+	want.ID, want.Token = a.ID, a.Token
 	sameReport(t, "CreateReport", a, want)
 	got, err := s.Report(ctx, 1, a.ID)
 	if err != nil {
@@ -101,23 +104,38 @@ func testReportCreateGet(t *testing.T, s ports.ReportStore) {
 	}
 }
 
-func testSharedReport(t *testing.T, s ports.ReportStore) {
+// testReportByToken: every report gets its own share token, found whoever
+// owns it and whatever its privacy; a token never found is ErrNotFound,
+// and a deleted report's token finds nothing.
+func testReportByToken(t *testing.T, s ports.ReportStore) {
 	ctx := context.Background()
-	for i, p := range []site.Privacy{site.Public, site.Private, site.Protected} {
-		r := mustCreate(t, s, newReport(1, fmt.Sprintf("https://p%d.example", i), 50, i, p))
-		got, err := s.SharedReport(ctx, r.ID)
-		if p == site.Private {
-			if !errors.Is(err, site.ErrNotFound) {
-				t.Errorf("SharedReport(private) err = %v, want site.ErrNotFound", err)
-			}
-			continue
+	tokens := map[string]bool{}
+	var created []site.Report
+	for i, p := range []site.Privacy{site.Public, site.Private, site.Protected, site.Public} {
+		r := mustCreate(t, s, newReport(int64(1+i%2), fmt.Sprintf("https://p%d.example", i), 50, i, p))
+		if !site.ValidShareToken(r.Token) || tokens[r.Token] {
+			t.Fatalf("report %d got token %q; want a share token no other report has", r.ID, r.Token)
 		}
-		if err != nil || got.ID != r.ID || got.UserID != 1 {
-			t.Errorf("SharedReport(privacy %d) = %+v, %v", p, got, err)
+		tokens[r.Token] = true
+		created = append(created, r)
+	}
+	for _, r := range created {
+		got, err := s.ReportByToken(ctx, r.Token)
+		if err != nil {
+			t.Fatalf("ReportByToken(%s) = %v", r.Token, err)
+		}
+		sameReport(t, "ReportByToken", got, r)
+	}
+	for _, token := range []string{site.NewShareToken(), "", "not a token", created[0].Token[:25], "\x00"} {
+		if _, err := s.ReportByToken(ctx, token); !errors.Is(err, site.ErrNotFound) {
+			t.Errorf("ReportByToken(%q) err = %v, want site.ErrNotFound", token, err)
 		}
 	}
-	if _, err := s.SharedReport(ctx, 1<<40); !errors.Is(err, site.ErrNotFound) {
-		t.Errorf("SharedReport(missing) err = %v", err)
+	if err := s.DeleteReport(ctx, 1, created[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReportByToken(ctx, created[0].Token); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("ReportByToken(a deleted report's token) err = %v, want site.ErrNotFound", err)
 	}
 }
 
@@ -126,8 +144,11 @@ func testReportUpdate(t *testing.T, s ports.ReportStore) {
 	r := mustCreate(t, s, newReport(1, "https://example.com", 40, 0, site.Private))
 	later := reportEpoch.Add(time.Hour)
 	got, err := s.UpdateReport(ctx, 1, r.ID, func(x *site.Report) error {
+		if x.Token != r.Token {
+			t.Errorf("update sees token %q, want %q", x.Token, r.Token)
+		}
 		x.Privacy, x.PasswordHash, x.UpdatedAt = site.Protected, "h2", later
-		x.ID, x.UserID, x.CreatedAt = 999, 2, later // immutable: ignored
+		x.ID, x.UserID, x.Token, x.CreatedAt = 999, 2, site.NewShareToken(), later // immutable: ignored
 		return x.Apply(site.Analysis{URL: "https://www.other.example/x", Score: 90, Results: site.Results{site.Performance: {{ID: "ttfb", Category: site.Performance, Importance: site.High, Passed: true, Value: float64(120)}}}}, later)
 	})
 	if err != nil {

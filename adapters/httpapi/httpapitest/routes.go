@@ -67,7 +67,7 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 		case op.Path == "/api/v1/register":
 			v["email"] = func() any { return fmt.Sprintf("h%d@example.com", registrations.Add(1)) }
 		case strings.HasPrefix(op.Path, "/api/v1/reports/"):
-			v["id"] = createReport(t, h, key) // fresh: an earlier operation may have changed or deleted the last one
+			v["id"] = createReport(t, h, key).ID // fresh: an earlier operation may have changed or deleted the last one
 		}
 		return v
 	}
@@ -78,8 +78,9 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 		}
 	}
 
-	id := createReport(t, h, key)
-	HostilePage(t, h, "/reports/{id}", "/reports/"+strconv.FormatInt(id, 10), "password")
+	created := createReport(t, h, key)
+	id := created.ID
+	HostilePage(t, h, "/r/{token}", created.ShareURL, "password")
 
 	key = login(t, h)
 	for _, path := range []string{"/api/v1/reports", "/api/v1/projects", "/api/v1/reports/" + strconv.FormatInt(id, 10)} {
@@ -127,7 +128,7 @@ func login(t *testing.T, h http.Handler) string {
 
 // createReport analyses the hostile site as a password-protected report
 // and returns its id.
-func createReport(t *testing.T, h http.Handler, key string) int64 {
+func createReport(t *testing.T, h http.Handler, key string) httpapi.ReportData {
 	t.Helper()
 	status, body := call(h, http.MethodPost, "/api/v1/reports", key, map[string]any{"url": hostileSite, "privacy": 2, "password": "open sesame"})
 	var env struct {
@@ -136,7 +137,7 @@ func createReport(t *testing.T, h http.Handler, key string) int64 {
 	if err := json.Unmarshal(body, &env); err != nil || status != http.StatusCreated || env.Data.ID == 0 {
 		t.Fatalf("create report = %d %s", status, body)
 	}
-	return env.Data.ID
+	return env.Data
 }
 
 // call sends a JSON request (body nil: none) with an optional Bearer key.

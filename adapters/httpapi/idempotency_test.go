@@ -1,0 +1,109 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// TestCreateReportIdempotencyKey: POST /reports sent again with its
+// Idempotency-Key (as JSON or a form alike) answers 201 with the same
+// report as it is now and Idempotent-Replayed, creating nothing; the key
+// with another body, or a malformed key, is 422 on Idempotency-Key.
+func TestCreateReportIdempotencyKey(t *testing.T) {
+	s := newSiteServer(t)
+	ada := login(t, s.h, "ada@example.com")
+	key := []string{"Idempotency-Key", "9b1f0c3e-1d2a-4c55-8e7f-0a1b2c3d4e5f"}
+	first := do(t, s.h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/&privacy=0", append(bearer(ada), key...)...)
+	var a httpapi.ReportData
+	first.data(t, &a)
+	if first.Status != 201 || first.Header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("first POST = %d, Idempotent-Replayed %q", first.Status, first.Header.Get("Idempotent-Replayed"))
+	}
+	do(t, s.h, http.MethodPut, idPath(a.ID), formType, "privacy=1", bearer(ada)...)
+	for _, body := range []struct{ ctype, body string }{{formType, "url=https://alpha.com/&privacy=0"}, {jsonType, `{"url":"https://alpha.com/","privacy":0}`}} {
+		again := do(t, s.h, http.MethodPost, "/api/v1/reports", body.ctype, body.body, append(bearer(ada), key...)...)
+		var b httpapi.ReportData
+		again.data(t, &b)
+		if again.Status != 201 || again.Header.Get("Idempotent-Replayed") != "true" || b.ID != a.ID || b.Privacy != 1 || b.ShareURL != a.ShareURL {
+			t.Errorf("replay (%s) = %d, Idempotent-Replayed %q, report %d privacy %d; want 201, true, report %d as it is now (privacy 1)",
+				body.ctype, again.Status, again.Header.Get("Idempotent-Replayed"), b.ID, b.Privacy, a.ID)
+		}
+	}
+	if l := s.listReports(t, ada, ""); l.Meta.Total != 1 || s.analyser.calls != 1 {
+		t.Errorf("%d reports and %d analyses after replays, want 1 and 1", l.Meta.Total, s.analyser.calls)
+	}
+	other := do(t, s.h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/other", append(bearer(ada), key...)...)
+	if other.Status != 422 || len(other.Errors["Idempotency-Key"]) != 1 {
+		t.Errorf("the key with another body = %d %v, want 422 on Idempotency-Key", other.Status, other.Errors)
+	}
+	for _, bad := range []string{strings.Repeat("k", 256), "clé"} {
+		res := do(t, s.h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/x", append(bearer(ada), "Idempotency-Key", bad)...)
+		if res.Status != 422 || len(res.Errors["Idempotency-Key"]) != 1 {
+			t.Errorf("key %.20q = %d %v, want 422 on Idempotency-Key", bad, res.Status, res.Errors)
+		}
+	}
+	// Keys are per user.
+	bob := login(t, s.h, "bob@example.com")
+	if res := do(t, s.h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/&privacy=0", append(bearer(bob), key...)...); res.Status != 201 || res.Header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("bob's request with ada's key text = %d, Idempotent-Replayed %q; want a report of his own", res.Status, res.Header.Get("Idempotent-Replayed"))
+	}
+}
+
+// blockedAnalyser holds every analysis until release is closed.
+type blockedAnalyser struct {
+	*fakeAnalyser
+	entered, release chan struct{}
+}
+
+func (b blockedAnalyser) Analyse(ctx context.Context, userID int64, rawURL string) (site.Analysis, error) {
+	b.entered <- struct{}{}
+	<-b.release
+	return b.fakeAnalyser.Analyse(ctx, userID, rawURL)
+}
+
+// TestCreateReportInProgress: while a request with an Idempotency-Key
+// runs, the same request is 409 with Retry-After, not a second analysis.
+func TestCreateReportInProgress(t *testing.T) {
+	an := blockedAnalyser{newFakeAnalyser(), make(chan struct{}, 1), make(chan struct{})}
+	store := memory.NewReportStore()
+	h := newHandler(t, httpapi.Routes{
+		Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
+		Reports:  app.NewReports(store, an, testPasswords),
+		Projects: app.NewProjects(store),
+	})
+	ada := login(t, h, "ada@example.com")
+	headers := append(bearer(ada), "Idempotency-Key", "slow-one")
+	first := make(chan response, 1)
+	go func() {
+		first <- do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/", headers...)
+	}()
+	<-an.entered
+	second := make(chan response, 1)
+	go func() {
+		second <- do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/", headers...)
+	}()
+	select {
+	case res := <-second:
+		if res.Status != 409 || res.Code != "conflict" || res.Header.Get("Retry-After") == "" {
+			t.Errorf("the same request while the first runs = %d %q, Retry-After %q; want 409 conflict with Retry-After",
+				res.Status, res.Code, res.Header.Get("Retry-After"))
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the same request while the first runs waits for an analysis of its own")
+	}
+	close(an.release)
+	if r := <-first; r.Status != 201 {
+		t.Errorf("first request = %d", r.Status)
+	}
+	if an.calls != 1 {
+		t.Errorf("%d analyses, want 1", an.calls)
+	}
+}

@@ -1,0 +1,88 @@
+package httpapi_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// flakyReports is a report store whose database can be taken down: every
+// call then fails as an adapter reports a database it cannot reach in time.
+type flakyReports struct {
+	ports.ReportStore
+	down atomic.Bool
+}
+
+func (f *flakyReports) err() error {
+	if f.down.Load() {
+		return fmt.Errorf("%w: context deadline exceeded", ports.ErrUnavailable)
+	}
+	return nil
+}
+
+func (f *flakyReports) Report(ctx context.Context, userID, id int64) (site.Report, error) {
+	if err := f.err(); err != nil {
+		return site.Report{}, err
+	}
+	return f.ReportStore.Report(ctx, userID, id)
+}
+
+func (f *flakyReports) ReportByToken(ctx context.Context, token string) (site.Report, error) {
+	if err := f.err(); err != nil {
+		return site.Report{}, err
+	}
+	return f.ReportStore.ReportByToken(ctx, token)
+}
+
+func (f *flakyReports) Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
+	if err := f.err(); err != nil {
+		return nil, 0, err
+	}
+	return f.ReportStore.Reports(ctx, userID, q)
+}
+
+// TestStoreUnavailable: a database the store cannot reach in time answers
+// 503 with Retry-After, in the envelope on the API and on the report page,
+// and the same requests succeed once it is back.
+func TestStoreUnavailable(t *testing.T) {
+	store := &flakyReports{ReportStore: memory.NewReportStore()}
+	h := newHandler(t, httpapi.Routes{
+		Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
+		Reports:  app.NewReports(store, newFakeAnalyser(), testPasswords),
+		Projects: app.NewProjects(store),
+	})
+	key := login(t, h, "ada@example.com")
+	res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/&privacy=0", bearer(key)...)
+	var r httpapi.ReportData
+	res.data(t, &r)
+
+	store.down.Store(true)
+	for _, path := range []string{"/api/v1/reports", idPath(r.ID)} {
+		res := do(t, h, http.MethodGet, path, "", "", bearer(key)...)
+		if res.Status != 503 || res.Code != "unavailable" || res.Header.Get("Retry-After") != "5" {
+			t.Errorf("GET %s with the database down = %d %q, Retry-After %q; want 503 unavailable, Retry-After 5",
+				path, res.Status, res.Code, res.Header.Get("Retry-After"))
+		}
+	}
+	if p := getPage(t, h, r.ShareURL); p.status != 503 || p.header.Get("Retry-After") != "5" {
+		t.Errorf("report page with the database down = %d, Retry-After %q", p.status, p.header.Get("Retry-After"))
+	}
+
+	store.down.Store(false)
+	for _, path := range []string{"/api/v1/reports", idPath(r.ID)} {
+		if res := do(t, h, http.MethodGet, path, "", "", bearer(key)...); res.Status != 200 {
+			t.Errorf("GET %s once the database is back = %d", path, res.Status)
+		}
+	}
+	if p := getPage(t, h, r.ShareURL); p.status != 200 {
+		t.Errorf("report page once the database is back = %d", p.status)
+	}
+}
