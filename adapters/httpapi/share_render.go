@@ -49,40 +49,69 @@ type pageData struct {
 	Generated     string
 	GeneratedText string
 	Passed, Total int
+	Failed        int        // Total - Passed
+	Fixes         []fixGroup // failed checks by importance, high first
 	Categories    []categoryView
 }
 
+// categoryView lists the passed checks of a category.
 type categoryView struct {
-	Name, Title string
-	Passed      int
-	Checks      []checkView
+	Name, Title   string
+	Passed, Total int
+	Checks        []checkView
+}
+
+// fixGroup lists the failed checks of one importance.
+type fixGroup struct {
+	Importance string
+	Checks     []checkView
 }
 
 type checkView struct {
-	ID, Title, Importance, Message, Value string
-	Omitted                               int
-	Passed                                bool
+	ID, Title, Importance, Category, Message, Value, Advice string
+	Offending                                               []string
+	Omitted, OffendingOmitted                               int
+	Passed                                                  bool
 }
 
+// renderReport shows the failed checks first, grouped by importance (high
+// first, then in report order), each with its advice and what it blames;
+// then the passed checks by category.
 func (p *sharePage) renderReport(w http.ResponseWriter, rep site.Report) {
 	d := pageData{Title: rep.Project + " report", Report: reportItem(rep),
 		Generated: rep.GeneratedAt.UTC().Format(time.RFC3339), GeneratedText: rep.GeneratedAt.UTC().Format("2 Jan 2006 15:04 UTC")}
+	failed := map[site.Importance][]checkView{}
 	for _, c := range site.Categories {
-		cv := categoryView{Name: string(c), Title: string(c)}
-		if c == site.SEO {
-			cv.Title = "SEO"
-		}
+		cv := categoryView{Name: string(c), Title: categoryTitle(c), Total: len(rep.Results[c])}
 		for _, ch := range rep.Results[c] {
-			cv.Checks = append(cv.Checks, checkView{ID: ch.ID, Title: ch.Title, Importance: string(ch.Importance),
-				Message: ch.Message, Value: displayValue(ch.Value), Omitted: ch.Omitted, Passed: ch.Passed})
+			v := checkView{ID: ch.ID, Title: ch.Title, Importance: string(ch.Importance), Category: categoryTitle(c),
+				Message: ch.Message, Value: displayValue(ch.Value), Omitted: ch.Omitted, Passed: ch.Passed,
+				Advice: ch.Advice, Offending: ch.Offending, OffendingOmitted: ch.OffendingOmitted}
 			if ch.Passed {
 				cv.Passed++
+				cv.Checks = append(cv.Checks, v)
+			} else {
+				failed[ch.Importance] = append(failed[ch.Importance], v)
 			}
 		}
-		d.Passed, d.Total = d.Passed+cv.Passed, d.Total+len(cv.Checks)
+		d.Passed, d.Total = d.Passed+cv.Passed, d.Total+cv.Total
 		d.Categories = append(d.Categories, cv)
 	}
+	d.Failed = d.Total - d.Passed
+	for _, imp := range []site.Importance{site.High, site.Medium, site.Low} {
+		if len(failed[imp]) > 0 {
+			d.Fixes = append(d.Fixes, fixGroup{Importance: string(imp), Checks: failed[imp]})
+		}
+	}
 	p.render(w, http.StatusOK, "report", d)
+}
+
+// categoryTitle names a category for people.
+func categoryTitle(c site.Category) string {
+	if c == site.SEO {
+		return "SEO"
+	}
+	return string(c)
 }
 
 // displayValue shows a check's value: text as is, anything else as
