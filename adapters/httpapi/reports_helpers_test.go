@@ -26,6 +26,8 @@ type fakeAnalyser struct {
 	down   map[string]bool
 	busy   bool
 	calls  int
+	// extra are checks added to every analysis (in their category).
+	extra []site.Check
 }
 
 func newFakeAnalyser() *fakeAnalyser {
@@ -71,6 +73,9 @@ func (f *fakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string) (site.
 		res[cat] = append(res[cat], c)
 	}
 	res[site.SEO] = append(res[site.SEO], site.Check{ID: "title", Title: "Title", Category: site.SEO, Importance: site.Low, Passed: true, Value: "Welcome <home>", Message: "The title is fine."})
+	for _, c := range f.extra {
+		res[c.Category] = append(res[c.Category], c)
+	}
 	s := res.Score(site.DefaultWeights)
 	return site.Analysis{URL: final, Results: res, Score: s, Rating: site.RatingFor(s)}, nil
 }
