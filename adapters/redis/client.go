@@ -42,8 +42,11 @@ type Config struct {
 	// DefaultTimeout). A stalled Redis therefore delays a request by at
 	// most Timeout, and Fallback skips it for a while after that.
 	Timeout time.Duration
-	// PoolSize is the most connections open at once (default 2 per
-	// GOMAXPROCS, at least 4): a Take holds one for a single round trip.
+	// PoolSize is the most connections open at once (default 10 per
+	// GOMAXPROCS, go-redis's own default). A Take holds one for a single
+	// round trip; a call finding none free within Timeout fails like an
+	// unreachable Redis, so the pool must cover the peak of requests in
+	// flight times the round trip.
 	PoolSize int
 }
 
@@ -81,7 +84,7 @@ func (cfg Config) withDefaults() Config {
 		cfg.Timeout = DefaultTimeout
 	}
 	if cfg.PoolSize <= 0 {
-		cfg.PoolSize = max(2*runtime.GOMAXPROCS(0), 4)
+		cfg.PoolSize = 10 * runtime.GOMAXPROCS(0)
 	}
 	return cfg
 }
