@@ -10,9 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moby/moby/client"
-	"github.com/testcontainers/testcontainers-go"
-
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/adapters/redis"
 	"github.com/pinsight/pinsight/domain/ratelimit"
@@ -23,11 +20,11 @@ import (
 // --redis-url: Redis first, its own memory limiter when Redis fails.
 type redisInstance struct {
 	*redis.Fallback
-	logs *syncBuffer
+	logs *bytes.Buffer // Fallback logs under its lock; read once requests are done
 }
 
 func newRedisInstance(t *testing.T, url, prefix string, timeout, retry time.Duration) redisInstance {
-	logs := &syncBuffer{}
+	logs := &bytes.Buffer{}
 	f := redis.NewFallback(openRedisLimiter(t, url, prefix, timeout), memory.NewRateLimiter(), slog.New(slog.NewTextHandler(logs, nil)))
 	f.RetryInterval = retry
 	return redisInstance{f, logs}
@@ -119,7 +116,7 @@ func TestRedisStalled(t *testing.T) {
 	c, url := startRedis(t, "")
 	const timeout = 200 * time.Millisecond
 	limiter := openRedisLimiter(t, url, "", timeout)
-	in := redisInstance{redis.NewFallback(limiter, memory.NewRateLimiter(), slog.New(slog.NewTextHandler(&syncBuffer{}, nil))), nil}
+	in := redisInstance{redis.NewFallback(limiter, memory.NewRateLimiter(), slog.New(slog.DiscardHandler)), nil}
 	in.RetryInterval = 500 * time.Millisecond
 	limit := ratelimit.Limit{Requests: 1000, Window: time.Minute}
 	ctx := context.Background()
@@ -142,24 +139,7 @@ func TestRedisStalled(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	provider, err := testcontainers.ProviderDefault.GetProvider()
-	if err != nil {
-		t.Fatal(err)
-	}
-	docker := provider.(*testcontainers.DockerProvider).Client()
-	if _, err := docker.ContainerPause(ctx, c.GetContainerID(), client.ContainerPauseOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	paused := true
-	unpause := func() {
-		if paused {
-			paused = false
-			if _, err := docker.ContainerUnpause(ctx, c.GetContainerID(), client.ContainerUnpauseOptions{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	defer unpause()
+	unpause := pauseContainer(t, c)
 
 	slowest, err := concurrently(40)
 	if err != nil {
@@ -190,22 +170,4 @@ func TestRedisStalled(t *testing.T) {
 	if _, err := limiter.Take(ctx, "client", limit); err != nil {
 		t.Errorf("after the stall: %v", err)
 	}
-}
-
-// syncBuffer collects log output from concurrent goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

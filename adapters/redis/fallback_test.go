@@ -44,30 +44,15 @@ func (s *switchable) Ping(context.Context) error {
 	return nil
 }
 
-// lockedBuffer collects log output from concurrent calls.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func newFallback(retry time.Duration) (*redis.Fallback, *switchable, *switchable, *lockedBuffer) {
+// newFallback returns a Fallback over two switchables, logging to a buffer
+// that the test reads once its requests are done (Fallback logs under its
+// lock, so concurrent requests never write it at once).
+func newFallback(retry time.Duration) (*redis.Fallback, *switchable, *switchable, *bytes.Buffer) {
 	primary, secondary := &switchable{mark: 1}, &switchable{mark: 2}
-	var logs lockedBuffer
-	f := redis.NewFallback(primary, secondary, slog.New(slog.NewTextHandler(&logs, nil)))
+	logs := &bytes.Buffer{}
+	f := redis.NewFallback(primary, secondary, slog.New(slog.NewTextHandler(logs, nil)))
 	f.RetryInterval = retry
-	return f, primary, secondary, &logs
+	return f, primary, secondary, logs
 }
 
 // decider takes one request and says who decided it (1 primary, 2
