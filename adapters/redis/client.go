@@ -45,8 +45,8 @@ type Config struct {
 	// PoolSize is the most connections open at once (default 10 per
 	// GOMAXPROCS, go-redis's own default). A Take holds one for a single
 	// round trip; a call finding none free within Timeout fails like an
-	// unreachable Redis, so the pool must cover the peak of requests in
-	// flight times the round trip.
+	// unreachable Redis, so the pool must cover the request rate times the
+	// round trip (10k requests/s at 0.2 ms keep 2 connections busy).
 	PoolSize int
 }
 
