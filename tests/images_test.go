@@ -30,6 +30,14 @@ var postGIS = testImage{
 	script: "images/postgis/build.sh",
 }
 
+// redisImage is the Redis 7 image of the shared rate-limiter tests.
+var redisImage = testImage{
+	env:    "PINSIGHT_REDIS_IMAGE",
+	public: "redis:7-bookworm",
+	local:  "pinsight/redis:7-local",
+	script: "images/redis/build.sh",
+}
+
 // resolvedImages remembers each image's resolution, so a test binary
 // inspects, pulls or builds an image once.
 var resolvedImages sync.Map // env -> *imageResolution

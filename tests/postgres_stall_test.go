@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
 	"github.com/testcontainers/testcontainers-go/wait"
@@ -202,24 +201,7 @@ func TestPostgresStalledDatabase(t *testing.T) {
 		t.Fatalf("before the stall: %v", errs)
 	}
 
-	provider, err := testcontainers.ProviderDefault.GetProvider()
-	if err != nil {
-		t.Fatal(err)
-	}
-	docker := provider.(*testcontainers.DockerProvider).Client()
-	if _, err := docker.ContainerPause(ctx, c.GetContainerID(), client.ContainerPauseOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	paused := true
-	unpause := func() {
-		if paused {
-			paused = false
-			if _, err := docker.ContainerUnpause(ctx, c.GetContainerID(), client.ContainerUnpauseOptions{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	defer unpause()
+	unpause := pauseContainer(t, c)
 
 	errs, slowest := runAll()
 	for name, err := range errs {

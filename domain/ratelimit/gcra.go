@@ -60,10 +60,7 @@ func (l Limit) Take(tat, now time.Time) (Decision, time.Time, error) {
 	if !l.Enabled() {
 		return Decision{}, tat, ErrDisabled
 	}
-	interval := max(l.Window/time.Duration(l.Requests), 1) // a zero interval would divide by zero below
-	// The window actually enforced is a whole number of intervals: with the
-	// truncated interval, l.Window would allow a burst above the quota.
-	window := interval * time.Duration(l.Requests)
+	interval, window := l.Interval(), l.Span()
 	if tat.Before(now) {
 		tat = now
 	}
@@ -77,6 +74,22 @@ func (l Limit) Take(tat, now time.Time) (Decision, time.Time, error) {
 	}
 	d.Allowed = true
 	d.Reset = next.Sub(now)
-	d.Remaining = int((window - d.Reset) / interval)
+	d.Remaining = l.RemainingAt(d.Reset)
 	return d, next, nil
+}
+
+// Interval is the emission interval of an enabled limit: the time in which
+// one request of the quota comes back, Window/Requests truncated to the
+// nanosecond (at least 1 ns, so it never divides by zero).
+func (l Limit) Interval() time.Duration { return max(l.Window/time.Duration(l.Requests), 1) }
+
+// Span is the window an enabled limit actually enforces: Requests whole
+// Intervals. With the truncated Interval, Window itself could let a burst
+// exceed the quota.
+func (l Limit) Span() time.Duration { return l.Interval() * time.Duration(l.Requests) }
+
+// RemainingAt is the Remaining of an allowed request whose Reset is reset:
+// how many more requests fit now, between 0 and Requests-1.
+func (l Limit) RemainingAt(reset time.Duration) int {
+	return min(max(int((l.Span()-reset)/l.Interval()), 0), l.Requests-1)
 }

@@ -2,6 +2,8 @@ package porttest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -9,23 +11,69 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// TestRateLimiter checks a RateLimiter on a quota small enough to exhaust.
-// newLimiter must return a limiter with no recorded requests.
+// TestRateLimiter checks a RateLimiter against the rule of
+// domain/ratelimit: N requests in a burst, then one per Window/N, each
+// decision's fields as ratelimit.Limit.Take gives them. newLimiter must
+// return a limiter with no recorded requests.
 func TestRateLimiter(t *testing.T, newLimiter func(t *testing.T) ports.RateLimiter) {
 	ctx := context.Background()
-	l := newLimiter(t)
-	limit := ratelimit.Limit{Requests: 3, Window: time.Hour}
-	for i := range 3 {
-		d, err := l.Take(ctx, "client-a", limit)
-		if err != nil || !d.Allowed || d.Remaining != 2-i || d.Limit != 3 {
-			t.Fatalf("request %d = %+v, %v", i, d, err)
+	t.Run("burst", func(t *testing.T) {
+		l := newLimiter(t)
+		limit := ratelimit.Limit{Requests: 3, Window: time.Hour}
+		for i := range 3 {
+			d, err := l.Take(ctx, "client-a", limit)
+			if err != nil || !d.Allowed || d.Remaining != 2-i || d.Limit != 3 || d.RetryAfter != 0 {
+				t.Fatalf("request %d = %+v, %v", i, d, err)
+			}
+			// Reset: until the i+1 requests taken are back, a few moments ago.
+			if want := time.Duration(i+1) * 20 * time.Minute; d.Reset > want || d.Reset < want-time.Minute {
+				t.Errorf("request %d: Reset %v, want about %v", i, d.Reset, want)
+			}
 		}
-	}
-	d, err := l.Take(ctx, "client-a", limit)
-	if err != nil || d.Allowed || d.RetryAfter <= 0 {
-		t.Errorf("over quota = %+v, %v; want denied with RetryAfter", d, err)
-	}
-	if d, err := l.Take(ctx, "client-b", limit); err != nil || !d.Allowed {
-		t.Errorf("another key = %+v, %v; want allowed", d, err)
-	}
+		d, err := l.Take(ctx, "client-a", limit)
+		if err != nil || d.Allowed || d.Remaining != 0 || d.Limit != 3 {
+			t.Errorf("over quota = %+v, %v; want denied", d, err)
+		}
+		if d.RetryAfter <= 19*time.Minute || d.RetryAfter > 20*time.Minute || d.Reset <= 59*time.Minute || d.Reset > time.Hour {
+			t.Errorf("over quota = %+v; want RetryAfter about 20 min, Reset about 1 h", d)
+		}
+		if d, err := l.Take(ctx, "client-b", limit); err != nil || !d.Allowed || d.Remaining != 2 {
+			t.Errorf("another key = %+v, %v; want allowed with the whole quota", d, err)
+		}
+	})
+	t.Run("first request of new clients", func(t *testing.T) {
+		// 100 ms per request: not a binary fraction of a second, so an
+		// implementation counting in float seconds must still round right.
+		l := newLimiter(t)
+		limit := ratelimit.Limit{Requests: 600, Window: time.Minute}
+		for i := range 20 {
+			d, err := l.Take(ctx, fmt.Sprintf("client-%d", i), limit)
+			if err != nil || !d.Allowed || d.Limit != 600 || d.Remaining != 599 || d.Reset <= 0 || d.Reset > 100*time.Millisecond {
+				t.Fatalf("first request of client %d = %+v, %v; want allowed, 599 remaining, Reset up to 100 ms", i, d, err)
+			}
+		}
+	})
+	t.Run("refill", func(t *testing.T) {
+		l := newLimiter(t)
+		limit := ratelimit.Limit{Requests: 2, Window: 400 * time.Millisecond}
+		var d ratelimit.Decision
+		for range 3 {
+			d, _ = l.Take(ctx, "client-a", limit)
+		}
+		if d.Allowed || d.RetryAfter <= 0 || d.RetryAfter > 200*time.Millisecond {
+			t.Fatalf("third of 2 per 400 ms = %+v; want denied, RetryAfter up to 200 ms", d)
+		}
+		time.Sleep(d.RetryAfter + 5*time.Millisecond)
+		if d, err := l.Take(ctx, "client-a", limit); err != nil || !d.Allowed || d.Remaining != 0 {
+			t.Errorf("after RetryAfter = %+v, %v; want one request allowed", d, err)
+		}
+	})
+	t.Run("disabled", func(t *testing.T) {
+		l := newLimiter(t)
+		for _, limit := range []ratelimit.Limit{{}, {Window: -1}, {Requests: 5}} {
+			if _, err := l.Take(ctx, "client-a", limit); !errors.Is(err, ratelimit.ErrDisabled) {
+				t.Errorf("Take with %+v: %v, want ErrDisabled", limit, err)
+			}
+		}
+	})
 }
