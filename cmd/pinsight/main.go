@@ -6,6 +6,7 @@
 //	pinsight user create --email E  create a user and print an API key
 //	pinsight digipin encode LAT LON print the DIGIPIN of a point
 //	pinsight digipin decode CODE    print the centre of a code's cell
+//	pinsight healthcheck [URL]      exit 0 when URL (default the local /healthz) answers 2xx
 //
 // Every flag has a PINSIGHT_* environment equivalent (--database-url is
 // PINSIGHT_DATABASE_URL); a flag given on the command line wins.
@@ -33,6 +34,6 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newMigrateCmd(), newImportCmd(), newUserCmd(), newDigipinCmd())
+	root.AddCommand(newServeCmd(), newMigrateCmd(), newImportCmd(), newUserCmd(), newDigipinCmd(), newHealthcheckCmd())
 	return root
 }
