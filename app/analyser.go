@@ -2,18 +2,18 @@ package app
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/fault"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
 
-// ErrBusy is returned when every analysis slot is taken; transports answer
-// 503 with Retry-After.
-var ErrBusy = errors.New("app: analysis capacity exhausted, retry shortly")
+// ErrBusy is returned when every analysis slot is taken: a fault.Busy
+// whose RetryAfter is BusyRetryAfter.
+var ErrBusy = fault.NewRetry(fault.Busy, "app: every analysis slot is busy: retry shortly", BusyRetryAfter)
 
 // BusyRetryAfter is the Retry-After transports send with ErrBusy, and with
 // a QuotaError on the analyses running at once: analyses take seconds, so a
@@ -21,49 +21,49 @@ var ErrBusy = errors.New("app: analysis capacity exhausted, retry shortly")
 const BusyRetryAfter = 5 * time.Second
 
 // ThrottledError is returned when a target site, or the address it is
-// served from, has had its share of analyses for now; transports answer
-// 429 with Retry-After.
+// served from, has had its share of analyses for now: a fault.RateLimited.
 type ThrottledError struct {
-	Host       string // the site (registrable domain) or the address throttled
-	RetryAfter time.Duration
+	Host string        // the site (registrable domain) or the address throttled
+	Wait time.Duration // until the next analysis is admitted
 }
 
 func (e *ThrottledError) Error() string {
-	return "app: " + e.Host + " was analysed too often; retry in " + e.RetryAfterHeader() + " s"
+	return "app: too many analyses of " + e.Host + ": retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s"
 }
 
-// RetryAfterHeader is the Retry-After header value of e, in seconds.
-func (e *ThrottledError) RetryAfterHeader() string {
-	return strconv.Itoa(RetryAfterSeconds(e.RetryAfter))
-}
+// Kind implements fault.Kinder.
+func (e *ThrottledError) Kind() fault.Kind { return fault.RateLimited }
+
+// RetryAfter implements fault.RetryAfterer.
+func (e *ThrottledError) RetryAfter() time.Duration { return e.Wait }
 
 // QuotaError is returned when the calling user has used up one of their own
 // analysis quotas, apart from the pool everyone shares (ErrBusy): analyses
-// running at once, or analyses a day. Transports answer 429 with
-// Retry-After.
+// running at once, or analyses a day. It is a fault.RateLimited.
 type QuotaError struct {
-	Daily      bool          // the daily quota; otherwise the analyses at once
-	Limit      int           // the quota
-	RetryAfter time.Duration // until the user may start one more
+	Daily bool          // the daily quota; otherwise the analyses at once
+	Limit int           // the quota
+	Wait  time.Duration // until the user may start one more
 }
 
 func (e *QuotaError) Error() string { return "app: " + e.Reason() }
 
+// Kind implements fault.Kinder.
+func (e *QuotaError) Kind() fault.Kind { return fault.RateLimited }
+
+// RetryAfter implements fault.RetryAfterer.
+func (e *QuotaError) RetryAfter() time.Duration { return e.Wait }
+
 // Reason says which quota is used up, for the client.
 func (e *QuotaError) Reason() string {
 	if e.Daily {
-		return "at most " + strconv.Itoa(e.Limit) + " analyses a day: retry after " + e.RetryAfterHeader() + " s"
+		return "at most " + strconv.Itoa(e.Limit) + " analyses a day: retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s"
 	}
 	return "at most " + strconv.Itoa(e.Limit) + " of your analyses run at once: retry when one finishes"
 }
 
-// RetryAfterHeader is the Retry-After header value of e, in seconds.
-func (e *QuotaError) RetryAfterHeader() string {
-	return strconv.Itoa(RetryAfterSeconds(e.RetryAfter))
-}
-
-// RetryAfterSeconds rounds d up to whole seconds, at least 1, for a
-// Retry-After header.
+// RetryAfterSeconds rounds d up to whole seconds, at least 1, as error
+// texts (and HTTP's Retry-After) give a delay.
 func RetryAfterSeconds(d time.Duration) int {
 	s := int((d + time.Second - 1) / time.Second)
 	return max(s, 1)

@@ -22,7 +22,7 @@ func (s *userSlots) acquire(user int64) (release func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.max >= 0 && s.running[user] >= s.max {
-		return nil, &QuotaError{Limit: s.max, RetryAfter: BusyRetryAfter}
+		return nil, &QuotaError{Limit: s.max, Wait: BusyRetryAfter}
 	}
 	s.running[user]++
 	return func() {
@@ -47,7 +47,7 @@ func (a *Analyser) takeDaily(ctx context.Context, user int64) error {
 		return nil
 	}
 	if !d.Allowed {
-		return &QuotaError{Daily: true, Limit: a.daily.Requests, RetryAfter: d.RetryAfter}
+		return &QuotaError{Daily: true, Limit: a.daily.Requests, Wait: d.RetryAfter}
 	}
 	return nil
 }

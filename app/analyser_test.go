@@ -98,11 +98,11 @@ func TestAnalyserThrottlesPerSite(t *testing.T) {
 	}
 	_, err := a.Analyse(context.Background(), 2, "https://shop.example.com/c")
 	var te *app.ThrottledError
-	if !errors.As(err, &te) || te.Host != "example.com" || te.RetryAfter <= 0 || te.RetryAfter > time.Minute {
+	if !errors.As(err, &te) || te.Host != "example.com" || te.RetryAfter() <= 0 || te.RetryAfter() > time.Minute {
 		t.Fatalf("third analysis of the site: err = %v", err)
 	}
-	if h := te.RetryAfterHeader(); h != "30" {
-		t.Errorf("Retry-After = %s, want 30 (one analysis every 30 s)", h)
+	if h := app.RetryAfterSeconds(te.RetryAfter()); h != 30 {
+		t.Errorf("Retry-After = %d, want 30 (one analysis every 30 s)", h)
 	}
 	if n := f.fetched(); n != 2 {
 		t.Errorf("the throttled analysis fetched anyway: %d fetches", n)
@@ -224,7 +224,7 @@ func TestUserCannotHoldEverySlot(t *testing.T) {
 		_, err := a.Analyse(ctx, 1, fmt.Sprintf("https://more%d.example/", i))
 		cancel()
 		var qe *app.QuotaError
-		if !errors.As(err, &qe) || qe.Daily || qe.Limit != app.DefaultUserConcurrent || qe.RetryAfterHeader() != "5" {
+		if !errors.As(err, &qe) || qe.Daily || qe.Limit != app.DefaultUserConcurrent || app.RetryAfterSeconds(qe.RetryAfter()) != 5 {
 			t.Errorf("user 1's analysis %d beyond the cap: err = %v, want a QuotaError", 3+i, err)
 		}
 	}
@@ -262,7 +262,7 @@ func TestUserDailyQuota(t *testing.T) {
 	}
 	_, err := a.Analyse(ctx, 1, "https://example.com/")
 	var qe *app.QuotaError
-	if !errors.As(err, &qe) || !qe.Daily || qe.Limit != 3 || qe.RetryAfter != 8*time.Hour || qe.RetryAfterHeader() != "28800" {
+	if !errors.As(err, &qe) || !qe.Daily || qe.Limit != 3 || qe.RetryAfter() != 8*time.Hour || app.RetryAfterSeconds(qe.RetryAfter()) != 28800 {
 		t.Errorf("fourth analysis of the day: err = %v, want a daily QuotaError retrying in 8 h", err)
 	}
 	if _, err := a.Analyse(ctx, 2, "https://example.com/"); err != nil {

@@ -34,7 +34,7 @@ func (a *Analyser) admission() ports.Admit {
 		if err != nil { // fail open: a broken limiter must not take analyses down
 			slog.WarnContext(ctx, "analysis throttle unavailable; analysing anyway", "key", key, "err", err)
 		} else if !d.Allowed {
-			return &ThrottledError{Host: subject, RetryAfter: d.RetryAfter}
+			return &ThrottledError{Host: subject, Wait: d.RetryAfter}
 		}
 		admitted[key] = true
 		return nil

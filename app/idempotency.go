@@ -7,10 +7,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/fault"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
@@ -28,20 +28,21 @@ const maxInProgressRetry = 5 * time.Second
 const releaseTimeout = 5 * time.Second
 
 // InProgressError is the answer to a request whose idempotency key a
-// request still running holds (409 with Retry-After): it is not run a
-// second time.
+// request still running holds: it is not run a second time. It is a
+// fault.Conflict.
 type InProgressError struct {
-	RetryAfter time.Duration
+	Wait time.Duration // until the first request's answer is likely ready
 }
 
 func (e *InProgressError) Error() string {
-	return "a request with this Idempotency-Key is still running: retry after " + e.RetryAfterHeader() + " s for its answer"
+	return "app: a request with this Idempotency-Key is still running: retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s for its answer"
 }
 
-// RetryAfterHeader is the Retry-After header value of e, in seconds.
-func (e *InProgressError) RetryAfterHeader() string {
-	return strconv.Itoa(max(1, int(math.Ceil(e.RetryAfter.Seconds()))))
-}
+// Kind implements fault.Kinder.
+func (e *InProgressError) Kind() fault.Kind { return fault.Conflict }
+
+// RetryAfter implements fault.RetryAfterer.
+func (e *InProgressError) RetryAfter() time.Duration { return e.Wait }
 
 // createOnce is Create under the idempotency key in.IdempotencyKey, per
 // user: the first request claims the key, runs (at most IdempotencyLock)
@@ -72,7 +73,7 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 	r, err := rs.create(runCtx, userID, in.URL, privacy, password, &idem)
 	switch {
 	case errors.Is(err, site.ErrClaimLost):
-		return Created{}, &InProgressError{RetryAfter: time.Second}
+		return Created{}, &InProgressError{Wait: time.Second}
 	case err != nil:
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 		defer cancel()
@@ -89,7 +90,7 @@ func (rs *Reports) replay(ctx context.Context, cur site.Idempotency, fingerprint
 		return Created{}, site.Invalid(site.IdempotencyKeyField,
 			"was used for a request with other input in the last 24 hours: send a new key for a new request")
 	case !cur.Done():
-		return Created{}, &InProgressError{RetryAfter: min(cur.LockedUntil.Sub(now), maxInProgressRetry)}
+		return Created{}, &InProgressError{Wait: min(cur.LockedUntil.Sub(now), maxInProgressRetry)}
 	case len(cur.ReportIDs) == 0:
 		return Created{}, site.ErrNotFound
 	}

@@ -140,7 +140,7 @@ func TestIdempotencyInProgress(t *testing.T) {
 	}()
 	<-an.entered
 	var ip *app.InProgressError
-	if _, err := rs.Create(ctx, 1, in); !errors.As(err, &ip) || ip.RetryAfter <= 0 || ip.RetryAfter > 5*time.Second {
+	if _, err := rs.Create(ctx, 1, in); !errors.As(err, &ip) || ip.RetryAfter() <= 0 || ip.RetryAfter() > 5*time.Second {
 		t.Errorf("second Create while the first runs: err = %v, want *InProgressError with a short Retry-After", err)
 	}
 	close(an.release)

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/argon2"
+
+	"github.com/pinsight/pinsight/domain/fault"
 )
 
 // PasswordParams are the argon2id costs. bcrypt is not used: it truncates
@@ -41,9 +42,8 @@ type PasswordHasher interface {
 }
 
 // ErrPasswordsBusy is returned when every password slot stayed taken for
-// the whole wait; transports answer 503 with Retry-After:
-// PasswordRetryAfter.
-var ErrPasswordsBusy = errors.New("app: every password hashing slot is busy, retry shortly")
+// the whole wait: a fault.Busy whose RetryAfter is PasswordRetryAfter.
+var ErrPasswordsBusy = fault.NewRetry(fault.Busy, "app: too many password checks at once: retry shortly", PasswordRetryAfter)
 
 // PasswordRetryAfter is the Retry-After sent with ErrPasswordsBusy: a
 // verification takes tens of milliseconds, so slots free up quickly.

@@ -130,3 +130,29 @@ func TestAuthRequired(t *testing.T) {
 		t.Errorf("revoke another user's key = %d, want 404", res.Status)
 	}
 }
+
+// TestAuthChallenges pins the WWW-Authenticate challenges (RFC 6750): a
+// missing key and wrong login credentials get the bare challenge, an
+// unknown key error="invalid_token" too, each with its message.
+func TestAuthChallenges(t *testing.T) {
+	h := newAccountsHandler(t)
+	login(t, h, "ada@example.com")
+	tests := []struct {
+		name, method, path, contentType, body string
+		headers                               []string
+		message, challenge                    string
+	}{
+		{"no key", http.MethodGet, "/api/v1/account", "", "", nil,
+			"missing API key: send Authorization: Bearer <key>", `Bearer realm="pinsight"`},
+		{"unknown key", http.MethodGet, "/api/v1/account", "", "", bearer("psk_wrong"),
+			"missing or invalid API key", `Bearer realm="pinsight", error="invalid_token"`},
+		{"wrong password", http.MethodPost, "/api/v1/login", jsonType, `{"email":"ada@example.com","password":"not the password"}`, nil,
+			"invalid email or password", `Bearer realm="pinsight"`},
+	}
+	for _, tt := range tests {
+		res := do(t, h, tt.method, tt.path, tt.contentType, tt.body, tt.headers...)
+		if res.Status != 401 || res.Message != tt.message || res.Header.Get("WWW-Authenticate") != tt.challenge {
+			t.Errorf("%s: %d %q, WWW-Authenticate %q; want 401 %q, %q", tt.name, res.Status, res.Message, res.Header.Get("WWW-Authenticate"), tt.message, tt.challenge)
+		}
+	}
+}

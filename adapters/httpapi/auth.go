@@ -11,6 +11,7 @@ import (
 
 	"github.com/pinsight/pinsight/app"
 	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/domain/fault"
 )
 
 // bearerScheme is the OpenAPI security scheme of the site-analysis API.
@@ -102,11 +103,21 @@ func requireKey(accounts *app.Accounts) func(huma.Context, func(huma.Context)) {
 		}
 		p, err := authenticate(ctx.Context(), accounts.Authenticate, token)
 		if err != nil {
-			writeErr(ctx, toHTTP(err))
+			writeErr(ctx, keyError(err))
 			return
 		}
 		next(huma.WithValue(ctx, principalKey{}, p))
 	}
+}
+
+// keyError maps a failed verification of a Bearer key: a key refused is a
+// 401 whose challenge says error="invalid_token" (RFC 6750); anything else
+// (a database down) as toHTTP maps it.
+func keyError(err error) error {
+	if fault.KindOf(err) == fault.Unauthorized {
+		return unauthorized(fault.Message(err), true)
+	}
+	return toHTTP(err)
 }
 
 // writeErr writes a status error (with its headers) from a middleware.
