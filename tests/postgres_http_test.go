@@ -21,7 +21,11 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/adapters/postgres"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
@@ -72,20 +76,21 @@ func twinDataset(t *testing.T) *postal.Dataset {
 }
 
 // twinPasswords keeps argon2id cheap in tests.
-var twinPasswords = app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
+var twinPasswords = accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
 
 // twinHandler is the production handler over the given stores, wired as
 // serve wires it.
-func twinHandler(postalStore ports.PostalStore, accounts ports.AccountStore, reports ports.ReportStore) http.Handler {
-	analyser := app.NewAnalyser(twinFetcher{}, app.AnalyserConfig{HostLimit: app.NoLimit})
+func twinHandler(postalStore ports.PostalStore, accountStore ports.AccountStore, reportStore ports.ReportStore) http.Handler {
+	analyser := reports.NewAnalyser(twinFetcher{}, reports.AnalyserConfig{HostLimit: reports.NoLimit})
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
 	httpapi.Register(api, httpapi.Routes{
-		Health:   app.NewHealth(nil),
-		Postal:   app.NewPostal(postalStore),
-		Accounts: app.NewAccounts(accounts, twinPasswords),
-		Reports:  app.NewReports(reports, analyser, twinPasswords),
-		Projects: app.NewProjects(reports),
+		Health:    health.New(nil),
+		Directory: directory.New(postalStore),
+		Geocoder:  geocode.New(postalStore, nil),
+		Accounts:  accounts.New(accountStore, twinPasswords),
+		Reports:   reports.New(reportStore, analyser, twinPasswords),
+		Projects:  reports.NewProjects(reportStore),
 		Share: httpapi.ShareOptions{CookieKey: []byte("equivalence key"), Limiter: memory.NewRateLimiter(),
 			Attempts: ratelimit.Limit{Requests: 100, Window: time.Minute}},
 	})

@@ -8,14 +8,14 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 )
 
 // cheap password costs keep the tests fast; production uses DefaultPasswordParams.
-var testPasswords = app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
+var testPasswords = accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
 
 func newAccountsHandler(t *testing.T) http.Handler {
-	return newHandler(t, httpapi.Routes{Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords)})
+	return newHandler(t, httpapi.Routes{Accounts: accounts.New(memory.NewAccountStore(), testPasswords)})
 }
 
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/domain/fault"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/ports"
@@ -263,7 +263,7 @@ func retryAfter(d time.Duration) string {
 var storageRetryAfter = retryAfter(ports.UnavailableRetryAfter)
 
 // passwordRetryAfter is the Retry-After of ErrPasswordsBusy, in seconds.
-var passwordRetryAfter = retryAfter(app.PasswordRetryAfter)
+var passwordRetryAfter = retryAfter(accounts.PasswordRetryAfter)
 
 // validationFailed is a 422 listing every field's messages.
 func validationFailed(fields map[string][]string) error {

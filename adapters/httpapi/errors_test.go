@@ -11,7 +11,8 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/postal"
@@ -46,12 +47,12 @@ func TestErrorMapping(t *testing.T) {
 		{"site not found", site.ErrNotFound, 404, "not found", nil, nil},
 		{"postal not found", &postal.NotFoundError{What: "pincode 110001"}, 404, "pincode 110001 not found", nil, nil},
 		{"no postal data", postal.ErrNoData, 503, `no directory loaded yet: with a database, "pinsight import" loads the dataset`, nil, nil},
-		{"throttled", &app.ThrottledError{Host: "example.com", Wait: 29500 * time.Millisecond}, 429, "too many analyses of example.com: retry after 30 s", nil, http.Header{"Retry-After": {"30"}}},
-		{"passwords busy", fmt.Errorf("hash: %w", app.ErrPasswordsBusy), 503, "too many password checks at once: retry shortly", nil, http.Header{"Retry-After": {"1"}}},
-		{"daily quota", &app.QuotaError{Daily: true, Limit: 3, Wait: 8 * time.Hour}, 429, "at most 3 analyses a day: retry after 28800 s", nil, http.Header{"Retry-After": {"28800"}}},
-		{"analyses at once", &app.QuotaError{Limit: 2, Wait: app.BusyRetryAfter}, 429, "at most 2 of your analyses run at once: retry when one finishes", nil, http.Header{"Retry-After": {"5"}}},
-		{"analyser busy", app.ErrBusy, 503, "every analysis slot is busy: retry shortly", nil, http.Header{"Retry-After": {"5"}}},
-		{"in progress", &app.InProgressError{Wait: 1200 * time.Millisecond}, 409, "a request with this Idempotency-Key is still running: retry after 2 s for its answer", nil, http.Header{"Retry-After": {"2"}}},
+		{"throttled", &reports.ThrottledError{Host: "example.com", Wait: 29500 * time.Millisecond}, 429, "too many analyses of example.com: retry after 30 s", nil, http.Header{"Retry-After": {"30"}}},
+		{"passwords busy", fmt.Errorf("hash: %w", accounts.ErrPasswordsBusy), 503, "too many password checks at once: retry shortly", nil, http.Header{"Retry-After": {"1"}}},
+		{"daily quota", &reports.QuotaError{Daily: true, Limit: 3, Wait: 8 * time.Hour}, 429, "at most 3 analyses a day: retry after 28800 s", nil, http.Header{"Retry-After": {"28800"}}},
+		{"analyses at once", &reports.QuotaError{Limit: 2, Wait: reports.BusyRetryAfter}, 429, "at most 2 of your analyses run at once: retry when one finishes", nil, http.Header{"Retry-After": {"5"}}},
+		{"analyser busy", reports.ErrBusy, 503, "every analysis slot is busy: retry shortly", nil, http.Header{"Retry-After": {"5"}}},
+		{"in progress", &reports.InProgressError{Wait: 1200 * time.Millisecond}, 409, "a request with this Idempotency-Key is still running: retry after 2 s for its answer", nil, http.Header{"Retry-After": {"2"}}},
 		{"storage unavailable", fmt.Errorf("%w: get report: dial tcp 10.0.0.7:5432: refused", ports.ErrUnavailable), 503, "the database is unavailable: try again shortly", nil, http.Header{"Retry-After": {"5"}}},
 	}
 	for _, tt := range tests {

@@ -8,7 +8,11 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"go.uber.org/fx"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -24,20 +28,20 @@ var Module = fx.Module("httpapi",
 type routeParams struct {
 	fx.In
 	API      huma.API
-	Health   *app.Health
-	Accounts *app.Accounts       `optional:"true"`
-	Postal   *app.Postal         `optional:"true"`
-	Reports  *app.Reports        `optional:"true"`
-	Projects *app.Projects       `optional:"true"`
-	Share    ShareOptions        `optional:"true"`
-	Bounds   ports.BoundaryIndex `optional:"true"`
-	Limiter  ports.RateLimiter   `optional:"true"`
+	Health   *health.Health
+	Accounts *accounts.Accounts   `optional:"true"`
+	Postal   *directory.Directory `optional:"true"`
+	Reports  *reports.Reports     `optional:"true"`
+	Projects *reports.Projects    `optional:"true"`
+	Share    ShareOptions         `optional:"true"`
+	Geocoder *geocode.Geocoder    `optional:"true"`
+	Limiter  ports.RateLimiter    `optional:"true"`
 	Config   Config
 }
 
 func register(p routeParams) {
-	Register(p.API, Routes{Health: p.Health, Accounts: p.Accounts, Postal: p.Postal,
-		Reports: p.Reports, Projects: p.Projects, Boundaries: p.Bounds, Share: p.Share.withServer(p.Limiter, p.Config)})
+	Register(p.API, Routes{Health: p.Health, Accounts: p.Accounts, Directory: p.Postal, Geocoder: p.Geocoder,
+		Reports: p.Reports, Projects: p.Projects, Share: p.Share.withServer(p.Limiter, p.Config)})
 }
 
 type serverParams struct {
@@ -46,8 +50,8 @@ type serverParams struct {
 	Mux      *http.ServeMux
 	Log      *slog.Logger
 	Metrics  *Metrics
-	Limiter  ports.RateLimiter `optional:"true"`
-	Accounts *app.Accounts     `optional:"true"`
+	Limiter  ports.RateLimiter  `optional:"true"`
+	Accounts *accounts.Accounts `optional:"true"`
 }
 
 func newServer(p serverParams) *Server {
@@ -66,8 +70,8 @@ func newServer(p serverParams) *Server {
 type gaugeParams struct {
 	fx.In
 	Metrics  *Metrics
-	Postal   *app.Postal   `optional:"true"`
-	Analyser *app.Analyser `optional:"true"`
+	Postal   *directory.Directory `optional:"true"`
+	Analyser *reports.Analyser    `optional:"true"`
 }
 
 // registerGauges exposes the dataset size and the analysis pool's use.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
@@ -46,7 +46,7 @@ type VillagesData struct {
 	Meta     Meta          `json:"meta"`
 }
 
-func registerPostal(api huma.API, p *app.Postal) {
+func registerPostal(api huma.API, p *directory.Directory) {
 	g := group(api)
 	g.UseMiddleware(cacheable(p))
 	tags := []string{"Pincodes"}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 )
 
 type statesInput struct {
@@ -55,7 +55,7 @@ type DistrictPincodesData struct {
 
 const refDoc = " An ambiguous name or prefix is 422 listing the candidates; an unknown one is 404."
 
-func registerRegions(g huma.API, p *app.Postal) {
+func registerRegions(g huma.API, p *directory.Directory) {
 	tags := []string{"States and districts"}
 	huma.Register(g, huma.Operation{OperationID: "list-states", Method: http.MethodGet, Path: "/states", Tags: tags, Summary: "States and union territories"},
 		func(ctx context.Context, in *statesInput) (*Reply[StatesData], error) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 )
 
 type searchInput struct {
@@ -35,7 +35,7 @@ type VillageSearchData struct {
 	Meta     Meta          `json:"meta"`
 }
 
-func registerSearch(g huma.API, p *app.Postal) {
+func registerSearch(g huma.API, p *directory.Directory) {
 	huma.Register(g, huma.Operation{
 		OperationID: "search-pincodes", Method: http.MethodGet, Path: "/pincodes/search", Tags: []string{"Pincodes"},
 		Summary: "Search post offices",

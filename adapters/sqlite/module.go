@@ -5,7 +5,8 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/appfx"
+	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -16,7 +17,7 @@ var Module = fx.Module("sqlite",
 	fx.Provide(newDB),
 	fx.Provide(fx.Annotate(NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(NewReportStore, fx.As(new(ports.ReportStore)))),
-	fx.Provide(app.AsComponent(readiness)),
+	fx.Provide(appfx.AsComponent(readiness)),
 )
 
 func newDB(lc fx.Lifecycle, cfg Config) (*DB, error) {
@@ -32,6 +33,6 @@ func newDB(lc fx.Lifecycle, cfg Config) (*DB, error) {
 	return db, nil
 }
 
-func readiness(db *DB) app.Component {
-	return app.Component{Name: "database", Check: func(ctx context.Context) error { return Ping(ctx, db) }}
+func readiness(db *DB) health.Component {
+	return health.Component{Name: "database", Check: func(ctx context.Context) error { return Ping(ctx, db) }}
 }

@@ -11,7 +11,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 )
 
 // serveConfig is everything serve reads from flags and environment.
@@ -21,7 +21,7 @@ type serveConfig struct {
 	Data            dataConfig
 	Site            siteConfig
 	Boundaries      boundaryConfig
-	Passwords       app.PasswordLimits
+	Passwords       accounts.PasswordLimits
 	LogLevel        string
 	LogFormat       string
 	ShutdownTimeout time.Duration

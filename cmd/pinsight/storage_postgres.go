@@ -7,7 +7,8 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/appfx"
+	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -19,7 +20,7 @@ var postgresStorage = storageBackend{
 		return fx.Options(
 			fx.Supply(postgresConfig(db)),
 			postgres.Module,
-			fx.Provide(app.AsComponent(func(s ports.PostalStore) app.Component { return postalComponent(s) })),
+			fx.Provide(appfx.AsComponent(func(s ports.PostalStore) health.Component { return postalComponent(s) })),
 			memoryRateLimiter,
 		)
 	},

@@ -6,7 +6,8 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/appfx"
 )
 
 // options is the whole application graph for cfg. The choice of adapters is
@@ -25,8 +26,8 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		return nil, err
 	}
 	return fx.Options(
-		fx.Supply(cfg.HTTP, log, app.DefaultPasswordParams, cfg.Passwords),
-		app.Module,
+		fx.Supply(cfg.HTTP, log, accounts.DefaultPasswordParams, cfg.Passwords),
+		appfx.Module,
 		httpapi.Module,
 		stores,
 		site,

@@ -1,4 +1,7 @@
-package app
+// Package accounts registers users, logs them in (minting API keys),
+// resolves Bearer keys and hashes passwords (argon2id, with a bound on the
+// work running at once).
+package accounts
 
 import (
 	"context"
@@ -20,9 +23,9 @@ type Accounts struct {
 	rand  io.Reader
 }
 
-// NewAccounts returns the account use cases over store, hashing and
-// verifying passwords with pw.
-func NewAccounts(store ports.AccountStore, pw PasswordHasher) *Accounts {
+// New returns the account use cases over store, hashing and verifying
+// passwords with pw.
+func New(store ports.AccountStore, pw PasswordHasher) *Accounts {
 	return &Accounts{store: store, pw: pw, now: time.Now, rand: rand.Reader}
 }
 

@@ -1,4 +1,4 @@
-package app
+package reports
 
 import (
 	"context"
@@ -35,7 +35,7 @@ type InProgressError struct {
 }
 
 func (e *InProgressError) Error() string {
-	return "app: a request with this Idempotency-Key is still running: retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s for its answer"
+	return "reports: a request with this Idempotency-Key is still running: retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s for its answer"
 }
 
 // Kind implements fault.Kinder.

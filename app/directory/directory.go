@@ -1,4 +1,8 @@
-package app
+// Package directory answers the India Post directory queries over a
+// ports.PostalStore: lookups by pincode, office details, villages, states
+// and districts, search, batches, offices near a point and the dataset's
+// description. postaldir opens one over the embedded snapshot in one call.
+package directory
 
 import (
 	"context"
@@ -8,26 +12,26 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Postal answers the postal directory queries, validating input and
+// Directory answers the postal directory queries, validating input and
 // applying the contract's selection rules over a PostalStore.
-type Postal struct {
+type Directory struct {
 	store ports.PostalStore
 }
 
-// NewPostal returns the postal use cases over store.
-func NewPostal(store ports.PostalStore) *Postal { return &Postal{store: store} }
+// New returns the directory over store.
+func New(store ports.PostalStore) *Directory { return &Directory{store: store} }
 
 // Info describes the loaded dataset (postal.ErrNoData when none).
-func (p *Postal) Info(ctx context.Context) (postal.Info, error) { return p.store.Info(ctx) }
+func (dir *Directory) Info(ctx context.Context) (postal.Info, error) { return dir.store.Info(ctx) }
 
 // Lookup returns the offices of a pincode; 422 for bad syntax, not found
 // when the PIN has no office.
-func (p *Postal) Lookup(ctx context.Context, pincode string) (postal.Pincode, []postal.PostOffice, error) {
+func (dir *Directory) Lookup(ctx context.Context, pincode string) (postal.Pincode, []postal.PostOffice, error) {
 	pin, err := postal.ParsePincode(pincode)
 	if err != nil {
 		return "", nil, err
 	}
-	offices, err := p.store.OfficesByPincode(ctx, pin)
+	offices, err := dir.store.OfficesByPincode(ctx, pin)
 	if err != nil {
 		return pin, nil, err
 	}
@@ -40,8 +44,8 @@ func (p *Postal) Lookup(ctx context.Context, pincode string) (postal.Pincode, []
 // Details picks one office of a pincode: the one named officeName (ignoring
 // case, punctuation and the office-type suffix), or without a name the head
 // office, else the sub office, else the first branch office by name.
-func (p *Postal) Details(ctx context.Context, pincode, officeName string) (postal.PostOffice, error) {
-	pin, offices, err := p.Lookup(ctx, pincode)
+func (dir *Directory) Details(ctx context.Context, pincode, officeName string) (postal.PostOffice, error) {
+	pin, offices, err := dir.Lookup(ctx, pincode)
 	if err != nil {
 		return postal.PostOffice{}, err
 	}
@@ -82,82 +86,82 @@ func typeOrder(t string) int {
 
 // Villages pages the villages of a pincode (an empty list outside the
 // loaded coverage).
-func (p *Postal) Villages(ctx context.Context, pincode string, page postal.Page) (postal.Pincode, []postal.Village, int, error) {
+func (dir *Directory) Villages(ctx context.Context, pincode string, page postal.Page) (postal.Pincode, []postal.Village, int, error) {
 	pin, err := postal.ParsePincode(pincode)
 	if err != nil {
 		return "", nil, 0, err
 	}
-	v, total, err := p.store.Villages(ctx, pin, page)
+	v, total, err := dir.store.Villages(ctx, pin, page)
 	return pin, v, total, err
 }
 
 // States lists states whose name starts with q.
-func (p *Postal) States(ctx context.Context, q string) ([]postal.StateSummary, error) {
-	return p.store.States(ctx, q)
+func (dir *Directory) States(ctx context.Context, q string) ([]postal.StateSummary, error) {
+	return dir.store.States(ctx, q)
 }
 
 // State resolves a state reference.
-func (p *Postal) State(ctx context.Context, ref string) (postal.StateSummary, error) {
-	return p.store.State(ctx, ref)
+func (dir *Directory) State(ctx context.Context, ref string) (postal.StateSummary, error) {
+	return dir.store.State(ctx, ref)
 }
 
 // Districts resolves a state and lists its districts starting with q.
-func (p *Postal) Districts(ctx context.Context, stateRef, q string) (postal.StateSummary, []postal.DistrictSummary, error) {
-	s, err := p.store.State(ctx, stateRef)
+func (dir *Directory) Districts(ctx context.Context, stateRef, q string) (postal.StateSummary, []postal.DistrictSummary, error) {
+	s, err := dir.store.State(ctx, stateRef)
 	if err != nil {
 		return s, nil, err
 	}
-	d, err := p.store.Districts(ctx, s.ID, q)
+	d, err := dir.store.Districts(ctx, s.ID, q)
 	return s, d, err
 }
 
 // District resolves a district reference.
-func (p *Postal) District(ctx context.Context, ref string) (postal.DistrictSummary, error) {
-	return p.store.District(ctx, ref)
+func (dir *Directory) District(ctx context.Context, ref string) (postal.DistrictSummary, error) {
+	return dir.store.District(ctx, ref)
 }
 
 // DistrictOffices resolves a district and pages its offices.
-func (p *Postal) DistrictOffices(ctx context.Context, ref string, page postal.Page) (postal.DistrictSummary, []postal.PostOffice, int, error) {
-	d, err := p.store.District(ctx, ref)
+func (dir *Directory) DistrictOffices(ctx context.Context, ref string, page postal.Page) (postal.DistrictSummary, []postal.PostOffice, int, error) {
+	d, err := dir.store.District(ctx, ref)
 	if err != nil {
 		return d, nil, 0, err
 	}
-	offices, total, err := p.store.DistrictOffices(ctx, d.ID, page)
+	offices, total, err := dir.store.DistrictOffices(ctx, d.ID, page)
 	return d, offices, total, err
 }
 
 // SearchOffices pages the offices matching q.
-func (p *Postal) SearchOffices(ctx context.Context, q string, page postal.Page) ([]postal.PostOffice, int, error) {
+func (dir *Directory) SearchOffices(ctx context.Context, q string, page postal.Page) ([]postal.PostOffice, int, error) {
 	sq, err := postal.ParseQuery(q)
 	if err != nil {
 		return nil, 0, err
 	}
-	return p.store.SearchOffices(ctx, sq, page)
+	return dir.store.SearchOffices(ctx, sq, page)
 }
 
 // SearchVillages pages the villages matching q, optionally within a state
 // and / or district given by reference.
-func (p *Postal) SearchVillages(ctx context.Context, q, stateRef, districtRef string, page postal.Page) ([]postal.Village, int, error) {
+func (dir *Directory) SearchVillages(ctx context.Context, q, stateRef, districtRef string, page postal.Page) ([]postal.Village, int, error) {
 	sq, err := postal.ParseQuery(q)
 	if err != nil {
 		return nil, 0, err
 	}
 	var stateID, districtID int
 	if strings.TrimSpace(stateRef) != "" {
-		s, err := p.store.State(ctx, stateRef)
+		s, err := dir.store.State(ctx, stateRef)
 		if err != nil {
 			return nil, 0, err
 		}
 		stateID = s.ID
 	}
 	if strings.TrimSpace(districtRef) != "" {
-		d, err := p.store.District(ctx, districtRef)
+		d, err := dir.store.District(ctx, districtRef)
 		if err != nil {
 			return nil, 0, err
 		}
 		districtID = d.ID
 	}
-	return p.store.SearchVillages(ctx, sq, stateID, districtID, page)
+	return dir.store.SearchVillages(ctx, sq, stateID, districtID, page)
 }
 
 // MaxBatch is the most pincodes one batch may hold.
@@ -183,7 +187,7 @@ type BatchItem struct {
 
 // Batch looks up several pincodes, each found, not found or invalid, in
 // request order. The caller enforces MaxBatch.
-func (p *Postal) Batch(ctx context.Context, pincodes []string) ([]BatchItem, error) {
+func (dir *Directory) Batch(ctx context.Context, pincodes []string) ([]BatchItem, error) {
 	out := make([]BatchItem, len(pincodes))
 	for i, in := range pincodes {
 		out[i].Input = in
@@ -192,7 +196,7 @@ func (p *Postal) Batch(ctx context.Context, pincodes []string) ([]BatchItem, err
 			out[i].Status = BatchInvalid
 			continue
 		}
-		offices, err := p.store.OfficesByPincode(ctx, pin)
+		offices, err := dir.store.OfficesByPincode(ctx, pin)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package app_test
+package reports_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
@@ -36,8 +36,8 @@ func TestReportsWithRealAnalyser(t *testing.T) {
 		}}}},
 	}
 	want := site.Analyze(page, site.DefaultWeights)
-	rs := app.NewReports(memory.NewReportStore(), app.NewAnalyser(pageFetcher{page}, app.AnalyserConfig{}), cheapPasswords)
-	r, err := rs.Create(context.Background(), 1, app.NewReport{URL: "http://example.com"})
+	rs := reports.New(memory.NewReportStore(), reports.NewAnalyser(pageFetcher{page}, reports.AnalyserConfig{}), cheapPasswords)
+	r, err := rs.Create(context.Background(), 1, reports.NewReport{URL: "http://example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,25 +58,25 @@ func TestReportsWithRealAnalyser(t *testing.T) {
 // reports draw on one daily quota per user; over it, both are a
 // QuotaError and the report is left as it was.
 func TestReanalysisCountsAgainstTheDailyQuota(t *testing.T) {
-	an := app.NewAnalyser(&gatedFetcher{}, app.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 2, Window: 24 * time.Hour},
-		HostLimit: app.NoLimit, AddressLimit: app.NoLimit, Limiter: fixedLimiter()})
-	rs := app.NewReports(memory.NewReportStore(), an, cheapPasswords)
+	an := reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 2, Window: 24 * time.Hour},
+		HostLimit: reports.NoLimit, AddressLimit: reports.NoLimit, Limiter: fixedLimiter()})
+	rs := reports.New(memory.NewReportStore(), an, cheapPasswords)
 	ctx := context.Background()
-	r, err := rs.Create(ctx, 1, app.NewReport{URL: "https://example.com/"})
+	r, err := rs.Create(ctx, 1, reports.NewReport{URL: "https://example.com/"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Reanalyse: true}); err != nil {
+	if _, err := rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Reanalyse: true}); err != nil {
 		t.Fatalf("first re-analysis: %v", err)
 	}
-	var qe *app.QuotaError
-	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Reanalyse: true}); !errors.As(err, &qe) || !qe.Daily {
+	var qe *reports.QuotaError
+	if _, err := rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Reanalyse: true}); !errors.As(err, &qe) || !qe.Daily {
 		t.Errorf("re-analysis over the quota: err = %v, want a daily QuotaError", err)
 	}
-	if _, err := rs.Create(ctx, 1, app.NewReport{URL: "https://example.org/"}); !errors.As(err, &qe) || !qe.Daily {
+	if _, err := rs.Create(ctx, 1, reports.NewReport{URL: "https://example.org/"}); !errors.As(err, &qe) || !qe.Daily {
 		t.Errorf("creation over the quota: err = %v, want a daily QuotaError", err)
 	}
-	if _, err := rs.Create(ctx, 2, app.NewReport{URL: "https://example.org/"}); err != nil {
+	if _, err := rs.Create(ctx, 2, reports.NewReport{URL: "https://example.org/"}); err != nil {
 		t.Errorf("another user: %v", err)
 	}
 }

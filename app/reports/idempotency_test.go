@@ -1,4 +1,4 @@
-package app_test
+package reports_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
@@ -39,25 +39,25 @@ func TestCreateIdempotent(t *testing.T) {
 	ctx := context.Background()
 	an := &scripted{score: 70}
 	store := memory.NewReportStore()
-	rs := app.NewReports(store, an, cheapPasswords)
-	in := app.NewReport{URL: "https://example.com/", IdempotencyKey: "order-1"}
+	rs := reports.New(store, an, cheapPasswords)
+	in := reports.NewReport{URL: "https://example.com/", IdempotencyKey: "order-1"}
 	first, err := rs.Create(ctx, 1, in)
-	if err != nil || first.HTTPStatus != app.StatusCreated || first.Replayed || first.ID == 0 {
+	if err != nil || first.HTTPStatus != reports.StatusCreated || first.Replayed || first.ID == 0 {
 		t.Fatalf("first Create = %+v, %v", first, err)
 	}
-	if _, err := rs.Update(ctx, 1, first.ID, app.ReportUpdate{Privacy: ptr(0)}); err != nil {
+	if _, err := rs.Update(ctx, 1, first.ID, reports.ReportUpdate{Privacy: ptr(0)}); err != nil {
 		t.Fatal(err)
 	}
-	for _, again := range []app.NewReport{in, {URL: "https://example.com/", Privacy: ptr(1), IdempotencyKey: "order-1"}} {
+	for _, again := range []reports.NewReport{in, {URL: "https://example.com/", Privacy: ptr(1), IdempotencyKey: "order-1"}} {
 		got, err := rs.Create(ctx, 1, again)
-		if err != nil || !got.Replayed || got.HTTPStatus != app.StatusCreated || got.ID != first.ID || got.Privacy != site.Public {
+		if err != nil || !got.Replayed || got.HTTPStatus != reports.StatusCreated || got.ID != first.ID || got.Privacy != site.Public {
 			t.Errorf("replay = %+v, %v; want report %d as it is now (privacy 0), replayed", got, err, first.ID)
 		}
 	}
 	if n := an.calls.Load(); n != 1 {
 		t.Errorf("%d analyses for one key, want 1", n)
 	}
-	for _, other := range []app.NewReport{
+	for _, other := range []reports.NewReport{
 		{URL: "https://example.com/other", IdempotencyKey: "order-1"},
 		{URL: "https://example.com/", Privacy: ptr(0), IdempotencyKey: "order-1"},
 		{URL: "https://example.com/", Privacy: ptr(2), Password: ptr("open sesame"), IdempotencyKey: "order-1"},
@@ -70,7 +70,7 @@ func TestCreateIdempotent(t *testing.T) {
 		t.Errorf("another user's key of the same text = %+v, %v; want a report of its own", got, err)
 	}
 	// Passwords are part of the input too.
-	prot := app.NewReport{URL: "https://example.com/p", Privacy: ptr(2), Password: ptr("open sesame"), IdempotencyKey: "order-2"}
+	prot := reports.NewReport{URL: "https://example.com/p", Privacy: ptr(2), Password: ptr("open sesame"), IdempotencyKey: "order-2"}
 	if _, err := rs.Create(ctx, 1, prot); err != nil {
 		t.Fatal(err)
 	}
@@ -91,14 +91,14 @@ func TestCreateIdempotent(t *testing.T) {
 }
 
 func TestIdempotencyKeySyntax(t *testing.T) {
-	rs := app.NewReports(memory.NewReportStore(), &scripted{score: 70}, cheapPasswords)
+	rs := reports.New(memory.NewReportStore(), &scripted{score: 70}, cheapPasswords)
 	for _, key := range []string{strings.Repeat("k", 256), "tab\there", "nul\x00", "é", "line\n"} {
-		if _, err := rs.Create(context.Background(), 1, app.NewReport{URL: "https://example.com/", IdempotencyKey: key}); fieldOf(err) != site.IdempotencyKeyField {
+		if _, err := rs.Create(context.Background(), 1, reports.NewReport{URL: "https://example.com/", IdempotencyKey: key}); fieldOf(err) != site.IdempotencyKeyField {
 			t.Errorf("key %q: err = %v, want 422 on %s", key, err, site.IdempotencyKeyField)
 		}
 	}
 	for _, key := range []string{"k", strings.Repeat("k", 255), "9b1f0c3e-1d2a-4c55-8e7f-0a1b2c3d4e5f", "a key with spaces ~!@#"} {
-		if _, err := rs.Create(context.Background(), 1, app.NewReport{URL: "https://example.com/", IdempotencyKey: key}); err != nil {
+		if _, err := rs.Create(context.Background(), 1, reports.NewReport{URL: "https://example.com/", IdempotencyKey: key}); err != nil {
 			t.Errorf("key %q: err = %v", key, err)
 		}
 	}
@@ -109,8 +109,8 @@ func TestIdempotencyKeySyntax(t *testing.T) {
 func TestIdempotencyFailureReleases(t *testing.T) {
 	ctx := context.Background()
 	an := &scripted{score: 70, err: &site.FetchError{Reason: "no response"}}
-	rs := app.NewReports(memory.NewReportStore(), an, cheapPasswords)
-	in := app.NewReport{URL: "https://example.com/", IdempotencyKey: "k"}
+	rs := reports.New(memory.NewReportStore(), an, cheapPasswords)
+	in := reports.NewReport{URL: "https://example.com/", IdempotencyKey: "k"}
 	var fe *site.FetchError
 	if _, err := rs.Create(ctx, 1, in); !errors.As(err, &fe) {
 		t.Fatalf("Create with the site down: err = %v", err)
@@ -127,9 +127,9 @@ func TestIdempotencyFailureReleases(t *testing.T) {
 func TestIdempotencyInProgress(t *testing.T) {
 	ctx := context.Background()
 	an := &gated{scripted: scripted{score: 70}, entered: make(chan struct{}, 1), release: make(chan struct{})}
-	rs := app.NewReports(memory.NewReportStore(), an, cheapPasswords)
-	in := app.NewReport{URL: "https://example.com/", IdempotencyKey: "slow"}
-	done := make(chan app.Created, 1)
+	rs := reports.New(memory.NewReportStore(), an, cheapPasswords)
+	in := reports.NewReport{URL: "https://example.com/", IdempotencyKey: "slow"}
+	done := make(chan reports.Created, 1)
 	start := time.Now()
 	go func() {
 		r, err := rs.Create(ctx, 1, in)
@@ -139,7 +139,7 @@ func TestIdempotencyInProgress(t *testing.T) {
 		done <- r
 	}()
 	<-an.entered
-	var ip *app.InProgressError
+	var ip *reports.InProgressError
 	if _, err := rs.Create(ctx, 1, in); !errors.As(err, &ip) || ip.RetryAfter() <= 0 || ip.RetryAfter() > 5*time.Second {
 		t.Errorf("second Create while the first runs: err = %v, want *InProgressError with a short Retry-After", err)
 	}
@@ -151,8 +151,8 @@ func TestIdempotencyInProgress(t *testing.T) {
 	if n := an.calls.Load(); n != 1 {
 		t.Errorf("%d analyses, want 1", n)
 	}
-	if d := an.deadline; d.IsZero() || d.After(start.Add(app.IdempotencyLock+time.Second)) {
-		t.Errorf("the first request ran with deadline %v, want one within %v", d, app.IdempotencyLock)
+	if d := an.deadline; d.IsZero() || d.After(start.Add(reports.IdempotencyLock+time.Second)) {
+		t.Errorf("the first request ran with deadline %v, want one within %v", d, reports.IdempotencyLock)
 	}
 }
 
@@ -161,9 +161,9 @@ func TestIdempotencyExpires(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	an := &scripted{score: 70}
-	rs := app.NewReports(memory.NewReportStore(), an, cheapPasswords)
-	app.SetClock(rs, func() time.Time { return now })
-	in := app.NewReport{URL: "https://example.com/", IdempotencyKey: "daily"}
+	rs := reports.New(memory.NewReportStore(), an, cheapPasswords)
+	reports.SetClock(rs, func() time.Time { return now })
+	in := reports.NewReport{URL: "https://example.com/", IdempotencyKey: "daily"}
 	first, _ := rs.Create(ctx, 1, in)
 	now = now.Add(site.IdempotencyKeyTTL - time.Second)
 	if got, err := rs.Create(ctx, 1, in); err != nil || !got.Replayed {

@@ -1,4 +1,4 @@
-package app_test
+package health_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/health"
 )
 
 // errDriver is what a database driver says: user, database and host.
@@ -19,11 +19,11 @@ var errDriver = errors.New(`failed to connect to host=db.internal user=pinsight 
 
 // ready runs h.Ready, failing the test if it has not answered within
 // guard (the checks' own timeouts are far below it).
-func ready(t *testing.T, h *app.Health, guard time.Duration) (bool, []app.ComponentState) {
+func ready(t *testing.T, h *health.Health, guard time.Duration) (bool, []health.ComponentState) {
 	t.Helper()
 	type result struct {
 		ok     bool
-		states []app.ComponentState
+		states []health.ComponentState
 	}
 	done := make(chan result, 1)
 	go func() {
@@ -45,7 +45,7 @@ func ready(t *testing.T, h *app.Health, guard time.Duration) (bool, []app.Compon
 func TestReadyStalledCheck(t *testing.T) {
 	stall := make(chan struct{})
 	t.Cleanup(func() { close(stall) })
-	h := app.NewHealth([]app.Component{
+	h := health.New([]health.Component{
 		{Name: "database", Timeout: 50 * time.Millisecond, Check: func(context.Context) error { <-stall; return nil }},
 		{Name: "postal_data", Check: func(context.Context) error { return nil }},
 	})
@@ -65,9 +65,9 @@ func TestReadyChecksConcurrently(t *testing.T) {
 	var started sync.WaitGroup
 	const n = 4
 	started.Add(n)
-	var cs []app.Component
+	var cs []health.Component
 	for i := range n {
-		cs = append(cs, app.Component{Name: fmt.Sprint("c", i), Timeout: 5 * time.Second, Check: func(ctx context.Context) error {
+		cs = append(cs, health.Component{Name: fmt.Sprint("c", i), Timeout: 5 * time.Second, Check: func(ctx context.Context) error {
 			started.Done()
 			waited := make(chan struct{})
 			go func() { started.Wait(); close(waited) }()
@@ -79,7 +79,7 @@ func TestReadyChecksConcurrently(t *testing.T) {
 			}
 		}})
 	}
-	if ok, states := ready(t, app.NewHealth(cs), 30*time.Second); !ok {
+	if ok, states := ready(t, health.New(cs), 30*time.Second); !ok {
 		t.Errorf("checks that need each other = %+v, want all ready (run concurrently)", states)
 	}
 }
@@ -92,11 +92,13 @@ func TestReadyHidesCauses(t *testing.T) {
 	var logs bytes.Buffer
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
-	h := app.NewHealth([]app.Component{
+	h := health.New([]health.Component{
 		{Name: "a_database", Check: func(context.Context) error { return fmt.Errorf("ping: %w", errDriver) }},
-		{Name: "b_cache", Check: func(context.Context) error { return fmt.Errorf("%w: redis at 10.0.3.9:6379 refused", app.ErrDegraded) }},
-		{Name: "c_postal", Check: func(context.Context) error { return app.Degraded("ids are derived from names") }},
-		{Name: "d_data", Check: func(context.Context) error { return app.NotConfigured("no postal data files given") }},
+		{Name: "b_cache", Check: func(context.Context) error {
+			return fmt.Errorf("%w: redis at 10.0.3.9:6379 refused", health.ErrDegraded)
+		}},
+		{Name: "c_postal", Check: func(context.Context) error { return health.Degraded("ids are derived from names") }},
+		{Name: "d_data", Check: func(context.Context) error { return health.NotConfigured("no postal data files given") }},
 		{Name: "e_panics", Check: func(context.Context) error { panic("user=pinsight") }},
 	})
 	ready(t, h, 10*time.Second)
@@ -121,9 +123,9 @@ func TestReadyHidesCauses(t *testing.T) {
 			}
 		}
 	}
-	ok, _ = ready(t, app.NewHealth([]app.Component{
-		{Name: "cache", Check: func(context.Context) error { return fmt.Errorf("%w: down", app.ErrDegraded) }},
-		{Name: "data", Check: func(context.Context) error { return app.NotConfigured("none") }},
+	ok, _ = ready(t, health.New([]health.Component{
+		{Name: "cache", Check: func(context.Context) error { return fmt.Errorf("%w: down", health.ErrDegraded) }},
+		{Name: "data", Check: func(context.Context) error { return health.NotConfigured("none") }},
 	}), 10*time.Second)
 	if !ok {
 		t.Error("degraded and not_configured components made the server unready")

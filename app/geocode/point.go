@@ -1,4 +1,7 @@
-package app
+// Package geocode answers which post offices serve a point (with its
+// DIGIPIN, ranking the offices of the PIN whose boundary contains it first)
+// and reads loose coordinate text.
+package geocode
 
 import (
 	"fmt"
@@ -8,9 +11,6 @@ import (
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
 )
-
-// WorldBox is every valid latitude / longitude.
-var WorldBox = geo.Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180}
 
 // DigipinBox is the DIGIPIN grid's extent.
 var DigipinBox = geo.Box{MinLat: postal.MinLatitude, MinLon: postal.MinLongitude, MaxLat: postal.MaxLatitude, MaxLon: postal.MaxLongitude}

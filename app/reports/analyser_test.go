@@ -1,4 +1,4 @@
-package app_test
+package reports_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
@@ -76,7 +76,7 @@ func fixedLimiter() ports.RateLimiter {
 
 // count runs analyses of urls for user 1 and returns how many succeeded and
 // the last error.
-func count(a *app.Analyser, urls ...string) (n int, last error) {
+func count(a *reports.Analyser, urls ...string) (n int, last error) {
 	for _, u := range urls {
 		if _, err := a.Analyse(context.Background(), 1, u); err != nil {
 			last = err
@@ -89,19 +89,19 @@ func count(a *app.Analyser, urls ...string) (n int, last error) {
 
 func TestAnalyserThrottlesPerSite(t *testing.T) {
 	f := &gatedFetcher{}
-	a := app.NewAnalyser(f, app.AnalyserConfig{HostLimit: ratelimit.Limit{Requests: 2, Window: time.Minute},
-		UserDaily: app.NoLimit, Limiter: fixedLimiter()})
+	a := reports.NewAnalyser(f, reports.AnalyserConfig{HostLimit: ratelimit.Limit{Requests: 2, Window: time.Minute},
+		UserDaily: reports.NoLimit, Limiter: fixedLimiter()})
 	for _, u := range []string{"https://Example.com/a", "http://www.example.com./b"} {
 		if _, err := a.Analyse(context.Background(), 1, u); err != nil {
 			t.Fatalf("%s: %v", u, err)
 		}
 	}
 	_, err := a.Analyse(context.Background(), 2, "https://shop.example.com/c")
-	var te *app.ThrottledError
+	var te *reports.ThrottledError
 	if !errors.As(err, &te) || te.Host != "example.com" || te.RetryAfter() <= 0 || te.RetryAfter() > time.Minute {
 		t.Fatalf("third analysis of the site: err = %v", err)
 	}
-	if h := app.RetryAfterSeconds(te.RetryAfter()); h != 30 {
+	if h := reports.RetryAfterSeconds(te.RetryAfter()); h != 30 {
 		t.Errorf("Retry-After = %d, want 30 (one analysis every 30 s)", h)
 	}
 	if n := f.fetched(); n != 2 {
@@ -140,33 +140,33 @@ func TestAnalyserThrottlesNamesOfOneServer(t *testing.T) {
 			sites = append(sites, fmt.Sprintf("http://%s/%d", h, j))
 		}
 	}
-	a := app.NewAnalyser(&gatedFetcher{addrs: addrs}, app.AnalyserConfig{UserDaily: app.NoLimit, Limiter: fixedLimiter()})
+	a := reports.NewAnalyser(&gatedFetcher{addrs: addrs}, reports.AnalyserConfig{UserDaily: reports.NoLimit, Limiter: fixedLimiter()})
 	n, err := count(a, names...)
-	var te *app.ThrottledError
-	if n != app.DefaultHostLimit.Requests || !errors.As(err, &te) || te.Host != "shared.example" {
-		t.Errorf("25 analyses of five names of shared.example: %d admitted (want %d), last error %v", n, app.DefaultHostLimit.Requests, err)
+	var te *reports.ThrottledError
+	if n != reports.DefaultHostLimit.Requests || !errors.As(err, &te) || te.Host != "shared.example" {
+		t.Errorf("25 analyses of five names of shared.example: %d admitted (want %d), last error %v", n, reports.DefaultHostLimit.Requests, err)
 	}
 	n, err = count(a, sites...)
-	if n != app.DefaultAddressLimit.Requests || !errors.As(err, &te) || te.Host != "203.0.113.9" {
-		t.Errorf("50 analyses of ten sites on one address: %d admitted (want %d), last error %v", n, app.DefaultAddressLimit.Requests, err)
+	if n != reports.DefaultAddressLimit.Requests || !errors.As(err, &te) || te.Host != "203.0.113.9" {
+		t.Errorf("50 analyses of ten sites on one address: %d admitted (want %d), last error %v", n, reports.DefaultAddressLimit.Requests, err)
 	}
 }
 
 func TestAnalyserDefaultsAndNoLimit(t *testing.T) {
-	a := app.NewAnalyser(&gatedFetcher{}, app.AnalyserConfig{Limiter: fixedLimiter()})
+	a := reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{Limiter: fixedLimiter()})
 	urls := make([]string, 100)
 	for i := range urls {
 		urls[i] = "https://example.com/"
 	}
-	if n, _ := count(a, urls...); n != app.DefaultHostLimit.Requests {
-		t.Errorf("default quota allowed %d analyses, want %d", n, app.DefaultHostLimit.Requests)
+	if n, _ := count(a, urls...); n != reports.DefaultHostLimit.Requests {
+		t.Errorf("default quota allowed %d analyses, want %d", n, reports.DefaultHostLimit.Requests)
 	}
-	a = app.NewAnalyser(&gatedFetcher{}, app.AnalyserConfig{HostLimit: app.NoLimit, AddressLimit: app.NoLimit,
-		UserDaily: app.NoLimit, Limiter: fixedLimiter()})
+	a = reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{HostLimit: reports.NoLimit, AddressLimit: reports.NoLimit,
+		UserDaily: reports.NoLimit, Limiter: fixedLimiter()})
 	if n, err := count(a, urls...); n != len(urls) {
 		t.Errorf("without limits: %d of %d analyses, last error %v", n, len(urls), err)
 	}
-	a = app.NewAnalyser(&gatedFetcher{}, app.AnalyserConfig{})
+	a = reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{})
 	if n, err := count(a, urls...); n != len(urls) {
 		t.Errorf("without a limiter: %d of %d analyses, last error %v", n, len(urls), err)
 	}
@@ -176,7 +176,7 @@ func TestAnalyserDefaultsAndNoLimit(t *testing.T) {
 // refused analysis uses neither the site's quota nor the user's.
 func TestAnalyserPoolIsBounded(t *testing.T) {
 	f := &gatedFetcher{gate: make(chan struct{}), started: make(chan struct{}, 1)}
-	a := app.NewAnalyser(f, app.AnalyserConfig{Workers: 1, HostLimit: ratelimit.Limit{Requests: 2, Window: time.Minute},
+	a := reports.NewAnalyser(f, reports.AnalyserConfig{Workers: 1, HostLimit: ratelimit.Limit{Requests: 2, Window: time.Minute},
 		UserDaily: ratelimit.Limit{Requests: 2, Window: 24 * time.Hour}, Limiter: fixedLimiter()})
 	done := make(chan error)
 	go func() {
@@ -187,7 +187,7 @@ func TestAnalyserPoolIsBounded(t *testing.T) {
 	if in, size := a.Saturation(); in != 1 || size != 1 {
 		t.Errorf("saturation = %d/%d, want 1/1", in, size)
 	}
-	if _, err := a.Analyse(context.Background(), 1, "https://example.com/2"); !errors.Is(err, app.ErrBusy) {
+	if _, err := a.Analyse(context.Background(), 1, "https://example.com/2"); !errors.Is(err, reports.ErrBusy) {
 		t.Errorf("full pool: err = %v, want ErrBusy", err)
 	}
 	close(f.gate)
@@ -208,10 +208,10 @@ func TestAnalyserPoolIsBounded(t *testing.T) {
 // and another user still gets a slot.
 func TestUserCannotHoldEverySlot(t *testing.T) {
 	f := &gatedFetcher{gate: make(chan struct{}), started: make(chan struct{}, 8)}
-	a := app.NewAnalyser(f, app.AnalyserConfig{Workers: 4, Limiter: fixedLimiter()})
+	a := reports.NewAnalyser(f, reports.AnalyserConfig{Workers: 4, Limiter: fixedLimiter()})
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
-	for i := range app.DefaultUserConcurrent {
+	for i := range reports.DefaultUserConcurrent {
 		wg.Go(func() {
 			_, err := a.Analyse(context.Background(), 1, fmt.Sprintf("https://slow%d.example/", i))
 			errs <- err
@@ -223,8 +223,8 @@ func TestUserCannotHoldEverySlot(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		_, err := a.Analyse(ctx, 1, fmt.Sprintf("https://more%d.example/", i))
 		cancel()
-		var qe *app.QuotaError
-		if !errors.As(err, &qe) || qe.Daily || qe.Limit != app.DefaultUserConcurrent || app.RetryAfterSeconds(qe.RetryAfter()) != 5 {
+		var qe *reports.QuotaError
+		if !errors.As(err, &qe) || qe.Daily || qe.Limit != reports.DefaultUserConcurrent || reports.RetryAfterSeconds(qe.RetryAfter()) != 5 {
 			t.Errorf("user 1's analysis %d beyond the cap: err = %v, want a QuotaError", 3+i, err)
 		}
 	}
@@ -233,8 +233,8 @@ func TestUserCannotHoldEverySlot(t *testing.T) {
 		errs <- err
 	})
 	<-f.started
-	if in, _ := a.Saturation(); in != app.DefaultUserConcurrent+1 {
-		t.Errorf("slots in use = %d, want user 1's %d and user 2's", in, app.DefaultUserConcurrent)
+	if in, _ := a.Saturation(); in != reports.DefaultUserConcurrent+1 {
+		t.Errorf("slots in use = %d, want user 1's %d and user 2's", in, reports.DefaultUserConcurrent)
 	}
 	close(f.gate)
 	wg.Wait()
@@ -252,8 +252,8 @@ func TestUserCannotHoldEverySlot(t *testing.T) {
 // TestUserDailyQuota (finding 4): each user gets UserDaily analyses, then a
 // QuotaError with the time until the quota frees; other users are apart.
 func TestUserDailyQuota(t *testing.T) {
-	a := app.NewAnalyser(&gatedFetcher{}, app.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 3, Window: 24 * time.Hour},
-		HostLimit: app.NoLimit, AddressLimit: app.NoLimit, Limiter: fixedLimiter()})
+	a := reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 3, Window: 24 * time.Hour},
+		HostLimit: reports.NoLimit, AddressLimit: reports.NoLimit, Limiter: fixedLimiter()})
 	ctx := context.Background()
 	for i := range 3 {
 		if _, err := a.Analyse(ctx, 1, "https://example.com/"); err != nil {
@@ -261,8 +261,8 @@ func TestUserDailyQuota(t *testing.T) {
 		}
 	}
 	_, err := a.Analyse(ctx, 1, "https://example.com/")
-	var qe *app.QuotaError
-	if !errors.As(err, &qe) || !qe.Daily || qe.Limit != 3 || qe.RetryAfter() != 8*time.Hour || app.RetryAfterSeconds(qe.RetryAfter()) != 28800 {
+	var qe *reports.QuotaError
+	if !errors.As(err, &qe) || !qe.Daily || qe.Limit != 3 || qe.RetryAfter() != 8*time.Hour || reports.RetryAfterSeconds(qe.RetryAfter()) != 28800 {
 		t.Errorf("fourth analysis of the day: err = %v, want a daily QuotaError retrying in 8 h", err)
 	}
 	if _, err := a.Analyse(ctx, 2, "https://example.com/"); err != nil {
@@ -286,7 +286,7 @@ func (l *keyLimiter) Take(_ context.Context, key string, limit ratelimit.Limit) 
 // the address; each once per analysis, though the fetcher connects twice.
 func TestAnalyserUsesTheGivenLimiter(t *testing.T) {
 	l := &keyLimiter{}
-	a := app.NewAnalyser(&gatedFetcher{}, app.AnalyserConfig{Limiter: l})
+	a := reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{Limiter: l})
 	if _, err := a.Analyse(context.Background(), 42, "https://WWW.Example.com:8443/x"); err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func TestAnalyserUsesTheGivenLimiter(t *testing.T) {
 	}
 	// A failing limiter lets analyses through rather than take them down.
 	l = &keyLimiter{err: errors.New("redis: connection refused")}
-	a = app.NewAnalyser(&gatedFetcher{}, app.AnalyserConfig{Limiter: l})
+	a = reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{Limiter: l})
 	if _, err := a.Analyse(context.Background(), 42, "https://example.com/"); err != nil {
 		t.Errorf("with a failing limiter: %v", err)
 	}

@@ -1,4 +1,4 @@
-package app
+package reports
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 // ErrBusy is returned when every analysis slot is taken: a fault.Busy
 // whose RetryAfter is BusyRetryAfter.
-var ErrBusy = fault.NewRetry(fault.Busy, "app: every analysis slot is busy: retry shortly", BusyRetryAfter)
+var ErrBusy = fault.NewRetry(fault.Busy, "reports: every analysis slot is busy: retry shortly", BusyRetryAfter)
 
 // BusyRetryAfter is the Retry-After transports send with ErrBusy, and with
 // a QuotaError on the analyses running at once: analyses take seconds, so a
@@ -28,7 +28,7 @@ type ThrottledError struct {
 }
 
 func (e *ThrottledError) Error() string {
-	return "app: too many analyses of " + e.Host + ": retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s"
+	return "reports: too many analyses of " + e.Host + ": retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s"
 }
 
 // Kind implements fault.Kinder.
@@ -46,7 +46,7 @@ type QuotaError struct {
 	Wait  time.Duration // until the user may start one more
 }
 
-func (e *QuotaError) Error() string { return "app: " + e.Reason() }
+func (e *QuotaError) Error() string { return "reports: " + e.Reason() }
 
 // Kind implements fault.Kinder.
 func (e *QuotaError) Kind() fault.Kind { return fault.RateLimited }

@@ -1,4 +1,4 @@
-package app_test
+package accounts_test
 
 import (
 	"context"
@@ -7,11 +7,13 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/domain/site"
 )
 
-var cheapCosts = app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
+var cheapCosts = accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
 
 // TestFailedLoginsCostOneVerification: a wrong password, an unknown
 // address and an operator's account without a password (pinsight user
@@ -20,12 +22,12 @@ var cheapCosts = app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
 // the times.
 func TestFailedLoginsCostOneVerification(t *testing.T) {
 	ctx := context.Background()
-	pw := app.NewPasswords(cheapCosts, app.PasswordLimits{})
-	accounts := app.NewAccounts(memory.NewAccountStore(), pw)
-	if _, err := accounts.Register(ctx, "ada@example.com", "correct horse battery"); err != nil {
+	pw := accounts.NewPasswords(cheapCosts, accounts.PasswordLimits{})
+	as := accounts.New(memory.NewAccountStore(), pw)
+	if _, err := as.Register(ctx, "ada@example.com", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := accounts.CreateUser(ctx, "operator@example.com"); err != nil {
+	if _, err := as.CreateUser(ctx, "operator@example.com"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ name, email, password string }{
@@ -35,25 +37,25 @@ func TestFailedLoginsCostOneVerification(t *testing.T) {
 		{"unknown address", "nobody@example.com", "correct horse battery"},
 	} {
 		before := pw.Stats().Verifications
-		if _, err := accounts.Login(ctx, tt.email, tt.password, ""); !errors.Is(err, account.ErrInvalidCredentials) {
+		if _, err := as.Login(ctx, tt.email, tt.password, ""); !errors.Is(err, account.ErrInvalidCredentials) {
 			t.Errorf("%s: err = %v, want invalid credentials", tt.name, err)
 		}
 		if n := pw.Stats().Verifications - before; n != 1 {
 			t.Errorf("%s: %d argon2id verifications, want 1", tt.name, n)
 		}
 	}
-	if _, err := accounts.Login(ctx, "ada@example.com", "correct horse battery", "laptop"); err != nil {
+	if _, err := as.Login(ctx, "ada@example.com", "correct horse battery", "laptop"); err != nil {
 		t.Errorf("right password: %v", err)
 	}
 }
 
 func TestRegisterAppliesThePasswordPolicy(t *testing.T) {
 	ctx := context.Background()
-	pw := app.NewPasswords(cheapCosts, app.PasswordLimits{})
-	accounts := app.NewAccounts(memory.NewAccountStore(), pw)
+	pw := accounts.NewPasswords(cheapCosts, accounts.PasswordLimits{})
+	as := accounts.New(memory.NewAccountStore(), pw)
 	for _, p := range []string{"        ", "\x00\x00\x00\x00\x00\x00\x00\x00", "password1", "ada@example.com"} {
 		var ve *account.ValidationError
-		if _, err := accounts.Register(ctx, "ada@example.com", p); !errors.As(err, &ve) || ve.Fields["password"] == nil {
+		if _, err := as.Register(ctx, "ada@example.com", p); !errors.As(err, &ve) || ve.Fields["password"] == nil {
 			t.Errorf("Register with %q: err = %v, want a message on password", p, err)
 		}
 	}
@@ -62,51 +64,61 @@ func TestRegisterAppliesThePasswordPolicy(t *testing.T) {
 	}
 }
 
+// fixedAnalysis analyses every URL to a page scoring 50.
+type fixedAnalysis struct{}
+
+func (fixedAnalysis) Analyse(_ context.Context, _ int64, rawURL string) (site.Analysis, error) {
+	res := site.Results{site.SEO: {{ID: "title", Category: site.SEO, Importance: site.High, Passed: true}}}
+	return site.Analysis{URL: rawURL, Results: res, Score: 50, Rating: site.RatingFor(50)}, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
 // TestPasswordSlotsAreBounded: with every slot taken, hashing and
 // verifying wait up to the limit, then give ErrPasswordsBusy rather than
 // queue; a slot freed during the wait is taken.
 func TestPasswordSlotsAreBounded(t *testing.T) {
 	ctx := context.Background()
-	pw := app.NewPasswords(cheapCosts, app.PasswordLimits{Concurrent: 2, Wait: time.Millisecond})
+	pw := accounts.NewPasswords(cheapCosts, accounts.PasswordLimits{Concurrent: 2, Wait: time.Millisecond})
 	if in, size := pw.Saturation(); in != 0 || size != 2 {
 		t.Fatalf("Saturation = %d, %d; want 0, 2", in, size)
 	}
-	accounts := app.NewAccounts(memory.NewAccountStore(), pw)
-	if _, err := accounts.Register(ctx, "ada@example.com", "correct horse battery"); err != nil {
+	as := accounts.New(memory.NewAccountStore(), pw)
+	if _, err := as.Register(ctx, "ada@example.com", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	reports := app.NewReports(memory.NewReportStore(), &scripted{score: 50}, pw)
-	shared, err := reports.Create(ctx, 1, app.NewReport{URL: "https://example.com/", Privacy: ptr(2), Password: ptr("open sesame")})
+	rs := reports.New(memory.NewReportStore(), fixedAnalysis{}, pw)
+	shared, err := rs.Create(ctx, 1, reports.NewReport{URL: "https://example.com/", Privacy: ptr(2), Password: ptr("open sesame")})
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	release := app.HoldPasswordSlots(pw)
+	release := accounts.HoldPasswordSlots(pw)
 	busy := []struct {
 		name string
 		call func() error
 	}{
 		{"login", func() error {
-			_, err := accounts.Login(ctx, "ada@example.com", "correct horse battery", "")
+			_, err := as.Login(ctx, "ada@example.com", "correct horse battery", "")
 			return err
 		}},
 		{"login of an unknown address", func() error {
-			_, err := accounts.Login(ctx, "eve@example.com", "correct horse battery", "")
+			_, err := as.Login(ctx, "eve@example.com", "correct horse battery", "")
 			return err
 		}},
-		{"register", func() error { _, err := accounts.Register(ctx, "bob@example.com", "battery staple horse"); return err }},
-		{"share password", func() error { _, err := reports.CheckSharePassword(ctx, shared.Report, "open sesame"); return err }},
+		{"register", func() error { _, err := as.Register(ctx, "bob@example.com", "battery staple horse"); return err }},
+		{"share password", func() error { _, err := rs.CheckSharePassword(ctx, shared.Report, "open sesame"); return err }},
 		{"report with a password", func() error {
-			_, err := reports.Create(ctx, 1, app.NewReport{URL: "https://example.com/", Privacy: ptr(2), Password: ptr("open sesame")})
+			_, err := rs.Create(ctx, 1, reports.NewReport{URL: "https://example.com/", Privacy: ptr(2), Password: ptr("open sesame")})
 			return err
 		}},
 		{"new share password", func() error {
-			_, err := reports.Update(ctx, 1, shared.ID, app.ReportUpdate{Password: ptr("new sesame")})
+			_, err := rs.Update(ctx, 1, shared.ID, reports.ReportUpdate{Password: ptr("new sesame")})
 			return err
 		}},
 	}
 	for _, b := range busy {
-		if err := b.call(); !errors.Is(err, app.ErrPasswordsBusy) {
+		if err := b.call(); !errors.Is(err, accounts.ErrPasswordsBusy) {
 			t.Errorf("%s with every slot taken: err = %v, want ErrPasswordsBusy", b.name, err)
 		}
 	}
@@ -114,7 +126,7 @@ func TestPasswordSlotsAreBounded(t *testing.T) {
 		t.Errorf("Stats = %+v, want %d refused", got, len(busy))
 	}
 	release()
-	if _, err := accounts.Login(ctx, "ada@example.com", "correct horse battery", ""); err != nil {
+	if _, err := as.Login(ctx, "ada@example.com", "correct horse battery", ""); err != nil {
 		t.Errorf("login after the slots were freed: %v", err)
 	}
 }
@@ -122,8 +134,8 @@ func TestPasswordSlotsAreBounded(t *testing.T) {
 // TestPasswordWaitTakesAFreedSlot: a request waiting for a slot gets the
 // one freed during its wait; a cancelled request stops waiting.
 func TestPasswordWaitTakesAFreedSlot(t *testing.T) {
-	pw := app.NewPasswords(cheapCosts, app.PasswordLimits{Concurrent: 1, Wait: time.Minute})
-	release := app.HoldPasswordSlots(pw)
+	pw := accounts.NewPasswords(cheapCosts, accounts.PasswordLimits{Concurrent: 1, Wait: time.Minute})
+	release := accounts.HoldPasswordSlots(pw)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancelledErr := make(chan error, 1)
 	go func() { _, err := pw.Hash(ctx, "open sesame"); cancelledErr <- err }()

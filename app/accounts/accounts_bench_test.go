@@ -1,11 +1,11 @@
-package app_test
+package accounts_test
 
 import (
 	"context"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 )
 
 // BenchmarkFailedLogin times a failed login with production argon2id costs
@@ -14,17 +14,17 @@ import (
 // without a password) from the answer time.
 func BenchmarkFailedLogin(b *testing.B) {
 	ctx := context.Background()
-	accounts := app.NewAccounts(memory.NewAccountStore(), app.NewPasswords(app.DefaultPasswordParams, app.PasswordLimits{}))
-	if _, err := accounts.Register(ctx, "ada@example.com", "correct horse battery"); err != nil {
+	as := accounts.New(memory.NewAccountStore(), accounts.NewPasswords(accounts.DefaultPasswordParams, accounts.PasswordLimits{}))
+	if _, err := as.Register(ctx, "ada@example.com", "correct horse battery"); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := accounts.CreateUser(ctx, "operator@example.com"); err != nil {
+	if _, err := as.CreateUser(ctx, "operator@example.com"); err != nil {
 		b.Fatal(err)
 	}
 	for _, email := range []string{"ada@example.com", "operator@example.com", "nobody@example.com"} {
 		b.Run(email, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := accounts.Login(ctx, email, "wrong password here", ""); err == nil {
+				if _, err := as.Login(ctx, email, "wrong password here", ""); err == nil {
 					b.Fatal("a wrong password logged in")
 				}
 			}

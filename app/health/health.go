@@ -1,6 +1,7 @@
-// Package app holds Pinsight's use cases, written against the ports, and the
-// fx module that provides them. It knows no transport and no adapter.
-package app
+// Package health reports whether a server can serve what it was configured
+// with: each component it depends on has a readiness check, run at once and
+// within its timeout, whose failures are logged and never shown.
+package health
 
 import (
 	"context"
@@ -83,9 +84,8 @@ type Health struct {
 	logged map[string]string // component name -> the last cause logged
 }
 
-// NewHealth returns a Health over the given components, reported in name
-// order.
-func NewHealth(components []Component) *Health {
+// New returns a Health over the given components, reported in name order.
+func New(components []Component) *Health {
 	cs := append([]Component(nil), components...)
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
 	return &Health{components: cs, logged: map[string]string{}}

@@ -1,4 +1,4 @@
-package app
+package accounts
 
 import (
 	"context"
@@ -43,7 +43,7 @@ type PasswordHasher interface {
 
 // ErrPasswordsBusy is returned when every password slot stayed taken for
 // the whole wait: a fault.Busy whose RetryAfter is PasswordRetryAfter.
-var ErrPasswordsBusy = fault.NewRetry(fault.Busy, "app: too many password checks at once: retry shortly", PasswordRetryAfter)
+var ErrPasswordsBusy = fault.NewRetry(fault.Busy, "accounts: too many password checks at once: retry shortly", PasswordRetryAfter)
 
 // PasswordRetryAfter is the Retry-After sent with ErrPasswordsBusy: a
 // verification takes tens of milliseconds, so slots free up quickly.

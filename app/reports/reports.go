@@ -1,9 +1,14 @@
-package app
+// Package reports is the site-analysis use cases: the report lifecycle
+// (create, read, list, update, delete, the public page's reads), projects,
+// and the analyser that fetches and scores a page within per-user, per-site
+// and per-address quotas.
+package reports
 
 import (
 	"context"
 	"time"
 
+	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -23,13 +28,13 @@ type PageAnalyser interface {
 type Reports struct {
 	store    ports.ReportStore
 	analyser PageAnalyser
-	pw       PasswordHasher
+	pw       accounts.PasswordHasher
 	now      func() time.Time
 }
 
-// NewReports returns the report use cases over store, analysing with
-// analyser and hashing share passwords with pw.
-func NewReports(store ports.ReportStore, analyser PageAnalyser, pw PasswordHasher) *Reports {
+// New returns the report use cases over store, analysing with analyser and
+// hashing share passwords with pw.
+func New(store ports.ReportStore, analyser PageAnalyser, pw accounts.PasswordHasher) *Reports {
 	return &Reports{store: store, analyser: analyser, pw: pw, now: time.Now}
 }
 
@@ -77,7 +82,7 @@ type ListPage[T any] struct {
 
 // Create validates in, analyses the URL and stores the report. With an
 // idempotency key, see createOnce. Errors: *site.ValidationError,
-// *site.FetchError, ErrBusy, ErrPasswordsBusy, *QuotaError,
+// *site.FetchError, ErrBusy, accounts.ErrPasswordsBusy, *QuotaError,
 // *ThrottledError, *InProgressError, site.ErrNotFound (a replay whose
 // report was deleted since).
 func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Created, error) {
@@ -181,7 +186,7 @@ func (rs *Reports) List(ctx context.Context, userID int64, p site.ReportParams) 
 // a fresh analysis, all in one write. Leaving privacy 2 keeps the stored
 // password, so returning to 2 needs none. A re-analysis counts against the
 // user's quotas like a new one. Errors: site.ErrNotFound,
-// *site.ValidationError, *site.FetchError, ErrBusy, ErrPasswordsBusy,
+// *site.ValidationError, *site.FetchError, ErrBusy, accounts.ErrPasswordsBusy,
 // *QuotaError, *ThrottledError.
 func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate) (site.Report, error) {
 	cur, err := rs.store.Report(ctx, userID, id)
@@ -252,7 +257,7 @@ func (rs *Reports) Shared(ctx context.Context, token string, viewer int64) (site
 }
 
 // CheckSharePassword reports whether password opens report r (privacy 2).
-// Errors: ErrPasswordsBusy, the context's.
+// Errors: accounts.ErrPasswordsBusy, the context's.
 func (rs *Reports) CheckSharePassword(ctx context.Context, r site.Report, password string) (bool, error) {
 	if r.Privacy != site.Protected || !r.HasPassword() || password == "" {
 		return false, nil

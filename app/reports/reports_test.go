@@ -1,4 +1,4 @@
-package app_test
+package reports_test
 
 import (
 	"context"
@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
 // cheapPasswords keeps the tests fast; production uses DefaultPasswordParams.
-var cheapPasswords = app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
+var cheapPasswords = accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
 
 // opens reports whether password opens report r's share page.
-func opens(t *testing.T, rs *app.Reports, r site.Report, password string) bool {
+func opens(t *testing.T, rs *reports.Reports, r site.Report, password string) bool {
 	t.Helper()
 	ok, err := rs.CheckSharePassword(context.Background(), r, password)
 	if err != nil {
@@ -62,8 +63,8 @@ func fieldOf(err error) string {
 func TestCreateReport(t *testing.T) {
 	ctx := context.Background()
 	an := &scripted{finalURL: "https://www.Example.com/home", score: 83}
-	rs := app.NewReports(memory.NewReportStore(), an, cheapPasswords)
-	r, err := rs.Create(ctx, 7, app.NewReport{URL: "http://example.com"})
+	rs := reports.New(memory.NewReportStore(), an, cheapPasswords)
+	r, err := rs.Create(ctx, 7, reports.NewReport{URL: "http://example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,28 +72,28 @@ func TestCreateReport(t *testing.T) {
 		r.Rating != site.Good || r.Privacy != site.Private || r.HasPassword() || r.GeneratedAt.IsZero() || !r.CreatedAt.Equal(r.GeneratedAt) {
 		t.Errorf("Create = %+v", r)
 	}
-	p, err := rs.Create(ctx, 7, app.NewReport{URL: "http://example.com", Privacy: ptr(2), Password: ptr("open sesame")})
+	p, err := rs.Create(ctx, 7, reports.NewReport{URL: "http://example.com", Privacy: ptr(2), Password: ptr("open sesame")})
 	if err != nil || !p.HasPassword() || p.PasswordHash == "open sesame" || !opens(t, rs, p.Report, "open sesame") || opens(t, rs, p.Report, "wrong sesame") {
 		t.Errorf("Create with password = %+v, %v", p, err)
 	}
 	calls := an.calls.Load()
 	tests := []struct {
 		name  string
-		in    app.NewReport
+		in    reports.NewReport
 		field string
 	}{
-		{"no url", app.NewReport{}, "url"},
-		{"ftp", app.NewReport{URL: "ftp://example.com"}, "url"},
-		{"privacy 3", app.NewReport{URL: "http://a.com", Privacy: ptr(3)}, "privacy"},
-		{"privacy 2 without password", app.NewReport{URL: "http://a.com", Privacy: ptr(2)}, "password"},
-		{"privacy 2 with empty password", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("")}, "password"},
-		{"password too short", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("seven77")}, "password"},
-		{"password of spaces", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("          ")}, "password"},
-		{"password of NULs", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr(string(make([]byte, 12)))}, "password"},
-		{"common password", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("password1")}, "password"},
-		{"password too long", app.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr(strings.Repeat("ab", 200))}, "password"},
-		{"password with privacy 1", app.NewReport{URL: "http://a.com", Privacy: ptr(1), Password: ptr("x")}, "password"},
-		{"password with default privacy", app.NewReport{URL: "http://a.com", Password: ptr("x")}, "password"},
+		{"no url", reports.NewReport{}, "url"},
+		{"ftp", reports.NewReport{URL: "ftp://example.com"}, "url"},
+		{"privacy 3", reports.NewReport{URL: "http://a.com", Privacy: ptr(3)}, "privacy"},
+		{"privacy 2 without password", reports.NewReport{URL: "http://a.com", Privacy: ptr(2)}, "password"},
+		{"privacy 2 with empty password", reports.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("")}, "password"},
+		{"password too short", reports.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("seven77")}, "password"},
+		{"password of spaces", reports.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("          ")}, "password"},
+		{"password of NULs", reports.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr(string(make([]byte, 12)))}, "password"},
+		{"common password", reports.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr("password1")}, "password"},
+		{"password too long", reports.NewReport{URL: "http://a.com", Privacy: ptr(2), Password: ptr(strings.Repeat("ab", 200))}, "password"},
+		{"password with privacy 1", reports.NewReport{URL: "http://a.com", Privacy: ptr(1), Password: ptr("x")}, "password"},
+		{"password with default privacy", reports.NewReport{URL: "http://a.com", Password: ptr("x")}, "password"},
 	}
 	for _, tt := range tests {
 		if _, err := rs.Create(ctx, 7, tt.in); fieldOf(err) != tt.field {
@@ -102,12 +103,12 @@ func TestCreateReport(t *testing.T) {
 	if an.calls.Load() != calls {
 		t.Error("invalid input was analysed")
 	}
-	if _, err := rs.Create(ctx, 7, app.NewReport{URL: "http://a.com", Privacy: ptr(0), Password: ptr("")}); err != nil {
+	if _, err := rs.Create(ctx, 7, reports.NewReport{URL: "http://a.com", Privacy: ptr(0), Password: ptr("")}); err != nil {
 		t.Errorf("an empty password field with privacy 0 = %v, want accepted as not sent", err)
 	}
 	an.err = &site.FetchError{Reason: "no answer"}
 	var fe *site.FetchError
-	if _, err := rs.Create(ctx, 7, app.NewReport{URL: "http://down.example"}); !errors.As(err, &fe) {
+	if _, err := rs.Create(ctx, 7, reports.NewReport{URL: "http://down.example"}); !errors.As(err, &fe) {
 		t.Errorf("unreachable target err = %v", err)
 	}
 }
@@ -115,28 +116,28 @@ func TestCreateReport(t *testing.T) {
 func TestUpdateReport(t *testing.T) {
 	ctx := context.Background()
 	an := &scripted{score: 40}
-	rs := app.NewReports(memory.NewReportStore(), an, cheapPasswords)
-	r, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://example.com/x"})
+	rs := reports.New(memory.NewReportStore(), an, cheapPasswords)
+	r, _ := rs.Create(ctx, 1, reports.NewReport{URL: "https://example.com/x"})
 
-	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2)}); fieldOf(err) != "password" {
+	if _, err := rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Privacy: ptr(2)}); fieldOf(err) != "password" {
 		t.Errorf("to privacy 2 without a password: %v", err)
 	}
-	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Password: ptr("open sesame")}); fieldOf(err) != "password" {
+	if _, err := rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Password: ptr("open sesame")}); fieldOf(err) != "password" {
 		t.Errorf("password on a private report: %v", err)
 	}
-	u, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2), Password: ptr("open sesame")})
+	u, err := rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Privacy: ptr(2), Password: ptr("open sesame")})
 	if err != nil || u.Privacy != site.Protected || !opens(t, rs, u, "open sesame") {
 		t.Fatalf("to privacy 2 = %+v, %v", u, err)
 	}
-	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(0)})
+	u, err = rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Privacy: ptr(0)})
 	if err != nil || u.Privacy != site.Public || !u.HasPassword() {
 		t.Fatalf("to privacy 0 = %+v, %v; the hash is kept", u, err)
 	}
-	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Privacy: ptr(2)})
+	u, err = rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Privacy: ptr(2)})
 	if err != nil || u.Privacy != site.Protected || !opens(t, rs, u, "open sesame") {
 		t.Fatalf("back to privacy 2 without a password = %+v, %v; want the old one reused", u, err)
 	}
-	u, _ = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Password: ptr("new sesame")})
+	u, _ = rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Password: ptr("new sesame")})
 	if !opens(t, rs, u, "new sesame") || opens(t, rs, u, "open sesame") {
 		t.Error("password change on a privacy 2 report did not take")
 	}
@@ -145,15 +146,15 @@ func TestUpdateReport(t *testing.T) {
 	}
 
 	an.score, an.finalURL = 95, "https://www.elsewhere.org/"
-	u, err = rs.Update(ctx, 1, r.ID, app.ReportUpdate{Reanalyse: true})
+	u, err = rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Reanalyse: true})
 	if err != nil || u.Score != 95 || u.Rating != site.Good || u.Project != "elsewhere.org" || u.URL != r.URL || u.Privacy != site.Protected || !u.HasPassword() || an.calls.Load() != 2 {
 		t.Errorf("re-analysis = %+v, %v", u, err)
 	}
-	if _, err := rs.Update(ctx, 2, r.ID, app.ReportUpdate{Privacy: ptr(0)}); !errors.Is(err, site.ErrNotFound) {
+	if _, err := rs.Update(ctx, 2, r.ID, reports.ReportUpdate{Privacy: ptr(0)}); !errors.Is(err, site.ErrNotFound) {
 		t.Errorf("another user's update err = %v", err)
 	}
-	an.err = app.ErrBusy
-	if _, err := rs.Update(ctx, 1, r.ID, app.ReportUpdate{Reanalyse: true}); !errors.Is(err, app.ErrBusy) {
+	an.err = reports.ErrBusy
+	if _, err := rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Reanalyse: true}); !errors.Is(err, reports.ErrBusy) {
 		t.Errorf("busy analyser err = %v", err)
 	}
 	if got, _ := rs.Get(ctx, 1, r.ID); got.Score != 95 {
@@ -163,9 +164,9 @@ func TestUpdateReport(t *testing.T) {
 
 func TestSharedReports(t *testing.T) {
 	ctx := context.Background()
-	rs := app.NewReports(memory.NewReportStore(), &scripted{score: 60}, cheapPasswords)
-	priv, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://a.com"})
-	pub, _ := rs.Create(ctx, 1, app.NewReport{URL: "https://a.com", Privacy: ptr(0)})
+	rs := reports.New(memory.NewReportStore(), &scripted{score: 60}, cheapPasswords)
+	priv, _ := rs.Create(ctx, 1, reports.NewReport{URL: "https://a.com"})
+	pub, _ := rs.Create(ctx, 1, reports.NewReport{URL: "https://a.com", Privacy: ptr(0)})
 	if !site.ValidShareToken(priv.Token) || !site.ValidShareToken(pub.Token) || priv.Token == pub.Token {
 		t.Fatalf("share tokens %q and %q", priv.Token, pub.Token)
 	}
@@ -193,10 +194,10 @@ func TestSharedReports(t *testing.T) {
 func TestProjectsUseCases(t *testing.T) {
 	ctx := context.Background()
 	store := memory.NewReportStore()
-	rs := app.NewReports(store, &scripted{score: 60}, cheapPasswords)
-	ps := app.NewProjects(store)
+	rs := reports.New(store, &scripted{score: 60}, cheapPasswords)
+	ps := reports.NewProjects(store)
 	for _, u := range []string{"https://www.a.com/1", "https://a.com/2", "https://b.com"} {
-		if _, err := rs.Create(ctx, 1, app.NewReport{URL: u}); err != nil {
+		if _, err := rs.Create(ctx, 1, reports.NewReport{URL: u}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,4 @@
-package app
-
-import "time"
+package accounts
 
 // HoldPasswordSlots takes every slot of p, as that many running hashes
 // would, until release is called.
@@ -14,6 +12,3 @@ func HoldPasswordSlots(p *Passwords) (release func()) {
 		}
 	}
 }
-
-// SetClock makes rs read the time from now.
-func SetClock(rs *Reports, now func() time.Time) { rs.now = now }
