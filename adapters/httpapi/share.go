@@ -229,9 +229,9 @@ func (p *sharePage) validCookie(r *http.Request, rep site.Report) bool {
 	return hmac.Equal([]byte(mac), []byte(p.sign(rep, exp)))
 }
 
-// withServer fills what o leaves unset from the server: the API's rate
+// WithServer fills what o leaves unset from the server: the API's rate
 // limiter and trusted proxies.
-func (o ShareOptions) withServer(limiter ports.RateLimiter, cfg Config) ShareOptions {
+func (o ShareOptions) WithServer(limiter ports.RateLimiter, cfg Config) ShareOptions {
 	if o.Limiter == nil {
 		o.Limiter = limiter
 	}

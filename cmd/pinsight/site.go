@@ -9,6 +9,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
+	"github.com/pinsight/pinsight/adapters/fetch/fetchfx"
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
@@ -66,7 +67,7 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 	}
 	return fx.Options(
 		fx.Supply(c.Fetch, analyser, httpapi.ShareOptions{CookieKey: key}),
-		fetch.Module,
+		fetchfx.Module,
 	), nil
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/httpapifx"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/appfx"
 )
@@ -28,7 +28,10 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 	return fx.Options(
 		fx.Supply(cfg.HTTP, log, accounts.DefaultPasswordParams, cfg.Passwords),
 		appfx.Module,
-		httpapi.Module,
+		httpapifx.Module,
+		// Every storage keeps accounts and reports, so the whole API is
+		// served; one without them would choose httpapifx.PostalRoutes.
+		httpapifx.AllRoutes,
 		stores,
 		site,
 		bounds,

@@ -1,4 +1,4 @@
-package fetch_test
+package fetchfx_test
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	"go.uber.org/fx/fxtest"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
+	"github.com/pinsight/pinsight/adapters/fetch/fetchfx"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
 
 func TestModuleProvidesTheGuardedFetcher(t *testing.T) {
 	var pf ports.PageFetcher
-	app := fxtest.New(t, fx.Supply(fetch.Config{}), fetch.Module, fx.Populate(&pf))
+	app := fxtest.New(t, fx.Supply(fetch.Config{}), fetchfx.Module, fx.Populate(&pf))
 	app.RequireStart()
 	defer app.RequireStop()
 	if _, ok := pf.(*fetch.Fetcher); !ok {
@@ -29,7 +30,7 @@ func TestModuleProvidesTheGuardedFetcher(t *testing.T) {
 }
 
 func TestModuleFailsOnABadConfig(t *testing.T) {
-	err := fx.New(fx.NopLogger, fx.Supply(fetch.Config{AllowTargets: []string{"nope"}}), fetch.Module,
+	err := fx.New(fx.NopLogger, fx.Supply(fetch.Config{AllowTargets: []string{"nope"}}), fetchfx.Module,
 		fx.Invoke(func(ports.PageFetcher) {})).Err()
 	if err == nil {
 		t.Error("a malformed allow-list built a fetcher")
