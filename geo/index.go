@@ -141,20 +141,30 @@ func widestAxis(nodes []kdPoint) int {
 	return best
 }
 
-// Nearest returns up to k indexed points nearest to q, nearest first.
-func (ix *Index) Nearest(q Point, k int) []Neighbor {
-	return ix.NearestWithin(q, k, 0)
+// NearQuery asks for the points nearest to Point: at most Limit of them,
+// within RadiusKm of it when RadiusKm > 0, at any distance otherwise. The
+// index, the postal stores and the directory's Nearby all take it.
+type NearQuery struct {
+	Point    Point
+	RadiusKm float64
+	Limit    int
 }
 
-// NearestWithin returns up to k indexed points at most radiusKm from q,
-// nearest first; radiusKm <= 0 means no radius.
-func (ix *Index) NearestWithin(q Point, k int, radiusKm float64) []Neighbor {
+// Nearest returns up to k indexed points nearest to q, nearest first.
+func (ix *Index) Nearest(q Point, k int) []Neighbor {
+	return ix.NearestWithin(NearQuery{Point: q, Limit: k})
+}
+
+// NearestWithin returns the indexed points q asks for, nearest first; none
+// when q.Limit <= 0.
+func (ix *Index) NearestWithin(q NearQuery) []Neighbor {
+	k := q.Limit
 	if k <= 0 || len(ix.nodes) == 0 {
 		return nil
 	}
-	s := search{q: q, v: unitVector(q), k: k, radius: math.Inf(1), best: make([]Neighbor, 0, min(k, len(ix.nodes)))}
-	if radiusKm > 0 {
-		s.radius = radiusKm
+	s := search{q: q.Point, v: unitVector(q.Point), k: k, radius: math.Inf(1), best: make([]Neighbor, 0, min(k, len(ix.nodes)))}
+	if q.RadiusKm > 0 {
+		s.radius = q.RadiusKm
 	}
 	s.bound = chordBound(s.radius)
 	s.visit(ix.nodes)

@@ -72,7 +72,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 		}
 		k := 1 + rng.IntN(50)
 		radius := []float64{0, 0.1, 1, 10, 100, 1000}[rng.IntN(6)]
-		got, want := ix.NearestWithin(q, k, radius), bruteNearest(points, q, k, radius)
+		got, want := ix.NearestWithin(geo.NearQuery{Point: q, RadiusKm: radius, Limit: k}), bruteNearest(points, q, k, radius)
 		if !equalNeighbors(got, want) {
 			t.Fatalf("query %v k=%d radius=%v:\n got %v\nwant %v", q, k, radius, got, want)
 		}
@@ -95,7 +95,7 @@ func TestIndexEdgeCases(t *testing.T) {
 	if got := ix.Nearest(geo.Point{Lat: 10, Lon: -179.9}, 1); got[0].Item != 3 || got[0].DistanceKm > 25 {
 		t.Errorf("antimeridian = %v", got)
 	}
-	if got := ix.NearestWithin(geo.Point{Lat: 0, Lon: 0}, 5, 100); len(got) != 0 {
+	if got := ix.NearestWithin(geo.NearQuery{Point: geo.Point{Lat: 0, Lon: 0}, RadiusKm: 100, Limit: 5}); len(got) != 0 {
 		t.Errorf("nothing within radius = %v", got)
 	}
 }

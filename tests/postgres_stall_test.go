@@ -21,6 +21,7 @@ import (
 	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
@@ -141,7 +142,7 @@ func TestPostgresStalledDatabase(t *testing.T) {
 		api(http.MethodGet, "/api/v1/states", ""),
 		api(http.MethodGet, created.Data.ShareURL, ""),
 		store("ReportStore.Reports", func(ctx context.Context) error {
-			_, _, err := reportStore.Reports(ctx, user.ID, site.ReportQuery{SortBy: site.SortReportsByID, Paging: site.Paging{PerPage: 100, Page: 1}})
+			_, _, err := reportStore.Reports(ctx, user.ID, site.ReportQuery{SortBy: site.SortReportsByID, Page: paging.Page{Number: 1, PerPage: 100}})
 			return err
 		}),
 		store("AccountStore.UserByEmail", func(ctx context.Context) error {

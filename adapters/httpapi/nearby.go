@@ -70,7 +70,7 @@ func registerNearby(api huma.API, p *directory.Directory) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		res, err := p.Nearby(ctx, at, in.Radius, in.Limit)
+		res, err := p.Nearby(ctx, geo.NearQuery{Point: at, RadiusKm: in.Radius, Limit: in.Limit})
 		if err != nil {
 			return nil, toHTTP(err)
 		}

@@ -113,7 +113,7 @@ func withDefaults(cfg Config) Config {
 func withTimeouts(cfg Config) (string, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return "", fmt.Errorf("postgres: --database-url must be a postgres:// URL")
+		return "", fmt.Errorf("postgres: the URL must start with postgres:// or postgresql://")
 	}
 	q := u.Query()
 	if q.Get("connect_timeout") == "" {

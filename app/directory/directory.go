@@ -6,8 +6,10 @@ package directory
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -85,14 +87,17 @@ func typeOrder(t string) int {
 }
 
 // Villages pages the villages of a pincode (an empty list outside the
-// loaded coverage).
-func (dir *Directory) Villages(ctx context.Context, pincode string, page postal.Page) (postal.Pincode, []postal.Village, int, error) {
+// loaded coverage). See checkPage for the page.
+func (dir *Directory) Villages(ctx context.Context, pincode string, page paging.Page) (postal.Pincode, paging.List[postal.Village], error) {
 	pin, err := postal.ParsePincode(pincode)
 	if err != nil {
-		return "", nil, 0, err
+		return "", paging.List[postal.Village]{}, err
+	}
+	if page, err = checkPage(page); err != nil {
+		return pin, paging.List[postal.Village]{}, err
 	}
 	v, total, err := dir.store.Villages(ctx, pin, page)
-	return pin, v, total, err
+	return pin, paging.List[postal.Village]{Items: v, Total: total, Page: page}, err
 }
 
 // States lists states whose name starts with q.
@@ -120,52 +125,83 @@ func (dir *Directory) District(ctx context.Context, ref string) (postal.District
 	return dir.store.District(ctx, ref)
 }
 
-// DistrictOffices resolves a district and pages its offices.
-func (dir *Directory) DistrictOffices(ctx context.Context, ref string, page postal.Page) (postal.DistrictSummary, []postal.PostOffice, int, error) {
+// DistrictOffices resolves a district and pages its offices. See checkPage
+// for the page.
+func (dir *Directory) DistrictOffices(ctx context.Context, ref string, page paging.Page) (postal.DistrictSummary, paging.List[postal.PostOffice], error) {
+	page, err := checkPage(page)
+	if err != nil {
+		return postal.DistrictSummary{}, paging.List[postal.PostOffice]{}, err
+	}
 	d, err := dir.store.District(ctx, ref)
 	if err != nil {
-		return d, nil, 0, err
+		return d, paging.List[postal.PostOffice]{}, err
 	}
 	offices, total, err := dir.store.DistrictOffices(ctx, d.ID, page)
-	return d, offices, total, err
+	return d, paging.List[postal.PostOffice]{Items: offices, Total: total, Page: page}, err
 }
 
-// SearchOffices pages the offices matching q.
-func (dir *Directory) SearchOffices(ctx context.Context, q string, page postal.Page) ([]postal.PostOffice, int, error) {
+// SearchOffices pages the offices matching q (see postal.ParseQuery). See
+// checkPage for the page.
+func (dir *Directory) SearchOffices(ctx context.Context, q string, page paging.Page) (paging.List[postal.PostOffice], error) {
 	sq, err := postal.ParseQuery(q)
 	if err != nil {
-		return nil, 0, err
+		return paging.List[postal.PostOffice]{}, err
 	}
-	return dir.store.SearchOffices(ctx, sq, page)
+	if page, err = checkPage(page); err != nil {
+		return paging.List[postal.PostOffice]{}, err
+	}
+	offices, total, err := dir.store.SearchOffices(ctx, sq, page)
+	return paging.List[postal.PostOffice]{Items: offices, Total: total, Page: page}, err
 }
 
 // SearchVillages pages the villages matching q, optionally within a state
-// and / or district given by reference.
-func (dir *Directory) SearchVillages(ctx context.Context, q, stateRef, districtRef string, page postal.Page) ([]postal.Village, int, error) {
+// and / or district given by reference ("" for any). See checkPage for the
+// page.
+func (dir *Directory) SearchVillages(ctx context.Context, q, stateRef, districtRef string, page paging.Page) (paging.List[postal.Village], error) {
+	var none paging.List[postal.Village]
 	sq, err := postal.ParseQuery(q)
 	if err != nil {
-		return nil, 0, err
+		return none, err
+	}
+	if page, err = checkPage(page); err != nil {
+		return none, err
 	}
 	var stateID, districtID int
 	if strings.TrimSpace(stateRef) != "" {
 		s, err := dir.store.State(ctx, stateRef)
 		if err != nil {
-			return nil, 0, err
+			return none, err
 		}
 		stateID = s.ID
 	}
 	if strings.TrimSpace(districtRef) != "" {
 		d, err := dir.store.District(ctx, districtRef)
 		if err != nil {
-			return nil, 0, err
+			return none, err
 		}
 		districtID = d.ID
 	}
-	return dir.store.SearchVillages(ctx, sq, stateID, districtID, page)
+	villages, total, err := dir.store.SearchVillages(ctx, sq, stateID, districtID, page)
+	return paging.List[postal.Village]{Items: villages, Total: total, Page: page}, err
 }
 
-// MaxBatch is the most pincodes one batch may hold.
-const MaxBatch = 100
+// checkPage returns page with its zero fields set to the defaults (the zero
+// Page is the first page of paging.DefaultPerPage items), or a
+// *postal.ValidationError for a negative field. Any page size is accepted:
+// limits are the transport's.
+func checkPage(page paging.Page) (paging.Page, error) {
+	fields := map[string][]string{}
+	if page.Number < 0 {
+		fields["page"] = []string{"must be 1 or more (0: the first page)"}
+	}
+	if page.PerPage < 0 {
+		fields["per_page"] = []string{"must be 1 or more (0: " + strconv.Itoa(paging.DefaultPerPage) + ")"}
+	}
+	if len(fields) > 0 {
+		return paging.Page{}, &postal.ValidationError{Fields: fields}
+	}
+	return page.WithDefaults(), nil
+}
 
 // BatchStatus is the outcome of one pincode of a batch.
 type BatchStatus string
@@ -186,7 +222,7 @@ type BatchItem struct {
 }
 
 // Batch looks up several pincodes, each found, not found or invalid, in
-// request order. The caller enforces MaxBatch.
+// request order; transports bound their number.
 func (dir *Directory) Batch(ctx context.Context, pincodes []string) ([]BatchItem, error) {
 	out := make([]BatchItem, len(pincodes))
 	for i, in := range pincodes {

@@ -9,14 +9,9 @@ import (
 	"github.com/pinsight/pinsight/geo"
 )
 
-// Bounds of the nearby query (seed §4.3).
-const (
-	NearbyMinRadiusKm     = 0.1
-	NearbyMaxRadiusKm     = 100
-	NearbyDefaultRadiusKm = 10
-	NearbyMaxLimit        = 50
-	NearbyDefaultLimit    = 5
-)
+// DefaultNearbyLimit is how many offices Nearby returns when the query
+// gives no limit.
+const DefaultNearbyLimit = 5
 
 // NearbyResult is the answer of Nearby.
 type NearbyResult struct {
@@ -26,30 +21,47 @@ type NearbyResult struct {
 	WithinRadius bool
 }
 
-// Nearby returns up to limit located offices within radiusKm of at, nearest
-// first; when none lies within the radius, the closest limit offices at any
-// distance, with WithinRadius false. Offices without a location are never
-// returned.
-func (dir *Directory) Nearby(ctx context.Context, at geo.Point, radiusKm float64, limit int) (NearbyResult, error) {
-	if err := checkPoint(at, geo.WorldBox); err != nil {
+// Nearby returns up to q.Limit located offices (DefaultNearbyLimit when 0)
+// within q.RadiusKm of q.Point, nearest first; when none lies within the
+// radius, the closest ones at any distance, with WithinRadius false. A zero
+// RadiusKm means any distance. Offices without a location are never
+// returned. A point off the globe, a negative, infinite or NaN radius and a
+// negative limit are a *postal.ValidationError; any radius and limit beyond
+// are accepted (limits are the transport's).
+func (dir *Directory) Nearby(ctx context.Context, q geo.NearQuery) (NearbyResult, error) {
+	if err := checkNearQuery(q); err != nil {
 		return NearbyResult{}, err
 	}
-	if math.IsNaN(radiusKm) || radiusKm < NearbyMinRadiusKm || radiusKm > NearbyMaxRadiusKm {
-		return NearbyResult{}, postal.Invalid("radius", fmt.Sprintf("must be from %v to %v km", NearbyMinRadiusKm, NearbyMaxRadiusKm))
+	if q.Limit == 0 {
+		q.Limit = DefaultNearbyLimit
 	}
-	if limit < 1 || limit > NearbyMaxLimit {
-		return NearbyResult{}, postal.Invalid("limit", fmt.Sprintf("must be from 1 to %d", NearbyMaxLimit))
-	}
-	offices, err := dir.store.NearestOffices(ctx, at, limit, radiusKm)
-	if err != nil || len(offices) > 0 {
+	offices, err := dir.store.NearestOffices(ctx, q)
+	if err != nil || len(offices) > 0 || q.RadiusKm == 0 {
 		return NearbyResult{Offices: offices, WithinRadius: true}, err
 	}
-	offices, err = dir.store.NearestOffices(ctx, at, limit, 0)
+	q.RadiusKm = 0
+	offices, err = dir.store.NearestOffices(ctx, q)
 	return NearbyResult{Offices: offices}, err
 }
 
-// checkPoint validates a numeric latitude / longitude pair against box.
-func checkPoint(at geo.Point, box geo.Box) error {
+// checkNearQuery validates the numbers of a nearby query.
+func checkNearQuery(q geo.NearQuery) error {
+	fields := pointErrors(q.Point)
+	if math.IsNaN(q.RadiusKm) || math.IsInf(q.RadiusKm, 0) || q.RadiusKm < 0 {
+		fields["radius"] = []string{"must be a finite number of km, 0 or more (0: any distance)"}
+	}
+	if q.Limit < 0 {
+		fields["limit"] = []string{fmt.Sprintf("must be 1 or more (0: %d)", DefaultNearbyLimit)}
+	}
+	if len(fields) > 0 {
+		return &postal.ValidationError{Fields: fields}
+	}
+	return nil
+}
+
+// pointErrors lists what is wrong with a latitude / longitude pair.
+func pointErrors(at geo.Point) map[string][]string {
+	box := geo.WorldBox
 	fields := map[string][]string{}
 	if math.IsNaN(at.Lat) || at.Lat < box.MinLat || at.Lat > box.MaxLat {
 		fields["latitude"] = []string{fmt.Sprintf("must be from %v to %v", box.MinLat, box.MaxLat)}
@@ -57,8 +69,5 @@ func checkPoint(at geo.Point, box geo.Box) error {
 	if math.IsNaN(at.Lon) || at.Lon < box.MinLon || at.Lon > box.MaxLon {
 		fields["longitude"] = []string{fmt.Sprintf("must be from %v to %v", box.MinLon, box.MaxLon)}
 	}
-	if len(fields) > 0 {
-		return &postal.ValidationError{Fields: fields}
-	}
-	return nil
+	return fields
 }

@@ -11,11 +11,8 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Bounds of the DIGIPIN-nearest query (seed §4.13).
-const (
-	NearestMaxLimit     = 10
-	NearestDefaultLimit = 3
-)
+// DefaultNearestLimit is how many offices Nearest returns when asked for 0.
+const DefaultNearestLimit = 3
 
 // Geocoder answers which post offices serve a point: its DIGIPIN, the
 // offices of the PIN whose boundary contains it, then the nearest others.
@@ -51,16 +48,22 @@ type NearestResult struct {
 	Offices []NearestOffice
 }
 
-// Nearest encodes at as a DIGIPIN and returns up to limit located offices:
-// first those of the PINs whose boundary contains the point, nearest first,
-// then the others by distance. Ties are broken by id.
+// Nearest encodes at as a DIGIPIN and returns up to limit located offices
+// (DefaultNearestLimit when 0): first those of the PINs whose boundary
+// contains the point, nearest first, then the others by distance. Ties are
+// broken by id. A point outside the DIGIPIN grid is a *digipin.RangeError,
+// a negative limit a *postal.ValidationError; any limit beyond is accepted
+// (limits are the transport's).
 func (g *Geocoder) Nearest(ctx context.Context, at geo.Point, limit int) (NearestResult, error) {
 	code, err := digipin.EncodeCode(at.Lat, at.Lon)
 	if err != nil {
 		return NearestResult{}, err
 	}
-	if limit < 1 || limit > NearestMaxLimit {
-		return NearestResult{}, postal.Invalid("limit", fmt.Sprintf("must be from 1 to %d", NearestMaxLimit))
+	switch {
+	case limit < 0:
+		return NearestResult{}, postal.Invalid("limit", fmt.Sprintf("must be 1 or more (0: %d)", DefaultNearestLimit))
+	case limit == 0:
+		limit = DefaultNearestLimit
 	}
 	res := NearestResult{Digipin: code.String()}
 	if g.bounds != nil {
@@ -75,7 +78,7 @@ func (g *Geocoder) Nearest(ctx context.Context, at geo.Point, limit int) (Neares
 	if len(res.Offices) == limit {
 		return res, nil
 	}
-	rest, err := g.store.NearestOffices(ctx, at, limit+len(res.Offices), 0)
+	rest, err := g.store.NearestOffices(ctx, geo.NearQuery{Point: at, Limit: limit + len(res.Offices)})
 	if err != nil {
 		return res, err
 	}

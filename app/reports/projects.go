@@ -3,6 +3,7 @@ package reports
 import (
 	"context"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -17,13 +18,13 @@ func NewProjects(store ports.ReportStore) *Projects { return &Projects{store: st
 
 // List returns a page of the user's projects. Invalid parameters are a
 // *site.ValidationError.
-func (ps *Projects) List(ctx context.Context, userID int64, p site.ProjectParams) (ListPage[site.Project], error) {
+func (ps *Projects) List(ctx context.Context, userID int64, p site.ProjectParams) (paging.List[site.Project], error) {
 	q, err := site.NewProjectQuery(p)
 	if err != nil {
-		return ListPage[site.Project]{}, err
+		return paging.List[site.Project]{}, err
 	}
 	items, total, err := ps.store.Projects(ctx, userID, q)
-	return ListPage[site.Project]{Items: items, Total: total, Paging: q.Paging}, err
+	return paging.List[site.Project]{Items: items, Total: total, Page: q.Page}, err
 }
 
 // Delete deletes every report of the user's project name (matched as

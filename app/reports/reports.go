@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -71,13 +72,6 @@ type ReportUpdate struct {
 	// Reanalyse runs the analysis of the report's URL again and replaces
 	// its results, score, rating, project and generation time.
 	Reanalyse bool
-}
-
-// ListPage is one page of a list with the number of matching items.
-type ListPage[T any] struct {
-	Items []T
-	Total int
-	site.Paging
 }
 
 // Create validates in, analyses the URL and stores the report. With an
@@ -173,13 +167,13 @@ func (rs *Reports) Get(ctx context.Context, userID, id int64) (site.Report, erro
 
 // List returns a page of the user's reports. Invalid parameters are a
 // *site.ValidationError.
-func (rs *Reports) List(ctx context.Context, userID int64, p site.ReportParams) (ListPage[site.Report], error) {
+func (rs *Reports) List(ctx context.Context, userID int64, p site.ReportParams) (paging.List[site.Report], error) {
 	q, err := site.NewReportQuery(p)
 	if err != nil {
-		return ListPage[site.Report]{}, err
+		return paging.List[site.Report]{}, err
 	}
 	items, total, err := rs.store.Reports(ctx, userID, q)
-	return ListPage[site.Report]{Items: items, Total: total, Paging: q.Paging}, err
+	return paging.List[site.Report]{Items: items, Total: total, Page: q.Page}, err
 }
 
 // Update changes the user's report id: privacy, password and, when asked,

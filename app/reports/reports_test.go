@@ -202,7 +202,7 @@ func TestProjectsUseCases(t *testing.T) {
 		}
 	}
 	page, err := ps.List(ctx, 1, site.ProjectParams{SortBy: "project", Sort: "asc"})
-	if err != nil || page.Total != 2 || len(page.Items) != 2 || page.Items[0].Name != "a.com" || page.Items[0].Reports != 2 || page.PerPage != 10 {
+	if err != nil || page.Total != 2 || len(page.Items) != 2 || page.Items[0].Name != "a.com" || page.Items[0].Reports != 2 || page.Page.PerPage != 10 {
 		t.Fatalf("List = %+v, %v", page, err)
 	}
 	if _, err := ps.List(ctx, 1, site.ProjectParams{PerPage: 7}); fieldOf(err) != "per_page" {
