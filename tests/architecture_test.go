@@ -190,7 +190,7 @@ func checkLibraryDeps(t *testing.T, project []pkg) {
 			}
 		}
 	}
-	for _, want := range []string{"app/directory", "app/geocode", "app/accounts", "app/reports", "app/health", "adapters/memory", "digipin", "geo", "domain/postal"} {
+	for _, want := range []string{"app/directory", "app/geocode", "app/accounts", "app/reports", "app/health", "app/postaldir", "adapters/memory", "digipin", "geo", "domain/postal"} {
 		if !slices.Contains(checked, want) {
 			t.Errorf("library package %s was not checked (checked: %v)", want, checked)
 		}
