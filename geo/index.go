@@ -30,8 +30,8 @@ type Index struct {
 	nodes []kdPoint // the tree: each subtree is a range, its median the split
 }
 
-// Neighbor is one result of an Index query.
-type Neighbor struct {
+// Neighbour is one result of an Index query.
+type Neighbour struct {
 	Item       int     // position of the point in the slice given to NewIndex
 	DistanceKm float64 // DistanceKm from the query point
 }
@@ -151,18 +151,18 @@ type NearQuery struct {
 }
 
 // Nearest returns up to k indexed points nearest to q, nearest first.
-func (ix *Index) Nearest(q Point, k int) []Neighbor {
+func (ix *Index) Nearest(q Point, k int) []Neighbour {
 	return ix.NearestWithin(NearQuery{Point: q, Limit: k})
 }
 
 // NearestWithin returns the indexed points q asks for, nearest first; none
 // when q.Limit <= 0.
-func (ix *Index) NearestWithin(q NearQuery) []Neighbor {
+func (ix *Index) NearestWithin(q NearQuery) []Neighbour {
 	k := q.Limit
 	if k <= 0 || len(ix.nodes) == 0 {
 		return nil
 	}
-	s := search{q: q.Point, v: unitVector(q.Point), k: k, radius: math.Inf(1), best: make([]Neighbor, 0, min(k, len(ix.nodes)))}
+	s := search{q: q.Point, v: unitVector(q.Point), k: k, radius: math.Inf(1), best: make([]Neighbour, 0, min(k, len(ix.nodes)))}
 	if q.RadiusKm > 0 {
 		s.radius = q.RadiusKm
 	}
@@ -179,7 +179,7 @@ type search struct {
 	k      int
 	radius float64 // km, +Inf for none
 	bound  float64 // squared chord length of the current worst acceptable distance, with slack
-	best   []Neighbor
+	best   []Neighbour
 }
 
 // chordSlack widens pruning bounds so float rounding in the chord and in the
@@ -239,9 +239,9 @@ func (s *search) consider(n *kdPoint) {
 		b := s.best[i]
 		return b.DistanceKm > d || b.DistanceKm == d && b.Item > n.item
 	})
-	s.best = append(s.best, Neighbor{})
+	s.best = append(s.best, Neighbour{})
 	copy(s.best[i+1:], s.best[i:])
-	s.best[i] = Neighbor{Item: n.item, DistanceKm: d}
+	s.best[i] = Neighbour{Item: n.item, DistanceKm: d}
 	if len(s.best) == s.k {
 		s.bound = chordBound(s.best[s.k-1].DistanceKm)
 	}

@@ -115,7 +115,7 @@ func TestSharePageInBrowser(t *testing.T) {
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/p"}, "privacy": {"2"}, "password": {"open sesame"}}), &prot)
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/q"}}), &priv)
 	fetched, _ := onePage{page}.Fetch(context.Background(), "https://example.com/", nil)
-	want := site.Analyze(fetched, site.DefaultWeights)
+	want := site.Analyse(fetched, site.DefaultWeights)
 	checks := 0
 	for _, cs := range want.Results {
 		checks += len(cs)

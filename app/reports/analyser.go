@@ -174,7 +174,7 @@ func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string) (si
 	if err != nil {
 		return site.Analysis{}, err
 	}
-	return site.Analyze(f, a.weights), nil
+	return site.Analyse(f, a.weights), nil
 }
 
 // Saturation reports the slots in use and the pool size (for metrics).

@@ -23,7 +23,7 @@ func (f pageFetcher) Fetch(context.Context, string, ports.Admit) (*site.Fetched,
 
 // TestReportsWithRealAnalyser runs the lifecycle with the production
 // analyser over a fake fetcher: the stored report is exactly what
-// site.Analyze makes of the page.
+// site.Analyse makes of the page.
 func TestReportsWithRealAnalyser(t *testing.T) {
 	page := &site.Fetched{
 		RequestedURL: "http://example.com",
@@ -35,7 +35,7 @@ func TestReportsWithRealAnalyser(t *testing.T) {
 			{Type: site.ElementNode, Tag: "body", Children: []*site.Node{{Type: site.ElementNode, Tag: "h1", Children: []*site.Node{{Type: site.TextNode, Text: "Hi"}}}}},
 		}}}},
 	}
-	want := site.Analyze(page, site.DefaultWeights)
+	want := site.Analyse(page, site.DefaultWeights)
 	rs := reports.New(memory.NewReportStore(), reports.NewAnalyser(pageFetcher{page}, reports.AnalyserConfig{}), cheapPasswords)
 	r, err := rs.Create(context.Background(), 1, reports.NewReport{URL: "http://example.com"})
 	if err != nil {

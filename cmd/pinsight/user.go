@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -28,7 +27,7 @@ func newUserCmd() *cobra.Command {
 			if b.accounts == nil {
 				return fmt.Errorf("with --database-url %s accounts live only inside a running server; register through POST /api/v1/register instead", scheme+":")
 			}
-			ctx := context.Background()
+			ctx := cmd.Context()
 			store, closer, err := b.accounts(ctx, cfg)
 			if err != nil {
 				return err

@@ -23,7 +23,7 @@ func doc(head ...*site.Node) *site.Node {
 
 func check(t *testing.T, f *site.Fetched, id string) site.Check {
 	t.Helper()
-	for _, cs := range site.Analyze(f, site.DefaultWeights).Results {
+	for _, cs := range site.Analyse(f, site.DefaultWeights).Results {
 		for _, c := range cs {
 			if c.ID == id {
 				return c
@@ -145,7 +145,7 @@ func TestSecurityHeaders(t *testing.T) {
 // checks as missing.
 func TestNotHTMLFailsWithoutPanicking(t *testing.T) {
 	f := &site.Fetched{Page: site.Response{URL: "https://n.example/file.pdf", Status: 200}}
-	a := site.Analyze(f, site.DefaultWeights)
+	a := site.Analyse(f, site.DefaultWeights)
 	if c := check(t, f, "title"); c.Passed || c.Errors[0] != "missing" {
 		t.Errorf("title = %v %v", c.Passed, c.Errors)
 	}

@@ -32,7 +32,7 @@ func HostileReport() (site.Report, int) {
 			el("html", el("head", el("title", text(title))), el("body", el("h1", text(title)))),
 		}}}
 	r := site.Report{UserID: 1, Privacy: site.Private, CreatedAt: reportEpoch, UpdatedAt: reportEpoch}
-	if err := r.Apply(site.Analyze(page, site.DefaultWeights), reportEpoch); err != nil {
+	if err := r.Apply(site.Analyse(page, site.DefaultWeights), reportEpoch); err != nil {
 		panic(err)
 	}
 	raw, err := json.Marshal(r.Results)

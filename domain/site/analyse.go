@@ -14,8 +14,8 @@ type checker func(p *page) Check
 // checkers lists every check, in report order within each category.
 var checkers = concat(seoCheckers, performanceCheckers, securityCheckers, miscCheckers)
 
-// Analyze runs every check over f and scores the results with w.
-func Analyze(f *Fetched, w Weights) Analysis {
+// Analyse runs every check over f and scores the results with w.
+func Analyse(f *Fetched, w Weights) Analysis {
 	p := newPage(f)
 	res := Results{}
 	for _, run := range checkers {
