@@ -143,7 +143,9 @@ func widestAxis(nodes []kdPoint) int {
 
 // NearQuery asks for the points nearest to Point: at most Limit of them,
 // within RadiusKm of it when RadiusKm > 0, at any distance otherwise. The
-// index, the postal stores and the directory's Nearby all take it.
+// index and the postal stores (ports.PostalStore.NearestOffices) return
+// nothing for a Limit <= 0; the directory's Nearby, which takes it too,
+// reads a zero Limit as its default.
 type NearQuery struct {
 	Point    Point
 	RadiusKm float64
