@@ -31,6 +31,12 @@ func (e *RangeError) Reason() string {
 // Is makes errors.Is(err, ErrOutOfBounds) true.
 func (e *RangeError) Is(target error) bool { return target == ErrOutOfBounds }
 
+// FieldErrors puts the reason under the coordinate's name, for transports
+// (an error that lists field errors is an invalid input).
+func (e *RangeError) FieldErrors() map[string][]string {
+	return map[string][]string{e.Field: {e.Reason()}}
+}
+
 // SyntaxError reports a code that is not a valid DIGIPIN (or prefix).
 type SyntaxError struct {
 	Input   string // the text as given
@@ -57,6 +63,12 @@ func (e *SyntaxError) Reason() string {
 
 // Is makes errors.Is(err, ErrInvalidCode) true.
 func (e *SyntaxError) Is(target error) bool { return target == ErrInvalidCode }
+
+// FieldErrors puts the reason under "digipin", for transports (an error
+// that lists field errors is an invalid input).
+func (e *SyntaxError) FieldErrors() map[string][]string {
+	return map[string][]string{"digipin": {e.Reason()}}
+}
 
 func plural(n int) string {
 	if n == 1 {

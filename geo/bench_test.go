@@ -27,7 +27,7 @@ func BenchmarkIndex(b *testing.B) {
 	ix := geo.NewIndex(points)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		ix.NearestWithin(queries[i%len(queries)], 5, 10)
+		ix.NearestWithin(geo.NearQuery{Point: queries[i%len(queries)], RadiusKm: 10, Limit: 5})
 	}
 }
 

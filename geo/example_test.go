@@ -21,7 +21,7 @@ func ExampleIndex_NearestWithin() {
 		{Lat: 19.0760, Lon: 72.8777}, // Mumbai
 	}
 	ix := geo.NewIndex(offices)
-	for _, n := range ix.NearestWithin(geo.Point{Lat: 28.6139, Lon: 77.2090}, 5, 10) {
+	for _, n := range ix.NearestWithin(geo.NearQuery{Point: geo.Point{Lat: 28.6139, Lon: 77.2090}, RadiusKm: 10, Limit: 5}) {
 		fmt.Printf("office %d at %.2f km\n", n.Item, n.DistanceKm)
 	}
 	// Output:

@@ -30,8 +30,8 @@ type Index struct {
 	nodes []kdPoint // the tree: each subtree is a range, its median the split
 }
 
-// Neighbor is one result of an Index query.
-type Neighbor struct {
+// Neighbour is one result of an Index query.
+type Neighbour struct {
 	Item       int     // position of the point in the slice given to NewIndex
 	DistanceKm float64 // DistanceKm from the query point
 }
@@ -141,20 +141,32 @@ func widestAxis(nodes []kdPoint) int {
 	return best
 }
 
-// Nearest returns up to k indexed points nearest to q, nearest first.
-func (ix *Index) Nearest(q Point, k int) []Neighbor {
-	return ix.NearestWithin(q, k, 0)
+// NearQuery asks for the points nearest to Point: at most Limit of them,
+// within RadiusKm of it when RadiusKm > 0, at any distance otherwise. The
+// index and the postal stores (ports.PostalStore.NearestOffices) return
+// nothing for a Limit <= 0; the directory's Nearby, which takes it too,
+// reads a zero Limit as its default.
+type NearQuery struct {
+	Point    Point
+	RadiusKm float64
+	Limit    int
 }
 
-// NearestWithin returns up to k indexed points at most radiusKm from q,
-// nearest first; radiusKm <= 0 means no radius.
-func (ix *Index) NearestWithin(q Point, k int, radiusKm float64) []Neighbor {
+// Nearest returns up to k indexed points nearest to q, nearest first.
+func (ix *Index) Nearest(q Point, k int) []Neighbour {
+	return ix.NearestWithin(NearQuery{Point: q, Limit: k})
+}
+
+// NearestWithin returns the indexed points q asks for, nearest first; none
+// when q.Limit <= 0.
+func (ix *Index) NearestWithin(q NearQuery) []Neighbour {
+	k := q.Limit
 	if k <= 0 || len(ix.nodes) == 0 {
 		return nil
 	}
-	s := search{q: q, v: unitVector(q), k: k, radius: math.Inf(1), best: make([]Neighbor, 0, min(k, len(ix.nodes)))}
-	if radiusKm > 0 {
-		s.radius = radiusKm
+	s := search{q: q.Point, v: unitVector(q.Point), k: k, radius: math.Inf(1), best: make([]Neighbour, 0, min(k, len(ix.nodes)))}
+	if q.RadiusKm > 0 {
+		s.radius = q.RadiusKm
 	}
 	s.bound = chordBound(s.radius)
 	s.visit(ix.nodes)
@@ -169,7 +181,7 @@ type search struct {
 	k      int
 	radius float64 // km, +Inf for none
 	bound  float64 // squared chord length of the current worst acceptable distance, with slack
-	best   []Neighbor
+	best   []Neighbour
 }
 
 // chordSlack widens pruning bounds so float rounding in the chord and in the
@@ -229,9 +241,9 @@ func (s *search) consider(n *kdPoint) {
 		b := s.best[i]
 		return b.DistanceKm > d || b.DistanceKm == d && b.Item > n.item
 	})
-	s.best = append(s.best, Neighbor{})
+	s.best = append(s.best, Neighbour{})
 	copy(s.best[i+1:], s.best[i:])
-	s.best[i] = Neighbor{Item: n.item, DistanceKm: d}
+	s.best[i] = Neighbour{Item: n.item, DistanceKm: d}
 	if len(s.best) == s.k {
 		s.bound = chordBound(s.best[s.k-1].DistanceKm)
 	}

@@ -10,11 +10,11 @@ import (
 
 // bruteNearest is the reference: every point's distance, sorted by
 // distance then item, cut to k, within radius when radius > 0.
-func bruteNearest(points []geo.Point, q geo.Point, k int, radius float64) []geo.Neighbor {
-	var all []geo.Neighbor
+func bruteNearest(points []geo.Point, q geo.Point, k int, radius float64) []geo.Neighbour {
+	var all []geo.Neighbour
 	for i, p := range points {
 		if d := geo.DistanceKm(q, p); radius <= 0 || d <= radius {
-			all = append(all, geo.Neighbor{Item: i, DistanceKm: d})
+			all = append(all, geo.Neighbour{Item: i, DistanceKm: d})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool {
@@ -46,7 +46,7 @@ func indiaLike(rng *rand.Rand, n int) []geo.Point {
 	return pts
 }
 
-func equalNeighbors(a, b []geo.Neighbor) bool {
+func equalNeighbours(a, b []geo.Neighbour) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -72,8 +72,8 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 		}
 		k := 1 + rng.IntN(50)
 		radius := []float64{0, 0.1, 1, 10, 100, 1000}[rng.IntN(6)]
-		got, want := ix.NearestWithin(q, k, radius), bruteNearest(points, q, k, radius)
-		if !equalNeighbors(got, want) {
+		got, want := ix.NearestWithin(geo.NearQuery{Point: q, RadiusKm: radius, Limit: k}), bruteNearest(points, q, k, radius)
+		if !equalNeighbours(got, want) {
 			t.Fatalf("query %v k=%d radius=%v:\n got %v\nwant %v", q, k, radius, got, want)
 		}
 	}
@@ -95,7 +95,7 @@ func TestIndexEdgeCases(t *testing.T) {
 	if got := ix.Nearest(geo.Point{Lat: 10, Lon: -179.9}, 1); got[0].Item != 3 || got[0].DistanceKm > 25 {
 		t.Errorf("antimeridian = %v", got)
 	}
-	if got := ix.NearestWithin(geo.Point{Lat: 0, Lon: 0}, 5, 100); len(got) != 0 {
+	if got := ix.NearestWithin(geo.NearQuery{Point: geo.Point{Lat: 0, Lon: 0}, RadiusKm: 100, Limit: 5}); len(got) != 0 {
 		t.Errorf("nothing within radius = %v", got)
 	}
 }

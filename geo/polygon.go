@@ -29,6 +29,10 @@ type Box struct {
 // EmptyBox contains nothing; extending it by a point gives that point's box.
 var EmptyBox = Box{MinLat: math.Inf(1), MinLon: math.Inf(1), MaxLat: math.Inf(-1), MaxLon: math.Inf(-1)}
 
+// WorldBox is every valid position: latitude -90 to 90, longitude -180 to
+// 180.
+var WorldBox = Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180}
+
 // Contains reports whether p lies in the box, edges included.
 func (b Box) Contains(p Point) bool {
 	return p.Lat >= b.MinLat && p.Lat <= b.MaxLat && p.Lon >= b.MinLon && p.Lon <= b.MaxLon

@@ -3,6 +3,7 @@ package ports
 import (
 	"context"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
 )
@@ -27,19 +28,20 @@ type PostalStore interface {
 	District(ctx context.Context, ref string) (postal.DistrictSummary, error)
 	// DistrictOffices pages a district's offices by pincode, then name; it
 	// returns the page and the total.
-	DistrictOffices(ctx context.Context, districtID int, page postal.Page) ([]postal.PostOffice, int, error)
+	DistrictOffices(ctx context.Context, districtID int, page paging.Page) ([]postal.PostOffice, int, error)
 	// Villages pages the villages of a PIN by name.
-	Villages(ctx context.Context, pin postal.Pincode, page postal.Page) ([]postal.Village, int, error)
+	Villages(ctx context.Context, pin postal.Pincode, page paging.Page) ([]postal.Village, int, error)
 	// SearchOffices pages offices matching q by postal.OfficeRank, then
 	// pincode, name and id.
-	SearchOffices(ctx context.Context, q postal.SearchQuery, page postal.Page) ([]postal.PostOffice, int, error)
+	SearchOffices(ctx context.Context, q postal.SearchQuery, page paging.Page) ([]postal.PostOffice, int, error)
 	// SearchVillages pages villages whose name matches q (exact, prefix,
 	// word), optionally within a state and / or district (0: any).
-	SearchVillages(ctx context.Context, q postal.SearchQuery, stateID, districtID int, page postal.Page) ([]postal.Village, int, error)
+	SearchVillages(ctx context.Context, q postal.SearchQuery, stateID, districtID int, page paging.Page) ([]postal.Village, int, error)
 	// LocatedOffices returns every office with a known location, by id.
 	LocatedOffices(ctx context.Context) ([]postal.PostOffice, error)
-	// NearestOffices returns up to limit located offices nearest to p,
-	// nearest first (ties by id), each with its Haversine distance
-	// (geo.DistanceKm); with withinKm > 0 only offices at most that far.
-	NearestOffices(ctx context.Context, p geo.Point, limit int, withinKm float64) ([]postal.Nearby, error)
+	// NearestOffices returns the located offices q asks for (none when
+	// q.Limit <= 0), nearest first (ties by id), each with its Haversine
+	// distance (geo.DistanceKm); with q.RadiusKm > 0 only offices at most
+	// that far.
+	NearestOffices(ctx context.Context, q geo.NearQuery) ([]postal.Nearby, error)
 }

@@ -2,12 +2,9 @@ package tests
 
 import (
 	"encoding/json"
-	"go/parser"
-	"go/token"
 	"io"
 	"os/exec"
-	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -90,7 +87,19 @@ func TestArchitecture(t *testing.T) {
 				t.Errorf("%s imports %s: %s", r, rel(imp), reason)
 			}
 		}
-		checkFxFiles(t, p)
+		checkFx(t, p)
+	}
+	checkLibraryDeps(t, project)
+	var fxPackages []string
+	for _, p := range project {
+		if isFx(p.ImportPath) {
+			fxPackages = append(fxPackages, rel(p.ImportPath))
+		}
+	}
+	for _, want := range []string{"app/appfx", "adapters/memory/memoryfx", "adapters/sqlite/sqlitefx", "adapters/postgres/postgresfx", "adapters/httpapi/httpapifx", "adapters/fetch/fetchfx"} {
+		if !slices.Contains(fxPackages, want) {
+			t.Errorf("fx package %s not found (found: %v)", want, fxPackages)
+		}
 	}
 }
 
@@ -105,8 +114,10 @@ func forbiddenImport(from, to string) string {
 		return "domain may import only domain, geo and digipin"
 	case under(from, "ports") && !(under(to, "ports") || under(to, "domain") || under(to, "geo") || under(to, "digipin")):
 		return "ports may import only domain, geo and digipin"
+	case under(from, "app/postaldir") && (under(to, "adapters/memory") && !isFx(to) || under(to, "adapters/indiapost")):
+		return "" // the one-call directory (DESIGN §8.1) loads the files into the memory store
 	case under(from, "app") && (under(to, "adapters") || under(to, "cmd")):
-		return "app never imports adapters (the choice is made in cmd/pinsight)"
+		return "app never imports adapters (the choice is made in cmd/pinsight; app/postaldir alone loads the directory)"
 	case under(from, "adapters") && under(to, "adapters") && adapterOf(from) != adapterOf(to):
 		return "an adapter never imports another adapter"
 	case !under(from, "cmd") && !under(from, "tests") && under(to, "cmd"):
@@ -117,22 +128,71 @@ func forbiddenImport(from, to string) string {
 
 func adapterOf(path string) string { return strings.SplitN(rel(path), "/", 3)[1] }
 
-// checkFxFiles enforces that fx appears only in module.go files and in cmd.
-func checkFxFiles(t *testing.T, p pkg) {
+// isFx reports whether path is an fx package: its name ends in "fx"
+// (appfx, memoryfx, httpapifx...), the fx docs' convention.
+func isFx(path string) bool { return strings.HasSuffix(path, "fx") }
+
+// fxModules are the import paths of fx itself.
+var fxModules = []string{"go.uber.org/fx", "go.uber.org/dig"}
+
+// checkFx enforces that only fx packages and cmd import fx (or dig).
+func checkFx(t *testing.T, p pkg) {
 	t.Helper()
-	if under(p.ImportPath, "cmd") {
+	if under(p.ImportPath, "cmd") || isFx(p.ImportPath) {
 		return
 	}
-	for _, name := range p.GoFiles {
-		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(p.Dir, name), nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
+	for _, imp := range p.Imports {
+		if within(imp, fxModules) {
+			t.Errorf("%s imports %s: fx belongs in the xxxfx packages and cmd only", rel(p.ImportPath), imp)
 		}
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			if strings.HasPrefix(path, "go.uber.org/fx") && name != "module.go" {
-				t.Errorf("%s/%s imports fx: fx belongs in module.go files and cmd only", rel(p.ImportPath), name)
+	}
+}
+
+// within reports whether path is one of roots or below one.
+func within(path string, roots []string) bool {
+	for _, r := range roots {
+		if path == r || strings.HasPrefix(path, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// forbiddenInLibrary are the modules a library user must not link by
+// importing the library packages: fx, the HTTP framework, the SQL
+// toolkits, Docker.
+var forbiddenInLibrary = []string{
+	"go.uber.org/fx", "go.uber.org/dig", "github.com/danielgtaylor/huma", "github.com/uptrace/bun", "github.com/jackc/pgx",
+	"github.com/docker", "github.com/moby", "github.com/testcontainers",
+}
+
+// isLibrary reports whether path is a library package: app/... (each use
+// case and postaldir), adapters/memory, digipin, geo and domain/..., fx
+// packages excepted.
+func isLibrary(path string) bool {
+	return !isFx(path) && (under(path, "app") || rel(path) == "adapters/memory" ||
+		under(path, "digipin") || under(path, "geo") || under(path, "domain"))
+}
+
+// checkLibraryDeps: no library package depends, even indirectly, on fx,
+// huma, bun, pgx or Docker.
+func checkLibraryDeps(t *testing.T, project []pkg) {
+	t.Helper()
+	var checked []string
+	for _, p := range project {
+		if !isLibrary(p.ImportPath) {
+			continue
+		}
+		checked = append(checked, rel(p.ImportPath))
+		for _, dep := range p.Deps {
+			if within(dep, forbiddenInLibrary) {
+				t.Errorf("%s depends on %s: library packages link no fx, huma, bun, pgx or Docker", rel(p.ImportPath), dep)
 			}
+		}
+	}
+	for _, want := range []string{"app/directory", "app/geocode", "app/accounts", "app/reports", "app/health", "app/postaldir", "adapters/memory", "digipin", "geo", "domain/postal"} {
+		if !slices.Contains(checked, want) {
+			t.Errorf("library package %s was not checked (checked: %v)", want, checked)
 		}
 	}
 }
@@ -153,6 +213,14 @@ func TestForbiddenImportRules(t *testing.T) {
 		{"ports", "app", false},
 		{"app", "ports", true},
 		{"app", "adapters/memory", false},
+		{"app/directory", "adapters/memory", false},
+		{"app/postaldir", "adapters/memory", true},
+		{"app/postaldir", "adapters/indiapost/snapshot", true},
+		{"app/postaldir", "adapters/memory/memoryfx", false},
+		{"app/postaldir", "adapters/sqlite", false},
+		{"adapters/sqlite/sqlitefx", "app/appfx", true},
+		{"adapters/httpapi/httpapifx", "adapters/httpapi", true},
+		{"adapters/httpapi/httpapifx", "adapters/memory/memoryfx", false},
 		{"adapters/httpapi", "app", true},
 		{"adapters/httpapi", "adapters/memory", false},
 		{"adapters/postgres/migrations", "adapters/postgres", true},
@@ -163,5 +231,14 @@ func TestForbiddenImportRules(t *testing.T) {
 		if got := forbiddenImport(m(tt.from), m(tt.to)) == ""; got != tt.allowed {
 			t.Errorf("%s -> %s allowed = %v, want %v", tt.from, tt.to, got, tt.allowed)
 		}
+	}
+	for path, want := range map[string]bool{"app/reports": true, "app/appfx": false, "adapters/memory": true, "adapters/memory/memoryfx": false,
+		"adapters/sqlite": false, "domain/fault": true, "digipin/digipintest": true, "ports": false, "cmd/pinsight": false} {
+		if got := isLibrary(m(path)); got != want {
+			t.Errorf("isLibrary(%s) = %v, want %v", path, got, want)
+		}
+	}
+	if !within("go.uber.org/fx/fxevent", fxModules) || within("go.uber.org/fxx", fxModules) || !within("github.com/moby/moby/client", forbiddenInLibrary) {
+		t.Error("within matches the wrong paths")
 	}
 }

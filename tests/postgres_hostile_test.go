@@ -8,7 +8,10 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
 	"github.com/pinsight/pinsight/adapters/postgres"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
@@ -40,13 +43,14 @@ func TestPostgresHostileInput(t *testing.T) {
 	if _, err := postgres.ImportDataset(context.Background(), db, porttest.PostalDataset()); err != nil {
 		t.Fatal(err)
 	}
-	pw := app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
-	reports := postgres.NewReportStore(db)
-	analyser := app.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, app.AnalyserConfig{HostLimit: app.NoLimit})
+	pw := accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
+	reportStore := postgres.NewReportStore(db)
+	analyser := reports.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, reports.AnalyserConfig{HostLimit: reports.NoLimit})
 	httpapitest.HostileRoutes(t, httpapi.Routes{
-		Accounts: app.NewAccounts(postgres.NewAccountStore(db), pw),
-		Postal:   app.NewPostal(postgres.NewPostalStore(db)),
-		Reports:  app.NewReports(reports, analyser, pw),
-		Projects: app.NewProjects(reports),
+		Accounts:  accounts.New(postgres.NewAccountStore(db), pw),
+		Directory: directory.New(postgres.NewPostalStore(db)),
+		Geocoder:  geocode.New(postgres.NewPostalStore(db), nil),
+		Reports:   reports.New(reportStore, analyser, pw),
+		Projects:  reports.NewProjects(reportStore),
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +22,11 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/adapters/postgres"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
@@ -72,24 +77,40 @@ func twinDataset(t *testing.T) *postal.Dataset {
 }
 
 // twinPasswords keeps argon2id cheap in tests.
-var twinPasswords = app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
+var twinPasswords = accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
 
 // twinHandler is the production handler over the given stores, wired as
 // serve wires it.
-func twinHandler(postalStore ports.PostalStore, accounts ports.AccountStore, reports ports.ReportStore) http.Handler {
-	analyser := app.NewAnalyser(twinFetcher{}, app.AnalyserConfig{HostLimit: app.NoLimit})
+func twinHandler(postalStore ports.PostalStore, accountStore ports.AccountStore, reportStore ports.ReportStore) http.Handler {
+	analyser := reports.NewAnalyser(twinFetcher{}, reports.AnalyserConfig{HostLimit: reports.NoLimit})
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
 	httpapi.Register(api, httpapi.Routes{
-		Health:   app.NewHealth(nil),
-		Postal:   app.NewPostal(postalStore),
-		Accounts: app.NewAccounts(accounts, twinPasswords),
-		Reports:  app.NewReports(reports, analyser, twinPasswords),
-		Projects: app.NewProjects(reports),
+		Health:    health.New(nil),
+		Directory: directory.New(postalStore),
+		Geocoder:  geocode.New(postalStore, nil),
+		Accounts:  accounts.New(accountStore, twinPasswords),
+		Reports:   reports.New(reportStore, analyser, twinPasswords, reports.WithClock(twinClock())),
+		Projects:  reports.NewProjects(reportStore),
 		Share: httpapi.ShareOptions{CookieKey: []byte("equivalence key"), Limiter: memory.NewRateLimiter(),
 			Attempts: ratelimit.Limit{Requests: 100, Window: time.Minute}},
 	})
 	return httpapi.NewHandler(mux, httpapi.HandlerOptions{})
+}
+
+// twinClock is a clock that advances one second per reading from a fixed
+// start: both handlers of a twin read it the same number of times, so their
+// reports carry the same times whatever second the requests fall in (the
+// page shows them, and projects sort by them).
+func twinClock() func() time.Time {
+	var mu sync.Mutex
+	t := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t = t.Add(time.Second)
+		return t
+	}
 }
 
 // twin sends every request to both handlers, the one over the memory stores

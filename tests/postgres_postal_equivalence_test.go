@@ -10,6 +10,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
 	"github.com/pinsight/pinsight/ports"
@@ -91,7 +92,7 @@ func (e *equivalence) pincodes(ds *postal.Dataset) {
 		m, err1 := e.mem.OfficesByPincode(ctx, pin)
 		p, err2 := e.pg.OfficesByPincode(ctx, pin)
 		e.same("OfficesByPincode("+string(pin)+")", ans(m, 0, err1), ans(p, 0, err2))
-		for _, page := range []postal.Page{{Number: 1, PerPage: 10}, {Number: 2, PerPage: 7}} {
+		for _, page := range []paging.Page{{Number: 1, PerPage: 10}, {Number: 2, PerPage: 7}} {
 			m, mt, err1 := e.mem.Villages(ctx, pin, page)
 			p, pt, err2 := e.pg.Villages(ctx, pin, page)
 			e.same(fmt.Sprintf("Villages(%s, %v)", pin, page), ans(m, mt, err1), ans(p, pt, err2))
@@ -141,7 +142,7 @@ func (e *equivalence) district(d postal.DistrictSummary) {
 		p, err2 := e.pg.District(ctx, ref)
 		e.same("District("+ref+")", ans(m, 0, err1), ans(p, 0, err2))
 	}
-	for _, page := range []postal.Page{{Number: 1, PerPage: 10}, {Number: 3, PerPage: 25}, {Number: 1000, PerPage: 100}} {
+	for _, page := range []paging.Page{{Number: 1, PerPage: 10}, {Number: 3, PerPage: 25}, {Number: 1000, PerPage: 100}} {
 		m, mt, err1 := e.mem.DistrictOffices(ctx, d.ID, page)
 		p, pt, err2 := e.pg.DistrictOffices(ctx, d.ID, page)
 		e.same(fmt.Sprintf("DistrictOffices(%d, %v)", d.ID, page), ans(m, mt, err1), ans(p, pt, err2))
@@ -152,7 +153,7 @@ func (e *equivalence) searches(ds *postal.Dataset) {
 	v := ds.Villages[len(ds.Villages)/2]
 	queries := []string{"patna", "new delhi", "connaught", "gpo", "nagar", "s", "ra", "rampur", "bagalkot",
 		"north 24", "kolkata", "11", "110001", "4231", "8", "chandan", "pur", "bazar b.o", "sector 1", "anand"}
-	pages := []postal.Page{{Number: 1, PerPage: 10}, {Number: 4, PerPage: 100}}
+	pages := []paging.Page{{Number: 1, PerPage: 10}, {Number: 4, PerPage: 100}}
 	for _, text := range queries {
 		q, err := postal.ParseQuery(text)
 		if err != nil {
@@ -202,8 +203,8 @@ func (e *equivalence) nearby(ds *postal.Dataset) {
 			limit    int
 			withinKm float64
 		}{{1, 0}, {10, 0}, {50, 0}, {10, 5}, {100, 25}} {
-			m, err1 := e.mem.NearestOffices(ctx, pt, c.limit, c.withinKm)
-			p, err2 := e.pg.NearestOffices(ctx, pt, c.limit, c.withinKm)
+			m, err1 := e.mem.NearestOffices(ctx, geo.NearQuery{Point: pt, Limit: c.limit, RadiusKm: c.withinKm})
+			p, err2 := e.pg.NearestOffices(ctx, geo.NearQuery{Point: pt, Limit: c.limit, RadiusKm: c.withinKm})
 			e.same(fmt.Sprintf("NearestOffices(%v, %d, %v)", pt, c.limit, c.withinKm), ans(m, 0, err1), ans(p, 0, err2))
 		}
 	}

@@ -104,10 +104,10 @@ func explainNearest(t *testing.T, db *postgres.DB) string {
 	rec := &queryRecorder{}
 	s := postgres.NewPostalStore(db.WithQueryHook(rec))
 	p := geo.Point{Lat: 28.6139, Lon: 77.209}
-	if _, err := s.NearestOffices(ctx, p, 10, 0); err != nil {
+	if _, err := s.NearestOffices(ctx, geo.NearQuery{Point: p, Limit: 10}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.NearestOffices(ctx, p, 10, 5); err != nil {
+	if _, err := s.NearestOffices(ctx, geo.NearQuery{Point: p, Limit: 10, RadiusKm: 5}); err != nil {
 		t.Fatal(err)
 	}
 	var plans []string

@@ -16,9 +16,9 @@ func TestPostgresReportStore(t *testing.T) {
 	porttest.TestReportStore(t, func(t *testing.T) ports.ReportStore {
 		db, _ := newDatabase(t)
 		// The suite's reports belong to users 1 to 3; reports reference users.
-		accounts := postgres.NewAccountStore(db)
+		acc := postgres.NewAccountStore(db)
 		for i := 1; i <= 3; i++ {
-			u, err := accounts.CreateUser(context.Background(), account.User{Email: fmt.Sprintf("u%d@example.com", i), CreatedAt: time.Now()})
+			u, err := acc.CreateUser(context.Background(), account.User{Email: fmt.Sprintf("u%d@example.com", i), CreatedAt: time.Now()})
 			if err != nil || u.ID != int64(i) {
 				t.Fatalf("user %d = %+v, %v", i, u, err)
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
@@ -69,8 +70,8 @@ func TestPostgresStalledDatabase(t *testing.T) {
 	if _, err := postgres.ImportDataset(ctx, db, porttest.PostalDataset()); err != nil {
 		t.Fatal(err)
 	}
-	accounts, reports, offices := postgres.NewAccountStore(db), postgres.NewReportStore(db), postgres.NewPostalStore(db)
-	srv := httptest.NewServer(twinHandler(offices, accounts, reports))
+	acc, reportStore, offices := postgres.NewAccountStore(db), postgres.NewReportStore(db), postgres.NewPostalStore(db)
+	srv := httptest.NewServer(twinHandler(offices, acc, reportStore))
 	defer srv.Close()
 	web := &http.Client{Timeout: 30 * time.Second} // far beyond the deadline: a hang shows as a timeout
 
@@ -106,7 +107,7 @@ func TestPostgresStalledDatabase(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &created); err != nil || created.Data.ShareURL == "" {
 		t.Fatalf("create report = %s", body)
 	}
-	user, err := accounts.UserByEmail(ctx, "ada@example.com")
+	user, err := acc.UserByEmail(ctx, "ada@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,11 +141,11 @@ func TestPostgresStalledDatabase(t *testing.T) {
 		api(http.MethodGet, "/api/v1/states", ""),
 		api(http.MethodGet, created.Data.ShareURL, ""),
 		store("ReportStore.Reports", func(ctx context.Context) error {
-			_, _, err := reports.Reports(ctx, user.ID, site.ReportQuery{SortBy: site.SortReportsByID, Paging: site.Paging{PerPage: 100, Page: 1}})
+			_, _, err := reportStore.Reports(ctx, user.ID, site.ReportQuery{SortBy: site.SortReportsByID, Page: paging.Page{Number: 1, PerPage: 100}})
 			return err
 		}),
 		store("AccountStore.UserByEmail", func(ctx context.Context) error {
-			_, err := accounts.UserByEmail(ctx, "ada@example.com")
+			_, err := acc.UserByEmail(ctx, "ada@example.com")
 			return err
 		}),
 		store("PostalStore.OfficesByPincode", func(ctx context.Context) error {

@@ -17,7 +17,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -95,12 +97,12 @@ func TestSharePageInBrowser(t *testing.T) {
 		t.Skip("no chromium binary (apt-get install chromium, or set PINSIGHT_CHROMIUM): browser test skipped")
 	}
 	page := samplePage()
-	analyser := app.NewAnalyser(onePage{page}, app.AnalyserConfig{})
+	analyser := reports.NewAnalyser(onePage{page}, reports.AnalyserConfig{})
 	store := memory.NewReportStore()
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: app.NewHealth(nil),
-		Accounts: app.NewAccounts(memory.NewAccountStore(), app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})),
-		Reports:  app.NewReports(store, analyser, app.NewPasswords(app.DefaultPasswordParams, app.PasswordLimits{})), Projects: app.NewProjects(store),
+	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil),
+		Accounts: accounts.New(memory.NewAccountStore(), accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})),
+		Reports:  reports.New(store, analyser, accounts.NewPasswords(accounts.DefaultPasswordParams, accounts.PasswordLimits{})), Projects: reports.NewProjects(store),
 		Share: httpapi.ShareOptions{Limiter: memory.NewRateLimiter()}})
 	srv := httptest.NewServer(httpapi.NewHandler(mux, httpapi.HandlerOptions{}))
 	defer srv.Close()
@@ -113,7 +115,7 @@ func TestSharePageInBrowser(t *testing.T) {
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/p"}, "privacy": {"2"}, "password": {"open sesame"}}), &prot)
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/q"}}), &priv)
 	fetched, _ := onePage{page}.Fetch(context.Background(), "https://example.com/", nil)
-	want := site.Analyze(fetched, site.DefaultWeights)
+	want := site.Analyse(fetched, site.DefaultWeights)
 	checks := 0
 	for _, cs := range want.Results {
 		checks += len(cs)

@@ -9,7 +9,10 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/adapters/sqlite"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
@@ -48,13 +51,15 @@ func TestHTTPEquivalenceSQLite(t *testing.T) {
 // Postgres: never a 500, always the envelope.
 func TestSQLiteHostileInput(t *testing.T) {
 	db := openSQLite(t)
-	pw := app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
-	reports := sqlite.NewReportStore(db)
-	analyser := app.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, app.AnalyserConfig{HostLimit: app.NoLimit})
+	pw := accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
+	reportStore := sqlite.NewReportStore(db)
+	analyser := reports.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, reports.AnalyserConfig{HostLimit: reports.NoLimit})
+	postalStore := memory.NewPostalStore(porttest.PostalDataset())
 	httpapitest.HostileRoutes(t, httpapi.Routes{
-		Accounts: app.NewAccounts(sqlite.NewAccountStore(db), pw),
-		Postal:   app.NewPostal(memory.NewPostalStore(porttest.PostalDataset())),
-		Reports:  app.NewReports(reports, analyser, pw),
-		Projects: app.NewProjects(reports),
+		Accounts:  accounts.New(sqlite.NewAccountStore(db), pw),
+		Directory: directory.New(postalStore),
+		Geocoder:  geocode.New(postalStore, nil),
+		Reports:   reports.New(reportStore, analyser, pw),
+		Projects:  reports.NewProjects(reportStore),
 	})
 }

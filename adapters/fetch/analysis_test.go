@@ -79,7 +79,7 @@ func analyse(t *testing.T, f *fetch.Fetcher, rawURL string) (*site.Fetched, site
 	if err != nil {
 		t.Fatalf("Fetch(%s): %v", rawURL, err)
 	}
-	return fd, site.Analyze(fd, site.DefaultWeights)
+	return fd, site.Analyse(fd, site.DefaultWeights)
 }
 
 func TestWellBuiltPagePassesEveryCheck(t *testing.T) {

@@ -34,9 +34,9 @@ func benchPage(size int) []byte {
 	return []byte(b.String())
 }
 
-// BenchmarkAnalyze300KB is the analysis CPU time of a ~300 KB page: HTML
+// BenchmarkAnalyse300KB is the analysis CPU time of a ~300 KB page: HTML
 // parsing into the document tree plus every check (no network).
-func BenchmarkAnalyze300KB(b *testing.B) {
+func BenchmarkAnalyse300KB(b *testing.B) {
 	body := benchPage(300 << 10)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
@@ -49,7 +49,7 @@ func BenchmarkAnalyze300KB(b *testing.B) {
 			Robots:   &site.Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /admin/\nSitemap: https://bench.example/sitemap.xml\n")},
 			NotFound: &site.Response{Status: 404},
 		}
-		if a := site.Analyze(fd, site.DefaultWeights); a.Score == 0 {
+		if a := site.Analyse(fd, site.DefaultWeights); a.Score == 0 {
 			b.Fatal("no score")
 		}
 	}
@@ -62,6 +62,6 @@ func BenchmarkChecks300KB(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		site.Analyze(fd, site.DefaultWeights)
+		site.Analyse(fd, site.DefaultWeights)
 	}
 }

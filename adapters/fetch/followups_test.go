@@ -187,7 +187,7 @@ func TestFollowUpsGoThroughTheGuardAndAdmission(t *testing.T) {
 	if n := other.count("/de"); n != 0 {
 		t.Errorf("the denied alternate got %d requests", n)
 	}
-	a := site.Analyze(fd, site.DefaultWeights)
+	a := site.Analyse(fd, site.DefaultWeights)
 	if c := checkOf(a, "hreflang"); !c.Passed || !strings.Contains(c.Message, "2 could not be verified") {
 		t.Errorf("hreflang = %v %v %q", c.Passed, c.Errors, c.Message)
 	}

@@ -9,11 +9,11 @@ import (
 	"github.com/pinsight/pinsight/domain/site"
 )
 
-// FuzzAnalyze parses arbitrary bytes as HTML and runs every check over
+// FuzzAnalyse parses arbitrary bytes as HTML and runs every check over
 // them (robots.txt, the Link, X-Robots-Tag and HSTS headers, and the
 // canonical and alternate pages get the same bytes): it must never panic,
 // and always give every check a verdict and a score in 0..100.
-func FuzzAnalyze(f *testing.F) {
+func FuzzAnalyse(f *testing.F) {
 	f.Add([]byte(`<!doctype html><html lang=en><title>t</title><h1>x</h1><a href="/a_b?c" target=_blank>l</a>`))
 	f.Add([]byte(`<base href="::bad"><link rel=canonical href="%zz"><link rel=alternate hreflang=en-Latn-GB href=//x>`))
 	f.Add([]byte("User-agent: *\nDisallow: /*.php$\nAllow: /\nSitemap: /s.xml\n"))
@@ -44,7 +44,7 @@ func FuzzAnalyze(f *testing.F) {
 		for _, u := range next.Alternates {
 			fd.Alternates = append(fd.Alternates, site.Linked{URL: u, Response: &fd.Page, Document: fd.Document})
 		}
-		a := site.Analyze(fd, site.DefaultWeights)
+		a := site.Analyse(fd, site.DefaultWeights)
 		n := 0
 		for _, cs := range a.Results {
 			n += len(cs)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/domain/account"
 )
 
@@ -90,11 +90,11 @@ func keyData(k account.APIKey) KeyData {
 	return KeyData{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt}
 }
 
-func tokenData(s app.Session) TokenData {
+func tokenData(s accounts.Session) TokenData {
 	return TokenData{Token: s.Key, TokenType: "Bearer", Key: keyData(s.Info), User: userData(s.User)}
 }
 
-func registerAccounts(api huma.API, accounts *app.Accounts) {
+func registerAccounts(api huma.API, acc *accounts.Accounts) {
 	g := group(api)
 	tags := []string{"Accounts"}
 	registerForm(g, huma.Operation{
@@ -103,7 +103,7 @@ func registerAccounts(api huma.API, accounts *app.Accounts) {
 		Description: "A taken e-mail is 422 on email. Log in afterwards to get an API key. " + passwordPolicyDoc +
 			" The e-mail must be valid UTF-8 without control or invisible characters (422 on email). " + passwordBusyDoc,
 	}, func(ctx context.Context, in *credentialsInput) (*Reply[UserData], error) {
-		u, err := accounts.Register(ctx, in.Body.Email, in.Body.Password)
+		u, err := acc.Register(ctx, in.Body.Email, in.Body.Password)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
@@ -117,40 +117,40 @@ func registerAccounts(api huma.API, accounts *app.Accounts) {
 		Description: "Each login mints a new key (named by `name`, invisible and control characters removed); earlier keys " +
 			"stay valid until revoked. A wrong password and an unknown e-mail are the same 401, in the same time. " + passwordBusyDoc,
 	}, func(ctx context.Context, in *credentialsInput) (*Reply[TokenData], error) {
-		s, err := accounts.Login(ctx, in.Body.Email, in.Body.Password, in.Body.Name)
+		s, err := acc.Login(ctx, in.Body.Email, in.Body.Password, in.Body.Name)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
 		return ok(tokenData(s)), nil
 	})
 	op := huma.Operation{OperationID: "get-account", Method: http.MethodGet, Path: "/account", Summary: "The caller's account", Tags: tags}
-	protect(accounts, &op)
+	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*Reply[AccountData], error) {
 		p := caller(ctx)
 		return ok(AccountData{UserData: userData(p.User), CurrentKey: keyData(p.Key)}), nil
 	})
 	op = huma.Operation{OperationID: "rotate-api-key", Method: http.MethodPost, Path: "/account/api-key",
 		Summary: "Rotate the key in use", Tags: tags, Description: "Mints a new key and revokes the one that authenticated this request."}
-	protect(accounts, &op)
+	protect(acc, &op)
 	registerForm(g, op, func(ctx context.Context, in *rotateInput) (*Reply[TokenData], error) {
 		p, name := caller(ctx), ""
 		if in.Body != nil {
 			name = in.Body.Name
 		}
-		s, err := accounts.Rotate(ctx, p.User, p.Key, name)
+		s, err := acc.Rotate(ctx, p.User, p.Key, name)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
 		return ok(tokenData(s)), nil
 	})
-	registerKeys(g, accounts)
+	registerKeys(g, acc)
 }
 
-func registerKeys(g huma.API, accounts *app.Accounts) {
+func registerKeys(g huma.API, acc *accounts.Accounts) {
 	op := huma.Operation{OperationID: "list-api-keys", Method: http.MethodGet, Path: "/account/keys", Summary: "List the caller's API keys", Tags: []string{"Accounts"}}
-	protect(accounts, &op)
+	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*Reply[KeysData], error) {
-		keys, err := accounts.Keys(ctx, caller(ctx).User.ID)
+		keys, err := acc.Keys(ctx, caller(ctx).User.ID)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
@@ -161,9 +161,9 @@ func registerKeys(g huma.API, accounts *app.Accounts) {
 		return ok(out), nil
 	})
 	op = huma.Operation{OperationID: "revoke-api-key", Method: http.MethodDelete, Path: "/account/keys/{id}", Summary: "Revoke one of the caller's API keys", Tags: []string{"Accounts"}}
-	protect(accounts, &op)
+	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *keyIDInput) (*Reply[DeletedData], error) {
-		if err := accounts.RevokeKey(ctx, caller(ctx).User.ID, in.ID); err != nil {
+		if err := acc.RevokeKey(ctx, caller(ctx).User.ID, in.ID); err != nil {
 			return nil, toHTTP(err)
 		}
 		return ok(DeletedData{ID: in.ID, Deleted: true}), nil

@@ -8,14 +8,14 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 )
 
 // cheap password costs keep the tests fast; production uses DefaultPasswordParams.
-var testPasswords = app.NewPasswords(app.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, app.PasswordLimits{})
+var testPasswords = accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
 
 func newAccountsHandler(t *testing.T) http.Handler {
-	return newHandler(t, httpapi.Routes{Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords)})
+	return newHandler(t, httpapi.Routes{Accounts: accounts.New(memory.NewAccountStore(), testPasswords)})
 }
 
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
@@ -128,5 +128,31 @@ func TestAuthRequired(t *testing.T) {
 	do(t, h, http.MethodGet, "/api/v1/account/keys", "", "", bearer(ada)...).data(t, &keys)
 	if res := do(t, h, http.MethodDelete, "/api/v1/account/keys/"+strconv.FormatInt(keys.Keys[0].ID, 10), "", "", bearer(bob)...); res.Status != 404 {
 		t.Errorf("revoke another user's key = %d, want 404", res.Status)
+	}
+}
+
+// TestAuthChallenges pins the WWW-Authenticate challenges (RFC 6750): a
+// missing key and wrong login credentials get the bare challenge, an
+// unknown key error="invalid_token" too, each with its message.
+func TestAuthChallenges(t *testing.T) {
+	h := newAccountsHandler(t)
+	login(t, h, "ada@example.com")
+	tests := []struct {
+		name, method, path, contentType, body string
+		headers                               []string
+		message, challenge                    string
+	}{
+		{"no key", http.MethodGet, "/api/v1/account", "", "", nil,
+			"missing API key: send Authorization: Bearer <key>", `Bearer realm="pinsight"`},
+		{"unknown key", http.MethodGet, "/api/v1/account", "", "", bearer("psk_wrong"),
+			"missing or invalid API key", `Bearer realm="pinsight", error="invalid_token"`},
+		{"wrong password", http.MethodPost, "/api/v1/login", jsonType, `{"email":"ada@example.com","password":"not the password"}`, nil,
+			"invalid email or password", `Bearer realm="pinsight"`},
+	}
+	for _, tt := range tests {
+		res := do(t, h, tt.method, tt.path, tt.contentType, tt.body, tt.headers...)
+		if res.Status != 401 || res.Message != tt.message || res.Header.Get("WWW-Authenticate") != tt.challenge {
+			t.Errorf("%s: %d %q, WWW-Authenticate %q; want 401 %q, %q", tt.name, res.Status, res.Message, res.Header.Get("WWW-Authenticate"), tt.message, tt.challenge)
+		}
 	}
 }

@@ -12,7 +12,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
@@ -47,14 +48,14 @@ func (f refusingFetcher) Fetch(ctx context.Context, rawURL string, admit ports.A
 	return &site.Fetched{RequestedURL: rawURL, Page: site.Response{URL: rawURL, Status: 200}}, nil
 }
 
-func analyserHandler(t *testing.T, f ports.PageFetcher, cfg app.AnalyserConfig) http.Handler {
+func analyserHandler(t *testing.T, f ports.PageFetcher, cfg reports.AnalyserConfig) http.Handler {
 	t.Helper()
 	store := memory.NewReportStore()
 	cfg.Limiter = memory.NewRateLimiter()
 	return newHandler(t, httpapi.Routes{
-		Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
-		Reports:  app.NewReports(store, app.NewAnalyser(f, cfg), testPasswords),
-		Projects: app.NewProjects(store),
+		Accounts: accounts.New(memory.NewAccountStore(), testPasswords),
+		Reports:  reports.New(store, reports.NewAnalyser(f, cfg), testPasswords),
+		Projects: reports.NewProjects(store),
 	})
 }
 
@@ -72,7 +73,7 @@ func rateLimited(t *testing.T, what string, res response, want int) {
 // TestAnalyserErrorsOverHTTP: the real analyser's per-site throttle answers
 // 429 with Retry-After; a refused target is 422 on url.
 func TestAnalyserErrorsOverHTTP(t *testing.T) {
-	h := analyserHandler(t, refusingFetcher{}, app.AnalyserConfig{HostLimit: ratelimit.Limit{Requests: 1, Window: time.Minute}})
+	h := analyserHandler(t, refusingFetcher{}, reports.AnalyserConfig{HostLimit: ratelimit.Limit{Requests: 1, Window: time.Minute}})
 	ada := login(t, h, "ada@example.com")
 	if res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://busy.example/", bearer(ada)...); res.Status != http.StatusCreated {
 		t.Fatalf("first analysis = %d %s", res.Status, res.Message)
@@ -95,7 +96,7 @@ func TestAnalyserErrorsOverHTTP(t *testing.T) {
 // another user still gets a slot.
 func TestUserQuotasOverHTTP(t *testing.T) {
 	f := refusingFetcher{gate: make(chan struct{}), started: make(chan struct{}, 4)}
-	h := analyserHandler(t, f, app.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 4, Window: 24 * time.Hour}, HostLimit: app.NoLimit})
+	h := analyserHandler(t, f, reports.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 4, Window: 24 * time.Hour}, HostLimit: reports.NoLimit})
 	ada, bob := login(t, h, "ada@example.com"), login(t, h, "bob@example.com")
 	var id int64
 	for i := range 3 {
@@ -114,7 +115,7 @@ func TestUserQuotasOverHTTP(t *testing.T) {
 	rateLimited(t, "re-analysis over the daily quota", do(t, h, http.MethodPut, "/api/v1/reports/"+strconv.FormatInt(id, 10), formType, "results=1", bearer(ada)...), 6*3600)
 
 	var wg sync.WaitGroup
-	for range app.DefaultUserConcurrent {
+	for range reports.DefaultUserConcurrent {
 		wg.Go(func() {
 			do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://slow.example/", bearer(bob)...)
 		})

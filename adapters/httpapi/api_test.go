@@ -9,14 +9,14 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/health"
 )
 
 // newHandler builds the production handler with the given routes.
 func newHandler(t *testing.T, r httpapi.Routes) http.Handler {
 	t.Helper()
 	if r.Health == nil {
-		r.Health = app.NewHealth(nil)
+		r.Health = health.New(nil)
 	}
 	mux := http.NewServeMux()
 	httpapi.Register(httpapi.NewAPI(mux), r)

@@ -9,8 +9,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/domain/fault"
 )
 
 // bearerScheme is the OpenAPI security scheme of the site-analysis API.
@@ -32,7 +33,7 @@ func caller(ctx context.Context) principal {
 
 // Authenticator verifies an API key, returning its user and record, or
 // account.ErrUnauthorized when the key is unknown or revoked.
-// (*app.Accounts).Authenticate is one.
+// (*accounts.Accounts).Authenticate is one.
 type Authenticator func(ctx context.Context, key string) (account.User, account.APIKey, error)
 
 // verdict is the edge's verification of a request's Bearer key.
@@ -93,20 +94,30 @@ func bearerToken(header string) string {
 
 // requireKey is an operation middleware that rejects requests without a valid
 // API key (401 with WWW-Authenticate) and records the caller otherwise.
-func requireKey(accounts *app.Accounts) func(huma.Context, func(huma.Context)) {
+func requireKey(acc *accounts.Accounts) func(huma.Context, func(huma.Context)) {
 	return func(ctx huma.Context, next func(huma.Context)) {
 		token := bearerToken(ctx.Header("Authorization"))
 		if token == "" {
 			writeErr(ctx, unauthorized("missing API key: send Authorization: Bearer <key>", false))
 			return
 		}
-		p, err := authenticate(ctx.Context(), accounts.Authenticate, token)
+		p, err := authenticate(ctx.Context(), acc.Authenticate, token)
 		if err != nil {
-			writeErr(ctx, toHTTP(err))
+			writeErr(ctx, keyError(err))
 			return
 		}
 		next(huma.WithValue(ctx, principalKey{}, p))
 	}
+}
+
+// keyError maps a failed verification of a Bearer key: a key refused is a
+// 401 whose challenge says error="invalid_token" (RFC 6750); anything else
+// (a database down) as toHTTP maps it.
+func keyError(err error) error {
+	if fault.KindOf(err) == fault.Unauthorized {
+		return unauthorized(fault.Message(err), true)
+	}
+	return toHTTP(err)
 }
 
 // writeErr writes a status error (with its headers) from a middleware.
@@ -129,9 +140,9 @@ func writeErr(ctx huma.Context, err error) {
 }
 
 // protect marks an operation as requiring a key, in OpenAPI and at run time.
-func protect(accounts *app.Accounts, op *huma.Operation) {
+func protect(acc *accounts.Accounts, op *huma.Operation) {
 	op.Security = []map[string][]string{{bearerScheme: {}}}
-	op.Middlewares = append(op.Middlewares, requireKey(accounts), numericSyntax)
+	op.Middlewares = append(op.Middlewares, requireKey(acc), numericSyntax)
 	if op.Responses == nil {
 		op.Responses = map[string]*huma.Response{}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 )
 
 // cacheMaxAge is how long clients may cache postal data responses.
@@ -16,7 +16,7 @@ const cacheMaxAge = "public, max-age=86400"
 // a weak ETag tied to the loaded dataset, and answers 304 to a matching
 // If-None-Match. Error responses carry neither header: a 404 or 422 must
 // not be cached as if it were data.
-func cacheable(p *app.Postal) func(huma.Context, func(huma.Context)) {
+func cacheable(p *directory.Directory) func(huma.Context, func(huma.Context)) {
 	return func(ctx huma.Context, next func(huma.Context)) {
 		if ctx.Method() != http.MethodGet && ctx.Method() != http.MethodHead {
 			next(ctx)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
@@ -57,7 +57,7 @@ func newDatasetData(info postal.Info) DatasetData {
 	}
 }
 
-func registerDataset(g huma.API, p *app.Postal) {
+func registerDataset(g huma.API, p *directory.Directory) {
 	huma.Register(g, huma.Operation{
 		OperationID: "dataset", Method: http.MethodGet, Path: "/dataset", Tags: []string{"Dataset"},
 		Summary: "Source, release, licence, counts and cleaning of the served data",

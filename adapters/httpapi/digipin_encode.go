@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/digipin"
 )
 
@@ -26,7 +26,7 @@ func (in *encodeInput) point() (float64, float64, error) {
 		if b.Latitude != nil || b.Longitude != nil {
 			return 0, 0, invalid("point", "give either point or latitude and longitude, not both")
 		}
-		p, err := app.ParsePoint(b.Point, app.DigipinBox)
+		p, err := geocode.ParsePoint(b.Point, geocode.DigipinBox)
 		return p.Lat, p.Lon, toHTTP(err)
 	}
 	var missing []error

@@ -6,8 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
-	"github.com/pinsight/pinsight/ports"
+	"github.com/pinsight/pinsight/app/geocode"
 )
 
 type nearestInput struct {
@@ -34,9 +33,9 @@ type NearestOffice struct {
 	MatchedBy string `json:"matched_by" enum:"boundary,distance" doc:"boundary: its PIN's boundary polygon contains the point; distance: by distance alone."`
 }
 
-func registerDigipinNearest(api huma.API, p *app.Postal, bounds ports.BoundaryIndex) {
+func registerDigipinNearest(api huma.API, g *geocode.Geocoder) {
 	desc := "The point's DIGIPIN and the nearest post offices by Haversine distance (no boundary data is loaded)."
-	if bounds != nil {
+	if g.HasBoundaries() {
 		desc = "The point's DIGIPIN and its post offices: those of the PIN whose boundary polygon contains the point " +
 			"first (a point on a shared border belongs to both), nearest first, then the others by distance."
 	}
@@ -44,11 +43,11 @@ func registerDigipinNearest(api huma.API, p *app.Postal, bounds ports.BoundaryIn
 		OperationID: "digipin-nearest", Method: http.MethodGet, Path: "/digipin/nearest", Tags: []string{"DIGIPIN"},
 		Summary: "Post offices serving a point", Description: desc,
 	}, func(ctx context.Context, in *nearestInput) (*Reply[NearestData], error) {
-		at, err := queryPoint(in.Point, in.Latitude, in.Longitude, app.DigipinBox)
+		at, err := queryPoint(in.Point, in.Latitude, in.Longitude, geocode.DigipinBox)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		res, err := p.DigipinNearest(ctx, at, in.Limit, bounds)
+		res, err := g.Nearest(ctx, at, in.Limit)
 		if err != nil {
 			return nil, toHTTP(err)
 		}

@@ -11,11 +11,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
-	"github.com/pinsight/pinsight/digipin"
-	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/domain/fault"
 	"github.com/pinsight/pinsight/domain/postal"
-	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -192,12 +190,6 @@ func invalid(field, msg string) error {
 	return huma.Error422UnprocessableEntity("validation failed", fieldError(field, msg))
 }
 
-// fieldErrorer is implemented by the domain's validation errors.
-type fieldErrorer interface {
-	error
-	FieldErrors() map[string][]string
-}
-
 // unauthorized is a 401 with the WWW-Authenticate challenge of RFC 6750.
 func unauthorized(msg string, invalidToken bool) error {
 	challenge := `Bearer realm="pinsight"`
@@ -207,61 +199,71 @@ func unauthorized(msg string, invalidToken bool) error {
 	return huma.ErrorWithHeaders(huma.Error401Unauthorized(msg), http.Header{"WWW-Authenticate": {challenge}})
 }
 
-// toHTTP maps domain errors to status errors. Unknown errors pass through and
-// become a 500 whose body hides the cause.
+// statusOf is the HTTP status of each kind of error (fault.Internal, not
+// listed, is a 500).
+var statusOf = map[fault.Kind]int{
+	fault.Invalid:      http.StatusUnprocessableEntity,
+	fault.NotFound:     http.StatusNotFound,
+	fault.Conflict:     http.StatusConflict,
+	fault.Unauthorized: http.StatusUnauthorized,
+	fault.Forbidden:    http.StatusForbidden,
+	fault.RateLimited:  http.StatusTooManyRequests,
+	fault.Busy:         http.StatusServiceUnavailable,
+	fault.Unavailable:  http.StatusServiceUnavailable,
+}
+
+// serverHints add this server's advice to the message of errors whose
+// library text cannot name its commands.
+var serverHints = []struct {
+	err  error
+	hint string
+}{
+	{postal.ErrNoData, `: with a database, "pinsight import" loads the dataset`},
+}
+
+// toHTTP maps an error to a status error by its fault.Kind: the status from
+// statusOf, the message fault.Message gives, the field errors of an invalid
+// input and a Retry-After when the error names one. Internal errors pass
+// through and become a 500 whose body hides the cause.
 func toHTTP(err error) error {
-	var re *digipin.RangeError
-	var se *digipin.SyntaxError
-	var fe fieldErrorer
-	var te *app.ThrottledError
-	var qe *app.QuotaError
-	var ie *app.InProgressError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &re):
-		return invalid(re.Field, re.Reason())
-	case errors.As(err, &se):
-		return invalid("digipin", se.Reason())
-	case errors.As(err, &fe):
-		return validationFailed(fe.FieldErrors())
-	case errors.Is(err, account.ErrInvalidCredentials):
-		return unauthorized("invalid email or password", false)
-	case errors.Is(err, account.ErrUnauthorized):
-		return unauthorized("missing or invalid API key", true)
-	case errors.Is(err, account.ErrNotFound):
-		return huma.Error404NotFound("not found")
-	case errors.Is(err, postal.ErrNotFound):
-		return huma.Error404NotFound(strings.TrimPrefix(err.Error(), "postal: "))
-	case errors.Is(err, postal.ErrNoData):
-		return huma.Error503ServiceUnavailable(strings.TrimPrefix(err.Error(), "postal: "))
-	case errors.Is(err, site.ErrNotFound):
-		return huma.Error404NotFound("not found")
-	case errors.As(err, &te):
-		return huma.ErrorWithHeaders(huma.Error429TooManyRequests("too many analyses of "+te.Host+": retry after "+te.RetryAfterHeader()+" s"), http.Header{"Retry-After": {te.RetryAfterHeader()}})
-	case errors.Is(err, app.ErrPasswordsBusy):
-		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("too many password checks at once: retry shortly"),
-			http.Header{"Retry-After": {passwordRetryAfter}})
-	case errors.As(err, &qe):
-		return huma.ErrorWithHeaders(huma.Error429TooManyRequests(qe.Reason()), http.Header{"Retry-After": {qe.RetryAfterHeader()}})
-	case errors.Is(err, app.ErrBusy):
-		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("every analysis slot is busy: retry shortly"), http.Header{"Retry-After": {"5"}})
-	case errors.As(err, &ie):
-		return huma.ErrorWithHeaders(huma.Error409Conflict(ie.Error()), http.Header{"Retry-After": {ie.RetryAfterHeader()}})
-	case errors.Is(err, ports.ErrUnavailable):
-		return huma.ErrorWithHeaders(huma.Error503ServiceUnavailable("the database is unavailable: try again shortly"),
-			http.Header{"Retry-After": {storageRetryAfter}})
-	default:
+	kind := fault.KindOf(err)
+	status, known := statusOf[kind]
+	if !known {
 		return err
 	}
+	msg := fault.Message(err)
+	for _, h := range serverHints {
+		if errors.Is(err, h.err) {
+			msg += h.hint
+		}
+	}
+	var out error
+	switch fields := fault.FieldErrors(err); {
+	case kind == fault.Invalid && len(fields) > 0:
+		out = validationFailed(fields)
+	case kind == fault.Unauthorized:
+		out = unauthorized(msg, false)
+	default:
+		out = newError(status, msg)
+	}
+	if d, ok := fault.RetryAfter(err); ok {
+		out = huma.ErrorWithHeaders(out, http.Header{"Retry-After": {retryAfter(d)}})
+	}
+	return out
+}
+
+// retryAfter is a Retry-After value: d in whole seconds, rounded up, at
+// least 1.
+func retryAfter(d time.Duration) string {
+	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
 }
 
 // storageRetryAfter is the Retry-After (seconds) of a store that is
 // unavailable: a database down, stalled or past its statement timeout.
-const storageRetryAfter = "5"
+var storageRetryAfter = retryAfter(ports.UnavailableRetryAfter)
 
 // passwordRetryAfter is the Retry-After of ErrPasswordsBusy, in seconds.
-var passwordRetryAfter = strconv.Itoa(int(app.PasswordRetryAfter / time.Second))
+var passwordRetryAfter = retryAfter(accounts.PasswordRetryAfter)
 
 // validationFailed is a 422 listing every field's messages.
 func validationFailed(fields map[string][]string) error {

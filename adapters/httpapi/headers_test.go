@@ -13,7 +13,9 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
@@ -43,8 +45,8 @@ func (downReports) ReportByToken(context.Context, string) (site.Report, error) {
 // cap). httpapitest.Hostile checks the same on every operation.
 func TestSecurityHeaders(t *testing.T) {
 	analyser := newFakeAnalyser()
-	reports := memory.NewReportStore()
-	accounts := app.NewAccounts(memory.NewAccountStore(), testPasswords)
+	reportStore := memory.NewReportStore()
+	acc := accounts.New(memory.NewAccountStore(), testPasswords)
 	inside, release := make(chan struct{}, 1), make(chan struct{})
 	build := func(r httpapi.Routes, limits httpapi.RequestLimits) http.Handler {
 		mux := http.NewServeMux()
@@ -62,16 +64,14 @@ func TestSecurityHeaders(t *testing.T) {
 			Limiter: memory.NewRateLimiter(), RateLimits: httpapi.RateLimits{Default: ratelimit.Limit{Requests: 1000, Window: time.Minute}, Auth: ratelimit.Limit{Requests: 4, Window: time.Minute}},
 		})
 	}
-	h := build(httpapi.Routes{
-		Health: app.NewHealth([]app.Component{{Name: "database", Check: func(context.Context) error { return errors.New("down") }}}),
-		Postal: app.NewPostal(memory.NewPostalStore(porttest.PostalDataset())), Accounts: accounts,
-		Reports: app.NewReports(reports, analyser, testPasswords), Projects: app.NewProjects(reports),
-	}, httpapi.RequestLimits{MaxConcurrent: 1, MaxURLBytes: 200})
-	down := build(httpapi.Routes{
-		Health: app.NewHealth(nil), Postal: app.NewPostal(memory.NewPostalStore(nil)),
-		Accounts: app.NewAccounts(downAccounts{memory.NewAccountStore()}, testPasswords),
-		Reports:  app.NewReports(downReports{reports}, analyser, testPasswords), Projects: app.NewProjects(reports),
-	}, httpapi.RequestLimits{})
+	up := postalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
+	up.Health = health.New([]health.Component{{Name: "database", Check: func(context.Context) error { return errors.New("down") }}})
+	up.Accounts, up.Reports, up.Projects = acc, reports.New(reportStore, analyser, testPasswords), reports.NewProjects(reportStore)
+	h := build(up, httpapi.RequestLimits{MaxConcurrent: 1, MaxURLBytes: 200})
+	broken := postalRoutes(memory.NewPostalStore(nil))
+	broken.Accounts = accounts.New(downAccounts{memory.NewAccountStore()}, testPasswords)
+	broken.Reports, broken.Projects = reports.New(downReports{reportStore}, analyser, testPasswords), reports.NewProjects(reportStore)
+	down := build(broken, httpapi.RequestLimits{})
 
 	key := login(t, h, "ada@example.com")
 	public := analyserReport(t, h, key, "url=https://alpha.com/&privacy=0")

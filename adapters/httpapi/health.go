@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/health"
 )
 
 // HealthData is the liveness answer.
@@ -16,11 +16,11 @@ type HealthData struct {
 
 // ReadyData lists the state of every component.
 type ReadyData struct {
-	Ready      bool                 `json:"ready"`
-	Components []app.ComponentState `json:"components"`
+	Ready      bool                    `json:"ready"`
+	Components []health.ComponentState `json:"components"`
 }
 
-func registerHealth(api huma.API, h *app.Health) {
+func registerHealth(api huma.API, h *health.Health) {
 	huma.Register(api, huma.Operation{
 		OperationID: "healthz", Method: http.MethodGet, Path: "/healthz",
 		Summary: "Liveness: the process is up", Tags: []string{"Operations"},

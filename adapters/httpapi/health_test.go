@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/health"
 )
 
 func TestHealth(t *testing.T) {
@@ -19,17 +19,17 @@ func TestHealth(t *testing.T) {
 	if res := do(t, h, http.MethodGet, "/healthz", "", ""); res.Status != http.StatusOK {
 		t.Errorf("GET /healthz = %d, want 200", res.Status)
 	}
-	up := app.Component{Name: "db", Check: func(context.Context) error { return nil },
+	up := health.Component{Name: "db", Check: func(context.Context) error { return nil },
 		Describe: func(context.Context) string { return "serving db 1" }}
-	down := app.Component{Name: "postal_data", Check: func(context.Context) error { return errors.New("not loaded") }}
+	down := health.Component{Name: "postal_data", Check: func(context.Context) error { return errors.New("not loaded") }}
 
-	res := do(t, newHandler(t, httpapi.Routes{Health: app.NewHealth([]app.Component{up})}), http.MethodGet, "/readyz", "", "")
+	res := do(t, newHandler(t, httpapi.Routes{Health: health.New([]health.Component{up})}), http.MethodGet, "/readyz", "", "")
 	var d httpapi.ReadyData
 	res.data(t, &d)
 	if res.Status != http.StatusOK || !d.Ready || len(d.Components) != 1 || d.Components[0].Name != "db" || d.Components[0].Detail != "serving db 1" {
 		t.Errorf("GET /readyz (all up) = %d %+v, want 200 listing db with what it serves", res.Status, d)
 	}
-	res = do(t, newHandler(t, httpapi.Routes{Health: app.NewHealth([]app.Component{up, down})}), http.MethodGet, "/readyz", "", "")
+	res = do(t, newHandler(t, httpapi.Routes{Health: health.New([]health.Component{up, down})}), http.MethodGet, "/readyz", "", "")
 	if res.Status != http.StatusServiceUnavailable || res.Code != "unavailable" || len(res.Errors["postal_data"]) != 1 || res.Errors["db"] != nil {
 		t.Errorf("GET /readyz (one down) = %d %q %v, want 503 naming postal_data only", res.Status, res.Code, res.Errors)
 	}
@@ -44,14 +44,14 @@ func TestReadyzStalledAndLeaks(t *testing.T) {
 	raw := errors.New("dial tcp 10.0.3.7:5432: user=pinsight database=prod: connection refused")
 	for _, tc := range []struct {
 		name   string
-		c      app.Component
+		c      health.Component
 		status int
 	}{
-		{"stalled", app.Component{Name: "database", Timeout: 50 * time.Millisecond, Check: func(context.Context) error { <-stall; return nil }}, 503},
-		{"driver error", app.Component{Name: "database", Check: func(context.Context) error { return raw }}, 503},
-		{"degraded", app.Component{Name: "cache", Check: func(context.Context) error { return fmt.Errorf("%w: %w", app.ErrDegraded, raw) }}, 200},
+		{"stalled", health.Component{Name: "database", Timeout: 50 * time.Millisecond, Check: func(context.Context) error { <-stall; return nil }}, 503},
+		{"driver error", health.Component{Name: "database", Check: func(context.Context) error { return raw }}, 503},
+		{"degraded", health.Component{Name: "cache", Check: func(context.Context) error { return fmt.Errorf("%w: %w", health.ErrDegraded, raw) }}, 200},
 	} {
-		h := newHandler(t, httpapi.Routes{Health: app.NewHealth([]app.Component{tc.c})})
+		h := newHandler(t, httpapi.Routes{Health: health.New([]health.Component{tc.c})})
 		req := httptest.NewRequest(http.MethodGet, "/readyz", nil)
 		rec := httptest.NewRecorder()
 		served := make(chan struct{})

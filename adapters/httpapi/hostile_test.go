@@ -3,10 +3,10 @@ package httpapi_test
 import (
 	"testing"
 
-	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
@@ -16,11 +16,9 @@ import (
 // the envelope on the API, a healthy server and working lists afterwards.
 // tests/postgres_hostile_test.go runs the same over Postgres.
 func TestHostileInput(t *testing.T) {
-	reports := memory.NewReportStore()
-	httpapitest.HostileRoutes(t, httpapi.Routes{
-		Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
-		Postal:   app.NewPostal(memory.NewPostalStore(porttest.PostalDataset())),
-		Reports:  app.NewReports(reports, newFakeAnalyser(), testPasswords),
-		Projects: app.NewProjects(reports),
-	})
+	reportStore := memory.NewReportStore()
+	r := postalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
+	r.Accounts = accounts.New(memory.NewAccountStore(), testPasswords)
+	r.Reports, r.Projects = reports.New(reportStore, newFakeAnalyser(), testPasswords), reports.NewProjects(reportStore)
+	httpapitest.HostileRoutes(t, r)
 }

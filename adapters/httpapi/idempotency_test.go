@@ -9,7 +9,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
@@ -75,9 +76,9 @@ func TestCreateReportInProgress(t *testing.T) {
 	an := blockedAnalyser{newFakeAnalyser(), make(chan struct{}, 1), make(chan struct{})}
 	store := memory.NewReportStore()
 	h := newHandler(t, httpapi.Routes{
-		Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
-		Reports:  app.NewReports(store, an, testPasswords),
-		Projects: app.NewProjects(store),
+		Accounts: accounts.New(memory.NewAccountStore(), testPasswords),
+		Reports:  reports.New(store, an, testPasswords),
+		Projects: reports.NewProjects(store),
 	})
 	ada := login(t, h, "ada@example.com")
 	headers := append(bearer(ada), "Idempotency-Key", "slow-one")

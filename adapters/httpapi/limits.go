@@ -44,8 +44,9 @@ func (l RequestLimits) withDefaults() RequestLimits {
 	return l
 }
 
-// requestLimits gathers the limits of a server configuration.
-func (c Config) requestLimits() RequestLimits {
+// RequestLimits gathers the limits of a server configuration, defaults
+// applied, for HandlerOptions.Limits.
+func (c Config) RequestLimits() RequestLimits {
 	c = c.withDefaults()
 	return RequestLimits{
 		MaxURLBytes: c.MaxURLBytes, MaxQueryParams: c.MaxQueryParams,

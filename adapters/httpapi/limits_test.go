@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/health"
 )
 
 // limitedHandler is the production handler with limits, plus a route that
@@ -20,7 +20,7 @@ import (
 func limitedHandler(t *testing.T, l httpapi.RequestLimits) (h http.Handler, inside chan struct{}, release chan struct{}) {
 	t.Helper()
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: app.NewHealth(nil)})
+	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil)})
 	inside, release = make(chan struct{}, 16), make(chan struct{})
 	mux.HandleFunc("GET /api/v1/slow", func(w http.ResponseWriter, _ *http.Request) {
 		inside <- struct{}{}

@@ -13,7 +13,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 )
 
@@ -25,11 +26,11 @@ func (c *fixedClock) now() time.Time { return c.t }
 func newLimitedHandler(t *testing.T, limits httpapi.RateLimits, clock *fixedClock, log *slog.Logger, m *httpapi.Metrics) http.Handler {
 	t.Helper()
 	mux := http.NewServeMux()
-	accounts := app.NewAccounts(memory.NewAccountStore(), testPasswords)
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: app.NewHealth(nil), Accounts: accounts})
+	acc := accounts.New(memory.NewAccountStore(), testPasswords)
+	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil), Accounts: acc})
 	return httpapi.NewHandler(mux, httpapi.HandlerOptions{
 		Log: log, Metrics: m, Limiter: memory.NewRateLimiterWithClock(clock.now), RateLimits: limits, CORSOrigins: []string{"https://app.example"},
-		Authenticate: accounts.Authenticate,
+		Authenticate: acc.Authenticate,
 	})
 }
 

@@ -7,9 +7,10 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/domain/postal"
-	"github.com/pinsight/pinsight/ports"
+	"github.com/pinsight/pinsight/geo"
 )
 
 type nearbyInput struct {
@@ -56,7 +57,7 @@ func nearbyOffice(n postal.Nearby) NearbyOffice {
 	}
 }
 
-func registerNearby(api huma.API, p *app.Postal) {
+func registerNearby(api huma.API, p *directory.Directory) {
 	g := group(api)
 	g.UseMiddleware(cacheable(p))
 	huma.Register(g, huma.Operation{
@@ -65,11 +66,11 @@ func registerNearby(api huma.API, p *app.Postal) {
 		Description: "Offices within radius km, nearest first. When none lies within the radius, the closest limit " +
 			"offices at any distance, with data.within_radius false. 400 when latitude or longitude is missing, 422 when out of range.",
 	}, func(ctx context.Context, in *nearbyInput) (*Reply[NearbyData], error) {
-		at, err := queryPoint(in.Point, in.Latitude, in.Longitude, app.WorldBox)
+		at, err := queryPoint(in.Point, in.Latitude, in.Longitude, geo.WorldBox)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		res, err := p.Nearby(ctx, at, in.Radius, in.Limit)
+		res, err := p.Nearby(ctx, geo.NearQuery{Point: at, RadiusKm: in.Radius, Limit: in.Limit})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
@@ -83,7 +84,7 @@ func registerNearby(api huma.API, p *app.Postal) {
 }
 
 // registerGeo adds the operations that search the directory by position.
-func registerGeo(api huma.API, p *app.Postal, bounds ports.BoundaryIndex) {
+func registerGeo(api huma.API, p *directory.Directory, g *geocode.Geocoder) {
 	registerNearby(api, p)
-	registerDigipinNearest(api, p, bounds)
+	registerDigipinNearest(api, g)
 }

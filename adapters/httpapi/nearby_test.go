@@ -11,7 +11,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/boundary"
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -45,13 +45,14 @@ func geoRows() []postal.RawOffice {
 // geoHandler serves geoRows, with the boundary file when withBoundaries.
 func geoHandler(t *testing.T, withBoundaries bool) http.Handler {
 	t.Helper()
-	r := httpapi.Routes{Health: app.NewHealth(nil), Postal: app.NewPostal(memory.NewPostalStore(postal.Build(geoRows(), nil, nil)))}
+	store := memory.NewPostalStore(postal.Build(geoRows(), nil, nil))
+	r := postalRoutes(store)
 	if withBoundaries {
 		b, err := boundary.Load(geoBoundaries, "pincode")
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Boundaries = b
+		r.Geocoder = geocode.New(store, b)
 	}
 	mux := http.NewServeMux()
 	httpapi.Register(httpapi.NewAPI(mux), r)

@@ -10,7 +10,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
@@ -27,14 +28,12 @@ var (
 func TestNumericParametersPlainDecimal(t *testing.T) {
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
-	accounts := app.NewAccounts(memory.NewAccountStore(), testPasswords)
-	reports := memory.NewReportStore()
-	httpapi.Register(api, httpapi.Routes{
-		Health: app.NewHealth(nil), Accounts: accounts,
-		Postal:  app.NewPostal(memory.NewPostalStore(porttest.PostalDataset())),
-		Reports: app.NewReports(reports, newFakeAnalyser(), testPasswords), Projects: app.NewProjects(reports),
-	})
-	h := httpapi.NewHandler(mux, httpapi.HandlerOptions{Authenticate: accounts.Authenticate})
+	acc := accounts.New(memory.NewAccountStore(), testPasswords)
+	reportStore := memory.NewReportStore()
+	r := postalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
+	r.Accounts, r.Reports, r.Projects = acc, reports.New(reportStore, newFakeAnalyser(), testPasswords), reports.NewProjects(reportStore)
+	httpapi.Register(api, r)
+	h := httpapi.NewHandler(mux, httpapi.HandlerOptions{Authenticate: acc.Authenticate})
 	key := login(t, h, "ada@example.com")
 
 	checked := map[string]bool{}

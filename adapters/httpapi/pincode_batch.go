@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 )
 
 type pincodeBatchInput struct {
@@ -51,7 +51,7 @@ type PincodeValidateData struct {
 
 const notFoundReason = "no post office has this pincode"
 
-func registerPincodeBatch(g huma.API, p *app.Postal) {
+func registerPincodeBatch(g huma.API, p *directory.Directory) {
 	tags := []string{"Pincodes"}
 	huma.Register(g, huma.Operation{
 		OperationID: "pincode-batch", Method: http.MethodPost, Path: "/pincodes/batch", Tags: tags,
@@ -65,12 +65,12 @@ func registerPincodeBatch(g huma.API, p *app.Postal) {
 		for i, it := range items {
 			r := PincodeBatchItem{Pincode: it.Input, Status: string(it.Status), Total: len(it.Offices), PostOffices: officesData(it.Offices)}
 			switch it.Status {
-			case app.BatchFound:
+			case directory.BatchFound:
 				out.Found++
-			case app.BatchNotFound:
+			case directory.BatchNotFound:
 				out.NotFound++
 				r.Errors = []string{notFoundReason}
-			case app.BatchInvalid:
+			case directory.BatchInvalid:
 				out.Invalid++
 				r.Errors = []string{"must be 6 digits, the first not 0"}
 			}
@@ -88,7 +88,7 @@ func registerPincodeBatch(g huma.API, p *app.Postal) {
 		}
 		out := PincodeValidateData{Total: len(items), Results: make([]PincodeValidateItem, len(items))}
 		for i, it := range items {
-			r := PincodeValidateItem{Pincode: it.Input, Valid: it.Status != app.BatchInvalid, Exists: it.Status == app.BatchFound}
+			r := PincodeValidateItem{Pincode: it.Input, Valid: it.Status != directory.BatchInvalid, Exists: it.Status == directory.BatchFound}
 			switch {
 			case !r.Valid:
 				r.Reason = optString("must be 6 digits, the first not 0")
@@ -107,7 +107,7 @@ func registerPincodeBatch(g huma.API, p *app.Postal) {
 	})
 }
 
-func batch(ctx context.Context, p *app.Postal, pins []string) ([]app.BatchItem, error) {
+func batch(ctx context.Context, p *directory.Directory, pins []string) ([]directory.BatchItem, error) {
 	if err := checkBatchSize(len(pins)); err != nil {
 		return nil, err
 	}

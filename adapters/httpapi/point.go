@@ -3,7 +3,7 @@ package httpapi
 import (
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/geo"
 )
 
@@ -37,7 +37,7 @@ func resolvePointQuery(ctx huma.Context) []error {
 // must lie in box) or the numeric pair.
 func queryPoint(point string, lat, lon float64, box geo.Box) (geo.Point, error) {
 	if point != "" {
-		return app.ParsePoint(point, box)
+		return geocode.ParsePoint(point, box)
 	}
 	return geo.Point{Lat: lat, Lon: lon}, nil
 }

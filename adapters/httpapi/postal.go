@@ -6,17 +6,19 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
-	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/domain/paging"
 )
 
-// PageParams are the pagination query parameters of postal lists.
+// PageParams are the pagination query parameters of postal lists. Their
+// bounds (at most 100 items a page) are the API's, in the schema: huma
+// answers 422 beyond them; the use cases take any page size.
 type PageParams struct {
 	Page    int `query:"page" default:"1" minimum:"1" doc:"Page number; beyond the last page the list is empty."`
 	PerPage int `query:"per_page" default:"10" minimum:"1" maximum:"100" doc:"Items per page, 1 to 100."`
 }
 
-func (p PageParams) page() (postal.Page, error) { return postal.NewPage(p.Page, p.PerPage) }
+func (p PageParams) page() paging.Page { return paging.Page{Number: p.Page, PerPage: p.PerPage} }
 
 type pincodeInput struct {
 	Pincode string `path:"pincode" doc:"6 digits, the first not 0." example:"110001"`
@@ -46,7 +48,7 @@ type VillagesData struct {
 	Meta     Meta          `json:"meta"`
 }
 
-func registerPostal(api huma.API, p *app.Postal) {
+func registerPostal(api huma.API, p *directory.Directory) {
 	g := group(api)
 	g.UseMiddleware(cacheable(p))
 	tags := []string{"Pincodes"}
@@ -75,15 +77,11 @@ func registerPostal(api huma.API, p *app.Postal) {
 		Summary:     "Villages served by a pincode",
 		Description: "From the LGD villages file; a pincode outside its coverage (see /dataset) answers an empty list.",
 	}, func(ctx context.Context, in *villagesInput) (*Reply[VillagesData], error) {
-		page, err := in.page()
+		pin, vs, err := p.Villages(ctx, in.Pincode, in.page())
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		pin, vs, total, err := p.Villages(ctx, in.Pincode, page)
-		if err != nil {
-			return nil, toHTTP(err)
-		}
-		return ok(VillagesData{Pincode: string(pin), Villages: villagesData(vs), Meta: meta(page, total)}), nil
+		return ok(VillagesData{Pincode: string(pin), Villages: villagesData(vs.Items), Meta: meta(vs.Page, vs.Total)}), nil
 	})
 	registerSearch(g, p)
 	registerRegions(g, p)

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
@@ -94,7 +94,7 @@ func sortedPins(byPin map[string][]rawOffice) []string {
 }
 
 // TestAllPins checks, for every PIN of the published directory, that the
-// offices app.Postal.Lookup serves are exactly its rows (exact duplicate
+// offices directory.Directory.Lookup serves are exactly its rows (exact duplicate
 // rows once), and that valid PINs next to them that the directory lacks are
 // not found.
 func TestAllPins(t *testing.T) {
@@ -103,7 +103,7 @@ func TestAllPins(t *testing.T) {
 	if len(want) != 19586 || total != 165625 {
 		t.Fatalf("the directory has %d PINs, %d offices; want 19,586 and 165,625", len(want), total)
 	}
-	p := app.NewPostal(store)
+	p := directory.New(store)
 	ctx := context.Background()
 	fail := &allPinsFailures{t: t}
 	defer fail.done()

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
@@ -46,7 +46,7 @@ func BenchmarkPincodeLookupStore(b *testing.B) {
 func BenchmarkPincodeLookupApp(b *testing.B) {
 	pins := benchPins(b)
 	_, store, _ := loadFull(b)
-	p := app.NewPostal(store)
+	p := directory.New(store)
 	ctx := context.Background()
 	b.ReportAllocs()
 	i := 0

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"github.com/pinsight/pinsight/digipin"
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
@@ -141,6 +142,7 @@ func districtData(d postal.DistrictSummary) DistrictData {
 		PincodesCount: d.PincodesCount, PostOfficesCount: d.PostOfficesCount}
 }
 
-func meta(page postal.Page, total int) Meta {
+func meta(page paging.Page, total int) Meta {
+	page = page.WithDefaults()
 	return Meta{Total: total, PerPage: page.PerPage, CurrentPage: page.Number, LastPage: page.LastPage(total)}
 }

@@ -10,8 +10,11 @@ import (
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // fixtureDataDir holds the hand-written fixture files of the indiapost
@@ -19,10 +22,16 @@ import (
 // them without the real data.
 const fixtureDataDir = "../indiapost/testdata"
 
+// postalRoutes are the routes of the directory and geocoder over store (no
+// boundaries).
+func postalRoutes(store ports.PostalStore) httpapi.Routes {
+	return httpapi.Routes{Health: health.New(nil), Directory: directory.New(store), Geocoder: geocode.New(store, nil)}
+}
+
 // postalHandler builds the production handler serving store.
 func postalHandler(store *memory.PostalStore) http.Handler {
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: app.NewHealth(nil), Postal: app.NewPostal(store)})
+	httpapi.Register(httpapi.NewAPI(mux), postalRoutes(store))
 	return httpapi.NewHandler(mux, httpapi.HandlerOptions{})
 }
 

@@ -6,7 +6,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
@@ -23,7 +24,7 @@ type projectInput struct {
 	Project string `path:"project" maxLength:"255" doc:"Project name (case and a leading www. ignored)."`
 }
 
-func registerProjects(api huma.API, projects *app.Projects, accounts *app.Accounts) {
+func registerProjects(api huma.API, projects *reports.Projects, acc *accounts.Accounts) {
 	g := group(api)
 	tags := []string{"Projects"}
 	op := huma.Operation{OperationID: "list-projects", Method: http.MethodGet, Path: "/projects", Tags: tags,
@@ -32,7 +33,7 @@ func registerProjects(api huma.API, projects *app.Projects, accounts *app.Accoun
 			"(sub.example.com and example.com differ); it exists while it has reports. Each item gives the " +
 			"number of reports, their average score (truncated) and its band. Invalid search_by, sort_by, sort, " +
 			"per_page (10, 25, 50 or 100) or page values are 422. data: {projects, meta}."}
-	protect(accounts, &op)
+	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *projectListInput) (*Reply[ProjectsData], error) {
 		page, err := projects.List(ctx, caller(ctx).User.ID, site.ProjectParams{
 			Search: in.Search, SearchBy: in.SearchBy, SortBy: in.SortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page,
@@ -46,7 +47,7 @@ func registerProjects(api huma.API, projects *app.Projects, accounts *app.Accoun
 		Summary: "Delete a project: every one of the caller's reports of that host",
 		Description: "Answers the number of reports deleted. A project the caller has no report of is 404, " +
 			"whoever else has one."}
-	protect(accounts, &op)
+	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *projectInput) (*Reply[ProjectDeletedData], error) {
 		n, err := projects.Delete(ctx, caller(ctx).User.ID, in.Project)
 		if err != nil {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
 )
 
 // pathParam matches a {name} segment of an OpenAPI path.
@@ -27,7 +26,7 @@ func FuzzQueryDecoding(f *testing.F) {
 	}
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
-	httpapi.Register(api, httpapi.Routes{Health: app.NewHealth(nil), Postal: app.NewPostal(memory.NewPostalStore(ds))})
+	httpapi.Register(api, postalRoutes(memory.NewPostalStore(ds)))
 	h := httpapi.NewHandler(mux, httpapi.HandlerOptions{})
 	var paths []string
 	for p, item := range api.OpenAPI().Paths {

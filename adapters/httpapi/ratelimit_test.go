@@ -12,7 +12,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/ports"
@@ -40,12 +42,12 @@ func (s countingStore) KeyByHash(ctx context.Context, hash string, now time.Time
 func newQuotaServer(t *testing.T, limits httpapi.RequestLimits, extra func(*http.ServeMux)) *quotaServer {
 	t.Helper()
 	s := &quotaServer{verifications: new(atomic.Int64)}
-	accounts := app.NewAccounts(countingStore{memory.NewAccountStore(), s.verifications}, testPasswords)
+	acc := accounts.New(countingStore{memory.NewAccountStore(), s.verifications}, testPasswords)
 	store := memory.NewReportStore()
 	mux := http.NewServeMux()
 	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{
-		Health: app.NewHealth(nil), Accounts: accounts,
-		Reports: app.NewReports(store, newFakeAnalyser(), testPasswords), Projects: app.NewProjects(store),
+		Health: health.New(nil), Accounts: acc,
+		Reports: reports.New(store, newFakeAnalyser(), testPasswords), Projects: reports.NewProjects(store),
 	})
 	if extra != nil {
 		extra(mux)
@@ -54,7 +56,7 @@ func newQuotaServer(t *testing.T, limits httpapi.RequestLimits, extra func(*http
 		Limiter:      memory.NewRateLimiterWithClock(func() time.Time { return time.Unix(1e9, 0) }),
 		RateLimits:   httpapi.RateLimits{Default: ratelimit.Limit{Requests: 5, Window: time.Minute}},
 		Limits:       limits,
-		Authenticate: accounts.Authenticate,
+		Authenticate: acc.Authenticate,
 	})
 	return s
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 )
 
 type statesInput struct {
@@ -55,7 +55,7 @@ type DistrictPincodesData struct {
 
 const refDoc = " An ambiguous name or prefix is 422 listing the candidates; an unknown one is 404."
 
-func registerRegions(g huma.API, p *app.Postal) {
+func registerRegions(g huma.API, p *directory.Directory) {
 	tags := []string{"States and districts"}
 	huma.Register(g, huma.Operation{OperationID: "list-states", Method: http.MethodGet, Path: "/states", Tags: tags, Summary: "States and union territories"},
 		func(ctx context.Context, in *statesInput) (*Reply[StatesData], error) {
@@ -100,14 +100,10 @@ func registerRegions(g huma.API, p *app.Postal) {
 	huma.Register(g, huma.Operation{OperationID: "district-pincodes", Method: http.MethodGet, Path: "/districts/{district}/pincodes", Tags: tags,
 		Summary: "Post offices of a district, by pincode", Description: "total counts offices." + refDoc},
 		func(ctx context.Context, in *districtPincodesInput) (*Reply[DistrictPincodesData], error) {
-			page, err := in.page()
+			d, offices, err := p.DistrictOffices(ctx, in.District, in.page())
 			if err != nil {
 				return nil, toHTTP(err)
 			}
-			d, offices, total, err := p.DistrictOffices(ctx, in.District, page)
-			if err != nil {
-				return nil, toHTTP(err)
-			}
-			return ok(DistrictPincodesData{District: d.Name, State: d.StateName, Total: total, Results: officesData(offices), Meta: meta(page, total)}), nil
+			return ok(DistrictPincodesData{District: d.Name, State: d.StateName, Total: offices.Total, Results: officesData(offices.Items), Meta: meta(offices.Page, offices.Total)}), nil
 		})
 }

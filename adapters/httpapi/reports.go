@@ -7,7 +7,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
@@ -60,7 +61,7 @@ type reportUpdateInput struct {
 	}
 }
 
-func registerReports(api huma.API, reports *app.Reports, accounts *app.Accounts) {
+func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) {
 	g := group(api)
 	tags := []string{"Reports"}
 	op := huma.Operation{OperationID: "list-reports", Method: http.MethodGet, Path: "/reports", Tags: tags,
@@ -68,9 +69,9 @@ func registerReports(api huma.API, reports *app.Reports, accounts *app.Accounts)
 		Description: "Filters combine. Invalid search_by, result, sort_by, sort, per_page (10, 25, 50 or 100) or page " +
 			"values are 422, never replaced by defaults. Items carry every report field except results (fetch one " +
 			"report for its checks). data: {reports, meta: {total, per_page, current_page, last_page}}."}
-	protect(accounts, &op)
+	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *reportListInput) (*Reply[ReportsData], error) {
-		page, err := reports.List(ctx, caller(ctx).User.ID, site.ReportParams{
+		page, err := rs.List(ctx, caller(ctx).User.ID, site.ReportParams{
 			Search: in.Search, SearchBy: in.SearchBy, Project: in.Project, Result: in.Result,
 			SortBy: in.SortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page,
 		})
@@ -81,15 +82,15 @@ func registerReports(api huma.API, reports *app.Reports, accounts *app.Accounts)
 	})
 	op = huma.Operation{OperationID: "get-report", Method: http.MethodGet, Path: "/reports/{id}", Tags: tags,
 		Summary: "Fetch one of the caller's reports", Description: "Another user's report is 404. " + scoreDoc}
-	protect(accounts, &op)
+	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*Reply[ReportData], error) {
-		r, err := reports.Get(ctx, caller(ctx).User.ID, in.ID)
+		r, err := rs.Get(ctx, caller(ctx).User.ID, in.ID)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
 		return ok(reportData(r)), nil
 	})
-	registerReportWrites(g, reports, accounts)
+	registerReportWrites(g, rs, acc)
 }
 
 // createdReply is the answer of create-report: the report, with
@@ -107,7 +108,7 @@ const quotaDoc = "429 with Retry-After when the caller has too many analyses run
 	"domain) or the address it resolves to was analysed too often in the last minute (so no site is " +
 	"hammered); 503 with Retry-After when every analysis slot of the server is busy."
 
-func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accounts) {
+func registerReportWrites(g huma.API, rs *reports.Reports, acc *accounts.Accounts) {
 	tags := []string{"Reports"}
 	op := huma.Operation{OperationID: "create-report", Method: http.MethodPost, Path: "/reports", Tags: tags,
 		DefaultStatus: http.StatusCreated, Summary: "Analyse a URL and store the report",
@@ -122,9 +123,9 @@ func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accoun
 			"timeout or a server stop) creates no second report: it answers the first answer's status with the " +
 			"report as it is now; the key with another body is 422; while the first request runs, 409 with " +
 			"Retry-After. " + scoreDoc}
-	protect(accounts, &op)
+	protect(acc, &op)
 	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*createdReply, error) {
-		r, err := reports.Create(ctx, caller(ctx).User.ID, app.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password,
+		r, err := rs.Create(ctx, caller(ctx).User.ID, reports.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password,
 			IdempotencyKey: in.IdempotencyKey})
 		if err != nil {
 			return nil, toHTTP(err)
@@ -143,13 +144,13 @@ func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accoun
 			"and replaces results, score, result, project and generated_at in the same write; results=0 " +
 			"(default) keeps them. A re-analysis counts against the same quotas as a new report: " + quotaDoc +
 			" Another user's report is 404."}
-	protect(accounts, &op)
+	protect(acc, &op)
 	registerForm(g, op, func(ctx context.Context, in *reportUpdateInput) (*Reply[ReportData], error) {
-		var upd app.ReportUpdate
+		var upd reports.ReportUpdate
 		if in.Body != nil {
-			upd = app.ReportUpdate{Privacy: in.Body.Privacy, Password: in.Body.Password, Reanalyse: in.Body.Results == 1}
+			upd = reports.ReportUpdate{Privacy: in.Body.Privacy, Password: in.Body.Password, Reanalyse: in.Body.Results == 1}
 		}
-		r, err := reports.Update(ctx, caller(ctx).User.ID, in.ID, upd)
+		r, err := rs.Update(ctx, caller(ctx).User.ID, in.ID, upd)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
@@ -157,9 +158,9 @@ func registerReportWrites(g huma.API, reports *app.Reports, accounts *app.Accoun
 	})
 	op = huma.Operation{OperationID: "delete-report", Method: http.MethodDelete, Path: "/reports/{id}", Tags: tags,
 		Summary: "Delete one of the caller's reports", Description: "Another user's report is 404."}
-	protect(accounts, &op)
+	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*Reply[DeletedData], error) {
-		if err := reports.Delete(ctx, caller(ctx).User.ID, in.ID); err != nil {
+		if err := rs.Delete(ctx, caller(ctx).User.ID, in.ID); err != nil {
 			return nil, toHTTP(err)
 		}
 		return ok(DeletedData{ID: in.ID, Deleted: true}), nil

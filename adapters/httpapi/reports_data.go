@@ -3,7 +3,7 @@ package httpapi
 import (
 	"time"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
@@ -102,20 +102,16 @@ func reportData(r site.Report) ReportData {
 	}}
 }
 
-func siteMeta(total int, p site.Paging) Meta {
-	return Meta{Total: total, PerPage: p.PerPage, CurrentPage: p.Page, LastPage: p.LastPage(total)}
-}
-
-func reportsData(page app.ListPage[site.Report]) ReportsData {
-	out := ReportsData{Reports: make([]ReportItem, 0, len(page.Items)), Meta: siteMeta(page.Total, page.Paging)}
+func reportsData(page paging.List[site.Report]) ReportsData {
+	out := ReportsData{Reports: make([]ReportItem, 0, len(page.Items)), Meta: meta(page.Page, page.Total)}
 	for _, r := range page.Items {
 		out.Reports = append(out.Reports, reportItem(r))
 	}
 	return out
 }
 
-func projectsData(page app.ListPage[site.Project]) ProjectsData {
-	out := ProjectsData{Projects: make([]ProjectData, 0, len(page.Items)), Meta: siteMeta(page.Total, page.Paging)}
+func projectsData(page paging.List[site.Project]) ProjectsData {
+	out := ProjectsData{Projects: make([]ProjectData, 0, len(page.Items)), Meta: meta(page.Page, page.Total)}
 	for _, p := range page.Items {
 		out.Projects = append(out.Projects, ProjectData{Project: p.Name, Reports: p.Reports, Score: p.Score, Result: string(p.Rating), CreatedAt: p.CreatedAt.UTC()})
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
 )
@@ -18,7 +19,7 @@ import (
 // fakeAnalyser scores each URL as its table says (default 50), with ten
 // high-importance checks of which score/10 pass, so the score is exactly
 // what the formula gives. Hosts in down fail as unreachable; busy makes
-// every call fail with app.ErrBusy.
+// every call fail with reports.ErrBusy.
 type fakeAnalyser struct {
 	mu     sync.Mutex
 	scores map[string]int
@@ -47,7 +48,7 @@ func (f *fakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string) (site.
 	u, _ := url.Parse(rawURL)
 	switch {
 	case f.busy:
-		return site.Analysis{}, app.ErrBusy
+		return site.Analysis{}, reports.ErrBusy
 	case f.down[u.Hostname()]:
 		return site.Analysis{}, &site.FetchError{Reason: "no response from " + u.Hostname()}
 	}
@@ -93,14 +94,14 @@ func newSiteServer(t *testing.T) *siteServer {
 }
 
 // newSiteServerWith is newSiteServer hashing passwords with pw.
-func newSiteServerWith(t *testing.T, pw app.PasswordHasher) *siteServer {
+func newSiteServerWith(t *testing.T, pw accounts.PasswordHasher) *siteServer {
 	t.Helper()
 	an := newFakeAnalyser()
 	store := memory.NewReportStore()
 	h := newHandler(t, httpapi.Routes{
-		Accounts: app.NewAccounts(memory.NewAccountStore(), pw),
-		Reports:  app.NewReports(store, an, pw),
-		Projects: app.NewProjects(store),
+		Accounts: accounts.New(memory.NewAccountStore(), pw),
+		Reports:  reports.New(store, an, pw),
+		Projects: reports.NewProjects(store),
 		Share: httpapi.ShareOptions{CookieKey: []byte("test key"), Limiter: memory.NewRateLimiter(),
 			Attempts: ratelimit.Limit{Requests: 5, Window: 1 << 40}},
 	})

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/directory"
 )
 
 type searchInput struct {
@@ -35,7 +35,7 @@ type VillageSearchData struct {
 	Meta     Meta          `json:"meta"`
 }
 
-func registerSearch(g huma.API, p *app.Postal) {
+func registerSearch(g huma.API, p *directory.Directory) {
 	huma.Register(g, huma.Operation{
 		OperationID: "search-pincodes", Method: http.MethodGet, Path: "/pincodes/search", Tags: []string{"Pincodes"},
 		Summary: "Search post offices",
@@ -43,28 +43,20 @@ func registerSearch(g huma.API, p *app.Postal) {
 			"Ranked: exact, then prefix, then word matches (every query word starts a word of the name); at each level " +
 			"pincode and office-name matches come before district matches; then by pincode, name and id.",
 	}, func(ctx context.Context, in *searchInput) (*Reply[SearchData], error) {
-		page, err := in.page()
+		offices, err := p.SearchOffices(ctx, in.Q, in.page())
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		offices, total, err := p.SearchOffices(ctx, in.Q, page)
-		if err != nil {
-			return nil, toHTTP(err)
-		}
-		return ok(SearchData{Query: in.Q, Results: officesData(offices), Meta: meta(page, total)}), nil
+		return ok(SearchData{Query: in.Q, Results: officesData(offices.Items), Meta: meta(offices.Page, offices.Total)}), nil
 	})
 	huma.Register(g, huma.Operation{
 		OperationID: "search-villages", Method: http.MethodGet, Path: "/villages/search", Tags: []string{"Villages"},
 		Summary: "Search villages by name", Description: "Ranked exact, prefix, word match; then by name.",
 	}, func(ctx context.Context, in *villageSearchInput) (*Reply[VillageSearchData], error) {
-		page, err := in.page()
+		vs, err := p.SearchVillages(ctx, in.Q, in.State, in.District, in.page())
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		vs, total, err := p.SearchVillages(ctx, in.Q, in.State, in.District, page)
-		if err != nil {
-			return nil, toHTTP(err)
-		}
-		return ok(VillageSearchData{Query: in.Q, Villages: villagesData(vs), Meta: meta(page, total)}), nil
+		return ok(VillageSearchData{Query: in.Q, Villages: villagesData(vs.Items), Meta: meta(vs.Page, vs.Total)}), nil
 	})
 }

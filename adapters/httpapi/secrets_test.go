@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 )
 
 // TestWeakSecretsRefused: passwords of spaces or NULs, common ones and
@@ -63,22 +63,22 @@ func TestLooseAccountInput(t *testing.T) {
 }
 
 // switchablePasswords answers ErrPasswordsBusy while busy is set, as
-// *app.Passwords does when every slot stays taken.
+// *accounts.Passwords does when every slot stays taken.
 type switchablePasswords struct {
-	app.PasswordHasher
+	accounts.PasswordHasher
 	busy atomic.Bool
 }
 
 func (p *switchablePasswords) Hash(ctx context.Context, password string) (string, error) {
 	if p.busy.Load() {
-		return "", app.ErrPasswordsBusy
+		return "", accounts.ErrPasswordsBusy
 	}
 	return p.PasswordHasher.Hash(ctx, password)
 }
 
 func (p *switchablePasswords) Verify(ctx context.Context, phc, password string) (bool, error) {
 	if p.busy.Load() {
-		return false, app.ErrPasswordsBusy
+		return false, accounts.ErrPasswordsBusy
 	}
 	return p.PasswordHasher.Verify(ctx, phc, password)
 }

@@ -16,7 +16,8 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
@@ -49,12 +50,12 @@ var DefaultShareAttempts = ratelimit.Limit{Requests: 10, Window: time.Minute}
 
 // sharePage serves the public report page.
 type sharePage struct {
-	reports  *app.Reports
-	accounts *app.Accounts
+	reports  *reports.Reports
+	accounts *accounts.Accounts
 	opts     ShareOptions
 }
 
-func registerSharePage(api huma.API, reports *app.Reports, accounts *app.Accounts, opts ShareOptions) {
+func registerSharePage(api huma.API, rs *reports.Reports, acc *accounts.Accounts, opts ShareOptions) {
 	if len(opts.CookieKey) == 0 {
 		opts.CookieKey = make([]byte, 32)
 		_, _ = rand.Read(opts.CookieKey)
@@ -65,7 +66,7 @@ func registerSharePage(api huma.API, reports *app.Reports, accounts *app.Account
 	if !opts.Attempts.Enabled() {
 		opts.Attempts = DefaultShareAttempts
 	}
-	p := &sharePage{reports: reports, accounts: accounts, opts: opts}
+	p := &sharePage{reports: rs, accounts: acc, opts: opts}
 	for method, h := range map[string]http.HandlerFunc{http.MethodGet: p.view, http.MethodPost: p.unlock} {
 		api.Adapter().Handle(&huma.Operation{Method: method, Path: sharePrefix + "{token}"}, func(ctx huma.Context) {
 			r, w := humago.Unwrap(ctx)
@@ -148,7 +149,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 	if err = r.ParseForm(); err == nil {
 		_ = rc.SetReadDeadline(time.Time{}) // after a failed read it stays, so discarding the rest cannot block
 		match, err = p.reports.CheckSharePassword(r.Context(), rep, r.PostForm.Get("password"))
-		if errors.Is(err, app.ErrPasswordsBusy) {
+		if errors.Is(err, accounts.ErrPasswordsBusy) {
 			w.Header().Set("Retry-After", passwordRetryAfter)
 			p.render(w, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", Token: token,
 				Error: "Too many password checks at the moment: try again in a few seconds."})
@@ -228,9 +229,9 @@ func (p *sharePage) validCookie(r *http.Request, rep site.Report) bool {
 	return hmac.Equal([]byte(mac), []byte(p.sign(rep, exp)))
 }
 
-// withServer fills what o leaves unset from the server: the API's rate
+// WithServer fills what o leaves unset from the server: the API's rate
 // limiter and trusted proxies.
-func (o ShareOptions) withServer(limiter ports.RateLimiter, cfg Config) ShareOptions {
+func (o ShareOptions) WithServer(limiter ports.RateLimiter, cfg Config) ShareOptions {
 	if o.Limiter == nil {
 		o.Limiter = limiter
 	}

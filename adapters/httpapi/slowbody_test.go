@@ -12,7 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/health"
 )
 
 // TestSlowFormBodyReleasesSlot: a form body that stalls is cut at the
@@ -22,7 +22,7 @@ import (
 func TestSlowFormBodyReleasesSlot(t *testing.T) {
 	mux := http.NewServeMux()
 	api := NewAPI(mux)
-	Register(api, Routes{Health: app.NewHealth(nil)})
+	Register(api, Routes{Health: health.New(nil)})
 	type input struct {
 		Body struct {
 			A string `json:"a"`
@@ -74,7 +74,7 @@ func TestSlowFormBodyReleasesSlot(t *testing.T) {
 // server's ReadTimeout, 30 s here).
 func TestRefusedSlowBodyAnsweredAtOnce(t *testing.T) {
 	mux := http.NewServeMux()
-	Register(NewAPI(mux), Routes{Health: app.NewHealth(nil)})
+	Register(NewAPI(mux), Routes{Health: health.New(nil)})
 	srv := NewServer(Config{Addr: "127.0.0.1:0", ReadTimeout: 30 * time.Second}, NewHandler(mux, HandlerOptions{}), slog.New(slog.DiscardHandler))
 	if err := srv.Start(context.Background()); err != nil {
 		t.Fatal(err)

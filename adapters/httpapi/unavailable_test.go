@@ -9,7 +9,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -55,9 +56,9 @@ func (f *flakyReports) Reports(ctx context.Context, userID int64, q site.ReportQ
 func TestStoreUnavailable(t *testing.T) {
 	store := &flakyReports{ReportStore: memory.NewReportStore()}
 	h := newHandler(t, httpapi.Routes{
-		Accounts: app.NewAccounts(memory.NewAccountStore(), testPasswords),
-		Reports:  app.NewReports(store, newFakeAnalyser(), testPasswords),
-		Projects: app.NewProjects(store),
+		Accounts: accounts.New(memory.NewAccountStore(), testPasswords),
+		Reports:  reports.New(store, newFakeAnalyser(), testPasswords),
+		Projects: reports.NewProjects(store),
 	})
 	key := login(t, h, "ada@example.com")
 	res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/&privacy=0", bearer(key)...)

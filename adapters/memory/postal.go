@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -19,14 +20,19 @@ type PostalStore struct {
 // NewPostalStore returns a store serving ds (nil: empty until Replace).
 func NewPostalStore(ds *postal.Dataset) *PostalStore {
 	s := &PostalStore{}
-	if ds != nil {
-		s.Replace(ds)
-	}
+	s.Replace(ds)
 	return s
 }
 
-// Replace indexes ds and makes it the served dataset.
-func (s *PostalStore) Replace(ds *postal.Dataset) { s.cur.Store(buildIndex(ds)) }
+// Replace indexes ds and makes it the served dataset; nil clears the store
+// (every method then returns postal.ErrNoData).
+func (s *PostalStore) Replace(ds *postal.Dataset) {
+	if ds == nil {
+		s.cur.Store(nil)
+		return
+	}
+	s.cur.Store(buildIndex(ds))
+}
 
 func (s *PostalStore) index() (*postalIndex, error) {
 	ix := s.cur.Load()
@@ -105,7 +111,7 @@ func (s *PostalStore) District(_ context.Context, ref string) (postal.DistrictSu
 }
 
 // DistrictOffices implements ports.PostalStore.
-func (s *PostalStore) DistrictOffices(_ context.Context, districtID int, page postal.Page) ([]postal.PostOffice, int, error) {
+func (s *PostalStore) DistrictOffices(_ context.Context, districtID int, page paging.Page) ([]postal.PostOffice, int, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, 0, err
@@ -116,7 +122,7 @@ func (s *PostalStore) DistrictOffices(_ context.Context, districtID int, page po
 }
 
 // Villages implements ports.PostalStore.
-func (s *PostalStore) Villages(_ context.Context, pin postal.Pincode, page postal.Page) ([]postal.Village, int, error) {
+func (s *PostalStore) Villages(_ context.Context, pin postal.Pincode, page paging.Page) ([]postal.Village, int, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, 0, err

@@ -34,12 +34,12 @@ func newNearIndex(offices []postal.PostOffice) nearIndex {
 }
 
 // NearestOffices implements ports.PostalStore with the spatial index.
-func (s *PostalStore) NearestOffices(_ context.Context, p geo.Point, limit int, withinKm float64) ([]postal.Nearby, error) {
+func (s *PostalStore) NearestOffices(_ context.Context, q geo.NearQuery) ([]postal.Nearby, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
 	}
-	found := ix.near.tree.NearestWithin(p, limit, withinKm)
+	found := ix.near.tree.NearestWithin(q)
 	out := make([]postal.Nearby, len(found))
 	for i, n := range found {
 		out[i] = postal.Nearby{Office: ix.ds.Offices[ix.near.offices[n.Item]], DistanceKm: n.DistanceKm}

@@ -149,7 +149,7 @@ func TestNearestOfficesMatchesBruteForce(t *testing.T) {
 			for i := w; i < len(points); i += workers {
 				all := ref.nearest(points[i], 50, 0)
 				for _, q := range variants[i] {
-					got, err := store.NearestOffices(ctx, q.p, q.limit, q.within)
+					got, err := store.NearestOffices(ctx, geo.NearQuery{Point: q.p, Limit: q.limit, RadiusKm: q.within})
 					want := prefix(all, q.limit, q.within)
 					mu.Lock()
 					checked++
@@ -218,7 +218,7 @@ func TestNearestOffices(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := store.NearestOffices(ctx, delhi, tt.limit, tt.within)
+			got, err := store.NearestOffices(ctx, geo.NearQuery{Point: delhi, Limit: tt.limit, RadiusKm: tt.within})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -227,10 +227,10 @@ func TestNearestOffices(t *testing.T) {
 			}
 		})
 	}
-	if got, err := store.NearestOffices(ctx, geo.Point{Lat: 15, Lon: 65}, 5, 100); err != nil || len(got) != 0 {
+	if got, err := store.NearestOffices(ctx, geo.NearQuery{Point: geo.Point{Lat: 15, Lon: 65}, Limit: 5, RadiusKm: 100}); err != nil || len(got) != 0 {
 		t.Errorf("nothing within 100 km of the Arabian Sea = %v, %v; want none", ids(got), err)
 	}
-	if _, err := memory.NewPostalStore(nil).NearestOffices(ctx, delhi, 1, 0); err != postal.ErrNoData {
+	if _, err := memory.NewPostalStore(nil).NearestOffices(ctx, geo.NearQuery{Point: delhi, Limit: 1}); err != postal.ErrNoData {
 		t.Errorf("empty store err = %v, want ErrNoData", err)
 	}
 }
@@ -261,7 +261,7 @@ func BenchmarkNearestOffices(b *testing.B) {
 	ctx, queries := context.Background(), benchQueries()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := store.NearestOffices(ctx, queries[i%len(queries)], 5, 0); err != nil {
+		if _, err := store.NearestOffices(ctx, geo.NearQuery{Point: queries[i%len(queries)], Limit: 5}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -273,7 +273,7 @@ func BenchmarkNearestOfficesRadius(b *testing.B) {
 	ctx, queries := context.Background(), benchQueries()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := store.NearestOffices(ctx, queries[i%len(queries)], 5, 10); err != nil {
+		if _, err := store.NearestOffices(ctx, geo.NearQuery{Point: queries[i%len(queries)], Limit: 5, RadiusKm: 10}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,13 +5,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
 // SearchOffices implements ports.PostalStore. Candidates come from the word
 // indexes (every match has a word starting with the query's first word) and
 // the sorted pincodes; postal.OfficeRank decides and orders.
-func (s *PostalStore) SearchOffices(_ context.Context, q postal.SearchQuery, page postal.Page) ([]postal.PostOffice, int, error) {
+func (s *PostalStore) SearchOffices(_ context.Context, q postal.SearchQuery, page paging.Page) ([]postal.PostOffice, int, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, 0, err
@@ -59,7 +60,7 @@ func (s *PostalStore) SearchOffices(_ context.Context, q postal.SearchQuery, pag
 }
 
 // SearchVillages implements ports.PostalStore.
-func (s *PostalStore) SearchVillages(_ context.Context, q postal.SearchQuery, stateID, districtID int, page postal.Page) ([]postal.Village, int, error) {
+func (s *PostalStore) SearchVillages(_ context.Context, q postal.SearchQuery, stateID, districtID int, page paging.Page) ([]postal.Village, int, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, 0, err

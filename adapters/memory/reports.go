@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -174,7 +175,7 @@ func (s *ReportStore) Reports(_ context.Context, userID int64, q site.ReportQuer
 	}
 	s.mu.RUnlock()
 	slices.SortFunc(matched, func(a, b storedReport) int { return q.Compare(a.Report, b.Report) })
-	page := pageOf(matched, q.Paging)
+	page := pageOf(matched, q.Page)
 	out := make([]site.Report, len(page))
 	for i, sr := range page {
 		out[i] = sr.Report // without results: store keeps them apart, encoded
@@ -233,7 +234,7 @@ func (s *ReportStore) Projects(_ context.Context, userID int64, q site.ProjectQu
 		}
 	}
 	slices.SortFunc(matched, q.Compare)
-	return slices.Clone(pageOf(matched, q.Paging)), len(matched), nil
+	return slices.Clone(pageOf(matched, q.Page)), len(matched), nil
 }
 
 // DeleteProject implements ports.ReportStore.
@@ -255,9 +256,9 @@ func (s *ReportStore) DeleteProject(_ context.Context, userID int64, name string
 }
 
 // pageOf returns the items of page p of items.
-func pageOf[T any](items []T, p site.Paging) []T {
-	from := min(p.Offset(), len(items))
-	return items[from:min(from+p.PerPage, len(items))]
+func pageOf[T any](items []T, p paging.Page) []T {
+	from, to := p.Bounds(len(items))
+	return items[from:to]
 }
 
 // Interface guard.

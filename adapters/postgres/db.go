@@ -34,7 +34,8 @@ type Config struct {
 // may take (Config.StatementTimeout).
 type DB struct {
 	*bun.DB
-	timeout time.Duration
+	timeout        time.Duration
+	connectTimeout time.Duration
 }
 
 // bound gives one store operation its deadline. A stalled server (a
@@ -46,16 +47,31 @@ func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // WithQueryHook returns a handle on the same pool that also calls hook.
 func (db *DB) WithQueryHook(hook bun.QueryHook) *DB {
-	return &DB{DB: db.DB.WithQueryHook(hook), timeout: db.timeout}
+	return &DB{DB: db.DB.WithQueryHook(hook), timeout: db.timeout, connectTimeout: db.connectTimeout}
 }
 
 // ErrUnavailable wraps failures to reach the database; it is
 // ports.ErrUnavailable, so transports map it to 503.
 var ErrUnavailable = ports.ErrUnavailable
 
-// Open connects, checks the connection and returns the handle. The
-// statement timeout and connect timeout are set on every connection.
+// Open connects, checks the connection and returns the handle: New, then
+// Connect. The statement timeout and connect timeout are set on every
+// connection.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
+	db, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Connect(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// New returns a handle on the database cfg names without connecting yet:
+// Connect (or the first store operation) does. An invalid URL is an error.
+func New(cfg Config) (*DB, error) {
 	cfg = withDefaults(cfg)
 	dsn, err := withTimeouts(cfg)
 	if err != nil {
@@ -68,14 +84,18 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	sqldb.SetMaxOpenConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetMaxIdleConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	db := &DB{DB: bun.NewDB(sqldb, pgdialect.New()), timeout: cfg.StatementTimeout}
-	pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout+time.Second)
+	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), timeout: cfg.StatementTimeout, connectTimeout: cfg.ConnectTimeout}, nil
+}
+
+// Connect checks, within the connect timeout, that the database answers;
+// ErrUnavailable when it does not.
+func (db *DB) Connect(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, db.connectTimeout+time.Second)
 	defer cancel()
-	if err := db.PingContext(pctx); err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	if err := db.PingContext(ctx); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	return db, nil
+	return nil
 }
 
 func withDefaults(cfg Config) Config {
@@ -93,7 +113,7 @@ func withDefaults(cfg Config) Config {
 func withTimeouts(cfg Config) (string, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return "", fmt.Errorf("postgres: --database-url must be a postgres:// URL")
+		return "", fmt.Errorf("postgres: the URL must start with postgres:// or postgresql://")
 	}
 	q := u.Query()
 	if q.Get("connect_timeout") == "" {

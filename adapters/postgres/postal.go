@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -221,7 +222,7 @@ func (s *PostalStore) District(ctx context.Context, ref string) (postal.District
 }
 
 // DistrictOffices implements ports.PostalStore.
-func (s *PostalStore) DistrictOffices(ctx context.Context, districtID int, page postal.Page) ([]postal.PostOffice, int, error) {
+func (s *PostalStore) DistrictOffices(ctx context.Context, districtID int, page paging.Page) ([]postal.PostOffice, int, error) {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var rows []officeRow
@@ -241,7 +242,7 @@ func (s *PostalStore) DistrictOffices(ctx context.Context, districtID int, page 
 }
 
 // Villages implements ports.PostalStore.
-func (s *PostalStore) Villages(ctx context.Context, pin postal.Pincode, page postal.Page) ([]postal.Village, int, error) {
+func (s *PostalStore) Villages(ctx context.Context, pin postal.Pincode, page paging.Page) ([]postal.Village, int, error) {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var rows []villageRow

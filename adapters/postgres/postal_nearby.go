@@ -29,7 +29,8 @@ type nearbyCandidate struct {
 // NearestOffices implements ports.PostalStore: the GiST index yields
 // offices nearest first; reading stops once every office not read is
 // provably further (in Haversine terms) than the limit-th one read.
-func (s *PostalStore) NearestOffices(ctx context.Context, p geo.Point, limit int, withinKm float64) ([]postal.Nearby, error) {
+func (s *PostalStore) NearestOffices(ctx context.Context, q geo.NearQuery) ([]postal.Nearby, error) {
+	p, limit, withinKm := q.Point, q.Limit, q.RadiusKm
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	if limit <= 0 {

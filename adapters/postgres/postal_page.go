@@ -6,12 +6,12 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/domain/paging"
 )
 
 // readPage counts the rows of R that where selects and reads one page of
 // them, ordered by order: the two queries of every paged postal list.
-func readPage[R any](ctx context.Context, tx bun.Tx, columns, order []string, page postal.Page, where string, arg any) ([]R, int, error) {
+func readPage[R any](ctx context.Context, tx bun.Tx, columns, order []string, page paging.Page, where string, arg any) ([]R, int, error) {
 	count, err := tx.NewSelect().Model((*R)(nil)).Where(where, arg).Count(ctx)
 	n := int(count)
 	if err != nil || n == 0 {
@@ -30,7 +30,7 @@ func readPage[R any](ctx context.Context, tx bun.Tx, columns, order []string, pa
 // rankedPage keeps the candidates that match (match sets their rank),
 // orders them by the domain's hit order and returns the page's candidates
 // and the total.
-func rankedPage[C, H any](cands []C, match func(*C) bool, hit func(*C) H, less func(a, b H) bool, page postal.Page) ([]C, int) {
+func rankedPage[C, H any](cands []C, match func(*C) bool, hit func(*C) H, less func(a, b H) bool, page paging.Page) ([]C, int) {
 	hits := cands[:0]
 	for i := range cands {
 		if match(&cands[i]) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
@@ -62,7 +63,7 @@ LEFT JOIN postal_districts AS d ON d.id = o.district_id`
 // SearchOffices implements ports.PostalStore: the database selects the
 // candidates, postal.OfficeRank decides and orders them as in memory, and
 // the page's offices are read in one more query.
-func (s *PostalStore) SearchOffices(ctx context.Context, q postal.SearchQuery, page postal.Page) ([]postal.PostOffice, int, error) {
+func (s *PostalStore) SearchOffices(ctx context.Context, q postal.SearchQuery, page paging.Page) ([]postal.PostOffice, int, error) {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var out []postal.PostOffice
@@ -138,7 +139,7 @@ func (c *villageCandidate) match(q postal.SearchQuery) bool {
 // SearchVillages implements ports.PostalStore, ranking with
 // postal.MatchRank over the villages with a word starting with the query's
 // first word.
-func (s *PostalStore) SearchVillages(ctx context.Context, q postal.SearchQuery, stateID, districtID int, page postal.Page) ([]postal.Village, int, error) {
+func (s *PostalStore) SearchVillages(ctx context.Context, q postal.SearchQuery, stateID, districtID int, page paging.Page) ([]postal.Village, int, error) {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var out []postal.Village

@@ -20,7 +20,7 @@ func benchReport(b *testing.B) (site.Report, int) {
 		Body:   []byte("<!doctype html><title>x</title>"), Elapsed: 300 * time.Millisecond}}
 	now := time.Now()
 	r := site.Report{UserID: 1, Privacy: site.Private, CreatedAt: now, UpdatedAt: now}
-	if err := r.Apply(site.Analyze(page, site.DefaultWeights), now); err != nil {
+	if err := r.Apply(site.Analyse(page, site.DefaultWeights), now); err != nil {
 		b.Fatal(err)
 	}
 	raw, _ := json.Marshal(r.Results)

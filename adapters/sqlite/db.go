@@ -63,34 +63,61 @@ func (db *DB) Path() string {
 }
 
 // Open opens (creating it when absent, readable by its owner only) the
-// database file cfg.URL names and checks that it is a database. The file's
-// directory must exist: a missing one is an error naming it.
+// database file cfg.URL names and checks that it is a database: New, then
+// Connect. The file's directory must exist: a missing one is an error
+// naming it.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
+	db, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Connect(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// New returns a handle on the database file cfg.URL names without touching
+// the file yet: Connect does. An invalid URL is an error.
+func New(cfg Config) (*DB, error) {
 	path, err := ParseURL(cfg.URL)
 	if err != nil {
 		return nil, err
 	}
 	cfg = withDefaults(cfg)
-	if err := prepareFile(path); err != nil {
-		return nil, err
-	}
 	db := &DB{path: path, timeout: cfg.StatementTimeout}
 	busy := fmt.Sprintf("_pragma=busy_timeout(%d)", cfg.BusyTimeout.Milliseconds())
-	// journal_mode is a property of the file: the writer sets it before any
-	// reader opens. synchronous=NORMAL in WAL mode: a commit survives a crash
-	// of the process; a power loss may lose the last commits but never
-	// corrupts the file.
-	db.write, err = openPool(ctx, path, 1, cfg.StatementTimeout,
+	// synchronous=NORMAL in WAL mode: a commit survives a crash of the
+	// process; a power loss may lose the last commits but never corrupts
+	// the file.
+	db.write, err = newPool(path, 1,
 		busy, "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)", "_pragma=foreign_keys(1)", "_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}
-	db.read, err = openPool(ctx, path, cfg.MaxReadConns, cfg.StatementTimeout, busy, "_pragma=query_only(1)")
-	if err != nil {
+	if db.read, err = newPool(path, cfg.MaxReadConns, busy, "_pragma=query_only(1)"); err != nil {
 		_ = db.write.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// Connect creates the file when absent (readable by its owner only) and
+// checks that it is a database, within the statement timeout. journal_mode
+// is a property of the file: the writer sets it before any reader opens.
+func (db *DB) Connect(ctx context.Context) error {
+	if err := prepareFile(db.path); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, db.timeout)
+	defer cancel()
+	for _, pool := range []*bun.DB{db.write, db.read} {
+		if err := pool.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(new(int)); err != nil {
+			return wrap("open "+db.path, err)
+		}
+	}
+	return nil
 }
 
 func withDefaults(cfg Config) Config {
@@ -154,9 +181,9 @@ func prepareFile(path string) error {
 	return fmt.Errorf("sqlite: create %s: %w", path, err)
 }
 
-// openPool opens n connections' worth of pool on path with the given DSN
-// parameters and checks the file is a database.
-func openPool(ctx context.Context, path string, n int, timeout time.Duration, params ...string) (*bun.DB, error) {
+// newPool is a pool of up to n connections on path with the given DSN
+// parameters; it connects on first use.
+func newPool(path string, n int, params ...string) (*bun.DB, error) {
 	sqldb, err := sql.Open("sqlite", fileURI(path)+"?"+strings.Join(params, "&"))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
@@ -164,14 +191,7 @@ func openPool(ctx context.Context, path string, n int, timeout time.Duration, pa
 	sqldb.SetMaxOpenConns(n)
 	sqldb.SetMaxIdleConns(n)
 	sqldb.SetConnMaxLifetime(0)
-	db := bun.NewDB(sqldb, sqlitedialect.New())
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(new(int)); err != nil {
-		_ = db.Close()
-		return nil, wrap("open "+path, err)
-	}
-	return db, nil
+	return bun.NewDB(sqldb, sqlitedialect.New()), nil
 }
 
 // fileURI is path as an SQLite file: URI, the characters URIs give a

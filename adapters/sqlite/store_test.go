@@ -11,6 +11,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/sqlite"
 	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
@@ -109,11 +110,11 @@ func TestLookupsWithNUL(t *testing.T) {
 	if _, err := accounts.KeyByHash(ctx, "h\x00", time.Now()); !errors.Is(err, account.ErrNotFound) {
 		t.Errorf("KeyByHash with NUL err = %v", err)
 	}
-	all := site.Paging{PerPage: 10, Page: 1}
-	if got, total, err := reports.Reports(ctx, 1, site.ReportQuery{Search: "a\x00", SortBy: "id", Paging: all}); err != nil || total != 0 || len(got) != 0 {
+	all := paging.Page{Number: 1, PerPage: 10}
+	if got, total, err := reports.Reports(ctx, 1, site.ReportQuery{Search: "a\x00", SortBy: "id", Page: all}); err != nil || total != 0 || len(got) != 0 {
 		t.Errorf("Reports(search with NUL) = %v, %d, %v", got, total, err)
 	}
-	if got, total, err := reports.Projects(ctx, 1, site.ProjectQuery{Search: "a\x00", SortBy: "project", Paging: all}); err != nil || total != 0 || len(got) != 0 {
+	if got, total, err := reports.Projects(ctx, 1, site.ProjectQuery{Search: "a\x00", SortBy: "project", Page: all}); err != nil || total != 0 || len(got) != 0 {
 		t.Errorf("Projects(search with NUL) = %v, %d, %v", got, total, err)
 	}
 	if _, err := reports.DeleteProject(ctx, 1, "a.example\x00"); !errors.Is(err, site.ErrNotFound) {

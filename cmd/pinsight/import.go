@@ -54,7 +54,7 @@ func newImportCmd() *cobra.Command {
 					return err
 				}
 			}
-			return runImport(context.Background(), cmd.OutOrStdout(), postgresConfig(cfg), data, dryRun)
+			return runImport(cmd.Context(), cmd.OutOrStdout(), postgresConfig(cfg), data, dryRun)
 		},
 	}
 	databaseFlags(cmd.Flags(), &cfg)

@@ -13,14 +13,26 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
 
+// main runs the command with a context that SIGINT and SIGTERM cancel (a
+// second signal kills the process as usual).
 func main() {
-	if err := newRoot().Execute(); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	err := newRoot().ExecuteContext(ctx)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "pinsight:", err)
 		os.Exit(1)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/sqlite"
 	"github.com/pinsight/pinsight/adapters/sqlite/migrations"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/account"
 )
 
@@ -148,7 +148,7 @@ func TestSQLiteCommands(t *testing.T) {
 func TestServeStarts(t *testing.T) {
 	var srv *httpapi.Server
 	cfg := serveConfig{HTTP: httpapi.Config{Addr: "127.0.0.1:0"}, Database: databaseConfig{URL: "memory:"}}
-	var reports *app.Reports
+	var reports *reports.Reports
 	a := fxtest.New(t, mustOptions(t, cfg), fx.Populate(&srv, &reports))
 	a.RequireStart()
 	defer a.RequireStop()

@@ -59,7 +59,7 @@ func newMigrateCmd() *cobra.Command {
 			case down:
 				op = migrateDown
 			}
-			lines, err := b.migrate(context.Background(), cfg, op)
+			lines, err := b.migrate(cmd.Context(), cfg, op)
 			if err != nil {
 				return err
 			}

@@ -14,7 +14,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/appfx"
+	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -37,7 +38,7 @@ func memoryPostal(data dataConfig) fx.Option {
 			},
 			func(s *memory.PostalStore) ports.PostalStore { return s },
 		),
-		fx.Provide(app.AsComponent(func(s *memory.PostalStore) app.Component { return postalComponent(s) })),
+		fx.Provide(appfx.AsComponent(func(s *memory.PostalStore) health.Component { return postalComponent(s) })),
 	)
 }
 
@@ -85,8 +86,8 @@ func reloadOnHangup(store *memory.PostalStore, data dataConfig, log *slog.Logger
 }
 
 // postalComponent reports whether postal data is served, and which.
-func postalComponent(store ports.PostalStore) app.Component {
-	return app.Component{
+func postalComponent(store ports.PostalStore) health.Component {
+	return health.Component{
 		Name: "postal_data",
 		Check: func(ctx context.Context) error {
 			info, err := store.Info(ctx)
@@ -94,7 +95,7 @@ func postalComponent(store ports.PostalStore) app.Component {
 			case err != nil:
 				return err
 			case !info.HasLGD:
-				return app.Degraded(fmt.Sprintf("%d post offices loaded (source: %s), but no LGD state and district files: ids are derived from names",
+				return health.Degraded(fmt.Sprintf("%d post offices loaded (source: %s), but no LGD state and district files: ids are derived from names",
 					info.Offices, info.Source))
 			}
 			return nil

@@ -9,9 +9,10 @@ import (
 	"github.com/spf13/cobra"
 	"go.uber.org/dig"
 	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 )
 
 // serveConfig is everything serve reads from flags and environment.
@@ -21,7 +22,7 @@ type serveConfig struct {
 	Data            dataConfig
 	Site            siteConfig
 	Boundaries      boundaryConfig
-	Passwords       app.PasswordLimits
+	Passwords       accounts.PasswordLimits
 	LogLevel        string
 	LogFormat       string
 	ShutdownTimeout time.Duration
@@ -37,7 +38,7 @@ func newServeCmd() *cobra.Command {
 			if err := bindEnv(cmd); err != nil {
 				return err
 			}
-			return serve(cfg)
+			return serve(cmd.Context(), cfg)
 		},
 	}
 	f := cmd.Flags()
@@ -62,17 +63,23 @@ func newServeCmd() *cobra.Command {
 	return cmd
 }
 
-// serve builds the fx app and runs it; fx.App.Run handles SIGINT / SIGTERM
-// and stops the server gracefully.
-func serve(cfg serveConfig) error {
+// serve builds the fx app, starts it within ctx (a signal during the start
+// ends it) and runs it until SIGINT or SIGTERM, then stops the server
+// gracefully. fx's own events go to the log at debug level, its errors at
+// error level.
+func serve(ctx context.Context, cfg serveConfig) error {
 	log := newLogger(cfg.LogLevel, cfg.LogFormat)
 	slog.SetDefault(log)
 	opts, err := options(cfg, log)
 	if err != nil {
 		return err
 	}
-	a := fx.New(opts, fx.StopTimeout(cfg.ShutdownTimeout+time.Second), fx.NopLogger)
-	if err := a.Start(context.Background()); err != nil {
+	a := fx.New(opts, fx.StopTimeout(cfg.ShutdownTimeout+time.Second), fx.WithLogger(func() fxevent.Logger {
+		l := &fxevent.SlogLogger{Logger: log}
+		l.UseLogLevel(slog.LevelDebug)
+		return l
+	}))
+	if err := a.Start(ctx); err != nil {
 		return dig.RootCause(err)
 	}
 	sig := <-a.Wait()

@@ -14,7 +14,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/health"
 )
 
 // getData GETs url, requires 200 and decodes the envelope's data into v.
@@ -93,7 +93,7 @@ func TestServeServesTheSnapshot(t *testing.T) {
 		}
 	}
 
-	ready := func() app.ComponentState {
+	ready := func() health.ComponentState {
 		var r httpapi.ReadyData
 		getData(t, base+"/readyz", &r)
 		for _, c := range r.Components {
@@ -102,7 +102,7 @@ func TestServeServesTheSnapshot(t *testing.T) {
 			}
 		}
 		t.Fatalf("/readyz lists no postal_data: %+v", r)
-		return app.ComponentState{}
+		return health.ComponentState{}
 	}
 	if c := ready(); c.State != "ready" || !strings.Contains(c.Detail, "embedded snapshot, release "+snapshot.Release) {
 		t.Errorf("/readyz postal_data = %+v, want ready naming the embedded snapshot and its release", c)

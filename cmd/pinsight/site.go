@@ -9,8 +9,9 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
+	"github.com/pinsight/pinsight/adapters/fetch/fetchfx"
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 )
 
@@ -34,10 +35,10 @@ func siteFlags(f *pflag.FlagSet, c *siteConfig) {
 	f.Int64Var(&c.Fetch.MaxBytes, "max-page-bytes", fetch.DefaultMaxBytes, "bytes of a page analysed; longer pages are analysed on their start")
 	f.StringVar(&c.Fetch.UserAgent, "user-agent", fetch.DefaultUserAgent, "User-Agent of the analyser's requests")
 	f.IntVar(&c.Workers, "analysis-workers", 4, "analyses running at once; beyond, 503 with Retry-After")
-	f.IntVar(&c.UserConcurrent, "user-concurrent-analyses", app.DefaultUserConcurrent, "analyses one user may run at once, apart from --analysis-workers; beyond, 429 with Retry-After (0: no cap)")
-	f.IntVar(&c.UserDaily, "user-daily-analyses", app.DefaultUserDaily.Requests, "analyses one user may start in 24 h, re-analyses included, whatever their API key; beyond, 429 with Retry-After (0: no limit)")
-	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", app.DefaultHostLimit.Requests, "analyses of one target site (its registrable domain: example.com with its subdomains) per minute; beyond, 429 with Retry-After (0: no limit)")
-	f.IntVar(&c.AddressPerMinute, "address-analyses-per-minute", app.DefaultAddressLimit.Requests, "analyses reaching one resolved address per minute, whatever the site (keep it above --host-analyses-per-minute: CDNs serve many sites from one address); beyond, 429 with Retry-After (0: no limit)")
+	f.IntVar(&c.UserConcurrent, "user-concurrent-analyses", reports.DefaultUserConcurrent, "analyses one user may run at once, apart from --analysis-workers; beyond, 429 with Retry-After (0: no cap)")
+	f.IntVar(&c.UserDaily, "user-daily-analyses", reports.DefaultUserDaily.Requests, "analyses one user may start in 24 h, re-analyses included, whatever their API key; beyond, 429 with Retry-After (0: no limit)")
+	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", reports.DefaultHostLimit.Requests, "analyses of one target site (its registrable domain: example.com with its subdomains) per minute; beyond, 429 with Retry-After (0: no limit)")
+	f.IntVar(&c.AddressPerMinute, "address-analyses-per-minute", reports.DefaultAddressLimit.Requests, "analyses reaching one resolved address per minute, whatever the site (keep it above --host-analyses-per-minute: CDNs serve many sites from one address); beyond, 429 with Retry-After (0: no limit)")
 	f.StringVar(&c.CookieKey, "share-cookie-key", "", "hex key (32+ bytes) signing the report page's password cookie; empty: random at start")
 }
 
@@ -54,7 +55,7 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 		}
 		key = k
 	}
-	analyser := app.AnalyserConfig{
+	analyser := reports.AnalyserConfig{
 		Workers:        c.Workers,
 		UserConcurrent: c.UserConcurrent,
 		UserDaily:      quota(c.UserDaily, 24*time.Hour),
@@ -66,14 +67,14 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 	}
 	return fx.Options(
 		fx.Supply(c.Fetch, analyser, httpapi.ShareOptions{CookieKey: key}),
-		fetch.Module,
+		fetchfx.Module,
 	), nil
 }
 
-// quota is n per window, or app.NoLimit when n is not positive.
+// quota is n per window, or reports.NoLimit when n is not positive.
 func quota(n int, window time.Duration) ratelimit.Limit {
 	if n <= 0 {
-		return app.NoLimit
+		return reports.NoLimit
 	}
 	return ratelimit.Limit{Requests: n, Window: window}
 }

@@ -8,13 +8,13 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxtest"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 )
 
 // analyserConfigFor parses args as the site flags of serve and returns the
 // analyser configuration the graph gets from them.
-func analyserConfigFor(t *testing.T, args ...string) app.AnalyserConfig {
+func analyserConfigFor(t *testing.T, args ...string) reports.AnalyserConfig {
 	t.Helper()
 	cfg := serveConfig{Database: databaseConfig{URL: "memory:"}}
 	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
@@ -22,7 +22,7 @@ func analyserConfigFor(t *testing.T, args ...string) app.AnalyserConfig {
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	var got app.AnalyserConfig
+	var got reports.AnalyserConfig
 	fxtest.New(t, mustOptions(t, cfg), fx.Populate(&got)).RequireStart().RequireStop()
 	return got
 }
@@ -31,8 +31,8 @@ func analyserConfigFor(t *testing.T, args ...string) app.AnalyserConfig {
 // each quota is on, and 0 turns one off.
 func TestAnalysisQuotaFlags(t *testing.T) {
 	got := analyserConfigFor(t)
-	want := app.AnalyserConfig{Workers: 4, UserConcurrent: app.DefaultUserConcurrent, UserDaily: app.DefaultUserDaily,
-		HostLimit: app.DefaultHostLimit, AddressLimit: app.DefaultAddressLimit}
+	want := reports.AnalyserConfig{Workers: 4, UserConcurrent: reports.DefaultUserConcurrent, UserDaily: reports.DefaultUserDaily,
+		HostLimit: reports.DefaultHostLimit, AddressLimit: reports.DefaultAddressLimit}
 	if got.Workers != want.Workers || got.UserConcurrent != want.UserConcurrent || got.UserDaily != want.UserDaily ||
 		got.HostLimit != want.HostLimit || got.AddressLimit != want.AddressLimit {
 		t.Errorf("defaults: %+v, want %+v", got, want)

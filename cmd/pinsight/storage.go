@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 	"go.uber.org/fx"
 
-	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -107,7 +106,3 @@ func migratedAccounts[DB io.Closer](ctx context.Context, open func() (DB, error)
 	}
 	return store(db), db, nil
 }
-
-// memoryRateLimiter keeps request quotas in the process, whatever the
-// storage.
-var memoryRateLimiter = fx.Provide(fx.Annotate(memory.NewRateLimiter, fx.As(new(ports.RateLimiter))))

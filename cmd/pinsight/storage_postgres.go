@@ -6,8 +6,11 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/pinsight/pinsight/adapters/memory/memoryfx"
 	"github.com/pinsight/pinsight/adapters/postgres"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/adapters/postgres/postgresfx"
+	"github.com/pinsight/pinsight/app/appfx"
+	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -18,9 +21,9 @@ var postgresStorage = storageBackend{
 	serve: func(db databaseConfig, _ dataConfig) fx.Option {
 		return fx.Options(
 			fx.Supply(postgresConfig(db)),
-			postgres.Module,
-			fx.Provide(app.AsComponent(func(s ports.PostalStore) app.Component { return postalComponent(s) })),
-			memoryRateLimiter,
+			postgresfx.Module,
+			fx.Provide(appfx.AsComponent(func(s ports.PostalStore) health.Component { return postalComponent(s) })),
+			memoryfx.RateLimiter,
 		)
 	},
 	migrate: func(ctx context.Context, db databaseConfig, op migrateOp) ([]string, error) {

@@ -7,7 +7,9 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/pinsight/pinsight/adapters/memory/memoryfx"
 	"github.com/pinsight/pinsight/adapters/sqlite"
+	"github.com/pinsight/pinsight/adapters/sqlite/sqlitefx"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -15,7 +17,7 @@ import (
 // postal directory and the rate limiter stay in memory.
 var sqliteStorage = storageBackend{
 	serve: func(db databaseConfig, data dataConfig) fx.Option {
-		return fx.Options(fx.Supply(sqliteConfig(db)), sqlite.Module, memoryPostal(data), memoryRateLimiter,
+		return fx.Options(fx.Supply(sqliteConfig(db)), sqlitefx.Module, memoryPostal(data), memoryfx.RateLimiter,
 			fx.Invoke(func(db *sqlite.DB, log *slog.Logger) { log.Info("accounts and reports in SQLite", "file", db.Path()) }))
 	},
 	migrate: func(ctx context.Context, db databaseConfig, op migrateOp) ([]string, error) {

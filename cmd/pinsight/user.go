@@ -1,12 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/accounts"
 )
 
 func newUserCmd() *cobra.Command {
@@ -28,13 +27,13 @@ func newUserCmd() *cobra.Command {
 			if b.accounts == nil {
 				return fmt.Errorf("with --database-url %s accounts live only inside a running server; register through POST /api/v1/register instead", scheme+":")
 			}
-			ctx := context.Background()
-			accounts, closer, err := b.accounts(ctx, cfg)
+			ctx := cmd.Context()
+			store, closer, err := b.accounts(ctx, cfg)
 			if err != nil {
 				return err
 			}
 			defer closer.Close()
-			s, err := app.NewAccounts(accounts, app.NewPasswords(app.DefaultPasswordParams, app.PasswordLimits{})).CreateUser(ctx, email)
+			s, err := accounts.New(store, accounts.NewPasswords(accounts.DefaultPasswordParams, accounts.PasswordLimits{})).CreateUser(ctx, email)
 			if err != nil {
 				return err
 			}

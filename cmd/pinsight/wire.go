@@ -5,8 +5,9 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/adapters/httpapi/httpapifx"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/appfx"
 )
 
 // options is the whole application graph for cfg. The choice of adapters is
@@ -25,9 +26,12 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		return nil, err
 	}
 	return fx.Options(
-		fx.Supply(cfg.HTTP, log, app.DefaultPasswordParams, cfg.Passwords),
-		app.Module,
-		httpapi.Module,
+		fx.Supply(cfg.HTTP, log, accounts.DefaultPasswordParams, cfg.Passwords),
+		appfx.Module,
+		httpapifx.Module,
+		// Every storage keeps accounts and reports, so the whole API is
+		// served; one without them would choose httpapifx.PostalRoutes.
+		httpapifx.AllRoutes,
 		stores,
 		site,
 		bounds,

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net/mail"
@@ -14,6 +13,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pinsight/pinsight/domain/fault"
 )
 
 // User is an account holder.
@@ -37,10 +38,10 @@ type APIKey struct {
 
 // Errors returned by account stores and use cases.
 var (
-	ErrNotFound           = errors.New("account: not found")
-	ErrEmailTaken         = errors.New("account: email already registered")
-	ErrInvalidCredentials = errors.New("account: invalid email or password")
-	ErrUnauthorized       = errors.New("account: missing or invalid API key")
+	ErrNotFound           = fault.New(fault.NotFound, "account: not found")
+	ErrEmailTaken         = fault.New(fault.Conflict, "account: email already registered")
+	ErrInvalidCredentials = fault.New(fault.Unauthorized, "account: invalid email or password")
+	ErrUnauthorized       = fault.New(fault.Unauthorized, "account: missing or invalid API key")
 )
 
 // Credential limits (the password rules are in password.go).
@@ -157,3 +158,6 @@ func hiddenInName(r rune) bool {
 
 // FieldErrors returns the messages by field, for transports.
 func (e *ValidationError) FieldErrors() map[string][]string { return e.Fields }
+
+// Kind implements fault.Kinder.
+func (e *ValidationError) Kind() fault.Kind { return fault.Invalid }

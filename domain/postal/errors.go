@@ -1,19 +1,20 @@
 package postal
 
 import (
-	"errors"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pinsight/pinsight/domain/fault"
 )
 
 // ErrNotFound is returned when a pincode, office, state, district or village
 // does not exist.
-var ErrNotFound = errors.New("postal: not found")
+var ErrNotFound = fault.New(fault.NotFound, "postal: not found")
 
 // ErrNoData is returned when no directory has been loaded (a database the
 // dataset was not imported into yet, or a store built empty).
-var ErrNoData = errors.New("postal: no directory loaded yet: with a database, \"pinsight import\" loads the dataset")
+var ErrNoData = fault.New(fault.Unavailable, "postal: no directory loaded yet")
 
 // NotFoundError is an ErrNotFound with a message naming what was missing.
 type NotFoundError struct{ What string }
@@ -22,6 +23,9 @@ func (e *NotFoundError) Error() string { return "postal: " + e.What + " not foun
 
 // Is makes errors.Is(err, ErrNotFound) true.
 func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
+
+// Kind implements fault.Kinder.
+func (e *NotFoundError) Kind() fault.Kind { return fault.NotFound }
 
 // ValidationError lists invalid inputs by field.
 type ValidationError struct {
@@ -49,6 +53,9 @@ func (e *ValidationError) Error() string {
 // FieldErrors returns the messages by field, for transports.
 func (e *ValidationError) FieldErrors() map[string][]string { return e.Fields }
 
+// Kind implements fault.Kinder.
+func (e *ValidationError) Kind() fault.Kind { return fault.Invalid }
+
 // AmbiguousError reports a name or prefix matching several states or
 // districts; Candidates names them (with their ids).
 type AmbiguousError struct {
@@ -68,3 +75,6 @@ func (e *AmbiguousError) FieldErrors() map[string][]string {
 	msgs = append(msgs, e.Candidates...)
 	return map[string][]string{e.Field: msgs}
 }
+
+// Kind implements fault.Kinder.
+func (e *AmbiguousError) Kind() fault.Kind { return fault.Invalid }

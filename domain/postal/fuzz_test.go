@@ -95,37 +95,6 @@ func FuzzParseQuery(f *testing.F) {
 	})
 }
 
-// FuzzNewPage checks that an accepted page has sane slice bounds for any
-// list length, and that refusals name the faulty field.
-func FuzzNewPage(f *testing.F) {
-	for _, p := range [][3]int{{0, 0, 0}, {1, 10, 25}, {3, 10, 25}, {4, 10, 25}, {-1, 10, 5}, {1, 101, 5}, {math.MaxInt, 100, 1000}, {math.MaxInt / 10, 100, 7}} {
-		f.Add(p[0], p[1], p[2])
-	}
-	f.Fuzz(func(t *testing.T, number, perPage, total int) {
-		p, err := postal.NewPage(number, perPage)
-		if err != nil {
-			fields := fieldsOf(err)
-			if fields["page"] == nil && fields["per_page"] == nil {
-				t.Fatalf("NewPage(%d, %d) error %v names no field", number, perPage, err)
-			}
-			return
-		}
-		if p.Number < 1 || p.PerPage < 1 || p.PerPage > postal.MaxPerPage {
-			t.Fatalf("NewPage(%d, %d) = %+v", number, perPage, p)
-		}
-		if total < 0 {
-			total = -(total + 1)
-		}
-		from, to := p.Bounds(total)
-		if from < 0 || from > to || to > total || to-from > p.PerPage {
-			t.Fatalf("%+v.Bounds(%d) = %d, %d", p, total, from, to)
-		}
-		if last := p.LastPage(total); last < 1 || p.Number <= last && to-from == 0 && total > 0 {
-			t.Fatalf("%+v: last page %d of %d items, page bounds %d, %d", p, last, total, from, to)
-		}
-	})
-}
-
 func fieldsOf(err error) map[string][]string {
 	var ve *postal.ValidationError
 	if !errors.As(err, &ve) {

@@ -4,11 +4,12 @@
 package ratelimit
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pinsight/pinsight/domain/fault"
 )
 
 // Limit is a quota: at most Requests in any Window (bursts included).
@@ -50,8 +51,9 @@ func ParseLimit(s string) (Limit, error) {
 	return Limit{Requests: reqs, Window: window}, nil
 }
 
-// ErrDisabled is returned by Take for a limit that restricts nothing.
-var ErrDisabled = errors.New("ratelimit: limit disabled")
+// ErrDisabled is returned by Take for a limit that restricts nothing: a
+// caller's mistake, so it is an Internal fault.
+var ErrDisabled = fault.New(fault.Internal, "ratelimit: limit disabled")
 
 // Take applies one request at now to a client whose state is tat (its
 // theoretical arrival time; zero for a new client). It returns the decision

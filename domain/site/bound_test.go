@@ -46,7 +46,7 @@ func text(s string) *site.Node { return &site.Node{Type: site.TextNode, Text: s}
 // whole report is a few tens of kilobytes (it was 6.5 MB for a 2 MiB title).
 func TestHostilePageStaysSmall(t *testing.T) {
 	f, found := hostilePage()
-	res := site.Analyze(f, site.DefaultWeights).Results
+	res := site.Analyse(f, site.DefaultWeights).Results
 	raw, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)

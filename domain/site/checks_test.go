@@ -23,7 +23,7 @@ func doc(head ...*site.Node) *site.Node {
 
 func check(t *testing.T, f *site.Fetched, id string) site.Check {
 	t.Helper()
-	for _, cs := range site.Analyze(f, site.DefaultWeights).Results {
+	for _, cs := range site.Analyse(f, site.DefaultWeights).Results {
 		for _, c := range cs {
 			if c.ID == id {
 				return c
@@ -148,7 +148,7 @@ func TestSecurityHeaders(t *testing.T) {
 // checks (47 of 40); what must hold is that it is never rated good.
 func TestNotHTMLFailsWithoutPanicking(t *testing.T) {
 	f := &site.Fetched{Page: site.Response{URL: "https://n.example/file.pdf", Status: 200}}
-	a := site.Analyze(f, site.DefaultWeights)
+	a := site.Analyse(f, site.DefaultWeights)
 	for _, id := range []string{"title", "meta_description", "headings", "language", "favicon", "canonical", "meta_viewport", "charset", "doctype", "structured_data"} {
 		if c := check(t, f, id); c.Passed || c.Errors[0] != "missing" {
 			t.Errorf("%s = %v %v", id, c.Passed, c.Errors)

@@ -1,10 +1,10 @@
 package site
 
-import "errors"
+import "github.com/pinsight/pinsight/domain/fault"
 
 // ErrNotFound is returned for a report or project that does not exist or
 // belongs to another user (the two are never told apart).
-var ErrNotFound = errors.New("site: not found")
+var ErrNotFound = fault.New(fault.NotFound, "site: not found")
 
 // FetchError says why a URL could not be analysed: no response at all, or a
 // target the fetcher refuses (private address, scheme, port). Transports
@@ -24,3 +24,6 @@ func (e *FetchError) Unwrap() error { return e.Err }
 func (e *FetchError) FieldErrors() map[string][]string {
 	return map[string][]string{"url": {e.Reason}}
 }
+
+// Kind implements fault.Kinder.
+func (e *FetchError) Kind() fault.Kind { return fault.Invalid }

@@ -1,9 +1,10 @@
 package site
 
 import (
-	"errors"
 	"fmt"
 	"time"
+
+	"github.com/pinsight/pinsight/domain/fault"
 )
 
 // Idempotency keys: a client names a creation request with a key of its
@@ -70,4 +71,4 @@ func (i Idempotency) Live(now time.Time) bool {
 // ErrClaimLost is returned when a request finishes under an idempotency
 // claim it no longer holds (it was released, or taken over once its lock
 // passed): nothing was stored.
-var ErrClaimLost = errors.New("site: the idempotency key is no longer held by this request")
+var ErrClaimLost = fault.New(fault.Conflict, "site: the idempotency key is no longer held by this request")

@@ -2,40 +2,15 @@ package site
 
 import (
 	"cmp"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pinsight/pinsight/domain/paging"
 )
 
 // PerPageChoices are the page sizes lists accept; the first is the default.
 var PerPageChoices = []int{10, 25, 50, 100}
-
-// Paging selects one page of a list.
-type Paging struct {
-	PerPage int // one of PerPageChoices
-	Page    int // 1-based; beyond the last page the list is empty
-}
-
-// Offset is the number of items before the page (saturating, never
-// negative, for absurd page numbers).
-func (p Paging) Offset() int {
-	if p.Page <= 1 || p.PerPage <= 0 {
-		return 0
-	}
-	if p.Page-1 > math.MaxInt32/p.PerPage {
-		return math.MaxInt32
-	}
-	return (p.Page - 1) * p.PerPage
-}
-
-// LastPage is the number of the last page for total items (1 when empty).
-func (p Paging) LastPage(total int) int {
-	if total <= 0 {
-		return 1
-	}
-	return (total + p.PerPage - 1) / p.PerPage
-}
 
 // ReportSort is a sort key of the report list.
 type ReportSort string
@@ -66,12 +41,12 @@ type ReportParams struct {
 
 // ReportQuery is a validated report list query.
 type ReportQuery struct {
-	Search  string // in URLKey form; "" matches every report
-	Project string // normalised project name; "" for any
-	Result  Rating // "" for any
-	SortBy  ReportSort
-	Desc    bool
-	Paging
+	Search      string // in URLKey form; "" matches every report
+	Project     string // normalised project name; "" for any
+	Result      Rating // "" for any
+	SortBy      ReportSort
+	Desc        bool
+	paging.Page // PerPage one of PerPageChoices; beyond the last page the list is empty
 }
 
 // NewReportQuery validates p, reporting every invalid field at once.
@@ -97,7 +72,7 @@ func NewReportQuery(p ReportParams) (ReportQuery, error) {
 		errs.add("sort_by", "must be id, generated_at, url or result")
 	}
 	q.Desc = parseDirection(p.Sort, errs)
-	q.Paging = parsePaging(p.PerPage, p.Page, errs)
+	q.Page = parsePage(p.PerPage, p.Page, errs)
 	return q, errs.err()
 }
 
@@ -111,10 +86,10 @@ type ProjectParams struct {
 
 // ProjectQuery is a validated project list query.
 type ProjectQuery struct {
-	Search string // lower-cased; "" matches every project
-	SortBy ProjectSort
-	Desc   bool
-	Paging
+	Search      string // lower-cased; "" matches every project
+	SortBy      ProjectSort
+	Desc        bool
+	paging.Page // PerPage one of PerPageChoices; beyond the last page the list is empty
 }
 
 // NewProjectQuery validates p, reporting every invalid field at once.
@@ -132,7 +107,7 @@ func NewProjectQuery(p ProjectParams) (ProjectQuery, error) {
 		errs.add("sort_by", "must be created_at or project")
 	}
 	q.Desc = parseDirection(p.Sort, errs)
-	q.Paging = parsePaging(p.PerPage, p.Page, errs)
+	q.Page = parsePage(p.PerPage, p.Page, errs)
 	return q, errs.err()
 }
 
@@ -161,8 +136,8 @@ func parseDirection(s string, errs fieldErrors) (desc bool) {
 	return true
 }
 
-func parsePaging(perPage, page int, errs fieldErrors) Paging {
-	p := Paging{PerPage: cmp.Or(perPage, PerPageChoices[0]), Page: cmp.Or(page, 1)}
+func parsePage(perPage, page int, errs fieldErrors) paging.Page {
+	p := paging.Page{Number: cmp.Or(page, 1), PerPage: cmp.Or(perPage, PerPageChoices[0])}
 	valid := false
 	for _, n := range PerPageChoices {
 		valid = valid || n == p.PerPage
@@ -174,7 +149,7 @@ func parsePaging(perPage, page int, errs fieldErrors) Paging {
 		}
 		errs.add("per_page", "must be one of "+strings.Join(choices, ", "))
 	}
-	if p.Page < 1 {
+	if p.Number < 1 {
 		errs.add("page", "must be at least 1")
 	}
 	return p

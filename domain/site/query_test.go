@@ -6,17 +6,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
 func TestNewReportQuery(t *testing.T) {
 	q, err := site.NewReportQuery(site.ReportParams{})
-	want := site.ReportQuery{SortBy: site.SortReportsByID, Desc: true, Paging: site.Paging{PerPage: 10, Page: 1}}
+	want := site.ReportQuery{SortBy: site.SortReportsByID, Desc: true, Page: paging.Page{Number: 1, PerPage: 10}}
 	if err != nil || q != want {
 		t.Fatalf("defaults = %+v, %v; want %+v", q, err, want)
 	}
 	q, err = site.NewReportQuery(site.ReportParams{Search: " HTTPS://WWW.Example.com/A ", Project: "WWW.Example.com", Result: "good", SortBy: "result", Sort: "asc", PerPage: 100, Page: 3})
-	want = site.ReportQuery{Search: "example.com/a", Project: "example.com", Result: site.Good, SortBy: site.SortReportsByResult, Paging: site.Paging{PerPage: 100, Page: 3}}
+	want = site.ReportQuery{Search: "example.com/a", Project: "example.com", Result: site.Good, SortBy: site.SortReportsByResult, Page: paging.Page{Number: 3, PerPage: 100}}
 	if err != nil || q != want {
 		t.Fatalf("full = %+v, %v; want %+v", q, err, want)
 	}
@@ -53,7 +54,7 @@ func TestNewReportQuery(t *testing.T) {
 
 func TestNewProjectQuery(t *testing.T) {
 	q, err := site.NewProjectQuery(site.ProjectParams{Search: " Example "})
-	want := site.ProjectQuery{Search: "example", SortBy: site.SortProjectsByCreatedAt, Desc: true, Paging: site.Paging{PerPage: 10, Page: 1}}
+	want := site.ProjectQuery{Search: "example", SortBy: site.SortProjectsByCreatedAt, Desc: true, Page: paging.Page{Number: 1, PerPage: 10}}
 	if err != nil || q != want {
 		t.Fatalf("= %+v, %v; want %+v", q, err, want)
 	}
@@ -65,8 +66,8 @@ func TestNewProjectQuery(t *testing.T) {
 }
 
 func TestPaging(t *testing.T) {
-	p := site.Paging{PerPage: 10, Page: 3}
-	if p.Offset() != 20 || (site.Paging{PerPage: 100, Page: 1 << 62}).Offset() < 0 {
+	p := paging.Page{Number: 3, PerPage: 10}
+	if p.Offset() != 20 || (paging.Page{Number: 1 << 62, PerPage: 100}).Offset() < 0 {
 		t.Errorf("Offset = %d", p.Offset())
 	}
 	for total, want := range map[int]int{0: 1, 1: 1, 10: 1, 11: 2, 100: 10} {

@@ -3,6 +3,8 @@ package site
 import (
 	"sort"
 	"strings"
+
+	"github.com/pinsight/pinsight/domain/fault"
 )
 
 // ValidationError lists invalid fields with their messages; transports
@@ -26,6 +28,9 @@ func (e *ValidationError) Error() string {
 
 // FieldErrors returns the messages by field, for transports.
 func (e *ValidationError) FieldErrors() map[string][]string { return e.Fields }
+
+// Kind implements fault.Kinder.
+func (e *ValidationError) Kind() fault.Kind { return fault.Invalid }
 
 // Invalid returns a ValidationError for one field.
 func Invalid(field, msg string) *ValidationError {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -43,7 +44,7 @@ func mustClaim(t *testing.T, s ports.ReportStore, idem site.Idempotency, now tim
 
 func countReports(t *testing.T, s ports.ReportStore, user int64) int {
 	t.Helper()
-	_, total, err := s.Reports(context.Background(), user, site.ReportQuery{SortBy: site.SortReportsByID, Paging: site.Paging{PerPage: 10, Page: 1}})
+	_, total, err := s.Reports(context.Background(), user, site.ReportQuery{SortBy: site.SortReportsByID, Page: paging.Page{Number: 1, PerPage: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
 	"github.com/pinsight/pinsight/ports"
@@ -44,7 +45,7 @@ type postalCase struct {
 var bg = context.Background()
 
 func testPostalEmpty(t *testing.T, s ports.PostalStore) {
-	page := postal.Page{Number: 1, PerPage: 10}
+	page := paging.Page{Number: 1, PerPage: 10}
 	q := postal.SearchQuery{Key: "patna"}
 	checks := map[string]error{}
 	_, checks["Info"] = s.Info(bg)
@@ -58,7 +59,7 @@ func testPostalEmpty(t *testing.T, s ports.PostalStore) {
 	_, _, checks["SearchOffices"] = s.SearchOffices(bg, q, page)
 	_, _, checks["SearchVillages"] = s.SearchVillages(bg, q, 0, 0, page)
 	_, checks["LocatedOffices"] = s.LocatedOffices(bg)
-	_, checks["NearestOffices"] = s.NearestOffices(bg, geo.Point{Lat: 25.6, Lon: 85.1}, 3, 0)
+	_, checks["NearestOffices"] = s.NearestOffices(bg, geo.NearQuery{Point: geo.Point{Lat: 25.6, Lon: 85.1}, Limit: 3})
 	for name, err := range checks {
 		if !errors.Is(err, postal.ErrNoData) {
 			t.Errorf("%s on an empty store: err = %v, want postal.ErrNoData", name, err)
@@ -254,7 +255,7 @@ func (c *postalCase) districtOffices(t *testing.T) {
 		{99999, 1, 10, nil, 0},
 	}
 	for _, tt := range tests {
-		got, total, err := c.s.DistrictOffices(bg, tt.district, postal.Page{Number: tt.page, PerPage: tt.perPage})
+		got, total, err := c.s.DistrictOffices(bg, tt.district, paging.Page{Number: tt.page, PerPage: tt.perPage})
 		if err != nil || total != tt.total {
 			t.Errorf("DistrictOffices(%d, page %d) total = %d, %v; want %d", tt.district, tt.page, total, err, tt.total)
 		}
@@ -284,12 +285,12 @@ func (c *postalCase) villages(t *testing.T) {
 		{"800001", 1, 10, nil, 0},
 	}
 	for _, tt := range tests {
-		got, total, err := c.s.Villages(bg, tt.pin, postal.Page{Number: tt.page, PerPage: tt.perPage})
+		got, total, err := c.s.Villages(bg, tt.pin, paging.Page{Number: tt.page, PerPage: tt.perPage})
 		if err != nil || total != tt.total || !sameIDs(villageCodes(got), tt.want) {
 			t.Errorf("Villages(%s, page %d) = %v, %d, %v; want %v, %d", tt.pin, tt.page, villageCodes(got), total, err, tt.want, tt.total)
 		}
 	}
-	got, _, _ := c.s.Villages(bg, "800008", postal.Page{Number: 1, PerPage: 10})
+	got, _, _ := c.s.Villages(bg, "800008", paging.Page{Number: 1, PerPage: 10})
 	want := postal.Village{Code: "2001", Name: "Chandanpura", Subdistrict: "Test Block", District: "Patna", DistrictID: 202,
 		State: "Bihar", StateID: 10, Pincode: "800008"}
 	if len(got) != 1 || got[0] != want {
@@ -321,7 +322,7 @@ func (c *postalCase) searchOffices(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParseQuery(%q): %v", tt.q, err)
 		}
-		got, total, err := c.s.SearchOffices(bg, q, postal.Page{Number: tt.page, PerPage: tt.perPage})
+		got, total, err := c.s.SearchOffices(bg, q, paging.Page{Number: tt.page, PerPage: tt.perPage})
 		if err != nil || total != tt.total {
 			t.Errorf("SearchOffices(%q, page %d) total = %d, %v; want %d", tt.q, tt.page, total, err, tt.total)
 		}
@@ -346,7 +347,7 @@ func (c *postalCase) searchVillages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		q, _ := postal.ParseQuery(tt.q)
-		got, total, err := c.s.SearchVillages(bg, q, tt.state, tt.district, postal.Page{Number: tt.page, PerPage: tt.perPage})
+		got, total, err := c.s.SearchVillages(bg, q, tt.state, tt.district, paging.Page{Number: tt.page, PerPage: tt.perPage})
 		if err != nil || total != tt.total || !sameIDs(villageCodes(got), tt.want) {
 			t.Errorf("SearchVillages(%q, %d, %d, page %d) = %v, %d, %v; want %v, %d",
 				tt.q, tt.state, tt.district, tt.page, villageCodes(got), total, err, tt.want, tt.total)
@@ -378,7 +379,7 @@ func (c *postalCase) nearestOffices(t *testing.T) {
 		{lucknow, 0, 0, nil},
 	}
 	for _, tt := range tests {
-		got, err := c.s.NearestOffices(bg, tt.p, tt.limit, tt.withinKm)
+		got, err := c.s.NearestOffices(bg, geo.NearQuery{Point: tt.p, Limit: tt.limit, RadiusKm: tt.withinKm})
 		var gotIDs []int64
 		for _, n := range got {
 			gotIDs = append(gotIDs, n.Office.ID)
@@ -391,7 +392,7 @@ func (c *postalCase) nearestOffices(t *testing.T) {
 			t.Errorf("NearestOffices(%v, %d, %v) = %v, %v; want %v", tt.p, tt.limit, tt.withinKm, gotIDs, err, tt.want)
 		}
 	}
-	all, err := c.s.NearestOffices(bg, geo.Point{Lat: 20, Lon: 80}, 100, 0)
+	all, err := c.s.NearestOffices(bg, geo.NearQuery{Point: geo.Point{Lat: 20, Lon: 80}, Limit: 100})
 	if err != nil || len(all) != 13 {
 		t.Fatalf("NearestOffices(limit 100) = %d offices, %v; want every located office (13)", len(all), err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -31,7 +32,7 @@ func HostileReport() (site.Report, int) {
 			el("html", el("head", el("title", text(title))), el("body", el("h1", text(title)))),
 		}}}
 	r := site.Report{UserID: 1, Privacy: site.Private, CreatedAt: reportEpoch, UpdatedAt: reportEpoch}
-	if err := r.Apply(site.Analyze(page, site.DefaultWeights), reportEpoch); err != nil {
+	if err := r.Apply(site.Analyse(page, site.DefaultWeights), reportEpoch); err != nil {
 		panic(err)
 	}
 	raw, err := json.Marshal(r.Results)
@@ -56,7 +57,7 @@ func BenchmarkReportList(b *testing.B, newStore func(testing.TB) ports.ReportSto
 			b.Fatal(err)
 		}
 	}
-	q := site.ReportQuery{SortBy: site.SortReportsByID, Desc: true, Paging: site.Paging{PerPage: 100, Page: 1}}
+	q := site.ReportQuery{SortBy: site.SortReportsByID, Desc: true, Page: paging.Page{Number: 1, PerPage: 100}}
 	for b.Loop() {
 		got, total, err := s.Reports(ctx, 1, q)
 		if err != nil || len(got) != 100 || total != 100 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -40,36 +41,36 @@ func listFixture(t *testing.T, s ports.ReportStore) []int64 {
 
 func testReportList(t *testing.T, s ports.ReportStore) {
 	ids := listFixture(t, s)
-	all := site.Paging{PerPage: 100, Page: 1}
+	all := paging.Page{Number: 1, PerPage: 100}
 	tests := []struct {
 		name  string
 		q     site.ReportQuery
 		want  []int // indexes into ids
 		total int
 	}{
-		{"id desc", site.ReportQuery{SortBy: "id", Desc: true, Paging: all}, []int{4, 3, 2, 1, 0}, 5},
-		{"id asc", site.ReportQuery{SortBy: "id", Paging: all}, []int{0, 1, 2, 3, 4}, 5},
-		{"generated_at asc, ties by id", site.ReportQuery{SortBy: "generated_at", Paging: all}, []int{1, 3, 4, 0, 2}, 5},
-		{"generated_at desc", site.ReportQuery{SortBy: "generated_at", Desc: true, Paging: all}, []int{2, 0, 4, 3, 1}, 5},
-		{"url asc", site.ReportQuery{SortBy: "url", Paging: all}, []int{1, 3, 2, 0, 4}, 5},
-		{"url desc", site.ReportQuery{SortBy: "url", Desc: true, Paging: all}, []int{4, 0, 2, 3, 1}, 5},
-		{"result asc: score, ties by id", site.ReportQuery{SortBy: "result", Paging: all}, []int{2, 1, 4, 0, 3}, 5},
-		{"result desc", site.ReportQuery{SortBy: "result", Desc: true, Paging: all}, []int{3, 0, 4, 1, 2}, 5},
-		{"search host", site.ReportQuery{Search: "example.com", SortBy: "id", Desc: true, Paging: all}, []int{4, 2, 1, 0}, 4},
-		{"search ignores scheme and www", site.ReportQuery{Search: site.URLKey("HTTP://WWW.example.com/A"), SortBy: "id", Paging: all}, []int{0}, 1},
-		{"search path", site.ReportQuery{Search: site.URLKey("https://example.com/b"), SortBy: "id", Paging: all}, []int{1}, 1},
-		{"search without match", site.ReportQuery{Search: "nothing", SortBy: "id", Paging: all}, nil, 0},
-		{"project", site.ReportQuery{Project: "example.com", SortBy: "id", Desc: true, Paging: all}, []int{4, 1, 0}, 3},
-		{"project is exact", site.ReportQuery{Project: "example", SortBy: "id", Paging: all}, nil, 0},
-		{"result good", site.ReportQuery{Result: site.Good, SortBy: "id", Desc: true, Paging: all}, []int{3, 0}, 2},
-		{"result bad", site.ReportQuery{Result: site.Bad, SortBy: "id", Paging: all}, []int{2}, 1},
-		{"project, result and sort", site.ReportQuery{Project: "example.com", Result: site.Decent, SortBy: "result", Paging: all}, []int{1, 4}, 2},
-		{"search and result", site.ReportQuery{Search: "example", Result: site.Good, SortBy: "url", Paging: all}, []int{0}, 1},
-		{"page 1 of 3", site.ReportQuery{SortBy: "id", Desc: true, Paging: site.Paging{PerPage: 2, Page: 1}}, []int{4, 3}, 5},
-		{"page 3 of 3", site.ReportQuery{SortBy: "id", Desc: true, Paging: site.Paging{PerPage: 2, Page: 3}}, []int{0}, 5},
-		{"beyond the last page", site.ReportQuery{SortBy: "id", Desc: true, Paging: site.Paging{PerPage: 2, Page: 4}}, nil, 5},
-		{"far beyond the last page", site.ReportQuery{SortBy: "id", Paging: site.Paging{PerPage: 100, Page: 1 << 40}}, nil, 5},
-		{"filtered page", site.ReportQuery{Search: "example.com", SortBy: "url", Paging: site.Paging{PerPage: 2, Page: 2}}, []int{0, 4}, 4},
+		{"id desc", site.ReportQuery{SortBy: "id", Desc: true, Page: all}, []int{4, 3, 2, 1, 0}, 5},
+		{"id asc", site.ReportQuery{SortBy: "id", Page: all}, []int{0, 1, 2, 3, 4}, 5},
+		{"generated_at asc, ties by id", site.ReportQuery{SortBy: "generated_at", Page: all}, []int{1, 3, 4, 0, 2}, 5},
+		{"generated_at desc", site.ReportQuery{SortBy: "generated_at", Desc: true, Page: all}, []int{2, 0, 4, 3, 1}, 5},
+		{"url asc", site.ReportQuery{SortBy: "url", Page: all}, []int{1, 3, 2, 0, 4}, 5},
+		{"url desc", site.ReportQuery{SortBy: "url", Desc: true, Page: all}, []int{4, 0, 2, 3, 1}, 5},
+		{"result asc: score, ties by id", site.ReportQuery{SortBy: "result", Page: all}, []int{2, 1, 4, 0, 3}, 5},
+		{"result desc", site.ReportQuery{SortBy: "result", Desc: true, Page: all}, []int{3, 0, 4, 1, 2}, 5},
+		{"search host", site.ReportQuery{Search: "example.com", SortBy: "id", Desc: true, Page: all}, []int{4, 2, 1, 0}, 4},
+		{"search ignores scheme and www", site.ReportQuery{Search: site.URLKey("HTTP://WWW.example.com/A"), SortBy: "id", Page: all}, []int{0}, 1},
+		{"search path", site.ReportQuery{Search: site.URLKey("https://example.com/b"), SortBy: "id", Page: all}, []int{1}, 1},
+		{"search without match", site.ReportQuery{Search: "nothing", SortBy: "id", Page: all}, nil, 0},
+		{"project", site.ReportQuery{Project: "example.com", SortBy: "id", Desc: true, Page: all}, []int{4, 1, 0}, 3},
+		{"project is exact", site.ReportQuery{Project: "example", SortBy: "id", Page: all}, nil, 0},
+		{"result good", site.ReportQuery{Result: site.Good, SortBy: "id", Desc: true, Page: all}, []int{3, 0}, 2},
+		{"result bad", site.ReportQuery{Result: site.Bad, SortBy: "id", Page: all}, []int{2}, 1},
+		{"project, result and sort", site.ReportQuery{Project: "example.com", Result: site.Decent, SortBy: "result", Page: all}, []int{1, 4}, 2},
+		{"search and result", site.ReportQuery{Search: "example", Result: site.Good, SortBy: "url", Page: all}, []int{0}, 1},
+		{"page 1 of 3", site.ReportQuery{SortBy: "id", Desc: true, Page: paging.Page{Number: 1, PerPage: 2}}, []int{4, 3}, 5},
+		{"page 3 of 3", site.ReportQuery{SortBy: "id", Desc: true, Page: paging.Page{Number: 3, PerPage: 2}}, []int{0}, 5},
+		{"beyond the last page", site.ReportQuery{SortBy: "id", Desc: true, Page: paging.Page{Number: 4, PerPage: 2}}, nil, 5},
+		{"far beyond the last page", site.ReportQuery{SortBy: "id", Page: paging.Page{Number: 1 << 40, PerPage: 100}}, nil, 5},
+		{"filtered page", site.ReportQuery{Search: "example.com", SortBy: "url", Page: paging.Page{Number: 2, PerPage: 2}}, []int{0, 4}, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,11 +90,11 @@ func testReportList(t *testing.T, s ports.ReportStore) {
 			}
 		})
 	}
-	if got, total, err := s.Reports(context.Background(), 3, site.ReportQuery{SortBy: "id", Paging: all}); err != nil || len(got) != 0 || total != 0 {
+	if got, total, err := s.Reports(context.Background(), 3, site.ReportQuery{SortBy: "id", Page: all}); err != nil || len(got) != 0 || total != 0 {
 		t.Errorf("Reports(user without reports) = %v, %d, %v", got, total, err)
 	}
 	// A list carries every field but the results, which it never reads.
-	got, _, err := s.Reports(context.Background(), 1, site.ReportQuery{SortBy: "id", Paging: all})
+	got, _, err := s.Reports(context.Background(), 1, site.ReportQuery{SortBy: "id", Page: all})
 	if err != nil || len(got) != len(ids) {
 		t.Fatalf("Reports = %d items, %v", len(got), err)
 	}
@@ -109,8 +110,8 @@ func testReportList(t *testing.T, s ports.ReportStore) {
 
 func testProjects(t *testing.T, s ports.ReportStore) {
 	listFixture(t, s)
-	all := site.Paging{PerPage: 100, Page: 1}
-	got, total, err := s.Projects(context.Background(), 1, site.ProjectQuery{SortBy: "project", Paging: all})
+	all := paging.Page{Number: 1, PerPage: 100}
+	got, total, err := s.Projects(context.Background(), 1, site.ProjectQuery{SortBy: "project", Page: all})
 	if err != nil || total != 3 || len(got) != 3 {
 		t.Fatalf("Projects = %+v, %d, %v", got, total, err)
 	}
@@ -131,13 +132,13 @@ func testProjects(t *testing.T, s ports.ReportStore) {
 		want  []string
 		total int
 	}{
-		{"created_at desc", site.ProjectQuery{SortBy: "created_at", Desc: true, Paging: all}, []string{"b.org", "blog.example.com", "example.com"}, 3},
-		{"created_at asc", site.ProjectQuery{SortBy: "created_at", Paging: all}, []string{"example.com", "blog.example.com", "b.org"}, 3},
-		{"project desc", site.ProjectQuery{SortBy: "project", Desc: true, Paging: all}, []string{"example.com", "blog.example.com", "b.org"}, 3},
-		{"search", site.ProjectQuery{Search: "example", SortBy: "created_at", Desc: true, Paging: all}, []string{"blog.example.com", "example.com"}, 2},
-		{"search without match", site.ProjectQuery{Search: "zzz", SortBy: "project", Paging: all}, nil, 0},
-		{"page 2", site.ProjectQuery{SortBy: "created_at", Desc: true, Paging: site.Paging{PerPage: 2, Page: 2}}, []string{"example.com"}, 3},
-		{"beyond the last page", site.ProjectQuery{SortBy: "project", Paging: site.Paging{PerPage: 2, Page: 3}}, nil, 3},
+		{"created_at desc", site.ProjectQuery{SortBy: "created_at", Desc: true, Page: all}, []string{"b.org", "blog.example.com", "example.com"}, 3},
+		{"created_at asc", site.ProjectQuery{SortBy: "created_at", Page: all}, []string{"example.com", "blog.example.com", "b.org"}, 3},
+		{"project desc", site.ProjectQuery{SortBy: "project", Desc: true, Page: all}, []string{"example.com", "blog.example.com", "b.org"}, 3},
+		{"search", site.ProjectQuery{Search: "example", SortBy: "created_at", Desc: true, Page: all}, []string{"blog.example.com", "example.com"}, 2},
+		{"search without match", site.ProjectQuery{Search: "zzz", SortBy: "project", Page: all}, nil, 0},
+		{"page 2", site.ProjectQuery{SortBy: "created_at", Desc: true, Page: paging.Page{Number: 2, PerPage: 2}}, []string{"example.com"}, 3},
+		{"beyond the last page", site.ProjectQuery{SortBy: "project", Page: paging.Page{Number: 3, PerPage: 2}}, nil, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,13 +172,13 @@ func testDeleteProject(t *testing.T, s ports.ReportStore) {
 	if _, err := s.Report(ctx, 1, ids[2]); err != nil {
 		t.Errorf("blog.example.com went with example.com: %v", err)
 	}
-	if _, total, _ := s.Reports(ctx, 2, site.ReportQuery{SortBy: "id", Paging: site.Paging{PerPage: 10, Page: 1}}); total != 1 {
+	if _, total, _ := s.Reports(ctx, 2, site.ReportQuery{SortBy: "id", Page: paging.Page{Number: 1, PerPage: 10}}); total != 1 {
 		t.Errorf("user 2 has %d reports left, want 1", total)
 	}
 	if _, err := s.DeleteProject(ctx, 1, "example.com"); !errors.Is(err, site.ErrNotFound) {
 		t.Errorf("second DeleteProject err = %v", err)
 	}
-	if _, total, _ := s.Projects(ctx, 1, site.ProjectQuery{SortBy: "project", Paging: site.Paging{PerPage: 10, Page: 1}}); total != 2 {
+	if _, total, _ := s.Projects(ctx, 1, site.ProjectQuery{SortBy: "project", Page: paging.Page{Number: 1, PerPage: 10}}); total != 2 {
 		t.Errorf("%d projects left, want 2", total)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/app"
+	"github.com/pinsight/pinsight/app/health"
 )
 
 // The account HostileRoutes works as, and the page it analyses.
@@ -38,17 +38,18 @@ var requiredOperations = []string{
 
 // HostileRoutes registers every operation of r on the production API and
 // handler and runs Hostile over all of them, then HostilePage over the
-// public report page. r needs Postal, Accounts, Reports and Projects; the
+// public report page. r needs Directory, Geocoder, Accounts, Reports and
+// Projects; the
 // valid values come from porttest.PostalDataset (PIN 800001 in Patna,
 // Bihar), and the analyser must be able to analyse https://a.com/ (any
 // path). Afterwards the caller's reports and projects must still list.
 func HostileRoutes(t *testing.T, r httpapi.Routes) {
 	t.Helper()
-	if r.Postal == nil || r.Accounts == nil || r.Reports == nil || r.Projects == nil {
-		t.Fatal("HostileRoutes needs the postal, account, report and project use cases")
+	if r.Directory == nil || r.Geocoder == nil || r.Accounts == nil || r.Reports == nil || r.Projects == nil {
+		t.Fatal("HostileRoutes needs the directory, geocoder, account, report and project use cases")
 	}
 	if r.Health == nil {
-		r.Health = app.NewHealth(nil)
+		r.Health = health.New(nil)
 	}
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)

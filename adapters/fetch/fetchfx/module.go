@@ -1,0 +1,16 @@
+// Package fetchfx provides the page fetcher of package fetch to an fx graph.
+package fetchfx
+
+import (
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/adapters/fetch"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Module provides the fetcher as the ports.PageFetcher, built from a
+// fetch.Config in the graph (a bad one fails the start). It holds no
+// connections between fetches, so it has nothing to close on stop.
+var Module = fx.Module("fetch",
+	fx.Provide(fx.Annotate(fetch.New, fx.As(new(ports.PageFetcher)))),
+)

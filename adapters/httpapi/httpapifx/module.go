@@ -1,0 +1,125 @@
+// Package httpapifx serves the HTTP API of package httpapi from an fx
+// graph: the huma API on a private mux, the server's lifecycle, metrics,
+// and the route groups the graph chooses explicitly.
+package httpapifx
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Module runs the HTTP server for the app's lifetime with the routes of an
+// httpapi.Routes in the graph, which one of AllRoutes and PostalRoutes
+// provides: a graph with neither fails to start, as does one missing a use
+// case the chosen routes serve. It needs an httpapi.Config, a *slog.Logger
+// and a ports.RateLimiter.
+var Module = fx.Module("httpapi",
+	fx.Provide(fx.Private, http.NewServeMux, httpapi.NewAPI),
+	fx.Provide(newServer, httpapi.NewMetrics),
+	fx.Invoke(register, postalGauges, func(lc fx.Lifecycle, s *httpapi.Server) { lc.Append(fx.StartStopHook(s.Start, s.Stop)) }),
+)
+
+// AllRoutes registers the whole API: health, DIGIPIN, the postal directory
+// and geocode, accounts, reports with their public page, and projects. It
+// requires every one of those use cases (httpapi.ShareOptions is optional).
+var AllRoutes = fx.Options(fx.Provide(allRoutes), fx.Invoke(analyserGauges))
+
+// PostalRoutes registers health, DIGIPIN, the postal directory and geocode
+// only: the explicit choice of a server without site analysis (no
+// accounts, reports or projects, whatever else the graph holds).
+var PostalRoutes = fx.Provide(postalRoutes)
+
+// postalParams are the use cases of the public routes.
+type postalParams struct {
+	fx.In
+	Health    *health.Health
+	Directory *directory.Directory
+	Geocoder  *geocode.Geocoder
+}
+
+func postalRoutes(p postalParams) httpapi.Routes {
+	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder}
+}
+
+// allParams are the use cases of every route.
+type allParams struct {
+	fx.In
+	Health    *health.Health
+	Directory *directory.Directory
+	Geocoder  *geocode.Geocoder
+	Accounts  *accounts.Accounts
+	Reports   *reports.Reports
+	Projects  *reports.Projects
+	Share     httpapi.ShareOptions `optional:"true"`
+}
+
+func allRoutes(p allParams) httpapi.Routes {
+	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder,
+		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Share: p.Share}
+}
+
+// register adds the routes to the API, the report page's quota kept by the
+// server's limiter.
+func register(api huma.API, r httpapi.Routes, limiter ports.RateLimiter, cfg httpapi.Config) {
+	r.Share = r.Share.WithServer(limiter, cfg)
+	httpapi.Register(api, r)
+}
+
+type serverParams struct {
+	fx.In
+	Config  httpapi.Config
+	Mux     *http.ServeMux
+	Log     *slog.Logger
+	Metrics *httpapi.Metrics
+	Limiter ports.RateLimiter
+	Routes  httpapi.Routes
+}
+
+// newServer serves the mux behind the edge middleware; API keys are
+// verified at the edge when the routes include accounts.
+func newServer(p serverParams) *httpapi.Server {
+	p.Mux.Handle("GET /metrics", p.Metrics)
+	o := httpapi.HandlerOptions{
+		Log: p.Log, Metrics: p.Metrics, Limiter: p.Limiter,
+		RateLimits: p.Config.RateLimits, CORSOrigins: p.Config.CORSOrigins, Limits: p.Config.RequestLimits(),
+	}
+	if p.Routes.Accounts != nil {
+		o.Authenticate = p.Routes.Accounts.Authenticate
+	}
+	return httpapi.NewServer(p.Config, httpapi.NewHandler(p.Mux, o), p.Log)
+}
+
+// postalGauges exposes the size of the served dataset.
+func postalGauges(m *httpapi.Metrics, r httpapi.Routes) {
+	m.Gauge("pinsight_postal_offices", "Post offices in the served dataset (0: none loaded).", func() float64 {
+		info, err := r.Directory.Info(context.Background())
+		if err != nil {
+			return 0
+		}
+		return float64(info.Offices)
+	})
+}
+
+// analyserGauges exposes the analysis pool's use.
+func analyserGauges(m *httpapi.Metrics, a *reports.Analyser) {
+	m.Gauge("pinsight_analysis_slots_in_use", "Analyses running now.", func() float64 {
+		n, _ := a.Saturation()
+		return float64(n)
+	})
+	m.Gauge("pinsight_analysis_slots", "Analyses that may run at once.", func() float64 {
+		_, size := a.Saturation()
+		return float64(size)
+	})
+}

@@ -1,0 +1,100 @@
+package httpapifx_test
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxtest"
+
+	"github.com/pinsight/pinsight/adapters/fetch"
+	"github.com/pinsight/pinsight/adapters/fetch/fetchfx"
+	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/httpapifx"
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/adapters/memory/memoryfx"
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/appfx"
+	"github.com/pinsight/pinsight/ports"
+	"github.com/pinsight/pinsight/ports/porttest"
+)
+
+// base is what every graph of these tests holds: the server's settings, a
+// logger, and the postal directory over the test dataset.
+func base() fx.Option {
+	store := memory.NewPostalStore(porttest.PostalDataset())
+	return fx.Options(
+		fx.Supply(httpapi.Config{Addr: "127.0.0.1:0"}, slog.New(slog.DiscardHandler)),
+		fx.Supply(fx.Annotate(store, fx.As(new(ports.PostalStore)))),
+		appfx.Module, httpapifx.Module,
+	)
+}
+
+// site is what the site analysis needs on top of base.
+func site(without string) fx.Option {
+	opts := []fx.Option{memoryfx.Module}
+	if without != "password costs" {
+		opts = append(opts, fx.Supply(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}))
+	}
+	if without != "fetcher" {
+		opts = append(opts, fx.Supply(fetch.Config{}), fetchfx.Module)
+	}
+	return fx.Options(opts...)
+}
+
+// TestMissingDependencyFailsStart: a graph lacking a use case's dependency
+// does not start (before, the routes of that use case silently vanished:
+// without password costs, /register was a 404); nor does one that names no
+// route group.
+func TestMissingDependencyFailsStart(t *testing.T) {
+	if err := fx.ValidateApp(fx.NopLogger, base(), site(""), httpapifx.AllRoutes); err != nil {
+		t.Fatalf("the whole graph: %v", err)
+	}
+	tests := []struct {
+		name string
+		opts fx.Option
+		want string
+	}{
+		{"without password costs", fx.Options(base(), site("password costs"), httpapifx.AllRoutes), "accounts.PasswordParams"},
+		{"without a fetcher", fx.Options(base(), site("fetcher"), httpapifx.AllRoutes), "ports.PageFetcher"},
+		{"without report and account stores", fx.Options(base(), memoryfx.RateLimiter, fx.Supply(accounts.PasswordParams{Time: 1, Threads: 1}), httpapifx.AllRoutes), "ports.AccountStore"},
+		{"without a route group", fx.Options(base(), site("")), "httpapi.Routes"},
+	}
+	for _, tt := range tests {
+		err := fx.ValidateApp(fx.NopLogger, tt.opts)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: ValidateApp = %v, want an error naming %s", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestPostalRoutes: a server that says it has no site analysis starts
+// without account or report stores and serves the directory only.
+func TestPostalRoutes(t *testing.T) {
+	var srv *httpapi.Server
+	app := fxtest.New(t, base(), memoryfx.RateLimiter, httpapifx.PostalRoutes, fx.Populate(&srv))
+	app.RequireStart()
+	defer app.RequireStop()
+	for path, want := range map[string]int{"/api/v1/pincodes/800001": 200, "/api/v1/pincodes/nearby?latitude=25.6&longitude=85.1": 200, "/api/v1/digipin/info": 200, "/readyz": 200} {
+		res, err := http.Get("http://" + srv.Addr() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("GET %s = %d, want %d", path, res.StatusCode, want)
+		}
+	}
+	res, err := http.Post("http://"+srv.Addr()+"/api/v1/register", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("POST /register on a postal-only server = %d, want 404", res.StatusCode)
+	}
+}

@@ -1,0 +1,51 @@
+// Package postgresfx provides the Postgres stores of package postgres to an
+// fx graph.
+package postgresfx
+
+import (
+	"context"
+
+	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/app/appfx"
+	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Module provides the Postgres account, report and postal stores and a
+// readiness component over the database a postgres.Config in the graph
+// names. On start it connects and applies pending migrations, within the
+// start's context (failing the start when the database is unreachable); on
+// stop it closes the pool.
+var Module = fx.Module("postgres",
+	fx.Provide(newDB),
+	fx.Provide(fx.Annotate(postgres.NewAccountStore, fx.As(new(ports.AccountStore)))),
+	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.ReportStore)))),
+	fx.Provide(fx.Annotate(postgres.NewPostalStore, fx.As(new(ports.PostalStore)))),
+	fx.Provide(appfx.AsComponent(readiness)),
+)
+
+// newDB returns the handle; the start hook connects and migrates.
+func newDB(lc fx.Lifecycle, cfg postgres.Config) (*postgres.DB, error) {
+	db, err := postgres.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	lc.Append(fx.StartStopHook(func(ctx context.Context) error {
+		if err := db.Connect(ctx); err != nil {
+			_ = db.Close()
+			return err
+		}
+		if _, err := postgres.Migrate(ctx, db); err != nil {
+			_ = db.Close()
+			return err
+		}
+		return nil
+	}, db.Close))
+	return db, nil
+}
+
+func readiness(db *postgres.DB) health.Component {
+	return health.Component{Name: "database", Check: func(ctx context.Context) error { return postgres.Ping(ctx, db) }}
+}

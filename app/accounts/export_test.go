@@ -1,0 +1,14 @@
+package accounts
+
+// HoldPasswordSlots takes every slot of p, as that many running hashes
+// would, until release is called.
+func HoldPasswordSlots(p *Passwords) (release func()) {
+	for range cap(p.slots) {
+		p.slots <- struct{}{}
+	}
+	return func() {
+		for range cap(p.slots) {
+			<-p.slots
+		}
+	}
+}

@@ -1,0 +1,75 @@
+// Package postaldir opens the India Post directory in one call: the
+// official files embedded in the module (the snapshot of package
+// indiapost/snapshot), or a folder holding files of the same names, read,
+// cleaned and indexed in memory behind the directory use cases (lookups,
+// office details, villages, states and districts, search, batches, offices
+// near a point, the dataset's description).
+//
+//	dir, err := postaldir.Open(ctx)
+//	pin, offices, err := dir.Lookup(ctx, "110001")
+//
+// It is the one package outside cmd that wires adapters (memory and
+// indiapost); it links no HTTP framework, SQL driver or fx. Loading the
+// snapshot takes a second or two and a few hundred MB while it runs; the
+// indexed directory keeps less.
+package postaldir
+
+import (
+	"context"
+	"io/fs"
+	"os"
+
+	"github.com/pinsight/pinsight/adapters/indiapost"
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app/directory"
+)
+
+// Open returns the directory over the snapshot embedded in the module.
+func Open(ctx context.Context) (*directory.Directory, error) {
+	return load(ctx, snapshot.Files())
+}
+
+// OpenFS returns the directory over the official files at the root of
+// fsys, by their published names, .csv or .csv.gz: the All India Pincode
+// Directory (all_india_pincode_directory, required), and when present the
+// LGD states and districts (lgd_states, lgd_districts, with
+// lgd_districts_legacy_c2021) and villages (lgd_villages_pincode*).
+func OpenFS(ctx context.Context, fsys fs.FS) (*directory.Directory, error) {
+	return load(ctx, indiapost.FindFS(fsys))
+}
+
+// OpenDir is OpenFS over the folder dir.
+func OpenDir(ctx context.Context, dir string) (*directory.Directory, error) {
+	return OpenFS(ctx, os.DirFS(dir))
+}
+
+// load reads, cleans and indexes the files. It returns when ctx is done,
+// leaving the reading to finish unseen.
+func load(ctx context.Context, files indiapost.Files) (*directory.Directory, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type loaded struct {
+		store *memory.PostalStore
+		err   error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		res, err := indiapost.Load(files)
+		if err != nil {
+			done <- loaded{err: err}
+			return
+		}
+		done <- loaded{store: memory.NewPostalStore(res.Dataset)}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case l := <-done:
+		if l.err != nil {
+			return nil, l.err
+		}
+		return directory.New(l.store), nil
+	}
+}

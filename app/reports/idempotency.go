@@ -1,0 +1,112 @@
+package reports
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/fault"
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// IdempotencyLock is how long a request sent with an idempotency key may
+// run: it is stopped by then, and past it the key counts as abandoned (its
+// server stopped mid-request) so a retry runs the request again.
+const IdempotencyLock = time.Minute
+
+// maxInProgressRetry bounds the Retry-After of InProgressError: the first
+// request usually finishes within seconds.
+const maxInProgressRetry = 5 * time.Second
+
+// releaseTimeout bounds the release of a failed request's key, which runs
+// even when the request's own context has ended.
+const releaseTimeout = 5 * time.Second
+
+// InProgressError is the answer to a request whose idempotency key a
+// request still running holds: it is not run a second time. It is a
+// fault.Conflict.
+type InProgressError struct {
+	Wait time.Duration // until the first request's answer is likely ready
+}
+
+func (e *InProgressError) Error() string {
+	return "reports: a request with this Idempotency-Key is still running: retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s for its answer"
+}
+
+// Kind implements fault.Kinder.
+func (e *InProgressError) Kind() fault.Kind { return fault.Conflict }
+
+// RetryAfter implements fault.RetryAfterer.
+func (e *InProgressError) RetryAfter() time.Duration { return e.Wait }
+
+// createOnce is Create under the idempotency key in.IdempotencyKey, per
+// user: the first request claims the key, runs (at most IdempotencyLock)
+// and records its answer in the report's transaction. A later request
+// with the key and the same input runs nothing and answers the first
+// answer's status with the report's current state (site.ErrNotFound when
+// it was deleted since); with other input it is refused (422 on the key);
+// while the first still runs it is *InProgressError. A request that fails
+// releases the key, so a retry runs again. Keys are remembered for
+// site.IdempotencyKeyTTL.
+func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy site.Privacy, password string) (Created, error) {
+	if err := site.CheckIdempotencyKey(in.IdempotencyKey); err != nil {
+		return Created{}, err
+	}
+	now := rs.clock()
+	idem := site.Idempotency{UserID: userID, Key: in.IdempotencyKey, Claim: rand.Text(),
+		Fingerprint: createFingerprint(userID, in.IdempotencyKey, in.URL, privacy, password),
+		LockedUntil: now.Add(IdempotencyLock), ExpiresAt: now.Add(site.IdempotencyKeyTTL)}
+	cur, claimed, err := rs.store.ClaimIdempotency(ctx, idem, now)
+	if err != nil {
+		return Created{}, err
+	}
+	if !claimed {
+		return rs.replay(ctx, cur, idem.Fingerprint, now)
+	}
+	runCtx, cancel := context.WithDeadline(ctx, idem.LockedUntil) // done before another request may take the key over
+	defer cancel()
+	r, err := rs.create(runCtx, userID, in.URL, privacy, password, &idem)
+	switch {
+	case errors.Is(err, site.ErrClaimLost):
+		return Created{}, &InProgressError{Wait: time.Second}
+	case err != nil:
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+		defer cancel()
+		_ = rs.store.ReleaseIdempotency(rctx, idem) // at worst the key stays held until its lock passes
+		return Created{}, err
+	}
+	return Created{Report: r, HTTPStatus: StatusCreated}, nil
+}
+
+// replay answers a request whose key the live record cur holds.
+func (rs *Reports) replay(ctx context.Context, cur site.Idempotency, fingerprint string, now time.Time) (Created, error) {
+	switch {
+	case cur.Fingerprint != fingerprint:
+		return Created{}, site.Invalid(site.IdempotencyKeyField,
+			"was used for a request with other input in the last 24 hours: send a new key for a new request")
+	case !cur.Done():
+		return Created{}, &InProgressError{Wait: min(cur.LockedUntil.Sub(now), maxInProgressRetry)}
+	case len(cur.ReportIDs) == 0:
+		return Created{}, site.ErrNotFound
+	}
+	r, err := rs.store.Report(ctx, cur.UserID, cur.ReportIDs[0])
+	if err != nil {
+		return Created{}, err
+	}
+	return Created{Report: r, HTTPStatus: cur.HTTPStatus, Replayed: true}, nil
+}
+
+// createFingerprint is the digest of a creation request that a replay must
+// match: its URL, privacy and password (as effective: an omitted privacy
+// is the default, an empty password none). The user and key salt it, so
+// the digest of a password is of no use elsewhere; it is forgotten with
+// the key.
+func createFingerprint(userID int64, key, url string, privacy site.Privacy, password string) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "create-report\x00%d\x00%s\x00%s\x00%d\x00%s", userID, key, url, privacy, password))
+	return hex.EncodeToString(sum[:])
+}

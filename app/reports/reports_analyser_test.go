@@ -1,0 +1,82 @@
+package reports_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// pageFetcher serves one hand-built page for every URL.
+type pageFetcher struct{ page *site.Fetched }
+
+func (f pageFetcher) Fetch(context.Context, string, ports.Admit) (*site.Fetched, error) {
+	return f.page, nil
+}
+
+// TestReportsWithRealAnalyser runs the lifecycle with the production
+// analyser over a fake fetcher: the stored report is exactly what
+// site.Analyse makes of the page.
+func TestReportsWithRealAnalyser(t *testing.T) {
+	page := &site.Fetched{
+		RequestedURL: "http://example.com",
+		Page: site.Response{URL: "https://www.example.com/", Status: 200,
+			Header: map[string][]string{"Content-Type": {"text/html; charset=utf-8"}},
+			Body:   []byte("<!doctype html><html lang=en><head><title>Example</title></head><body><h1>Hi</h1></body></html>")},
+		Document: &site.Node{Type: site.DocumentNode, Children: []*site.Node{{Type: site.ElementNode, Tag: "html", Children: []*site.Node{
+			{Type: site.ElementNode, Tag: "head", Children: []*site.Node{{Type: site.ElementNode, Tag: "title", Children: []*site.Node{{Type: site.TextNode, Text: "Example"}}}}},
+			{Type: site.ElementNode, Tag: "body", Children: []*site.Node{{Type: site.ElementNode, Tag: "h1", Children: []*site.Node{{Type: site.TextNode, Text: "Hi"}}}}},
+		}}}},
+	}
+	want := site.Analyse(page, site.DefaultWeights)
+	rs := reports.New(memory.NewReportStore(), reports.NewAnalyser(pageFetcher{page}, reports.AnalyserConfig{}), cheapPasswords)
+	r, err := rs.Create(context.Background(), 1, reports.NewReport{URL: "http://example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.URL != want.URL || r.Project != "example.com" || r.Score != want.Score || r.Rating != want.Rating {
+		t.Errorf("report = %+v, analysis %+v", r, want)
+	}
+	if len(r.Results) != len(want.Results) || (len(want.Results) > 0 && reflect.DeepEqual(r.Results, site.Results{})) {
+		t.Errorf("results = %v, want %v", r.Results, want.Results)
+	}
+	for cat, checks := range want.Results {
+		if len(r.Results[cat]) != len(checks) {
+			t.Errorf("%s: %d checks stored, %d made", cat, len(r.Results[cat]), len(checks))
+		}
+	}
+}
+
+// TestReanalysisCountsAgainstTheDailyQuota: creating and re-analysing
+// reports draw on one daily quota per user; over it, both are a
+// QuotaError and the report is left as it was.
+func TestReanalysisCountsAgainstTheDailyQuota(t *testing.T) {
+	an := reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 2, Window: 24 * time.Hour},
+		HostLimit: reports.NoLimit, AddressLimit: reports.NoLimit, Limiter: fixedLimiter()})
+	rs := reports.New(memory.NewReportStore(), an, cheapPasswords)
+	ctx := context.Background()
+	r, err := rs.Create(ctx, 1, reports.NewReport{URL: "https://example.com/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Reanalyse: true}); err != nil {
+		t.Fatalf("first re-analysis: %v", err)
+	}
+	var qe *reports.QuotaError
+	if _, err := rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Reanalyse: true}); !errors.As(err, &qe) || !qe.Daily {
+		t.Errorf("re-analysis over the quota: err = %v, want a daily QuotaError", err)
+	}
+	if _, err := rs.Create(ctx, 1, reports.NewReport{URL: "https://example.org/"}); !errors.As(err, &qe) || !qe.Daily {
+		t.Errorf("creation over the quota: err = %v, want a daily QuotaError", err)
+	}
+	if _, err := rs.Create(ctx, 2, reports.NewReport{URL: "https://example.org/"}); err != nil {
+		t.Errorf("another user: %v", err)
+	}
+}
