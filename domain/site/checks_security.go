@@ -94,9 +94,6 @@ func checkUnsafeCrossOriginLinks(p *page) Check {
 	return defUnsafeCrossOriginLinks.pass(list(nil), "Links that open other sites in a new tab use rel=\"noopener\".")
 }
 
-// email matches an e-mail address.
-var email = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
-
 func checkPlaintextEmail(p *page) Check {
 	var found []string
 	seen := map[string]bool{}
@@ -106,10 +103,8 @@ func checkPlaintextEmail(p *page) Check {
 			found = append(found, e)
 		}
 	}
-	if strings.IndexByte(p.text, '@') >= 0 {
-		for _, e := range email.FindAllString(p.text, -1) {
-			add(e)
-		}
+	for _, e := range findEmails(p.text) {
+		add(e)
 	}
 	for _, a := range p.tags["a"] {
 		if rest, ok := strings.CutPrefix(strings.ToLower(attr(a, "href")), "mailto:"); ok {
