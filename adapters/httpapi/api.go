@@ -8,13 +8,15 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 )
 
 // Version is the API version reported in the OpenAPI document.
 const Version = "1.3.0"
 
 // prefix is the path prefix of every API operation.
-const prefix = "/api/v1"
+const prefix = middleware.APIPrefix
 
 // description is the OpenAPI description: the contract decisions a client
 // needs to know.

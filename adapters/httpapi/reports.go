@@ -7,6 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
@@ -175,7 +176,7 @@ func registerSiteAnalysis(api huma.API, r Routes) {
 	}
 	if r.Reports != nil {
 		registerReports(api, r.Reports, r.Accounts)
-		registerSharePage(api, r.Reports, r.Accounts, r.Share)
+		sharepage.Register(api, r.Reports, r.Accounts, r.Share)
 	}
 	if r.Projects != nil {
 		registerProjects(api, r.Projects, r.Accounts)

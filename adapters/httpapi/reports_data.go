@@ -3,6 +3,7 @@ package httpapi
 import (
 	"time"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 )
@@ -83,7 +84,7 @@ type ProjectDeletedData struct {
 func reportItem(r site.Report) ReportItem {
 	return ReportItem{
 		ID: r.ID, URL: r.URL, Project: r.Project, Result: string(r.Rating), Score: r.Score,
-		Privacy: int(r.Privacy), HasPassword: r.HasPassword(), ShareURL: sharePath(r.Token),
+		Privacy: int(r.Privacy), HasPassword: r.HasPassword(), ShareURL: sharepage.Path(r.Token),
 		GeneratedAt: r.GeneratedAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }
