@@ -89,18 +89,24 @@ type serverParams struct {
 	Routes  httpapi.Routes
 }
 
-// newServer serves the mux behind the edge middleware; API keys are
-// verified at the edge when the routes include accounts.
+// newServer serves the mux behind the edge middleware.
 func newServer(p serverParams) *httpapi.Server {
 	p.Mux.Handle("GET /metrics", p.Metrics)
-	o := middleware.Options{
-		Log: p.Log, Metrics: p.Metrics, Limiter: p.Limiter,
-		RateLimits: p.Config.RateLimits, CORSOrigins: p.Config.CORSOrigins, Limits: p.Config.RequestLimits(),
-	}
-	if p.Routes.Accounts != nil {
-		o.Authenticate = p.Routes.Accounts.Authenticate
-	}
+	o := edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, p.Routes)
 	return httpapi.NewServer(p.Config, middleware.NewHandler(p.Mux, o), p.Log)
+}
+
+// edgeOptions configures the middleware from the server's settings; API
+// keys are verified at the edge when the routes include accounts.
+func edgeOptions(cfg httpapi.Config, log *slog.Logger, m *middleware.Metrics, limiter ports.RateLimiter, r httpapi.Routes) middleware.Options {
+	o := middleware.Options{
+		Log: log, Metrics: m, Limiter: limiter,
+		RateLimits: cfg.RateLimits, CORSOrigins: cfg.CORSOrigins, Limits: cfg.RequestLimits(),
+	}
+	if r.Accounts != nil {
+		o.Authenticate = r.Accounts.Authenticate
+	}
+	return o
 }
 
 // postalGauges exposes the size of the served dataset.

@@ -43,6 +43,10 @@ type Options struct {
 	// TrustedProxies may set X-Forwarded-For (the client is then the
 	// address they name).
 	TrustedProxies []netip.Prefix
+	// BasePath is the path the host serves the API under ("" at the root):
+	// redirects and cookie paths start with it. httpapi.Register sets it
+	// from the API's OpenAPI servers.
+	BasePath string
 }
 
 // bodyReadTimeout bounds the reading of the page's password form, as huma
@@ -146,7 +150,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 		return
 	case rep.Privacy != site.Protected:
-		http.Redirect(w, r, Path(token), http.StatusSeeOther)
+		http.Redirect(w, r, p.opts.BasePath+Path(token), http.StatusSeeOther)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
@@ -172,7 +176,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, p.cookie(r, rep))
-	http.Redirect(w, r, Path(token), http.StatusSeeOther)
+	http.Redirect(w, r, p.opts.BasePath+Path(token), http.StatusSeeOther)
 }
 
 // throttled takes one password attempt of the client from its quota.
@@ -209,7 +213,7 @@ func (p *sharePage) cookie(r *http.Request, rep site.Report) *http.Cookie {
 	exp := time.Now().Add(p.opts.CookieTTL).Unix()
 	return &http.Cookie{
 		Name: shareCookie, Value: strconv.FormatInt(exp, 10) + "." + p.sign(rep, exp),
-		Path: Path(rep.Token), MaxAge: int(p.opts.CookieTTL.Seconds()),
+		Path: p.opts.BasePath + Path(rep.Token), MaxAge: int(p.opts.CookieTTL.Seconds()),
 		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
 	}
 }
