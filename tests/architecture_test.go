@@ -116,6 +116,8 @@ func forbiddenImport(from, to string) string {
 		return "ports may import only domain, geo and digipin"
 	case under(from, "app/postaldir") && (under(to, "adapters/memory") && !isFx(to) || under(to, "adapters/indiapost")):
 		return "" // the one-call directory (DESIGN §8.1) loads the files into the memory store
+	case under(from, "adapters/httpapi/internal/apitest") && under(to, "adapters/memory") && !isFx(to):
+		return "" // the HTTP tests' shared fixtures (internal: no library user links them) run on the memory stores
 	case under(from, "app") && (under(to, "adapters") || under(to, "cmd")):
 		return "app never imports adapters (the choice is made in cmd/pinsight; app/postaldir alone loads the directory)"
 	case under(from, "adapters") && under(to, "adapters") && adapterOf(from) != adapterOf(to):

@@ -20,6 +20,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/fetch"
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/app/accounts"
@@ -92,10 +94,10 @@ func twinHandler(postalStore ports.PostalStore, accountStore ports.AccountStore,
 		Accounts:  accounts.New(accountStore, twinPasswords),
 		Reports:   reports.New(reportStore, analyser, twinPasswords, reports.WithClock(twinClock())),
 		Projects:  reports.NewProjects(reportStore),
-		Share: httpapi.ShareOptions{CookieKey: []byte("equivalence key"), Limiter: memory.NewRateLimiter(),
+		Share: sharepage.Options{CookieKey: []byte("equivalence key"), Limiter: memory.NewRateLimiter(),
 			Attempts: ratelimit.Limit{Requests: 100, Window: time.Minute}},
 	})
-	return httpapi.NewHandler(mux, httpapi.HandlerOptions{})
+	return middleware.NewHandler(mux, middleware.Options{})
 }
 
 // twinClock is a clock that advances one second per reading from a fixed

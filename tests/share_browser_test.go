@@ -16,6 +16,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/health"
@@ -103,8 +105,8 @@ func TestSharePageInBrowser(t *testing.T) {
 	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil),
 		Accounts: accounts.New(memory.NewAccountStore(), accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})),
 		Reports:  reports.New(store, analyser, accounts.NewPasswords(accounts.DefaultPasswordParams, accounts.PasswordLimits{})), Projects: reports.NewProjects(store),
-		Share: httpapi.ShareOptions{Limiter: memory.NewRateLimiter()}})
-	srv := httptest.NewServer(httpapi.NewHandler(mux, httpapi.HandlerOptions{}))
+		Share: sharepage.Options{Limiter: memory.NewRateLimiter()}})
+	srv := httptest.NewServer(middleware.NewHandler(mux, middleware.Options{}))
 	defer srv.Close()
 
 	siteAPI(t, srv, http.MethodPost, "/api/v1/register", "", url.Values{"email": {"ada@example.com"}, "password": {"correct horse"}})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
@@ -52,16 +53,16 @@ func analyserHandler(t *testing.T, f ports.PageFetcher, cfg reports.AnalyserConf
 	t.Helper()
 	store := memory.NewReportStore()
 	cfg.Limiter = memory.NewRateLimiter()
-	return newHandler(t, httpapi.Routes{
-		Accounts: accounts.New(memory.NewAccountStore(), testPasswords),
-		Reports:  reports.New(store, reports.NewAnalyser(f, cfg), testPasswords),
+	return apitest.NewHandler(t, httpapi.Routes{
+		Accounts: accounts.New(memory.NewAccountStore(), apitest.Passwords),
+		Reports:  reports.New(store, reports.NewAnalyser(f, cfg), apitest.Passwords),
 		Projects: reports.NewProjects(store),
 	})
 }
 
 // rateLimited checks a 429 in the envelope with a Retry-After of want
 // seconds (0: any from 1 to 60).
-func rateLimited(t *testing.T, what string, res response, want int) {
+func rateLimited(t *testing.T, what string, res apitest.Response, want int) {
 	t.Helper()
 	secs, err := strconv.Atoi(res.Header.Get("Retry-After"))
 	if res.Status != http.StatusTooManyRequests || res.Code != "rate_limited" || err != nil ||
@@ -74,17 +75,17 @@ func rateLimited(t *testing.T, what string, res response, want int) {
 // 429 with Retry-After; a refused target is 422 on url.
 func TestAnalyserErrorsOverHTTP(t *testing.T) {
 	h := analyserHandler(t, refusingFetcher{}, reports.AnalyserConfig{HostLimit: ratelimit.Limit{Requests: 1, Window: time.Minute}})
-	ada := login(t, h, "ada@example.com")
-	if res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://busy.example/", bearer(ada)...); res.Status != http.StatusCreated {
+	ada := apitest.Login(t, h, "ada@example.com")
+	if res := apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://busy.example/", apitest.Bearer(ada)...); res.Status != http.StatusCreated {
 		t.Fatalf("first analysis = %d %s", res.Status, res.Message)
 	}
-	res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://www.busy.example/other", bearer(ada)...)
+	res := apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://www.busy.example/other", apitest.Bearer(ada)...)
 	rateLimited(t, "second analysis of the site", res, 0)
-	res = do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=http://internal.example/", bearer(ada)...)
+	res = apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=http://internal.example/", apitest.Bearer(ada)...)
 	if res.Status != http.StatusUnprocessableEntity || len(res.Errors["url"]) != 1 {
 		t.Errorf("refused target = %d %v", res.Status, res.Errors)
 	}
-	res = do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=http://2130706433/", bearer(ada)...)
+	res = apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=http://2130706433/", apitest.Bearer(ada)...)
 	if res.Status != http.StatusUnprocessableEntity || len(res.Errors["url"]) != 1 {
 		t.Errorf("numeric host = %d %v", res.Status, res.Errors)
 	}
@@ -97,33 +98,33 @@ func TestAnalyserErrorsOverHTTP(t *testing.T) {
 func TestUserQuotasOverHTTP(t *testing.T) {
 	f := refusingFetcher{gate: make(chan struct{}), started: make(chan struct{}, 4)}
 	h := analyserHandler(t, f, reports.AnalyserConfig{UserDaily: ratelimit.Limit{Requests: 4, Window: 24 * time.Hour}, HostLimit: reports.NoLimit})
-	ada, bob := login(t, h, "ada@example.com"), login(t, h, "bob@example.com")
+	ada, bob := apitest.Login(t, h, "ada@example.com"), apitest.Login(t, h, "bob@example.com")
 	var id int64
 	for i := range 3 {
-		res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://site"+strconv.Itoa(i)+".example/", bearer(ada)...)
+		res := apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://site"+strconv.Itoa(i)+".example/", apitest.Bearer(ada)...)
 		var r httpapi.ReportData
-		res.data(t, &r)
+		res.Decode(t, &r)
 		if res.Status != http.StatusCreated {
 			t.Fatalf("analysis %d = %d %s", i+1, res.Status, res.Message)
 		}
 		id = r.ID
 	}
-	if res := do(t, h, http.MethodPut, "/api/v1/reports/"+strconv.FormatInt(id, 10), formType, "results=1", bearer(ada)...); res.Status != http.StatusOK {
+	if res := apitest.Do(t, h, http.MethodPut, "/api/v1/reports/"+strconv.FormatInt(id, 10), apitest.FormType, "results=1", apitest.Bearer(ada)...); res.Status != http.StatusOK {
 		t.Fatalf("re-analysis within the quota = %d %s", res.Status, res.Message)
 	}
-	rateLimited(t, "creation over the daily quota", do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://more.example/", bearer(ada)...), 6*3600)
-	rateLimited(t, "re-analysis over the daily quota", do(t, h, http.MethodPut, "/api/v1/reports/"+strconv.FormatInt(id, 10), formType, "results=1", bearer(ada)...), 6*3600)
+	rateLimited(t, "creation over the daily quota", apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://more.example/", apitest.Bearer(ada)...), 6*3600)
+	rateLimited(t, "re-analysis over the daily quota", apitest.Do(t, h, http.MethodPut, "/api/v1/reports/"+strconv.FormatInt(id, 10), apitest.FormType, "results=1", apitest.Bearer(ada)...), 6*3600)
 
 	var wg sync.WaitGroup
 	for range reports.DefaultUserConcurrent {
 		wg.Go(func() {
-			do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://slow.example/", bearer(bob)...)
+			apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://slow.example/", apitest.Bearer(bob)...)
 		})
 		<-f.started
 	}
-	rateLimited(t, "bob's third analysis at once", do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://slow.example/", bearer(bob)...), 5)
-	carol := login(t, h, "carol@example.com")
-	if res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://fast.example/", bearer(carol)...); res.Status != http.StatusCreated {
+	rateLimited(t, "bob's third analysis at once", apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://slow.example/", apitest.Bearer(bob)...), 5)
+	carol := apitest.Login(t, h, "carol@example.com")
+	if res := apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://fast.example/", apitest.Bearer(carol)...); res.Status != http.StatusCreated {
 		t.Errorf("another user while bob's analyses run = %d %s", res.Status, res.Message)
 	}
 	close(f.gate)

@@ -5,16 +5,20 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 )
 
 // Version is the API version reported in the OpenAPI document.
 const Version = "1.3.0"
 
 // prefix is the path prefix of every API operation.
-const prefix = "/api/v1"
+const prefix = middleware.APIPrefix
 
 // description is the OpenAPI description: the contract decisions a client
 // needs to know.
@@ -51,7 +55,17 @@ north / east of it). Decoded centres are rounded to 6 decimals, as the official 
 // ErrorBody model, no $schema links, form bodies, OpenAPI at /openapi.json and
 // docs at /docs.
 func NewAPI(mux *http.ServeMux) huma.API {
+	return newAPI(mux, "")
+}
+
+// newAPI is NewAPI for an API whose paths the host serves under base ("" at
+// the root): the OpenAPI servers and the docs page's link to the document
+// name base; routes are registered on mux without it (Handler strips it).
+func newAPI(mux *http.ServeMux, base string) huma.API {
 	cfg := huma.DefaultConfig("Pinsight API", Version)
+	if base != "" {
+		cfg.Servers = []*huma.Server{{URL: base, Description: "The API as mounted by its host."}}
+	}
 	cfg.Info.Description = description
 	cfg.CreateHooks = nil // no "$schema" key in bodies: the envelope is exact
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
@@ -60,6 +74,17 @@ func NewAPI(mux *http.ServeMux) huma.API {
 	api := humago.New(mux, cfg)
 	api.UseMiddleware(formMiddleware(api), numericSyntax)
 	return api
+}
+
+// mountPath is the path the API's host serves it under: the path of its
+// first OpenAPI server, "" at the root.
+func mountPath(api huma.API) string {
+	for _, s := range api.OpenAPI().Servers {
+		if u, err := url.Parse(s.URL); err == nil && u.Path != "" {
+			return strings.TrimSuffix(u.Path, "/")
+		}
+	}
+	return ""
 }
 
 // group returns the API with every operation placed under /api/v1.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 )
 
 // unknownKeys is a JSON object of n unknown keys, about 11 bytes each.
@@ -51,7 +52,7 @@ func capped(t *testing.T, name string, rec *httptest.ResponseRecorder, wantTotal
 // 3.1 MB of field errors; envelopes list at most 20, with the count of the
 // others, for JSON and form bodies alike.
 func TestFieldErrorsCapped(t *testing.T) {
-	h := newHandler(t, httpapi.Routes{})
+	h := apitest.NewHandler(t, httpapi.Routes{})
 	sendTo := func(path, ctype, body string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
 		req.Header.Set("Content-Type", ctype)
@@ -63,7 +64,7 @@ func TestFieldErrorsCapped(t *testing.T) {
 		return sendTo("/api/v1/digipin/encode", ctype, body)
 	}
 	body := unknownKeys(90_000)
-	rec := send(jsonType, body)
+	rec := send(apitest.JSONType, body)
 	t.Logf("%d-byte body of 90,000 unknown keys: %d, %d-byte answer", len(body), rec.Code, rec.Body.Len())
 	if rec.Code != http.StatusUnprocessableEntity || rec.Body.Len() > 4<<10 {
 		t.Errorf("90,000 unknown keys = %d with %d bytes, want 422 under 4 KiB", rec.Code, rec.Body.Len())
@@ -74,7 +75,7 @@ func TestFieldErrorsCapped(t *testing.T) {
 	for i := range 9_000 { // net/url parses at most 10,000 fields
 		form.Set("k"+strconv.Itoa(i), "0")
 	}
-	rec = send(formType, form.Encode())
+	rec = send(apitest.FormType, form.Encode())
 	if rec.Code != http.StatusUnprocessableEntity || rec.Body.Len() > 4<<10 {
 		t.Errorf("form of 9,000 unknown keys = %d with %d bytes, want 422 under 4 KiB", rec.Code, rec.Body.Len())
 	}
@@ -82,8 +83,8 @@ func TestFieldErrorsCapped(t *testing.T) {
 
 	// Below the cap nothing changes; a missing field is listed first, so the
 	// 400 it causes names it.
-	capped(t, "3 unknown keys", send(jsonType, unknownKeys(3)), 3)
-	rec = sendTo("/api/v1/digipin/decode", jsonType, strings.Replace(unknownKeys(30), `"latitude":28.6,"longitude":77.2,`, "", 1))
+	capped(t, "3 unknown keys", send(apitest.JSONType, unknownKeys(3)), 3)
+	rec = sendTo("/api/v1/digipin/decode", apitest.JSONType, strings.Replace(unknownKeys(30), `"latitude":28.6,"longitude":77.2,`, "", 1))
 	if errs := capped(t, "30 unknown keys, digipin missing", rec, 31); rec.Code != http.StatusBadRequest || len(errs["digipin"]) != 1 {
 		t.Errorf("missing digipin among 30 unknown keys = %d %v, want 400 naming digipin", rec.Code, errs)
 	}

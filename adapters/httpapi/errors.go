@@ -5,16 +5,13 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/domain/fault"
 	"github.com/pinsight/pinsight/domain/postal"
-	"github.com/pinsight/pinsight/ports"
 )
 
 // ErrorBody is the failure envelope of every endpoint:
@@ -40,32 +37,6 @@ func (e *ErrorBody) Error() string { return e.Message }
 
 // GetStatus implements huma.StatusError.
 func (e *ErrorBody) GetStatus() int { return e.status }
-
-// errorCodes maps statuses to the stable codes clients can switch on.
-var errorCodes = map[int]string{
-	http.StatusBadRequest:            "bad_request",
-	http.StatusUnauthorized:          "unauthorized",
-	http.StatusForbidden:             "forbidden",
-	http.StatusNotFound:              "not_found",
-	http.StatusMethodNotAllowed:      "method_not_allowed",
-	http.StatusNotAcceptable:         "not_acceptable",
-	http.StatusRequestTimeout:        "request_timeout",
-	http.StatusConflict:              "conflict",
-	http.StatusRequestEntityTooLarge: "payload_too_large",
-	http.StatusUnsupportedMediaType:  "unsupported_media_type",
-	http.StatusUnprocessableEntity:   "validation_failed",
-	http.StatusTooManyRequests:       "rate_limited",
-	http.StatusInternalServerError:   "internal_error",
-	http.StatusServiceUnavailable:    "unavailable",
-}
-
-// codeFor returns the stable code of a status.
-func codeFor(status int) string {
-	if c, ok := errorCodes[status]; ok {
-		return c
-	}
-	return strings.ReplaceAll(strings.ToLower(http.StatusText(status)), " ", "_")
-}
 
 // newError builds an ErrorBody; errs may be *huma.ErrorDetail values (from
 // huma's validation or from fieldError) or plain errors. At most
@@ -112,7 +83,7 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		e.Message = "unsupported content type: send application/json (or a form where documented)"
 	}
 	if e.status != 0 {
-		e.Code = codeFor(e.status)
+		e.Code = middleware.Code(e.status)
 	}
 	return e
 }
@@ -247,23 +218,10 @@ func toHTTP(err error) error {
 		out = newError(status, msg)
 	}
 	if d, ok := fault.RetryAfter(err); ok {
-		out = huma.ErrorWithHeaders(out, http.Header{"Retry-After": {retryAfter(d)}})
+		out = huma.ErrorWithHeaders(out, http.Header{"Retry-After": {middleware.RetryAfter(d)}})
 	}
 	return out
 }
-
-// retryAfter is a Retry-After value: d in whole seconds, rounded up, at
-// least 1.
-func retryAfter(d time.Duration) string {
-	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
-}
-
-// storageRetryAfter is the Retry-After (seconds) of a store that is
-// unavailable: a database down, stalled or past its statement timeout.
-var storageRetryAfter = retryAfter(ports.UnavailableRetryAfter)
-
-// passwordRetryAfter is the Retry-After of ErrPasswordsBusy, in seconds.
-var passwordRetryAfter = retryAfter(accounts.PasswordRetryAfter)
 
 // validationFailed is a 422 listing every field's messages.
 func validationFailed(fields map[string][]string) error {

@@ -40,7 +40,7 @@ func TestErrorMapping(t *testing.T) {
 		{"postal ambiguous", &postal.AmbiguousError{Field: "state", Input: "ma", Candidates: []string{"Maharashtra (27)", "Manipur (14)"}}, 422, "validation failed",
 			map[string][]string{"state": {"matches several: be more specific or use an id", "Maharashtra (27)", "Manipur (14)"}}, nil},
 		{"site validation", site.Invalid("url", "is required"), 422, "validation failed", map[string][]string{"url": {"is required"}}, nil},
-		{"site fetch", fmt.Errorf("wrapped: %w", &site.FetchError{Reason: "no response", Err: errors.New("dial tcp: secret")}), 422, "validation failed", map[string][]string{"url": {"no response"}}, nil},
+		{"site fetch", fmt.Errorf("wrapped: %w", &site.FetchError{Reason: "no apitest.Response", Err: errors.New("dial tcp: secret")}), 422, "validation failed", map[string][]string{"url": {"no apitest.Response"}}, nil},
 		{"account validation", account.Invalid("email", "is required"), 422, "validation failed", map[string][]string{"email": {"is required"}}, nil},
 		{"bad credentials", account.ErrInvalidCredentials, 401, "invalid email or password", nil, http.Header{"WWW-Authenticate": {realm}}},
 		{"account not found", account.ErrNotFound, 404, "not found", nil, nil},

@@ -11,25 +11,26 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/app/health"
 )
 
 func TestHealth(t *testing.T) {
-	h := newHandler(t, httpapi.Routes{})
-	if res := do(t, h, http.MethodGet, "/healthz", "", ""); res.Status != http.StatusOK {
+	h := apitest.NewHandler(t, httpapi.Routes{})
+	if res := apitest.Do(t, h, http.MethodGet, "/healthz", "", ""); res.Status != http.StatusOK {
 		t.Errorf("GET /healthz = %d, want 200", res.Status)
 	}
 	up := health.Component{Name: "db", Check: func(context.Context) error { return nil },
 		Describe: func(context.Context) string { return "serving db 1" }}
 	down := health.Component{Name: "postal_data", Check: func(context.Context) error { return errors.New("not loaded") }}
 
-	res := do(t, newHandler(t, httpapi.Routes{Health: health.New([]health.Component{up})}), http.MethodGet, "/readyz", "", "")
+	res := apitest.Do(t, apitest.NewHandler(t, httpapi.Routes{Health: health.New([]health.Component{up})}), http.MethodGet, "/readyz", "", "")
 	var d httpapi.ReadyData
-	res.data(t, &d)
+	res.Decode(t, &d)
 	if res.Status != http.StatusOK || !d.Ready || len(d.Components) != 1 || d.Components[0].Name != "db" || d.Components[0].Detail != "serving db 1" {
 		t.Errorf("GET /readyz (all up) = %d %+v, want 200 listing db with what it serves", res.Status, d)
 	}
-	res = do(t, newHandler(t, httpapi.Routes{Health: health.New([]health.Component{up, down})}), http.MethodGet, "/readyz", "", "")
+	res = apitest.Do(t, apitest.NewHandler(t, httpapi.Routes{Health: health.New([]health.Component{up, down})}), http.MethodGet, "/readyz", "", "")
 	if res.Status != http.StatusServiceUnavailable || res.Code != "unavailable" || len(res.Errors["postal_data"]) != 1 || res.Errors["db"] != nil {
 		t.Errorf("GET /readyz (one down) = %d %q %v, want 503 naming postal_data only", res.Status, res.Code, res.Errors)
 	}
@@ -51,7 +52,7 @@ func TestReadyzStalledAndLeaks(t *testing.T) {
 		{"driver error", health.Component{Name: "database", Check: func(context.Context) error { return raw }}, 503},
 		{"degraded", health.Component{Name: "cache", Check: func(context.Context) error { return fmt.Errorf("%w: %w", health.ErrDegraded, raw) }}, 200},
 	} {
-		h := newHandler(t, httpapi.Routes{Health: health.New([]health.Component{tc.c})})
+		h := apitest.NewHandler(t, httpapi.Routes{Health: health.New([]health.Component{tc.c})})
 		req := httptest.NewRequest(http.MethodGet, "/readyz", nil)
 		rec := httptest.NewRecorder()
 		served := make(chan struct{})

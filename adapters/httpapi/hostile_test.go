@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
@@ -17,8 +18,8 @@ import (
 // tests/postgres_hostile_test.go runs the same over Postgres.
 func TestHostileInput(t *testing.T) {
 	reportStore := memory.NewReportStore()
-	r := postalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
-	r.Accounts = accounts.New(memory.NewAccountStore(), testPasswords)
-	r.Reports, r.Projects = reports.New(reportStore, newFakeAnalyser(), testPasswords), reports.NewProjects(reportStore)
+	r := apitest.PostalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
+	r.Accounts = accounts.New(memory.NewAccountStore(), apitest.Passwords)
+	r.Reports, r.Projects = reports.New(reportStore, apitest.NewFakeAnalyser(), apitest.Passwords), reports.NewProjects(reportStore)
 	httpapitest.HostileRoutes(t, r)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
@@ -19,77 +20,77 @@ import (
 // report as it is now and Idempotent-Replayed, creating nothing; the key
 // with another body, or a malformed key, is 422 on Idempotency-Key.
 func TestCreateReportIdempotencyKey(t *testing.T) {
-	s := newSiteServer(t)
-	ada := login(t, s.h, "ada@example.com")
+	s := apitest.NewSiteServer(t)
+	ada := apitest.Login(t, s.H, "ada@example.com")
 	key := []string{"Idempotency-Key", "9b1f0c3e-1d2a-4c55-8e7f-0a1b2c3d4e5f"}
-	first := do(t, s.h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/&privacy=0", append(bearer(ada), key...)...)
+	first := apitest.Do(t, s.H, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://alpha.com/&privacy=0", append(apitest.Bearer(ada), key...)...)
 	var a httpapi.ReportData
-	first.data(t, &a)
+	first.Decode(t, &a)
 	if first.Status != 201 || first.Header.Get("Idempotent-Replayed") != "" {
 		t.Fatalf("first POST = %d, Idempotent-Replayed %q", first.Status, first.Header.Get("Idempotent-Replayed"))
 	}
-	do(t, s.h, http.MethodPut, idPath(a.ID), formType, "privacy=1", bearer(ada)...)
-	for _, body := range []struct{ ctype, body string }{{formType, "url=https://alpha.com/&privacy=0"}, {jsonType, `{"url":"https://alpha.com/","privacy":0}`}} {
-		again := do(t, s.h, http.MethodPost, "/api/v1/reports", body.ctype, body.body, append(bearer(ada), key...)...)
+	apitest.Do(t, s.H, http.MethodPut, apitest.IDPath(a.ID), apitest.FormType, "privacy=1", apitest.Bearer(ada)...)
+	for _, body := range []struct{ ctype, body string }{{apitest.FormType, "url=https://alpha.com/&privacy=0"}, {apitest.JSONType, `{"url":"https://alpha.com/","privacy":0}`}} {
+		again := apitest.Do(t, s.H, http.MethodPost, "/api/v1/reports", body.ctype, body.body, append(apitest.Bearer(ada), key...)...)
 		var b httpapi.ReportData
-		again.data(t, &b)
+		again.Decode(t, &b)
 		if again.Status != 201 || again.Header.Get("Idempotent-Replayed") != "true" || b.ID != a.ID || b.Privacy != 1 || b.ShareURL != a.ShareURL {
 			t.Errorf("replay (%s) = %d, Idempotent-Replayed %q, report %d privacy %d; want 201, true, report %d as it is now (privacy 1)",
 				body.ctype, again.Status, again.Header.Get("Idempotent-Replayed"), b.ID, b.Privacy, a.ID)
 		}
 	}
-	if l := s.listReports(t, ada, ""); l.Meta.Total != 1 || s.analyser.calls != 1 {
-		t.Errorf("%d reports and %d analyses after replays, want 1 and 1", l.Meta.Total, s.analyser.calls)
+	if l := s.ListReports(t, ada, ""); l.Meta.Total != 1 || s.Analyser.Calls() != 1 {
+		t.Errorf("%d reports and %d analyses after replays, want 1 and 1", l.Meta.Total, s.Analyser.Calls())
 	}
-	other := do(t, s.h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/other", append(bearer(ada), key...)...)
+	other := apitest.Do(t, s.H, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://alpha.com/other", append(apitest.Bearer(ada), key...)...)
 	if other.Status != 422 || len(other.Errors["Idempotency-Key"]) != 1 {
 		t.Errorf("the key with another body = %d %v, want 422 on Idempotency-Key", other.Status, other.Errors)
 	}
 	for _, bad := range []string{strings.Repeat("k", 256), "clé"} {
-		res := do(t, s.h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/x", append(bearer(ada), "Idempotency-Key", bad)...)
+		res := apitest.Do(t, s.H, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://alpha.com/x", append(apitest.Bearer(ada), "Idempotency-Key", bad)...)
 		if res.Status != 422 || len(res.Errors["Idempotency-Key"]) != 1 {
 			t.Errorf("key %.20q = %d %v, want 422 on Idempotency-Key", bad, res.Status, res.Errors)
 		}
 	}
 	// Keys are per user.
-	bob := login(t, s.h, "bob@example.com")
-	if res := do(t, s.h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/&privacy=0", append(bearer(bob), key...)...); res.Status != 201 || res.Header.Get("Idempotent-Replayed") != "" {
+	bob := apitest.Login(t, s.H, "bob@example.com")
+	if res := apitest.Do(t, s.H, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://alpha.com/&privacy=0", append(apitest.Bearer(bob), key...)...); res.Status != 201 || res.Header.Get("Idempotent-Replayed") != "" {
 		t.Errorf("bob's request with ada's key text = %d, Idempotent-Replayed %q; want a report of his own", res.Status, res.Header.Get("Idempotent-Replayed"))
 	}
 }
 
 // blockedAnalyser holds every analysis until release is closed.
 type blockedAnalyser struct {
-	*fakeAnalyser
+	*apitest.FakeAnalyser
 	entered, release chan struct{}
 }
 
 func (b blockedAnalyser) Analyse(ctx context.Context, userID int64, rawURL string) (site.Analysis, error) {
 	b.entered <- struct{}{}
 	<-b.release
-	return b.fakeAnalyser.Analyse(ctx, userID, rawURL)
+	return b.FakeAnalyser.Analyse(ctx, userID, rawURL)
 }
 
 // TestCreateReportInProgress: while a request with an Idempotency-Key
 // runs, the same request is 409 with Retry-After, not a second analysis.
 func TestCreateReportInProgress(t *testing.T) {
-	an := blockedAnalyser{newFakeAnalyser(), make(chan struct{}, 1), make(chan struct{})}
+	an := blockedAnalyser{apitest.NewFakeAnalyser(), make(chan struct{}, 1), make(chan struct{})}
 	store := memory.NewReportStore()
-	h := newHandler(t, httpapi.Routes{
-		Accounts: accounts.New(memory.NewAccountStore(), testPasswords),
-		Reports:  reports.New(store, an, testPasswords),
+	h := apitest.NewHandler(t, httpapi.Routes{
+		Accounts: accounts.New(memory.NewAccountStore(), apitest.Passwords),
+		Reports:  reports.New(store, an, apitest.Passwords),
 		Projects: reports.NewProjects(store),
 	})
-	ada := login(t, h, "ada@example.com")
-	headers := append(bearer(ada), "Idempotency-Key", "slow-one")
-	first := make(chan response, 1)
+	ada := apitest.Login(t, h, "ada@example.com")
+	headers := append(apitest.Bearer(ada), "Idempotency-Key", "slow-one")
+	first := make(chan apitest.Response, 1)
 	go func() {
-		first <- do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/", headers...)
+		first <- apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://alpha.com/", headers...)
 	}()
 	<-an.entered
-	second := make(chan response, 1)
+	second := make(chan apitest.Response, 1)
 	go func() {
-		second <- do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/", headers...)
+		second <- apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://alpha.com/", headers...)
 	}()
 	select {
 	case res := <-second:
@@ -104,7 +105,7 @@ func TestCreateReportInProgress(t *testing.T) {
 	if r := <-first; r.Status != 201 {
 		t.Errorf("first request = %d", r.Status)
 	}
-	if an.calls != 1 {
-		t.Errorf("%d analyses, want 1", an.calls)
+	if an.Calls() != 1 {
+		t.Errorf("%d analyses, want 1", an.Calls())
 	}
 }

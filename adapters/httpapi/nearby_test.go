@@ -10,6 +10,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/boundary"
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/digipin"
@@ -46,7 +48,7 @@ func geoRows() []postal.RawOffice {
 func geoHandler(t *testing.T, withBoundaries bool) http.Handler {
 	t.Helper()
 	store := memory.NewPostalStore(postal.Build(geoRows(), nil, nil))
-	r := postalRoutes(store)
+	r := apitest.PostalRoutes(store)
 	if withBoundaries {
 		b, err := boundary.Load(geoBoundaries, "pincode")
 		if err != nil {
@@ -56,7 +58,7 @@ func geoHandler(t *testing.T, withBoundaries bool) http.Handler {
 	}
 	mux := http.NewServeMux()
 	httpapi.Register(httpapi.NewAPI(mux), r)
-	return httpapi.NewHandler(mux, httpapi.HandlerOptions{})
+	return middleware.NewHandler(mux, middleware.Options{})
 }
 
 func nearbyNames(offices []httpapi.NearbyOffice) []string {
@@ -86,12 +88,12 @@ func TestNearby(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?"+tt.query, "", "")
+			res := apitest.Do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?"+tt.query, "", "")
 			if res.Status != http.StatusOK {
 				t.Fatalf("status = %d %s %v", res.Status, res.Message, res.Errors)
 			}
 			var d httpapi.NearbyData
-			res.data(t, &d)
+			res.Decode(t, &d)
 			if got := nearbyNames(d.PostOffices); !slices.Equal(got, tt.wantOffices) || d.WithinRadius != tt.wantWithin {
 				t.Fatalf("offices = %v within_radius=%v, want %v %v", got, d.WithinRadius, tt.wantOffices, tt.wantWithin)
 			}
@@ -112,9 +114,9 @@ func TestNearby(t *testing.T) {
 
 func TestNearbyDetails(t *testing.T) {
 	h := geoHandler(t, false)
-	res := do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?latitude=28.3&longitude=77.2&limit=1", "", "")
+	res := apitest.Do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?latitude=28.3&longitude=77.2&limit=1", "", "")
 	var d httpapi.NearbyData
-	res.data(t, &d)
+	res.Decode(t, &d)
 	if d.RadiusKm != 10 || len(d.PostOffices) != 1 {
 		t.Fatalf("data = %+v", d)
 	}
@@ -127,19 +129,19 @@ func TestNearbyDetails(t *testing.T) {
 		t.Errorf("caching headers missing: %v", res.Header)
 	}
 	var shared httpapi.NearbyData
-	do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?latitude=26&longitude=80&limit=50", "", "").data(t, &shared)
+	apitest.Do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?latitude=26&longitude=80&limit=50", "", "").Decode(t, &shared)
 	if len(shared.PostOffices) != 10 || shared.PostOffices[0].LocationQuality != "approximate" || shared.PostOffices[0].PostOffice != "Shared 0 B.O" {
 		t.Errorf("shared point: %d offices, first %+v", len(shared.PostOffices), shared.PostOffices[0])
 	}
 	var all httpapi.NearbyData
-	do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?latitude=28.5&longitude=77.5&radius=100&limit=50", "", "").data(t, &all)
+	apitest.Do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?latitude=28.5&longitude=77.5&radius=100&limit=50", "", "").Decode(t, &all)
 	for _, o := range all.PostOffices {
 		if o.PostOffice == "Epsilon B.O" {
 			t.Errorf("an office without a location was returned")
 		}
 	}
 	// The literal route wins over /pincodes/{pincode}.
-	if res := do(t, h, http.MethodGet, "/api/v1/pincodes/110001", "", ""); res.Status != http.StatusOK {
+	if res := apitest.Do(t, h, http.MethodGet, "/api/v1/pincodes/110001", "", ""); res.Status != http.StatusOK {
 		t.Errorf("/pincodes/110001 = %d", res.Status)
 	}
 }
@@ -171,7 +173,7 @@ func TestNearbyBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?"+tt.query, "", "")
+			res := apitest.Do(t, h, http.MethodGet, "/api/v1/pincodes/nearby?"+tt.query, "", "")
 			if res.Status != tt.wantStatus {
 				t.Fatalf("status = %d (%s %v), want %d", res.Status, res.Message, res.Errors, tt.wantStatus)
 			}
@@ -215,12 +217,12 @@ func TestDigipinNearest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := do(t, tt.h, http.MethodGet, "/api/v1/digipin/nearest?"+tt.query, "", "")
+			res := apitest.Do(t, tt.h, http.MethodGet, "/api/v1/digipin/nearest?"+tt.query, "", "")
 			if res.Status != http.StatusOK {
 				t.Fatalf("status = %d %s %v", res.Status, res.Message, res.Errors)
 			}
 			var data httpapi.NearestData
-			res.data(t, &data)
+			res.Decode(t, &data)
 			got := make([]nearestAnswer, len(data.PostOffices))
 			for i, o := range data.PostOffices {
 				got[i] = nearestAnswer{o.PostOffice, o.MatchedBy}
@@ -254,7 +256,7 @@ func TestDigipinNearestBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := do(t, h, http.MethodGet, "/api/v1/digipin/nearest?"+tt.query, "", "")
+			res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/nearest?"+tt.query, "", "")
 			if res.Status != tt.wantStatus || len(res.Errors[tt.wantField]) == 0 {
 				t.Fatalf("status = %d %v, want %d on %q", res.Status, res.Errors, tt.wantStatus, tt.wantField)
 			}
@@ -263,7 +265,7 @@ func TestDigipinNearestBadInput(t *testing.T) {
 }
 
 func TestDigipinNeighbours(t *testing.T) {
-	h := newHandler(t, httpapi.Routes{})
+	h := apitest.NewHandler(t, httpapi.Routes{})
 	tests := []struct {
 		code           string
 		wantLevel      int
@@ -279,12 +281,12 @@ func TestDigipinNeighbours(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.code, func(t *testing.T) {
-			res := do(t, h, http.MethodGet, "/api/v1/digipin/"+url.PathEscape(tt.code)+"/neighbours", "", "")
+			res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/"+url.PathEscape(tt.code)+"/neighbours", "", "")
 			if res.Status != http.StatusOK {
 				t.Fatalf("status = %d %s %v", res.Status, res.Message, res.Errors)
 			}
 			var d httpapi.NeighboursData
-			res.data(t, &d)
+			res.Decode(t, &d)
 			dirs := make([]string, len(d.Neighbours))
 			for i, n := range d.Neighbours {
 				dirs[i] = n.Direction
@@ -301,37 +303,37 @@ func TestDigipinNeighbours(t *testing.T) {
 		})
 	}
 	var d httpapi.NeighboursData
-	do(t, h, http.MethodGet, "/api/v1/digipin/39J/neighbours?geometry=true", "", "").data(t, &d)
+	apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/39J/neighbours?geometry=true", "", "").Decode(t, &d)
 	if d.Cell.Digipin != "39J" || d.Cell.Geometry == nil || len(d.Neighbours) != 8 || d.Neighbours[0].Geometry == nil {
 		t.Errorf("geometry=true: %+v", d.Cell)
 	}
 	for _, bad := range []string{"39A", "39J-49L-L8T4-F", "%20"} {
-		if res := do(t, h, http.MethodGet, "/api/v1/digipin/"+bad+"/neighbours", "", ""); res.Status != 422 || res.Errors["code"] == nil {
+		if res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/"+bad+"/neighbours", "", ""); res.Status != 422 || res.Errors["code"] == nil {
 			t.Errorf("%q = %d %v, want 422 on code", bad, res.Status, res.Errors)
 		}
 	}
 }
 
 func TestDigipinEncodePoint(t *testing.T) {
-	h := newHandler(t, httpapi.Routes{})
+	h := apitest.NewHandler(t, httpapi.Routes{})
 	tests := []struct {
 		name, ctype, body string
 		wantStatus        int
 		wantField         string
 		wantCode          string
 	}{
-		{"json point", jsonType, `{"point":"28.622788, 77.213033"}`, 200, "", "39J-49L-L8T4"},
-		{"form point", formType, "point=" + url.QueryEscape("28.622788 77.213033"), 200, "", "39J-49L-L8T4"},
-		{"dms point", jsonType, `{"point":"12°58'17.76\"N 77°35'40.56\"E"}`, 200, "", "4P3-JK8-52C9"},
-		{"point and latitude", jsonType, `{"point":"28.6, 77.2","latitude":28.6}`, 422, "point", ""},
-		{"point outside the grid", jsonType, `{"point":"1, 70"}`, 422, "point", ""},
-		{"unreadable point", jsonType, `{"point":"north"}`, 422, "point", ""},
-		{"latitude only", jsonType, `{"latitude":28.6}`, 400, "longitude", ""},
-		{"numbers stay strict", jsonType, `{"latitude":"28.6","longitude":77.2}`, 422, "latitude", ""},
+		{"json point", apitest.JSONType, `{"point":"28.622788, 77.213033"}`, 200, "", "39J-49L-L8T4"},
+		{"form point", apitest.FormType, "point=" + url.QueryEscape("28.622788 77.213033"), 200, "", "39J-49L-L8T4"},
+		{"dms point", apitest.JSONType, `{"point":"12°58'17.76\"N 77°35'40.56\"E"}`, 200, "", "4P3-JK8-52C9"},
+		{"point and latitude", apitest.JSONType, `{"point":"28.6, 77.2","latitude":28.6}`, 422, "point", ""},
+		{"point outside the grid", apitest.JSONType, `{"point":"1, 70"}`, 422, "point", ""},
+		{"unreadable point", apitest.JSONType, `{"point":"north"}`, 422, "point", ""},
+		{"latitude only", apitest.JSONType, `{"latitude":28.6}`, 400, "longitude", ""},
+		{"numbers stay strict", apitest.JSONType, `{"latitude":"28.6","longitude":77.2}`, 422, "latitude", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := do(t, h, http.MethodPost, "/api/v1/digipin/encode", tt.ctype, tt.body)
+			res := apitest.Do(t, h, http.MethodPost, "/api/v1/digipin/encode", tt.ctype, tt.body)
 			if res.Status != tt.wantStatus {
 				t.Fatalf("status = %d (%s %v), want %d", res.Status, res.Message, res.Errors, tt.wantStatus)
 			}
@@ -340,7 +342,7 @@ func TestDigipinEncodePoint(t *testing.T) {
 			}
 			if tt.wantCode != "" {
 				var d httpapi.EncodeData
-				res.data(t, &d)
+				res.Decode(t, &d)
 				if d.Digipin != tt.wantCode || strconv.FormatFloat(d.Latitude, 'f', -1, 64) == "0" {
 					t.Errorf("data = %+v, want %s", d, tt.wantCode)
 				}

@@ -9,6 +9,8 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
@@ -28,13 +30,13 @@ var (
 func TestNumericParametersPlainDecimal(t *testing.T) {
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
-	acc := accounts.New(memory.NewAccountStore(), testPasswords)
+	acc := accounts.New(memory.NewAccountStore(), apitest.Passwords)
 	reportStore := memory.NewReportStore()
-	r := postalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
-	r.Accounts, r.Reports, r.Projects = acc, reports.New(reportStore, newFakeAnalyser(), testPasswords), reports.NewProjects(reportStore)
+	r := apitest.PostalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
+	r.Accounts, r.Reports, r.Projects = acc, reports.New(reportStore, apitest.NewFakeAnalyser(), apitest.Passwords), reports.NewProjects(reportStore)
 	httpapi.Register(api, r)
-	h := httpapi.NewHandler(mux, httpapi.HandlerOptions{Authenticate: acc.Authenticate})
-	key := login(t, h, "ada@example.com")
+	h := middleware.NewHandler(mux, middleware.Options{Authenticate: acc.Authenticate})
+	key := apitest.Login(t, h, "ada@example.com")
 
 	checked := map[string]bool{}
 	for path, item := range api.OpenAPI().Paths {
@@ -53,14 +55,14 @@ func TestNumericParametersPlainDecimal(t *testing.T) {
 				}
 				for _, v := range values {
 					target := withParam(path, op, p, v)
-					res := do(t, h, method, target, "", "", bearer(key)...)
+					res := apitest.Do(t, h, method, target, "", "", apitest.Bearer(key)...)
 					if res.Status != http.StatusUnprocessableEntity || !strings.Contains(strings.Join(res.Errors[p.Name], " "), "plain decimal") {
 						t.Errorf("%s %s = %d %v; want 422 on %s (plain decimal)", method, target, res.Status, res.Errors, p.Name)
 					}
 				}
 				for _, v := range append(plain, map[string][]string{"number": {"28.6139", "-0.5"}}[p.Schema.Type]...) {
 					target := withParam(path, op, p, v)
-					if res := do(t, h, method, target, "", "", bearer(key)...); strings.Contains(strings.Join(res.Errors[p.Name], " "), "plain decimal") {
+					if res := apitest.Do(t, h, method, target, "", "", apitest.Bearer(key)...); strings.Contains(strings.Join(res.Errors[p.Name], " "), "plain decimal") {
 						t.Errorf("%s %s = %d %v; plain decimal refused", method, target, res.Status, res.Errors)
 					}
 				}
@@ -73,7 +75,7 @@ func TestNumericParametersPlainDecimal(t *testing.T) {
 		}
 	}
 	// The key check comes first: without a key, a loose number is 401.
-	if res := do(t, h, http.MethodGet, "/api/v1/reports?page=0x1p3", "", ""); res.Status != http.StatusUnauthorized {
+	if res := apitest.Do(t, h, http.MethodGet, "/api/v1/reports?page=0x1p3", "", ""); res.Status != http.StatusUnauthorized {
 		t.Errorf("loose page without a key = %d, want 401", res.Status)
 	}
 }
@@ -99,22 +101,22 @@ func withParam(path string, op *huma.Operation, p *huma.Param, v string) string 
 // TestFormNumbersPlainDecimal: form bodies follow the same notation; JSON
 // bodies take standard JSON numbers.
 func TestFormNumbersPlainDecimal(t *testing.T) {
-	h := newHandler(t, httpapi.Routes{})
+	h := apitest.NewHandler(t, httpapi.Routes{})
 	for _, v := range loose {
 		if strings.TrimSpace(v) != v {
 			continue // forms trim spaces around values
 		}
-		res := do(t, h, http.MethodPost, "/api/v1/digipin/encode", formType, url.Values{"latitude": {v}, "longitude": {"77.2"}}.Encode())
+		res := apitest.Do(t, h, http.MethodPost, "/api/v1/digipin/encode", apitest.FormType, url.Values{"latitude": {v}, "longitude": {"77.2"}}.Encode())
 		if res.Status != http.StatusUnprocessableEntity || !strings.Contains(strings.Join(res.Errors["latitude"], " "), "plain decimal") {
 			t.Errorf("form latitude=%q = %d %v; want 422 on latitude (plain decimal)", v, res.Status, res.Errors)
 		}
 	}
 	for _, form := range []string{"latitude=28.6&longitude=77.2", "latitude=%2028.6%20&longitude=077.20"} {
-		if res := do(t, h, http.MethodPost, "/api/v1/digipin/encode", formType, form); res.Status != http.StatusOK {
+		if res := apitest.Do(t, h, http.MethodPost, "/api/v1/digipin/encode", apitest.FormType, form); res.Status != http.StatusOK {
 			t.Errorf("form %q = %d %v, want 200", form, res.Status, res.Errors)
 		}
 	}
-	if res := do(t, h, http.MethodPost, "/api/v1/digipin/encode", jsonType, `{"latitude":2.86e1,"longitude":77.2}`); res.Status != http.StatusOK {
+	if res := apitest.Do(t, h, http.MethodPost, "/api/v1/digipin/encode", apitest.JSONType, `{"latitude":2.86e1,"longitude":77.2}`); res.Status != http.StatusOK {
 		t.Errorf("JSON exponent = %d %v, want 200 (standard JSON)", res.Status, res.Errors)
 	}
 }

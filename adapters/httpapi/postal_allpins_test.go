@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -159,12 +160,12 @@ func TestAllPinsHTTP(t *testing.T) {
 	defer fail.done()
 	for _, pin := range sortedPins(want) {
 		var d httpapi.PincodeData
-		res := do(t, h, http.MethodGet, "/api/v1/pincodes/"+pin, "", "")
+		res := apitest.Do(t, h, http.MethodGet, "/api/v1/pincodes/"+pin, "", "")
 		if res.Status != http.StatusOK {
 			fail.add("GET /pincodes/%s = %d %s", pin, res.Status, res.Message)
 			continue
 		}
-		res.data(t, &d)
+		res.Decode(t, &d)
 		wantHTTP := make([]rawOffice, len(want[pin]))
 		for i, o := range want[pin] {
 			wantHTTP[i] = rawOffice{o.name, branchTypes[o.officeType], o.division, o.delivery}

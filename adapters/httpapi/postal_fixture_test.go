@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/postal"
@@ -29,7 +30,7 @@ func TestPostalWithoutDataAnswers503(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"/api/v1/pincodes/batch", "/api/v1/pincodes/validate"} {
-		res := wantError(t, h, http.MethodPost, path, jsonType, `{"pincodes":["110001"]}`, http.StatusServiceUnavailable, "unavailable")
+		res := wantError(t, h, http.MethodPost, path, apitest.JSONType, `{"pincodes":["110001"]}`, http.StatusServiceUnavailable, "unavailable")
 		if !strings.Contains(res.Message, "pinsight import") {
 			t.Errorf("POST %s: message %q does not name pinsight import", path, res.Message)
 		}
@@ -310,9 +311,9 @@ func TestSearchFixture(t *testing.T) {
 
 func TestPincodeBatchFixture(t *testing.T) {
 	h := fixtureHandler(t)
-	res := do(t, h, http.MethodPost, "/api/v1/pincodes/batch", jsonType, `{"pincodes":["110001","999999","11000a"," 734014 "]}`)
+	res := apitest.Do(t, h, http.MethodPost, "/api/v1/pincodes/batch", apitest.JSONType, `{"pincodes":["110001","999999","11000a"," 734014 "]}`)
 	var b httpapi.PincodeBatchData
-	res.data(t, &b)
+	res.Decode(t, &b)
 	if res.Status != http.StatusOK || b.Total != 4 || b.Found != 2 || b.NotFound != 1 || b.Invalid != 1 {
 		t.Fatalf("batch = %d %+v, want 2 found, 1 not found, 1 invalid", res.Status, b)
 	}
@@ -329,9 +330,9 @@ func TestPincodeBatchFixture(t *testing.T) {
 		t.Errorf("invalid item = %+v, want the input echoed with an error", r)
 	}
 
-	res = do(t, h, http.MethodPost, "/api/v1/pincodes/validate", jsonType, `{"pincodes":["110001","999999","011001"]}`)
+	res = apitest.Do(t, h, http.MethodPost, "/api/v1/pincodes/validate", apitest.JSONType, `{"pincodes":["110001","999999","011001"]}`)
 	var v httpapi.PincodeValidateData
-	res.data(t, &v)
+	res.Decode(t, &v)
 	if res.Status != http.StatusOK || v.Total != 3 || v.Valid != 2 || v.Exists != 1 {
 		t.Fatalf("validate = %d %+v, want 2 valid, 1 existing", res.Status, v)
 	}
@@ -352,14 +353,14 @@ func TestPincodeBatchFixture(t *testing.T) {
 	big := `{"pincodes":[` + strings.Join(pins, ",") + `]}`
 	full := `{"pincodes":[` + strings.Join(pins[:100], ",") + `]}`
 	for _, path := range []string{"/api/v1/pincodes/batch", "/api/v1/pincodes/validate"} {
-		wantError(t, h, http.MethodPost, path, jsonType, big, http.StatusRequestEntityTooLarge, "payload_too_large")
-		if res := do(t, h, http.MethodPost, path, jsonType, full); res.Status != http.StatusOK {
+		wantError(t, h, http.MethodPost, path, apitest.JSONType, big, http.StatusRequestEntityTooLarge, "payload_too_large")
+		if res := apitest.Do(t, h, http.MethodPost, path, apitest.JSONType, full); res.Status != http.StatusOK {
 			t.Errorf("POST %s with 100 pincodes = %d %s, want 200", path, res.Status, res.Message)
 		}
-		wantError(t, h, http.MethodPost, path, formType, "pincodes=110001", http.StatusUnsupportedMediaType, "unsupported_media_type")
-		wantError(t, h, http.MethodPost, path, jsonType, `{"pincodes":`, http.StatusBadRequest, "bad_request")
-		wantError(t, h, http.MethodPost, path, jsonType, `{"pincodes":[]}`, http.StatusUnprocessableEntity, "validation_failed")
-		wantError(t, h, http.MethodPost, path, jsonType, `{}`, http.StatusBadRequest, "bad_request")
+		wantError(t, h, http.MethodPost, path, apitest.FormType, "pincodes=110001", http.StatusUnsupportedMediaType, "unsupported_media_type")
+		wantError(t, h, http.MethodPost, path, apitest.JSONType, `{"pincodes":`, http.StatusBadRequest, "bad_request")
+		wantError(t, h, http.MethodPost, path, apitest.JSONType, `{"pincodes":[]}`, http.StatusUnprocessableEntity, "validation_failed")
+		wantError(t, h, http.MethodPost, path, apitest.JSONType, `{}`, http.StatusBadRequest, "bad_request")
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -395,9 +396,9 @@ func TestFullDetailsBatchCaching(t *testing.T) {
 		}
 	}
 
-	res := do(t, h, http.MethodPost, "/api/v1/pincodes/batch", jsonType, `{"pincodes":["110001","423101","999999","12345","abcdef"]}`)
+	res := apitest.Do(t, h, http.MethodPost, "/api/v1/pincodes/batch", apitest.JSONType, `{"pincodes":["110001","423101","999999","12345","abcdef"]}`)
 	var b httpapi.PincodeBatchData
-	res.data(t, &b)
+	res.Decode(t, &b)
 	if b.Found != 2 || b.NotFound != 1 || b.Invalid != 2 || b.Results[0].Total != 23 {
 		t.Errorf("batch = %+v, want 2 found (110001 with 23 offices), 1 not found, 2 invalid", b)
 	}
@@ -422,7 +423,7 @@ func TestFullDetailsBatchCaching(t *testing.T) {
 		"/api/v1/districts/77/pincodes?per_page=0":    http.StatusUnprocessableEntity,
 		"/api/v1/pincodes/search?q=delhi&page=-1":     http.StatusUnprocessableEntity,
 	} {
-		if res := do(t, h, http.MethodGet, target, "", ""); res.Status != status || res.Success || res.Code == "" {
+		if res := apitest.Do(t, h, http.MethodGet, target, "", ""); res.Status != status || res.Success || res.Code == "" {
 			t.Errorf("GET %s = %d %q, want %d in the envelope", target, res.Status, res.Code, status)
 		}
 	}

@@ -7,14 +7,12 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app/directory"
-	"github.com/pinsight/pinsight/app/geocode"
-	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/domain/postal"
-	"github.com/pinsight/pinsight/ports"
 )
 
 // fixtureDataDir holds the hand-written fixture files of the indiapost
@@ -22,17 +20,11 @@ import (
 // them without the real data.
 const fixtureDataDir = "../indiapost/testdata"
 
-// postalRoutes are the routes of the directory and geocoder over store (no
-// boundaries).
-func postalRoutes(store ports.PostalStore) httpapi.Routes {
-	return httpapi.Routes{Health: health.New(nil), Directory: directory.New(store), Geocoder: geocode.New(store, nil)}
-}
-
 // postalHandler builds the production handler serving store.
 func postalHandler(store *memory.PostalStore) http.Handler {
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), postalRoutes(store))
-	return httpapi.NewHandler(mux, httpapi.HandlerOptions{})
+	httpapi.Register(httpapi.NewAPI(mux), apitest.PostalRoutes(store))
+	return middleware.NewHandler(mux, middleware.Options{})
 }
 
 // loadFixtureDataset loads the fixture files (a fresh dataset each time).
@@ -96,20 +88,20 @@ func get(h http.Handler, target string, headers ...string) *httptest.ResponseRec
 }
 
 // getOK sends a GET that must answer 200 and decodes its data into v.
-func getOK(t *testing.T, h http.Handler, target string, v any) response {
+func getOK(t *testing.T, h http.Handler, target string, v any) apitest.Response {
 	t.Helper()
-	res := do(t, h, http.MethodGet, target, "", "")
+	res := apitest.Do(t, h, http.MethodGet, target, "", "")
 	if res.Status != http.StatusOK {
 		t.Fatalf("GET %s = %d %s %v, want 200", target, res.Status, res.Message, res.Errors)
 	}
-	res.data(t, v)
+	res.Decode(t, v)
 	return res
 }
 
 // wantError checks a failure envelope's status and code.
-func wantError(t *testing.T, h http.Handler, method, target, contentType, body string, status int, code string) response {
+func wantError(t *testing.T, h http.Handler, method, target, contentType, body string, status int, code string) apitest.Response {
 	t.Helper()
-	res := do(t, h, method, target, contentType, body)
+	res := apitest.Do(t, h, method, target, contentType, body)
 	if res.Status != status || res.Code != code || res.Message == "" {
 		t.Fatalf("%s %s = %d %q %q, want %d %q with a message", method, target, res.Status, res.Code, res.Message, status, code)
 	}

@@ -6,26 +6,27 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 )
 
 func TestProjectsContract(t *testing.T) {
-	s := newSiteServer(t)
-	ada := login(t, s.h, "ada@example.com")
-	s.analyser.set("https://www.alpha.com/a", 90)
-	s.analyser.set("http://alpha.com/b", 70)
-	s.analyser.set("https://sub.alpha.com/", 30)
-	s.analyser.set("https://beta.org/", 80)
+	s := apitest.NewSiteServer(t)
+	ada := apitest.Login(t, s.H, "ada@example.com")
+	s.Analyser.Set("https://www.alpha.com/a", 90)
+	s.Analyser.Set("http://alpha.com/b", 70)
+	s.Analyser.Set("https://sub.alpha.com/", 30)
+	s.Analyser.Set("https://beta.org/", 80)
 	for _, u := range []string{"https://www.alpha.com/a", "https://beta.org/", "http://alpha.com/b", "https://sub.alpha.com/"} {
-		s.createReport(t, ada, "url="+u)
+		s.CreateReport(t, ada, "url="+u)
 	}
 	list := func(query string) httpapi.ProjectsData {
 		t.Helper()
-		res := do(t, s.h, http.MethodGet, "/api/v1/projects?"+query, "", "", bearer(ada)...)
+		res := apitest.Do(t, s.H, http.MethodGet, "/api/v1/projects?"+query, "", "", apitest.Bearer(ada)...)
 		if res.Status != 200 {
 			t.Fatalf("projects ?%s = %d %v", query, res.Status, res.Errors)
 		}
 		var d httpapi.ProjectsData
-		res.data(t, &d)
+		res.Decode(t, &d)
 		return d
 	}
 	names := func(d httpapi.ProjectsData) []string {
@@ -65,25 +66,25 @@ func TestProjectsContract(t *testing.T) {
 	for _, bad := range []struct{ query, field string }{
 		{"per_page=5", "per_page"}, {"sort_by=id", "sort_by"}, {"sort=sideways", "sort"}, {"search_by=url", "search_by"}, {"page=0", "page"},
 	} {
-		res := do(t, s.h, http.MethodGet, "/api/v1/projects?"+bad.query, "", "", bearer(ada)...)
+		res := apitest.Do(t, s.H, http.MethodGet, "/api/v1/projects?"+bad.query, "", "", apitest.Bearer(ada)...)
 		if res.Status != 422 || len(res.Errors[bad.field]) == 0 {
 			t.Errorf("?%s = %d %v, want 422 on %s", bad.query, res.Status, res.Errors, bad.field)
 		}
 	}
-	res := do(t, s.h, http.MethodDelete, "/api/v1/projects/WWW.alpha.com", "", "", bearer(ada)...)
+	res := apitest.Do(t, s.H, http.MethodDelete, "/api/v1/projects/WWW.alpha.com", "", "", apitest.Bearer(ada)...)
 	if res.Status != 200 || string(res.Data) != `{"project":"alpha.com","deleted":true,"reports_deleted":2}` {
 		t.Errorf("delete project = %d %s", res.Status, res.Data)
 	}
-	if res := do(t, s.h, http.MethodDelete, "/api/v1/projects/alpha.com", "", "", bearer(ada)...); res.Status != 404 || res.Code != "not_found" {
+	if res := apitest.Do(t, s.H, http.MethodDelete, "/api/v1/projects/alpha.com", "", "", apitest.Bearer(ada)...); res.Status != 404 || res.Code != "not_found" {
 		t.Errorf("second delete = %d", res.Status)
 	}
-	if got := s.listReports(t, ada, "project=alpha.com").Meta.Total; got != 0 {
+	if got := s.ListReports(t, ada, "project=alpha.com").Meta.Total; got != 0 {
 		t.Errorf("%d alpha.com reports survived", got)
 	}
-	if got := s.listReports(t, ada, "").Meta.Total; got != 2 {
+	if got := s.ListReports(t, ada, "").Meta.Total; got != 2 {
 		t.Errorf("%d reports left, want 2 (sub.alpha.com is another project)", got)
 	}
-	if res := do(t, s.h, http.MethodGet, "/api/v1/projects", "", ""); res.Status != 401 || res.Header.Get("WWW-Authenticate") == "" {
+	if res := apitest.Do(t, s.H, http.MethodGet, "/api/v1/projects", "", ""); res.Status != 401 || res.Header.Get("WWW-Authenticate") == "" {
 		t.Errorf("projects without a key = %d", res.Status)
 	}
 }

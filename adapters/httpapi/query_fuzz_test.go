@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/memory"
 )
 
@@ -26,8 +28,8 @@ func FuzzQueryDecoding(f *testing.F) {
 	}
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
-	httpapi.Register(api, postalRoutes(memory.NewPostalStore(ds)))
-	h := httpapi.NewHandler(mux, httpapi.HandlerOptions{})
+	httpapi.Register(api, apitest.PostalRoutes(memory.NewPostalStore(ds)))
+	h := middleware.NewHandler(mux, middleware.Options{})
 	var paths []string
 	for p, item := range api.OpenAPI().Paths {
 		if item.Get != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/site"
@@ -62,7 +63,7 @@ type reportUpdateInput struct {
 }
 
 func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) {
-	g := group(api)
+	g, base := group(api), mountPath(api)
 	tags := []string{"Reports"}
 	op := huma.Operation{OperationID: "list-reports", Method: http.MethodGet, Path: "/reports", Tags: tags,
 		Summary: "List the caller's reports",
@@ -78,7 +79,7 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(reportsData(page)), nil
+		return ok(reportsData(base, page)), nil
 	})
 	op = huma.Operation{OperationID: "get-report", Method: http.MethodGet, Path: "/reports/{id}", Tags: tags,
 		Summary: "Fetch one of the caller's reports", Description: "Another user's report is 404. " + scoreDoc}
@@ -88,9 +89,9 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(reportData(r)), nil
+		return ok(reportData(base, r)), nil
 	})
-	registerReportWrites(g, rs, acc)
+	registerReportWrites(g, base, rs, acc)
 }
 
 // createdReply is the answer of create-report: the report, with
@@ -108,7 +109,7 @@ const quotaDoc = "429 with Retry-After when the caller has too many analyses run
 	"domain) or the address it resolves to was analysed too often in the last minute (so no site is " +
 	"hammered); 503 with Retry-After when every analysis slot of the server is busy."
 
-func registerReportWrites(g huma.API, rs *reports.Reports, acc *accounts.Accounts) {
+func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *accounts.Accounts) {
 	tags := []string{"Reports"}
 	op := huma.Operation{OperationID: "create-report", Method: http.MethodPost, Path: "/reports", Tags: tags,
 		DefaultStatus: http.StatusCreated, Summary: "Analyse a URL and store the report",
@@ -130,7 +131,7 @@ func registerReportWrites(g huma.API, rs *reports.Reports, acc *accounts.Account
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := &createdReply{Status: r.HTTPStatus, Body: Envelope[ReportData]{Success: true, Data: reportData(r.Report)}}
+		out := &createdReply{Status: r.HTTPStatus, Body: Envelope[ReportData]{Success: true, Data: reportData(base, r.Report)}}
 		if r.Replayed {
 			out.Replayed = "true"
 		}
@@ -154,7 +155,7 @@ func registerReportWrites(g huma.API, rs *reports.Reports, acc *accounts.Account
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(reportData(r)), nil
+		return ok(reportData(base, r)), nil
 	})
 	op = huma.Operation{OperationID: "delete-report", Method: http.MethodDelete, Path: "/reports/{id}", Tags: tags,
 		Summary: "Delete one of the caller's reports", Description: "Another user's report is 404."}
@@ -175,7 +176,9 @@ func registerSiteAnalysis(api huma.API, r Routes) {
 	}
 	if r.Reports != nil {
 		registerReports(api, r.Reports, r.Accounts)
-		registerSharePage(api, r.Reports, r.Accounts, r.Share)
+		share := r.Share
+		share.BasePath = mountPath(api)
+		sharepage.Register(api, r.Reports, r.Accounts, share)
 	}
 	if r.Projects != nil {
 		registerProjects(api, r.Projects, r.Accounts)

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"time"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
 )
@@ -40,7 +41,7 @@ type ReportItem struct {
 	Score       int       `json:"score" minimum:"0" maximum:"100" doc:"100 x weight of passed checks / weight of all checks, truncated."`
 	Privacy     int       `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
 	HasPassword bool      `json:"has_password" doc:"Whether a share password is stored (the password itself is never returned)."`
-	ShareURL    string    `json:"share_url" doc:"Path of the report's HTML page on this server, /r/ followed by the report's share token (128 random bits in base32, drawn when the report is created and never changed or reused): give it, prefixed with the server's origin, to whoever may see the report. The page shows the report to anyone when privacy is 0, asks for the password when it is 2, and is 404 when it is 1 (unless the owner's key is sent). Report ids are never used in page addresses."`
+	ShareURL    string    `json:"share_url" doc:"Path of the report's HTML page on this server, /r/ (after the API's base path when a host mounts it under one: the path of the OpenAPI servers entry) followed by the report's share token (128 random bits in base32, drawn when the report is created and never changed or reused): give it, prefixed with the server's origin, to whoever may see the report. The page shows the report to anyone when privacy is 0, asks for the password when it is 2, and is 404 when it is 1 (unless the owner's key is sent). Report ids are never used in page addresses."`
 	GeneratedAt time.Time `json:"generated_at" doc:"When the analysis ran."`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
@@ -80,15 +81,17 @@ type ProjectDeletedData struct {
 	ReportsDeleted int    `json:"reports_deleted"`
 }
 
-func reportItem(r site.Report) ReportItem {
+// reportItem is r as lists show it; base is the path the API is served
+// under (see mountPath), which starts share_url.
+func reportItem(base string, r site.Report) ReportItem {
 	return ReportItem{
 		ID: r.ID, URL: r.URL, Project: r.Project, Result: string(r.Rating), Score: r.Score,
-		Privacy: int(r.Privacy), HasPassword: r.HasPassword(), ShareURL: sharePath(r.Token),
+		Privacy: int(r.Privacy), HasPassword: r.HasPassword(), ShareURL: base + sharepage.Path(r.Token),
 		GeneratedAt: r.GeneratedAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }
 
-func reportData(r site.Report) ReportData {
+func reportData(base string, r site.Report) ReportData {
 	checks := func(c site.Category) []CheckData {
 		out := make([]CheckData, 0, len(r.Results[c]))
 		for _, ch := range r.Results[c] {
@@ -97,15 +100,15 @@ func reportData(r site.Report) ReportData {
 		}
 		return out
 	}
-	return ReportData{ReportItem: reportItem(r), Results: ResultsData{
+	return ReportData{ReportItem: reportItem(base, r), Results: ResultsData{
 		SEO: checks(site.SEO), Performance: checks(site.Performance), Security: checks(site.Security), Miscellaneous: checks(site.Miscellaneous),
 	}}
 }
 
-func reportsData(page paging.List[site.Report]) ReportsData {
+func reportsData(base string, page paging.List[site.Report]) ReportsData {
 	out := ReportsData{Reports: make([]ReportItem, 0, len(page.Items)), Meta: meta(page.Page, page.Total)}
 	for _, r := range page.Items {
-		out.Reports = append(out.Reports, reportItem(r))
+		out.Reports = append(out.Reports, reportItem(base, r))
 	}
 	return out
 }

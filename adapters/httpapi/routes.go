@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
@@ -18,7 +19,7 @@ type Routes struct {
 	Geocoder  *geocode.Geocoder    // nil: /pincodes/nearby and /digipin/nearest are not registered
 	Reports   *reports.Reports     // nil (or no Accounts): the report operations and page are not registered
 	Projects  *reports.Projects    // nil (or no Accounts): the project operations are not registered
-	Share     ShareOptions         // the public report page's settings
+	Share     sharepage.Options    // the public report page's settings
 }
 
 // Register adds every operation to api.

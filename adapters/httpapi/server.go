@@ -7,20 +7,22 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 )
 
 // Config holds the HTTP server settings.
 type Config struct {
-	Addr              string        // listen address, default ":8080"
-	ReadHeaderTimeout time.Duration // default 5 s
-	ReadTimeout       time.Duration // default 30 s
-	WriteTimeout      time.Duration // default 60 s; above the analysis deadline
-	IdleTimeout       time.Duration // default 120 s
-	MaxHeaderBytes    int           // default 16 KiB: headers and URL together (431)
-	MaxURLBytes       int           // default 8 KiB (414); negative: no cap
-	MaxQueryParams    int           // default 50 (400); negative: no cap
-	RateLimits        RateLimits    // quotas; zero limits disable them
-	CORSOrigins       []string      // origins allowed on the site-analysis API
+	Addr              string                // listen address, default ":8080"
+	ReadHeaderTimeout time.Duration         // default 5 s
+	ReadTimeout       time.Duration         // default 30 s
+	WriteTimeout      time.Duration         // default 60 s; above the analysis deadline
+	IdleTimeout       time.Duration         // default 120 s
+	MaxHeaderBytes    int                   // default 16 KiB: headers and URL together (431)
+	MaxURLBytes       int                   // default 8 KiB (414); negative: no cap
+	MaxQueryParams    int                   // default 50 (400); negative: no cap
+	RateLimits        middleware.RateLimits // quotas; zero limits disable them
+	CORSOrigins       []string              // origins allowed on the site-analysis API
 
 	// MaxConcurrentRequests bounds the requests served at once (503 with
 	// Retry-After beyond); default 1024, negative: no cap.
@@ -41,13 +43,20 @@ func (c Config) withDefaults() Config {
 	def(&c.WriteTimeout, 60*time.Second)
 	def(&c.IdleTimeout, 120*time.Second)
 	if c.MaxHeaderBytes <= 0 {
-		c.MaxHeaderBytes = defaultMaxHeaderBytes
+		c.MaxHeaderBytes = middleware.DefaultMaxHeaderBytes
 	}
 	return c
 }
 
-// defaultMaxHeaderBytes is the default cap of the request line and headers.
-const defaultMaxHeaderBytes = 16 << 10
+// RequestLimits gathers the limits of a server configuration, defaults
+// applied, for middleware.Options.Limits.
+func (c Config) RequestLimits() middleware.RequestLimits {
+	c = c.withDefaults()
+	return middleware.RequestLimits{
+		MaxURLBytes: c.MaxURLBytes, MaxQueryParams: c.MaxQueryParams,
+		MaxHeaderBytes: c.MaxHeaderBytes, MaxConcurrent: c.MaxConcurrentRequests,
+	}
+}
 
 // Server is the HTTP server with its listener, started and stopped
 // explicitly (fx hooks call Start and Stop).

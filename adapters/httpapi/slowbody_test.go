@@ -12,6 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/health"
 )
 
@@ -31,7 +32,7 @@ func TestSlowFormBodyReleasesSlot(t *testing.T) {
 	registerForm(group(api), huma.Operation{
 		OperationID: "slow-form", Method: http.MethodPost, Path: "/slow-form", BodyReadTimeout: 300 * time.Millisecond,
 	}, func(_ context.Context, in *input) (*Reply[string], error) { return ok(in.Body.A), nil })
-	h := NewHandler(mux, HandlerOptions{Limits: RequestLimits{MaxConcurrent: 1}})
+	h := middleware.NewHandler(mux, middleware.Options{Limits: middleware.RequestLimits{MaxConcurrent: 1}})
 	srv := NewServer(Config{Addr: "127.0.0.1:0", ReadTimeout: 30 * time.Second}, h, slog.New(slog.DiscardHandler))
 	if err := srv.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -75,7 +76,7 @@ func TestSlowFormBodyReleasesSlot(t *testing.T) {
 func TestRefusedSlowBodyAnsweredAtOnce(t *testing.T) {
 	mux := http.NewServeMux()
 	Register(NewAPI(mux), Routes{Health: health.New(nil)})
-	srv := NewServer(Config{Addr: "127.0.0.1:0", ReadTimeout: 30 * time.Second}, NewHandler(mux, HandlerOptions{}), slog.New(slog.DiscardHandler))
+	srv := NewServer(Config{Addr: "127.0.0.1:0", ReadTimeout: 30 * time.Second}, middleware.NewHandler(mux, middleware.Options{}), slog.New(slog.DiscardHandler))
 	if err := srv.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
@@ -55,35 +56,35 @@ func (f *flakyReports) Reports(ctx context.Context, userID int64, q site.ReportQ
 // and the same requests succeed once it is back.
 func TestStoreUnavailable(t *testing.T) {
 	store := &flakyReports{ReportStore: memory.NewReportStore()}
-	h := newHandler(t, httpapi.Routes{
-		Accounts: accounts.New(memory.NewAccountStore(), testPasswords),
-		Reports:  reports.New(store, newFakeAnalyser(), testPasswords),
+	h := apitest.NewHandler(t, httpapi.Routes{
+		Accounts: accounts.New(memory.NewAccountStore(), apitest.Passwords),
+		Reports:  reports.New(store, apitest.NewFakeAnalyser(), apitest.Passwords),
 		Projects: reports.NewProjects(store),
 	})
-	key := login(t, h, "ada@example.com")
-	res := do(t, h, http.MethodPost, "/api/v1/reports", formType, "url=https://alpha.com/&privacy=0", bearer(key)...)
+	key := apitest.Login(t, h, "ada@example.com")
+	res := apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=https://alpha.com/&privacy=0", apitest.Bearer(key)...)
 	var r httpapi.ReportData
-	res.data(t, &r)
+	res.Decode(t, &r)
 
 	store.down.Store(true)
-	for _, path := range []string{"/api/v1/reports", idPath(r.ID)} {
-		res := do(t, h, http.MethodGet, path, "", "", bearer(key)...)
+	for _, path := range []string{"/api/v1/reports", apitest.IDPath(r.ID)} {
+		res := apitest.Do(t, h, http.MethodGet, path, "", "", apitest.Bearer(key)...)
 		if res.Status != 503 || res.Code != "unavailable" || res.Header.Get("Retry-After") != "5" {
 			t.Errorf("GET %s with the database down = %d %q, Retry-After %q; want 503 unavailable, Retry-After 5",
 				path, res.Status, res.Code, res.Header.Get("Retry-After"))
 		}
 	}
-	if p := getPage(t, h, r.ShareURL); p.status != 503 || p.header.Get("Retry-After") != "5" {
-		t.Errorf("report page with the database down = %d, Retry-After %q", p.status, p.header.Get("Retry-After"))
+	if p := apitest.GetPage(t, h, r.ShareURL); p.Status != 503 || p.Header.Get("Retry-After") != "5" {
+		t.Errorf("report page with the database down = %d, Retry-After %q", p.Status, p.Header.Get("Retry-After"))
 	}
 
 	store.down.Store(false)
-	for _, path := range []string{"/api/v1/reports", idPath(r.ID)} {
-		if res := do(t, h, http.MethodGet, path, "", "", bearer(key)...); res.Status != 200 {
+	for _, path := range []string{"/api/v1/reports", apitest.IDPath(r.ID)} {
+		if res := apitest.Do(t, h, http.MethodGet, path, "", "", apitest.Bearer(key)...); res.Status != 200 {
 			t.Errorf("GET %s once the database is back = %d", path, res.Status)
 		}
 	}
-	if p := getPage(t, h, r.ShareURL); p.status != 200 {
-		t.Errorf("report page once the database is back = %d", p.status)
+	if p := apitest.GetPage(t, h, r.ShareURL); p.Status != 200 {
+		t.Errorf("report page once the database is back = %d", p.Status)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 )
 
@@ -43,7 +43,7 @@ func (f prefixesFlag) String() string {
 }
 
 func (f prefixesFlag) Set(s string) error {
-	p, err := httpapi.ParsePrefixes(s)
+	p, err := middleware.ParsePrefixes(s)
 	if err == nil {
 		*f.p = p
 	}

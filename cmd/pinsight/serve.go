@@ -12,6 +12,7 @@ import (
 	"go.uber.org/fx/fxevent"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/accounts"
 )
 
@@ -29,7 +30,7 @@ type serveConfig struct {
 }
 
 func newServeCmd() *cobra.Command {
-	cfg := serveConfig{HTTP: httpapi.Config{RateLimits: httpapi.DefaultRateLimits}}
+	cfg := serveConfig{HTTP: httpapi.Config{RateLimits: middleware.DefaultRateLimits}}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the HTTP API until SIGINT or SIGTERM",
@@ -49,9 +50,9 @@ func newServeCmd() *cobra.Command {
 	siteFlags(f, &cfg.Site)
 	passwordFlags(f, &cfg.Passwords)
 	f.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
-	f.IntVar(&cfg.HTTP.MaxConcurrentRequests, "max-concurrent-requests", httpapi.DefaultMaxConcurrent, "requests served at once; beyond, 503 with Retry-After (-1: no cap)")
-	f.IntVar(&cfg.HTTP.MaxQueryParams, "max-query-params", httpapi.DefaultMaxQueryParams, "query parameters per request; beyond, 400 (-1: no cap)")
-	f.IntVar(&cfg.HTTP.MaxURLBytes, "max-url-bytes", httpapi.DefaultMaxURLBytes, "bytes of the request target (path and query); beyond, 414 (-1: no cap)")
+	f.IntVar(&cfg.HTTP.MaxConcurrentRequests, "max-concurrent-requests", middleware.DefaultMaxConcurrent, "requests served at once; beyond, 503 with Retry-After (-1: no cap)")
+	f.IntVar(&cfg.HTTP.MaxQueryParams, "max-query-params", middleware.DefaultMaxQueryParams, "query parameters per request; beyond, 400 (-1: no cap)")
+	f.IntVar(&cfg.HTTP.MaxURLBytes, "max-url-bytes", middleware.DefaultMaxURLBytes, "bytes of the request target (path and query); beyond, 414 (-1: no cap)")
 	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "time allowed for in-flight requests on shutdown")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client on API routes and the report page: per user for a valid API key, else per IP; N/DURATION or off")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Auth}, "auth-rate-limit", "quota per IP on POST /register and /login, N/DURATION or off")

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/fetch"
 	"github.com/pinsight/pinsight/adapters/fetch/fetchfx"
-	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 )
@@ -66,7 +66,7 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 		analyser.UserConcurrent = -1 // no cap
 	}
 	return fx.Options(
-		fx.Supply(c.Fetch, analyser, httpapi.ShareOptions{CookieKey: key}),
+		fx.Supply(c.Fetch, analyser, sharepage.Options{CookieKey: key}),
 		fetchfx.Module,
 	), nil
 }

@@ -12,6 +12,8 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
@@ -27,13 +29,13 @@ import (
 // and a ports.RateLimiter.
 var Module = fx.Module("httpapi",
 	fx.Provide(fx.Private, http.NewServeMux, httpapi.NewAPI),
-	fx.Provide(newServer, httpapi.NewMetrics),
+	fx.Provide(newServer, middleware.NewMetrics),
 	fx.Invoke(register, postalGauges, func(lc fx.Lifecycle, s *httpapi.Server) { lc.Append(fx.StartStopHook(s.Start, s.Stop)) }),
 )
 
 // AllRoutes registers the whole API: health, DIGIPIN, the postal directory
 // and geocode, accounts, reports with their public page, and projects. It
-// requires every one of those use cases (httpapi.ShareOptions is optional).
+// requires every one of those use cases (sharepage.Options is optional).
 var AllRoutes = fx.Options(fx.Provide(allRoutes), fx.Invoke(analyserGauges))
 
 // PostalRoutes registers health, DIGIPIN, the postal directory and geocode
@@ -62,7 +64,7 @@ type allParams struct {
 	Accounts  *accounts.Accounts
 	Reports   *reports.Reports
 	Projects  *reports.Projects
-	Share     httpapi.ShareOptions `optional:"true"`
+	Share     sharepage.Options `optional:"true"`
 }
 
 func allRoutes(p allParams) httpapi.Routes {
@@ -73,7 +75,7 @@ func allRoutes(p allParams) httpapi.Routes {
 // register adds the routes to the API, the report page's quota kept by the
 // server's limiter.
 func register(api huma.API, r httpapi.Routes, limiter ports.RateLimiter, cfg httpapi.Config) {
-	r.Share = r.Share.WithServer(limiter, cfg)
+	r.Share = r.Share.WithServer(limiter, cfg.RateLimits.TrustedProxies)
 	httpapi.Register(api, r)
 }
 
@@ -82,27 +84,33 @@ type serverParams struct {
 	Config  httpapi.Config
 	Mux     *http.ServeMux
 	Log     *slog.Logger
-	Metrics *httpapi.Metrics
+	Metrics *middleware.Metrics
 	Limiter ports.RateLimiter
 	Routes  httpapi.Routes
 }
 
-// newServer serves the mux behind the edge middleware; API keys are
-// verified at the edge when the routes include accounts.
+// newServer serves the mux behind the edge middleware.
 func newServer(p serverParams) *httpapi.Server {
 	p.Mux.Handle("GET /metrics", p.Metrics)
-	o := httpapi.HandlerOptions{
-		Log: p.Log, Metrics: p.Metrics, Limiter: p.Limiter,
-		RateLimits: p.Config.RateLimits, CORSOrigins: p.Config.CORSOrigins, Limits: p.Config.RequestLimits(),
+	o := edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, p.Routes)
+	return httpapi.NewServer(p.Config, middleware.NewHandler(p.Mux, o), p.Log)
+}
+
+// edgeOptions configures the middleware from the server's settings; API
+// keys are verified at the edge when the routes include accounts.
+func edgeOptions(cfg httpapi.Config, log *slog.Logger, m *middleware.Metrics, limiter ports.RateLimiter, r httpapi.Routes) middleware.Options {
+	o := middleware.Options{
+		Log: log, Metrics: m, Limiter: limiter,
+		RateLimits: cfg.RateLimits, CORSOrigins: cfg.CORSOrigins, Limits: cfg.RequestLimits(),
 	}
-	if p.Routes.Accounts != nil {
-		o.Authenticate = p.Routes.Accounts.Authenticate
+	if r.Accounts != nil {
+		o.Authenticate = r.Accounts.Authenticate
 	}
-	return httpapi.NewServer(p.Config, httpapi.NewHandler(p.Mux, o), p.Log)
+	return o
 }
 
 // postalGauges exposes the size of the served dataset.
-func postalGauges(m *httpapi.Metrics, r httpapi.Routes) {
+func postalGauges(m *middleware.Metrics, r httpapi.Routes) {
 	m.Gauge("pinsight_postal_offices", "Post offices in the served dataset (0: none loaded).", func() float64 {
 		info, err := r.Directory.Info(context.Background())
 		if err != nil {
@@ -113,7 +121,7 @@ func postalGauges(m *httpapi.Metrics, r httpapi.Routes) {
 }
 
 // analyserGauges exposes the analysis pool's use.
-func analyserGauges(m *httpapi.Metrics, a *reports.Analyser) {
+func analyserGauges(m *middleware.Metrics, a *reports.Analyser) {
 	m.Gauge("pinsight_analysis_slots_in_use", "Analyses running now.", func() float64 {
 		n, _ := a.Saturation()
 		return float64(n)

@@ -14,6 +14,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/health"
 )
 
@@ -54,7 +55,7 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
 	httpapi.Register(api, r)
-	h := httpapi.NewHandler(mux, httpapi.HandlerOptions{Authenticate: r.Accounts.Authenticate})
+	h := middleware.NewHandler(mux, middleware.Options{Authenticate: r.Accounts.Authenticate})
 
 	if status, body := call(h, http.MethodPost, "/api/v1/register", "", map[string]any{"email": hostileEmail, "password": hostilePassword}); status != http.StatusCreated {
 		t.Fatalf("register = %d %s", status, body)

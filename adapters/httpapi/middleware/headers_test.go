@@ -1,4 +1,4 @@
-package httpapi_test
+package middleware_test
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/health"
@@ -44,14 +46,14 @@ func (downReports) ReportByToken(context.Context, string) (site.Report, error) {
 // postal data, database down, not ready, analysis pool busy, concurrency
 // cap). httpapitest.Hostile checks the same on every operation.
 func TestSecurityHeaders(t *testing.T) {
-	analyser := newFakeAnalyser()
+	analyser := apitest.NewFakeAnalyser()
 	reportStore := memory.NewReportStore()
-	acc := accounts.New(memory.NewAccountStore(), testPasswords)
+	acc := accounts.New(memory.NewAccountStore(), apitest.Passwords)
 	inside, release := make(chan struct{}, 1), make(chan struct{})
-	build := func(r httpapi.Routes, limits httpapi.RequestLimits) http.Handler {
+	build := func(r httpapi.Routes, limits middleware.RequestLimits) http.Handler {
 		mux := http.NewServeMux()
 		httpapi.Register(httpapi.NewAPI(mux), r)
-		m := httpapi.NewMetrics()
+		m := middleware.NewMetrics()
 		mux.Handle("GET /metrics", m)
 		mux.HandleFunc("GET /api/v1/panic", func(http.ResponseWriter, *http.Request) { panic("boom") })
 		mux.HandleFunc("GET /api/v1/slow", func(w http.ResponseWriter, _ *http.Request) {
@@ -59,23 +61,23 @@ func TestSecurityHeaders(t *testing.T) {
 			<-release
 			_, _ = io.WriteString(w, `{"success":true,"data":null}`)
 		})
-		return httpapi.NewHandler(mux, httpapi.HandlerOptions{
+		return middleware.NewHandler(mux, middleware.Options{
 			Metrics: m, Limits: limits, CORSOrigins: []string{"https://app.example"}, Authenticate: r.Accounts.Authenticate,
-			Limiter: memory.NewRateLimiter(), RateLimits: httpapi.RateLimits{Default: ratelimit.Limit{Requests: 1000, Window: time.Minute}, Auth: ratelimit.Limit{Requests: 4, Window: time.Minute}},
+			Limiter: memory.NewRateLimiter(), RateLimits: middleware.RateLimits{Default: ratelimit.Limit{Requests: 1000, Window: time.Minute}, Auth: ratelimit.Limit{Requests: 4, Window: time.Minute}},
 		})
 	}
-	up := postalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
+	up := apitest.PostalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
 	up.Health = health.New([]health.Component{{Name: "database", Check: func(context.Context) error { return errors.New("down") }}})
-	up.Accounts, up.Reports, up.Projects = acc, reports.New(reportStore, analyser, testPasswords), reports.NewProjects(reportStore)
-	h := build(up, httpapi.RequestLimits{MaxConcurrent: 1, MaxURLBytes: 200})
-	broken := postalRoutes(memory.NewPostalStore(nil))
-	broken.Accounts = accounts.New(downAccounts{memory.NewAccountStore()}, testPasswords)
-	broken.Reports, broken.Projects = reports.New(downReports{reportStore}, analyser, testPasswords), reports.NewProjects(reportStore)
-	down := build(broken, httpapi.RequestLimits{})
+	up.Accounts, up.Reports, up.Projects = acc, reports.New(reportStore, analyser, apitest.Passwords), reports.NewProjects(reportStore)
+	h := build(up, middleware.RequestLimits{MaxConcurrent: 1, MaxURLBytes: 200})
+	broken := apitest.PostalRoutes(memory.NewPostalStore(nil))
+	broken.Accounts = accounts.New(downAccounts{memory.NewAccountStore()}, apitest.Passwords)
+	broken.Reports, broken.Projects = reports.New(downReports{reportStore}, analyser, apitest.Passwords), reports.NewProjects(reportStore)
+	down := build(broken, middleware.RequestLimits{})
 
-	key := login(t, h, "ada@example.com")
+	key := apitest.Login(t, h, "ada@example.com")
 	public := analyserReport(t, h, key, "url=https://alpha.com/&privacy=0")
-	etag := do(t, h, http.MethodGet, "/api/v1/pincodes/800001", "", "").Header.Get("ETag")
+	etag := apitest.Do(t, h, http.MethodGet, "/api/v1/pincodes/800001", "", "").Header.Get("ETag")
 
 	type request struct {
 		h              http.Handler
@@ -94,7 +96,7 @@ func TestSecurityHeaders(t *testing.T) {
 		{h, "GET", "/api/v1/panic", nil, 500},
 		{h, "GET", "/api/v1/digipin/info?x=" + strings.Repeat("a", 200), nil, 414},
 		{h, "GET", "/api/v1/account", nil, 401},
-		{h, "GET", "/api/v1/account", bearer(key), 200},
+		{h, "GET", "/api/v1/account", apitest.Bearer(key), 200},
 		{h, "GET", "/metrics", nil, 200},
 		{h, "GET", "/docs", nil, 200},
 		{h, "GET", "/openapi.json", nil, 200},
@@ -106,7 +108,7 @@ func TestSecurityHeaders(t *testing.T) {
 		{h, "GET", "/r/" + site.NewShareToken(), nil, 404},
 		{h, "GET", "/reports/1", nil, 404},
 		{down, "GET", "/api/v1/pincodes/800001", nil, 503},
-		{down, "GET", "/api/v1/account", bearer("psk_any"), 503},
+		{down, "GET", "/api/v1/account", apitest.Bearer("psk_any"), 503},
 		{down, "GET", "/r/" + site.NewShareToken(), nil, 503},
 	}
 	check := func(r request, rec *httptest.ResponseRecorder) {
@@ -134,19 +136,19 @@ func TestSecurityHeaders(t *testing.T) {
 	// Rate limited (the login quota is 4; 2 are spent), analysis pool busy,
 	// concurrency cap.
 	for range 2 {
-		do(t, h, http.MethodPost, "/api/v1/login", jsonType, `{}`)
+		apitest.Do(t, h, http.MethodPost, "/api/v1/login", apitest.JSONType, `{}`)
 	}
 	serve(request{h, "POST", "/api/v1/login", nil, 429})
-	analyser.busy = true
+	analyser.SetBusy(true)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/api/v1/reports", strings.NewReader("url=https://beta.com/"))
-	req.Header.Set("Content-Type", formType)
+	req.Header.Set("Content-Type", apitest.FormType)
 	req.Header.Set("Authorization", "Bearer "+key)
 	h.ServeHTTP(rec, req)
 	check(request{method: "POST", target: "/api/v1/reports (pool busy)", status: 503}, rec)
-	analyser.busy = false
+	analyser.SetBusy(false)
 	done := make(chan struct{})
-	go func() { defer close(done); do(t, h, http.MethodGet, "/api/v1/slow", "", "") }()
+	go func() { defer close(done); apitest.Do(t, h, http.MethodGet, "/api/v1/slow", "", "") }()
 	<-inside
 	serve(request{h, "GET", "/api/v1/digipin/info", nil, 503})
 	close(release)
@@ -156,9 +158,9 @@ func TestSecurityHeaders(t *testing.T) {
 // analyserReport creates a report and returns its share page's path.
 func analyserReport(t *testing.T, h http.Handler, key, form string) string {
 	t.Helper()
-	res := do(t, h, http.MethodPost, "/api/v1/reports", formType, form, bearer(key)...)
+	res := apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, form, apitest.Bearer(key)...)
 	var r httpapi.ReportData
-	res.data(t, &r)
+	res.Decode(t, &r)
 	if res.Status != http.StatusCreated {
 		t.Fatalf("create %q = %d %s", form, res.Status, res.Message)
 	}

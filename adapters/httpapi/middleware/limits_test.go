@@ -1,4 +1,4 @@
-package httpapi_test
+package middleware_test
 
 import (
 	"context"
@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/health"
 )
 
 // limitedHandler is the production handler with limits, plus a route that
 // holds each request until release is closed.
-func limitedHandler(t *testing.T, l httpapi.RequestLimits) (h http.Handler, inside chan struct{}, release chan struct{}) {
+func limitedHandler(t *testing.T, l middleware.RequestLimits) (h http.Handler, inside chan struct{}, release chan struct{}) {
 	t.Helper()
 	mux := http.NewServeMux()
 	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil)})
@@ -28,11 +30,11 @@ func limitedHandler(t *testing.T, l httpapi.RequestLimits) (h http.Handler, insi
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"success":true,"data":null}`)
 	})
-	return httpapi.NewHandler(mux, httpapi.HandlerOptions{Limits: l}), inside, release
+	return middleware.NewHandler(mux, middleware.Options{Limits: l}), inside, release
 }
 
 func TestRequestLimits(t *testing.T) {
-	h, _, _ := limitedHandler(t, httpapi.RequestLimits{MaxURLBytes: 100, MaxQueryParams: 3, MaxHeaderBytes: 300})
+	h, _, _ := limitedHandler(t, middleware.RequestLimits{MaxURLBytes: 100, MaxQueryParams: 3, MaxHeaderBytes: 300})
 	query := func(n int) string {
 		parts := make([]string, n)
 		for i := range parts {
@@ -56,7 +58,7 @@ func TestRequestLimits(t *testing.T) {
 		{name: "limits apply to 404s too", target: "/nowhere?x=" + strings.Repeat("a", 100), status: 414, code: "request_uri_too_long"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := do(t, h, http.MethodGet, tc.target, "", "", tc.headers...)
+			res := apitest.Do(t, h, http.MethodGet, tc.target, "", "", tc.headers...)
 			if res.Status != tc.status || res.Code != tc.code {
 				t.Fatalf("GET %.60s = %d %q (%s); want %d %q", tc.target, res.Status, res.Code, res.Message, tc.status, tc.code)
 			}
@@ -68,38 +70,38 @@ func TestRequestLimits(t *testing.T) {
 }
 
 func TestRequestLimitDefaults(t *testing.T) {
-	h, _, _ := limitedHandler(t, httpapi.RequestLimits{})
-	params := strings.Repeat("a=1&", httpapi.DefaultMaxQueryParams)
-	if res := do(t, h, http.MethodGet, "/api/v1/digipin/info?"+params, "", ""); res.Status != 200 {
-		t.Errorf("%d parameters = %d, want 200", httpapi.DefaultMaxQueryParams, res.Status)
+	h, _, _ := limitedHandler(t, middleware.RequestLimits{})
+	params := strings.Repeat("a=1&", middleware.DefaultMaxQueryParams)
+	if res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info?"+params, "", ""); res.Status != 200 {
+		t.Errorf("%d parameters = %d, want 200", middleware.DefaultMaxQueryParams, res.Status)
 	}
-	if res := do(t, h, http.MethodGet, "/api/v1/digipin/info?"+params+"b=2", "", ""); res.Status != 400 {
-		t.Errorf("%d parameters = %d, want 400", httpapi.DefaultMaxQueryParams+1, res.Status)
+	if res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info?"+params+"b=2", "", ""); res.Status != 400 {
+		t.Errorf("%d parameters = %d, want 400", middleware.DefaultMaxQueryParams+1, res.Status)
 	}
-	long := "/api/v1/digipin/info?x=" + strings.Repeat("a", httpapi.DefaultMaxURLBytes)
-	if res := do(t, h, http.MethodGet, long, "", ""); res.Status != 414 {
-		t.Errorf("URL over %d bytes = %d, want 414", httpapi.DefaultMaxURLBytes, res.Status)
+	long := "/api/v1/digipin/info?x=" + strings.Repeat("a", middleware.DefaultMaxURLBytes)
+	if res := apitest.Do(t, h, http.MethodGet, long, "", ""); res.Status != 414 {
+		t.Errorf("URL over %d bytes = %d, want 414", middleware.DefaultMaxURLBytes, res.Status)
 	}
-	h, _, _ = limitedHandler(t, httpapi.RequestLimits{MaxURLBytes: -1, MaxQueryParams: -1})
-	if res := do(t, h, http.MethodGet, long+"&"+params+"b=2", "", ""); res.Status != 200 {
+	h, _, _ = limitedHandler(t, middleware.RequestLimits{MaxURLBytes: -1, MaxQueryParams: -1})
+	if res := apitest.Do(t, h, http.MethodGet, long+"&"+params+"b=2", "", ""); res.Status != 200 {
 		t.Errorf("disabled caps: %d, want 200", res.Status)
 	}
 }
 
 func TestConcurrencyLimit(t *testing.T) {
-	h, inside, release := limitedHandler(t, httpapi.RequestLimits{MaxConcurrent: 2})
+	h, inside, release := limitedHandler(t, middleware.RequestLimits{MaxConcurrent: 2})
 	var wg sync.WaitGroup
 	statuses := make(chan int, 2)
 	for range 2 {
-		wg.Go(func() { statuses <- do(t, h, http.MethodGet, "/api/v1/slow", "", "").Status })
+		wg.Go(func() { statuses <- apitest.Do(t, h, http.MethodGet, "/api/v1/slow", "", "").Status })
 	}
 	<-inside
 	<-inside // both slots taken
-	res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "")
+	res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "")
 	if res.Status != 503 || res.Code != "unavailable" || res.Header.Get("Retry-After") != "1" {
 		t.Errorf("third request = %d %q, Retry-After %q; want 503 unavailable, 1", res.Status, res.Code, res.Header.Get("Retry-After"))
 	}
-	if res := do(t, h, http.MethodGet, "/healthz", "", ""); res.Status != 200 {
+	if res := apitest.Do(t, h, http.MethodGet, "/healthz", "", ""); res.Status != 200 {
 		t.Errorf("healthz while saturated = %d, want 200", res.Status)
 	}
 	close(release)
@@ -110,7 +112,7 @@ func TestConcurrencyLimit(t *testing.T) {
 			t.Errorf("held request = %d, want 200", s)
 		}
 	}
-	if res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", ""); res.Status != 200 {
+	if res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info", "", ""); res.Status != 200 {
 		t.Errorf("after release = %d, want 200 (slots returned)", res.Status)
 	}
 }
@@ -118,7 +120,7 @@ func TestConcurrencyLimit(t *testing.T) {
 // TestServerLimits goes through a real listener: the server's own header
 // cap and the handler's envelope answers agree.
 func TestServerLimits(t *testing.T) {
-	h, _, _ := limitedHandler(t, httpapi.RequestLimits{MaxHeaderBytes: 2048, MaxURLBytes: 1000})
+	h, _, _ := limitedHandler(t, middleware.RequestLimits{MaxHeaderBytes: 2048, MaxURLBytes: 1000})
 	srv := httpapi.NewServer(httpapi.Config{Addr: "127.0.0.1:0", MaxHeaderBytes: 2048}, h, slog.New(slog.DiscardHandler))
 	if err := srv.Start(context.Background()); err != nil {
 		t.Fatal(err)

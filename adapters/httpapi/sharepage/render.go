@@ -1,4 +1,4 @@
-package httpapi
+package sharepage
 
 import (
 	"bytes"
@@ -45,13 +45,19 @@ type pageData struct {
 	CSS           template.CSS
 	Token         string // the report's share token, for the password form
 	Error         string
-	Report        ReportItem
+	Report        reportView
 	Generated     string
 	GeneratedText string
 	Passed, Total int
 	Failed        int        // Total - Passed
 	Fixes         []fixGroup // failed checks by importance, high first
 	Categories    []categoryView
+}
+
+// reportView is what the page shows of a report besides its checks.
+type reportView struct {
+	URL, Project, Result string
+	Score                int
 }
 
 // categoryView lists the passed checks of a category.
@@ -78,7 +84,7 @@ type checkView struct {
 // first, then in report order), each with its advice and what it blames;
 // then the passed checks by category.
 func (p *sharePage) renderReport(w http.ResponseWriter, rep site.Report) {
-	d := pageData{Title: rep.Project + " report", Report: reportItem(rep),
+	d := pageData{Title: rep.Project + " report", Report: reportView{URL: rep.URL, Project: rep.Project, Result: string(rep.Rating), Score: rep.Score},
 		Generated: rep.GeneratedAt.UTC().Format(time.RFC3339), GeneratedText: rep.GeneratedAt.UTC().Format("2 Jan 2006 15:04 UTC")}
 	failed := map[site.Importance][]checkView{}
 	for _, c := range site.Categories {

@@ -1,10 +1,11 @@
-package httpapi_test
+package sharepage_test
 
 import (
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
@@ -12,24 +13,24 @@ import (
 // before the passed ones, grouped by importance (high first), each with its
 // advice and its offending elements escaped; every check appears once.
 func TestSharePageShowsFailuresFirst(t *testing.T) {
-	s := newSiteServer(t)
-	ada := login(t, s.h, "ada@example.com")
-	s.analyser.set("https://alpha.com/", 70) // check_7, 8 and 9 fail (high); title passes (low)
-	s.analyser.extra = []site.Check{
+	s := apitest.NewSiteServer(t)
+	ada := apitest.Login(t, s.H, "ada@example.com")
+	s.Analyser.Set("https://alpha.com/", 70) // check_7, 8 and 9 fail (high); title passes (low)
+	s.Analyser.SetExtra([]site.Check{
 		{ID: "low_one", Title: "Low one", Category: site.SEO, Importance: site.Low, Errors: []string{"x"}, Message: "low", Advice: "fix low"},
 		{ID: "medium_one", Title: "Medium one", Category: site.Miscellaneous, Importance: site.Medium, Errors: []string{"x"}, Message: "medium", Advice: "fix medium"},
+	})
+	pub := s.CreateReport(t, ada, "url=https://alpha.com/&privacy=0")
+	s.Analyser.SetExtra(nil)
+	p := apitest.GetPage(t, s.H, pub.ShareURL)
+	if p.Status != 200 {
+		t.Fatalf("page = %d", p.Status)
 	}
-	pub := s.createReport(t, ada, "url=https://alpha.com/&privacy=0")
-	s.analyser.extra = nil
-	p := getPage(t, s.h, pub.ShareURL)
-	if p.status != 200 {
-		t.Fatalf("page = %d", p.status)
-	}
-	at := func(s string) int { return strings.Index(p.body, s) }
+	at := func(s string) int { return strings.Index(p.Body, s) }
 	if fixes, high, medium, low, seo := at(`id="fixes"`), at(`id="fix-high"`), at(`id="fix-medium"`), at(`id="fix-low"`), at(`id="cat-seo"`); fixes < 0 || high < fixes || medium < high || low < medium || seo < low {
-		t.Fatalf("sections at fixes %d, fix-high %d, fix-medium %d, fix-low %d, cat-seo %d:\n%s", fixes, high, medium, low, seo, p.body)
+		t.Fatalf("sections at fixes %d, fix-high %d, fix-medium %d, fix-low %d, cat-seo %d:\n%s", fixes, high, medium, low, seo, p.Body)
 	}
-	order := regexp.MustCompile(`<li class="check (passed|failed)" data-check="([a-z_0-9]+)"`).FindAllStringSubmatch(p.body, -1)
+	order := regexp.MustCompile(`<li class="check (passed|failed)" data-check="([a-z_0-9]+)"`).FindAllStringSubmatch(p.Body, -1)
 	var got []string
 	for _, m := range order {
 		got = append(got, m[1]+":"+m[2])
@@ -48,17 +49,17 @@ func TestSharePageShowsFailuresFirst(t *testing.T) {
 		`5 failed, most important first`,
 		`SEO <span class="muted">3/5 passed</span>`,
 	} {
-		if !strings.Contains(p.body, s) {
+		if !strings.Contains(p.Body, s) {
 			t.Errorf("page lacks %s", s)
 		}
 	}
-	if strings.Contains(p.body, "<applet>") || strings.Contains(p.body, `href="javascript:`) || strings.Count(p.body, `class="advice"`) != 5 {
-		t.Errorf("the page carries raw offending markup or advice for passed checks:\n%s", p.body)
+	if strings.Contains(p.Body, "<applet>") || strings.Contains(p.Body, `href="javascript:`) || strings.Count(p.Body, `class="advice"`) != 5 {
+		t.Errorf("the page carries raw offending markup or advice for passed checks:\n%s", p.Body)
 	}
 	// A report without failures has no section to fix.
-	s.analyser.set("https://beta.org/", 100)
-	all := s.createReport(t, ada, "url=https://beta.org/&privacy=0")
-	if p := getPage(t, s.h, all.ShareURL); p.status != 200 || strings.Contains(p.body, `id="fixes"`) || strings.Count(p.body, `class="check passed"`) != 11 {
-		t.Errorf("all passed: %d %s", p.status, p.body)
+	s.Analyser.Set("https://beta.org/", 100)
+	all := s.CreateReport(t, ada, "url=https://beta.org/&privacy=0")
+	if p := apitest.GetPage(t, s.H, all.ShareURL); p.Status != 200 || strings.Contains(p.Body, `id="fixes"`) || strings.Count(p.Body, `class="check passed"`) != 11 {
+		t.Errorf("all passed: %d %s", p.Status, p.Body)
 	}
 }

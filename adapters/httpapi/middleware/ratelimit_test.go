@@ -1,4 +1,4 @@
-package httpapi_test
+package middleware_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/health"
@@ -39,22 +41,22 @@ func (s countingStore) KeyByHash(ctx context.Context, hash string, now time.Time
 	return s.AccountStore.KeyByHash(ctx, hash, now)
 }
 
-func newQuotaServer(t *testing.T, limits httpapi.RequestLimits, extra func(*http.ServeMux)) *quotaServer {
+func newQuotaServer(t *testing.T, limits middleware.RequestLimits, extra func(*http.ServeMux)) *quotaServer {
 	t.Helper()
 	s := &quotaServer{verifications: new(atomic.Int64)}
-	acc := accounts.New(countingStore{memory.NewAccountStore(), s.verifications}, testPasswords)
+	acc := accounts.New(countingStore{memory.NewAccountStore(), s.verifications}, apitest.Passwords)
 	store := memory.NewReportStore()
 	mux := http.NewServeMux()
 	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{
 		Health: health.New(nil), Accounts: acc,
-		Reports: reports.New(store, newFakeAnalyser(), testPasswords), Projects: reports.NewProjects(store),
+		Reports: reports.New(store, apitest.NewFakeAnalyser(), apitest.Passwords), Projects: reports.NewProjects(store),
 	})
 	if extra != nil {
 		extra(mux)
 	}
-	s.h = httpapi.NewHandler(mux, httpapi.HandlerOptions{
+	s.h = middleware.NewHandler(mux, middleware.Options{
 		Limiter:      memory.NewRateLimiterWithClock(func() time.Time { return time.Unix(1e9, 0) }),
-		RateLimits:   httpapi.RateLimits{Default: ratelimit.Limit{Requests: 5, Window: time.Minute}},
+		RateLimits:   middleware.RateLimits{Default: ratelimit.Limit{Requests: 5, Window: time.Minute}},
 		Limits:       limits,
 		Authenticate: acc.Authenticate,
 	})
@@ -83,15 +85,15 @@ func answered(t *testing.T, h http.Handler, n int, target string, header func(i 
 // quota each (8 of 8 answered 200 under 5 a minute); unverified keys count
 // against the client IP.
 func TestRateLimitMadeUpKeys(t *testing.T) {
-	s := newQuotaServer(t, httpapi.RequestLimits{}, nil)
-	got := answered(t, s.h, 8, "/api/v1/digipin/info", func(i int) []string { return bearer("psk_madeup" + strconv.Itoa(i)) })
+	s := newQuotaServer(t, middleware.RequestLimits{}, nil)
+	got := answered(t, s.h, 8, "/api/v1/digipin/info", func(i int) []string { return apitest.Bearer("psk_madeup" + strconv.Itoa(i)) })
 	t.Logf("8 made-up keys under 5/min: %d answered 200, %d 429", got[200], got[429])
 	if got[200] != 5 || got[429] != 3 {
 		t.Errorf("made-up keys: %v, want 5 x 200 and 3 x 429", got)
 	}
 	// On a protected route an unverified key is 401, and still counted on the IP.
-	s = newQuotaServer(t, httpapi.RequestLimits{}, nil)
-	got = answered(t, s.h, 8, "/api/v1/account", func(i int) []string { return bearer("psk_madeup" + strconv.Itoa(i)) })
+	s = newQuotaServer(t, middleware.RequestLimits{}, nil)
+	got = answered(t, s.h, 8, "/api/v1/account", func(i int) []string { return apitest.Bearer("psk_madeup" + strconv.Itoa(i)) })
 	if got[401] != 5 || got[429] != 3 {
 		t.Errorf("made-up keys on /account: %v, want 5 x 401 and 3 x 429", got)
 	}
@@ -101,22 +103,22 @@ func TestRateLimitMadeUpKeys(t *testing.T) {
 // rotating keys does not reset it); verified requests do not use up the
 // IP's quota, and another user has a quota of their own.
 func TestRateLimitPerUser(t *testing.T) {
-	s := newQuotaServer(t, httpapi.RequestLimits{}, nil)
-	keys := []string{login(t, s.h, "ada@example.com"), login(t, s.h, "ada@example.com")}
-	res := do(t, s.h, http.MethodPost, "/api/v1/account/api-key", "", "", bearer(keys[1])...) // request 1
+	s := newQuotaServer(t, middleware.RequestLimits{}, nil)
+	keys := []string{apitest.Login(t, s.h, "ada@example.com"), apitest.Login(t, s.h, "ada@example.com")}
+	res := apitest.Do(t, s.h, http.MethodPost, "/api/v1/account/api-key", "", "", apitest.Bearer(keys[1])...) // request 1
 	var rotated httpapi.TokenData
-	res.data(t, &rotated)
+	res.Decode(t, &rotated)
 	keys[1] = rotated.Token
-	got := answered(t, s.h, 7, "/api/v1/account", func(i int) []string { return bearer(keys[i%2]) })
+	got := answered(t, s.h, 7, "/api/v1/account", func(i int) []string { return apitest.Bearer(keys[i%2]) })
 	t.Logf("one user, 2 keys, 1 rotation, 8 requests under 5/min: %d answered 2xx, %d 429", got[200]+1, got[429])
 	if got[200] != 4 || got[429] != 3 {
 		t.Errorf("one user's keys: %v after a rotation, want 4 x 200 and 3 x 429", got)
 	}
-	if res := do(t, s.h, http.MethodGet, "/api/v1/digipin/info", "", ""); res.Status != http.StatusOK {
+	if res := apitest.Do(t, s.h, http.MethodGet, "/api/v1/digipin/info", "", ""); res.Status != http.StatusOK {
 		t.Errorf("anonymous request from the same IP = %d, want 200 (the user's requests are not the IP's)", res.Status)
 	}
-	bob := login(t, s.h, "bob@example.com")
-	if res := do(t, s.h, http.MethodGet, "/api/v1/account", "", "", bearer(bob)...); res.Status != http.StatusOK {
+	bob := apitest.Login(t, s.h, "bob@example.com")
+	if res := apitest.Do(t, s.h, http.MethodGet, "/api/v1/account", "", "", apitest.Bearer(bob)...); res.Status != http.StatusOK {
 		t.Errorf("another user = %d, want 200", res.Status)
 	}
 }
@@ -124,13 +126,13 @@ func TestRateLimitPerUser(t *testing.T) {
 // TestKeyVerifiedOnce: the edge verifies a key once; the operation reuses
 // the verdict.
 func TestKeyVerifiedOnce(t *testing.T) {
-	s := newQuotaServer(t, httpapi.RequestLimits{}, nil)
-	key := login(t, s.h, "ada@example.com")
+	s := newQuotaServer(t, middleware.RequestLimits{}, nil)
+	key := apitest.Login(t, s.h, "ada@example.com")
 	s.verifications.Store(0)
-	if res := do(t, s.h, http.MethodGet, "/api/v1/account", "", "", bearer(key)...); res.Status != http.StatusOK {
+	if res := apitest.Do(t, s.h, http.MethodGet, "/api/v1/account", "", "", apitest.Bearer(key)...); res.Status != http.StatusOK {
 		t.Fatalf("GET /account = %d", res.Status)
 	}
-	if res := do(t, s.h, http.MethodGet, "/api/v1/account", "", "", bearer("psk_wrong")...); res.Status != http.StatusUnauthorized {
+	if res := apitest.Do(t, s.h, http.MethodGet, "/api/v1/account", "", "", apitest.Bearer("psk_wrong")...); res.Status != http.StatusUnauthorized {
 		t.Fatalf("GET /account with a wrong key = %d, want 401", res.Status)
 	}
 	if n := s.verifications.Load(); n != 2 {
@@ -141,8 +143,8 @@ func TestKeyVerifiedOnce(t *testing.T) {
 // TestSharePageLimitedPerIP: the public report page counts against the
 // client IP, whatever key it is sent.
 func TestSharePageLimitedPerIP(t *testing.T) {
-	s := newQuotaServer(t, httpapi.RequestLimits{}, nil)
-	got := answered(t, s.h, 8, "/reports/1", func(i int) []string { return bearer("psk_madeup" + strconv.Itoa(i)) })
+	s := newQuotaServer(t, middleware.RequestLimits{}, nil)
+	got := answered(t, s.h, 8, "/reports/1", func(i int) []string { return apitest.Bearer("psk_madeup" + strconv.Itoa(i)) })
 	if got[404] != 5 || got[429] != 3 {
 		t.Errorf("report page with made-up keys: %v, want 5 x 404 and 3 x 429", got)
 	}
@@ -153,7 +155,7 @@ func TestSharePageLimitedPerIP(t *testing.T) {
 // quota gets 429, not 503.
 func TestSlotTakenAfterQuota(t *testing.T) {
 	inside, release := make(chan struct{}, 1), make(chan struct{})
-	s := newQuotaServer(t, httpapi.RequestLimits{MaxConcurrent: 1}, func(mux *http.ServeMux) {
+	s := newQuotaServer(t, middleware.RequestLimits{MaxConcurrent: 1}, func(mux *http.ServeMux) {
 		mux.HandleFunc("GET /api/v1/slow", func(w http.ResponseWriter, _ *http.Request) {
 			inside <- struct{}{}
 			<-release

@@ -1,4 +1,4 @@
-package httpapi_test
+package middleware_test
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/health"
@@ -23,12 +25,12 @@ type fixedClock struct{ t time.Time }
 
 func (c *fixedClock) now() time.Time { return c.t }
 
-func newLimitedHandler(t *testing.T, limits httpapi.RateLimits, clock *fixedClock, log *slog.Logger, m *httpapi.Metrics) http.Handler {
+func newLimitedHandler(t *testing.T, limits middleware.RateLimits, clock *fixedClock, log *slog.Logger, m *middleware.Metrics) http.Handler {
 	t.Helper()
 	mux := http.NewServeMux()
-	acc := accounts.New(memory.NewAccountStore(), testPasswords)
+	acc := accounts.New(memory.NewAccountStore(), apitest.Passwords)
 	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil), Accounts: acc})
-	return httpapi.NewHandler(mux, httpapi.HandlerOptions{
+	return middleware.NewHandler(mux, middleware.Options{
 		Log: log, Metrics: m, Limiter: memory.NewRateLimiterWithClock(clock.now), RateLimits: limits, CORSOrigins: []string{"https://app.example"},
 		Authenticate: acc.Authenticate,
 	})
@@ -36,22 +38,22 @@ func newLimitedHandler(t *testing.T, limits httpapi.RateLimits, clock *fixedCloc
 
 func TestRateLimit(t *testing.T) {
 	clock := &fixedClock{t: time.Unix(1e9, 0)}
-	limits := httpapi.RateLimits{
+	limits := middleware.RateLimits{
 		Default: ratelimit.Limit{Requests: 3, Window: time.Minute},
 		Auth:    ratelimit.Limit{Requests: 1, Window: time.Minute},
 	}
 	h := newLimitedHandler(t, limits, clock, nil, nil)
 	for i := range 3 {
-		res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "")
+		res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "")
 		if res.Status != 200 || res.Header.Get("RateLimit-Limit") != "3" || res.Header.Get("RateLimit-Remaining") != string(rune('2'-i)) {
 			t.Fatalf("request %d: %d, limit %q remaining %q", i, res.Status, res.Header.Get("RateLimit-Limit"), res.Header.Get("RateLimit-Remaining"))
 		}
 	}
-	res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "")
+	res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "")
 	if res.Status != 429 || res.Code != "rate_limited" || res.Header.Get("Retry-After") != "20" {
 		t.Fatalf("4th request = %d %q Retry-After %q; want 429 after 20 s", res.Status, res.Code, res.Header.Get("Retry-After"))
 	}
-	if res := do(t, h, http.MethodGet, "/healthz", "", ""); res.Status != 200 {
+	if res := apitest.Do(t, h, http.MethodGet, "/healthz", "", ""); res.Status != 200 {
 		t.Errorf("healthz is limited: %d", res.Status)
 	}
 	// Another client (by IP) has its own quota.
@@ -63,20 +65,20 @@ func TestRateLimit(t *testing.T) {
 		t.Errorf("other client = %d, want 200", rec.Code)
 	}
 	// Login is stricter: the second attempt in the window is refused.
-	do(t, h, http.MethodPost, "/api/v1/login", jsonType, `{"email":"a@example.com","password":"x"}`)
-	if res := do(t, h, http.MethodPost, "/api/v1/login", jsonType, `{"email":"a@example.com","password":"x"}`); res.Status != 429 {
+	apitest.Do(t, h, http.MethodPost, "/api/v1/login", apitest.JSONType, `{"email":"a@example.com","password":"x"}`)
+	if res := apitest.Do(t, h, http.MethodPost, "/api/v1/login", apitest.JSONType, `{"email":"a@example.com","password":"x"}`); res.Status != 429 {
 		t.Errorf("second login = %d, want 429", res.Status)
 	}
 	clock.t = clock.t.Add(time.Minute)
-	if res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", ""); res.Status != 200 {
+	if res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info", "", ""); res.Status != 200 {
 		t.Errorf("after the window = %d, want 200", res.Status)
 	}
 }
 
 func TestClientIPBehindTrustedProxy(t *testing.T) {
 	clock := &fixedClock{t: time.Unix(1e9, 0)}
-	proxies, _ := httpapi.ParsePrefixes("10.0.0.0/8, 192.0.2.1")
-	h := newLimitedHandler(t, httpapi.RateLimits{Default: ratelimit.Limit{Requests: 1, Window: time.Minute}, TrustedProxies: proxies}, clock, nil, nil)
+	proxies, _ := middleware.ParsePrefixes("10.0.0.0/8, 192.0.2.1")
+	h := newLimitedHandler(t, middleware.RateLimits{Default: ratelimit.Limit{Requests: 1, Window: time.Minute}, TrustedProxies: proxies}, clock, nil, nil)
 	send := func(remote, xff string) int {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/digipin/info", nil)
 		req.RemoteAddr = remote
@@ -101,20 +103,20 @@ func TestClientIPBehindTrustedProxy(t *testing.T) {
 
 func TestRequestIDLogsAndMetrics(t *testing.T) {
 	var logs bytes.Buffer
-	m := httpapi.NewMetrics()
+	m := middleware.NewMetrics()
 	m.Gauge("pinsight_test_gauge", "A test gauge.", func() float64 { return 42 })
-	h := newLimitedHandler(t, httpapi.RateLimits{}, &fixedClock{t: time.Now()}, slog.New(slog.NewJSONHandler(&logs, nil)), m)
-	res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "", "X-Request-Id", "abc-123")
+	h := newLimitedHandler(t, middleware.RateLimits{}, &fixedClock{t: time.Now()}, slog.New(slog.NewJSONHandler(&logs, nil)), m)
+	res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "", "X-Request-Id", "abc-123")
 	if res.Header.Get("X-Request-Id") != "abc-123" {
 		t.Errorf("X-Request-Id not echoed: %q", res.Header.Get("X-Request-Id"))
 	}
 	// A key (checked at the edge) and a body (tracked) make the middlewares
 	// serve copies of the request: the route is still logged and counted.
-	res = do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "", "X-Request-Id", "bad id\x01", "Authorization", "Bearer psk_unknown")
+	res = apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "", "X-Request-Id", "bad id\x01", "Authorization", "Bearer psk_unknown")
 	if id := res.Header.Get("X-Request-Id"); id == "" || strings.Contains(id, " ") {
 		t.Errorf("invalid X-Request-Id kept or none generated: %q", id)
 	}
-	do(t, h, http.MethodPost, "/api/v1/login", jsonType, `{"email":"a@example.com","password":"secret-password"}`, "Authorization", "Bearer psk_secret")
+	apitest.Do(t, h, http.MethodPost, "/api/v1/login", apitest.JSONType, `{"email":"a@example.com","password":"secret-password"}`, "Authorization", "Bearer psk_secret")
 	if s := logs.String(); !strings.Contains(s, `"route":"GET /api/v1/digipin/info"`) || !strings.Contains(s, `"request_id":"abc-123"`) ||
 		strings.Contains(s, "secret-password") || strings.Contains(s, "psk_secret") {
 		t.Errorf("access log wrong or leaking secrets:\n%s", s)
@@ -134,12 +136,12 @@ func TestRequestIDLogsAndMetrics(t *testing.T) {
 }
 
 func TestCORS(t *testing.T) {
-	h := newLimitedHandler(t, httpapi.RateLimits{}, &fixedClock{t: time.Now()}, nil, nil)
-	res := do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "", "Origin", "https://anywhere.example")
+	h := newLimitedHandler(t, middleware.RateLimits{}, &fixedClock{t: time.Now()}, nil, nil)
+	res := apitest.Do(t, h, http.MethodGet, "/api/v1/digipin/info", "", "", "Origin", "https://anywhere.example")
 	if res.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Errorf("public route ACAO = %q, want *", res.Header.Get("Access-Control-Allow-Origin"))
 	}
-	res = do(t, h, http.MethodGet, "/api/v1/account", "", "", "Origin", "https://evil.example")
+	res = apitest.Do(t, h, http.MethodGet, "/api/v1/account", "", "", "Origin", "https://evil.example")
 	if res.Header.Get("Access-Control-Allow-Origin") != "" {
 		t.Errorf("API route allowed an unlisted origin")
 	}
@@ -154,7 +156,7 @@ func TestCORS(t *testing.T) {
 }
 
 func TestGzip(t *testing.T) {
-	h := newLimitedHandler(t, httpapi.RateLimits{}, &fixedClock{t: time.Now()}, nil, nil)
+	h := newLimitedHandler(t, middleware.RateLimits{}, &fixedClock{t: time.Now()}, nil, nil)
 	req := httptest.NewRequest(http.MethodGet, "/openapi.json", nil)
 	req.Header.Set("Accept-Encoding", "gzip, br")
 	rec := httptest.NewRecorder()

@@ -1,4 +1,4 @@
-package httpapi
+package middleware
 
 import (
 	"net/http"
@@ -39,7 +39,7 @@ func corsAllowed(next http.Handler, apiOrigins []string) http.Handler {
 }
 
 // publicPrefixes are the unauthenticated data routes.
-var publicPrefixes = []string{prefix + "/pincodes", prefix + "/villages", prefix + "/states", prefix + "/districts", prefix + "/digipin", prefix + "/dataset"}
+var publicPrefixes = []string{APIPrefix + "/pincodes", APIPrefix + "/villages", APIPrefix + "/states", APIPrefix + "/districts", APIPrefix + "/digipin", APIPrefix + "/dataset"}
 
 func isPublic(path string) bool {
 	for _, p := range publicPrefixes {

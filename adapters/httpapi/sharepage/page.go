@@ -1,4 +1,8 @@
-package httpapi
+// Package sharepage serves the public HTML page of a site-analysis report,
+// GET /r/{token}: public reports to anyone, password-protected ones after
+// a password form (remembered in a signed cookie), private ones to their
+// owner's Bearer key only.
+package sharepage
 
 import (
 	"crypto/hmac"
@@ -16,6 +20,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
@@ -23,8 +28,8 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// ShareOptions configures the public report page, GET /r/{token}.
-type ShareOptions struct {
+// Options configures the public report page, GET /r/{token}.
+type Options struct {
 	// CookieKey signs the cookie that remembers an entered password. Nil:
 	// a random key drawn at start (cookies then end with the process).
 	CookieKey []byte
@@ -38,6 +43,10 @@ type ShareOptions struct {
 	// TrustedProxies may set X-Forwarded-For (the client is then the
 	// address they name).
 	TrustedProxies []netip.Prefix
+	// BasePath is the path the host serves the API under ("" at the root):
+	// redirects and cookie paths start with it. httpapi.Register sets it
+	// from the API's OpenAPI servers.
+	BasePath string
 }
 
 // bodyReadTimeout bounds the reading of the page's password form, as huma
@@ -45,17 +54,19 @@ type ShareOptions struct {
 // concurrency slot for longer.
 const bodyReadTimeout = 5 * time.Second
 
-// DefaultShareAttempts is the default password quota per client.
-var DefaultShareAttempts = ratelimit.Limit{Requests: 10, Window: time.Minute}
+// DefaultAttempts is the default password quota per client.
+var DefaultAttempts = ratelimit.Limit{Requests: 10, Window: time.Minute}
 
 // sharePage serves the public report page.
 type sharePage struct {
 	reports  *reports.Reports
 	accounts *accounts.Accounts
-	opts     ShareOptions
+	opts     Options
 }
 
-func registerSharePage(api huma.API, rs *reports.Reports, acc *accounts.Accounts, opts ShareOptions) {
+// Register adds the page's GET (view) and POST (password form) to api,
+// outside the OpenAPI document.
+func Register(api huma.API, rs *reports.Reports, acc *accounts.Accounts, opts Options) {
 	if len(opts.CookieKey) == 0 {
 		opts.CookieKey = make([]byte, 32)
 		_, _ = rand.Read(opts.CookieKey)
@@ -64,24 +75,24 @@ func registerSharePage(api huma.API, rs *reports.Reports, acc *accounts.Accounts
 		opts.CookieTTL = 24 * time.Hour
 	}
 	if !opts.Attempts.Enabled() {
-		opts.Attempts = DefaultShareAttempts
+		opts.Attempts = DefaultAttempts
 	}
 	p := &sharePage{reports: rs, accounts: acc, opts: opts}
 	for method, h := range map[string]http.HandlerFunc{http.MethodGet: p.view, http.MethodPost: p.unlock} {
-		api.Adapter().Handle(&huma.Operation{Method: method, Path: sharePrefix + "{token}"}, func(ctx huma.Context) {
+		api.Adapter().Handle(&huma.Operation{Method: method, Path: Prefix + "{token}"}, func(ctx huma.Context) {
 			r, w := humago.Unwrap(ctx)
 			h(w, r)
 		})
 	}
 }
 
-// sharePrefix starts the path of every report page: /r/{token}, the token
+// Prefix starts the path of every report page: /r/{token}, the token
 // being the report's random share token (report ids are never used there,
 // so pages cannot be walked).
-const sharePrefix = "/r/"
+const Prefix = "/r/"
 
-// sharePath is the path of the report page of the share token.
-func sharePath(token string) string { return sharePrefix + token }
+// Path is the path of the report page of the share token.
+func Path(token string) string { return Prefix + token }
 
 // view shows a report: privacy 0 to anyone, 2 with the password (or the
 // cookie a correct one left), 1 only to the owner's Bearer key; the owner
@@ -105,11 +116,11 @@ func (p *sharePage) view(w http.ResponseWriter, r *http.Request) {
 // viewer is the user whose key the request carries, 0 for none or an
 // invalid one.
 func (p *sharePage) viewer(r *http.Request) int64 {
-	key := bearerToken(r.Header.Get("Authorization"))
+	key := middleware.BearerToken(r.Header.Get("Authorization"))
 	if key == "" {
 		return 0
 	}
-	who, err := authenticate(r.Context(), p.accounts.Authenticate, key)
+	who, err := middleware.Authenticate(r.Context(), p.accounts.Authenticate, key)
 	if err != nil {
 		return 0
 	}
@@ -139,7 +150,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 		return
 	case rep.Privacy != site.Protected:
-		http.Redirect(w, r, sharePath(token), http.StatusSeeOther)
+		http.Redirect(w, r, p.opts.BasePath+Path(token), http.StatusSeeOther)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
@@ -165,7 +176,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, p.cookie(r, rep))
-	http.Redirect(w, r, sharePath(token), http.StatusSeeOther)
+	http.Redirect(w, r, p.opts.BasePath+Path(token), http.StatusSeeOther)
 }
 
 // throttled takes one password attempt of the client from its quota.
@@ -173,7 +184,7 @@ func (p *sharePage) throttled(r *http.Request) (time.Duration, bool) {
 	if p.opts.Limiter == nil {
 		return 0, false
 	}
-	d, err := p.opts.Limiter.Take(r.Context(), "share:"+clientIP(r, p.opts.TrustedProxies), p.opts.Attempts)
+	d, err := p.opts.Limiter.Take(r.Context(), "share:"+middleware.ClientIP(r, p.opts.TrustedProxies), p.opts.Attempts)
 	if err != nil { // fail open, as the API's limiter does
 		return 0, false
 	}
@@ -202,7 +213,7 @@ func (p *sharePage) cookie(r *http.Request, rep site.Report) *http.Cookie {
 	exp := time.Now().Add(p.opts.CookieTTL).Unix()
 	return &http.Cookie{
 		Name: shareCookie, Value: strconv.FormatInt(exp, 10) + "." + p.sign(rep, exp),
-		Path: sharePath(rep.Token), MaxAge: int(p.opts.CookieTTL.Seconds()),
+		Path: p.opts.BasePath + Path(rep.Token), MaxAge: int(p.opts.CookieTTL.Seconds()),
 		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
 	}
 }
@@ -231,12 +242,19 @@ func (p *sharePage) validCookie(r *http.Request, rep site.Report) bool {
 
 // WithServer fills what o leaves unset from the server: the API's rate
 // limiter and trusted proxies.
-func (o ShareOptions) WithServer(limiter ports.RateLimiter, cfg Config) ShareOptions {
+func (o Options) WithServer(limiter ports.RateLimiter, trusted []netip.Prefix) Options {
 	if o.Limiter == nil {
 		o.Limiter = limiter
 	}
 	if o.TrustedProxies == nil {
-		o.TrustedProxies = cfg.RateLimits.TrustedProxies
+		o.TrustedProxies = trusted
 	}
 	return o
 }
+
+// storageRetryAfter is the Retry-After (seconds) of a store that is
+// unavailable: a database down, stalled or past its statement timeout.
+var storageRetryAfter = middleware.RetryAfter(ports.UnavailableRetryAfter)
+
+// passwordRetryAfter is the Retry-After of ErrPasswordsBusy, in seconds.
+var passwordRetryAfter = middleware.RetryAfter(accounts.PasswordRetryAfter)

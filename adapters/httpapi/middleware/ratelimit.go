@@ -1,4 +1,4 @@
-package httpapi
+package middleware
 
 import (
 	"log/slog"
@@ -55,7 +55,7 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits) h
 		h.Set("RateLimit-Reset", seconds(d.Reset))
 		if !d.Allowed {
 			h.Set("Retry-After", seconds(d.RetryAfter))
-			writeError(w, http.StatusTooManyRequests, "rate limit exceeded: retry after "+seconds(d.RetryAfter)+" s")
+			WriteError(w, http.StatusTooManyRequests, "rate limit exceeded: retry after "+seconds(d.RetryAfter)+" s")
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -75,7 +75,7 @@ func quotaKind(r *http.Request) int {
 	switch {
 	case operational(p):
 		return noQuota
-	case r.Method == http.MethodPost && (p == prefix+"/login" || p == prefix+"/register"):
+	case r.Method == http.MethodPost && (p == APIPrefix+"/login" || p == APIPrefix+"/register"):
 		return authQuota
 	}
 	return defaultQuota
@@ -97,12 +97,12 @@ func quotaFor(r *http.Request, cfg RateLimits) (ratelimit.Limit, string) {
 	case noQuota:
 		return ratelimit.Limit{}, ""
 	case authQuota:
-		return cfg.Auth, "auth:" + clientIP(r, cfg.TrustedProxies)
+		return cfg.Auth, "auth:" + ClientIP(r, cfg.TrustedProxies)
 	}
 	if v, ok := verifiedCaller(r.Context()); ok && v.err == nil && v.caller.User.ID != 0 {
 		return cfg.Default, "user:" + strconv.FormatInt(v.caller.User.ID, 10)
 	}
-	return cfg.Default, "ip:" + clientIP(r, cfg.TrustedProxies)
+	return cfg.Default, "ip:" + ClientIP(r, cfg.TrustedProxies)
 }
 
 // seconds renders a duration as whole seconds, rounded up.

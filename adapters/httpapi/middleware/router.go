@@ -1,15 +1,14 @@
-package httpapi
+package middleware
 
 import (
-	"encoding/json"
 	"log/slog"
 	"net/http"
 
 	"github.com/pinsight/pinsight/ports"
 )
 
-// HandlerOptions configures the middleware around the API.
-type HandlerOptions struct {
+// Options configures the middleware around the API.
+type Options struct {
 	Log         *slog.Logger      // access log; nil discards
 	Metrics     *Metrics          // nil: not collected
 	Limiter     ports.RateLimiter // nil: no rate limiting
@@ -27,7 +26,7 @@ type HandlerOptions struct {
 // the concurrency cap and gzip, in that order, and makes unknown routes
 // (404), wrong methods (405, with Allow) and panics (500) answer in the
 // error envelope too.
-func NewHandler(mux *http.ServeMux, o HandlerOptions) http.Handler {
+func NewHandler(mux *http.ServeMux, o Options) http.Handler {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -48,7 +47,7 @@ func enveloped(mux *http.ServeMux) http.Handler {
 					panic(v)
 				}
 				slog.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
-				writeError(w, http.StatusInternalServerError, "internal server error")
+				WriteError(w, http.StatusInternalServerError, "internal server error")
 			}
 		}()
 		h, pattern := mux.Handler(r)
@@ -61,10 +60,10 @@ func enveloped(mux *http.ServeMux) http.Handler {
 		h.ServeHTTP(rec, r)
 		switch rec.status {
 		case http.StatusNotFound:
-			writeError(w, http.StatusNotFound, "no such route: "+r.Method+" "+r.URL.Path)
+			WriteError(w, http.StatusNotFound, "no such route: "+r.Method+" "+r.URL.Path)
 		case http.StatusMethodNotAllowed:
 			w.Header().Set("Allow", rec.header.Get("Allow"))
-			writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" is not allowed here")
+			WriteError(w, http.StatusMethodNotAllowed, "method "+r.Method+" is not allowed here")
 		default: // redirects of the mux (path cleaning) pass through
 			for k, v := range rec.header {
 				w.Header()[k] = v
@@ -72,13 +71,6 @@ func enveloped(mux *http.ServeMux) http.Handler {
 			w.WriteHeader(rec.status)
 		}
 	})
-}
-
-// writeError writes the error envelope outside huma.
-func writeError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(ErrorBody{Code: codeFor(status), Message: msg})
 }
 
 // statusRecorder captures the status and headers of the mux's own 404 / 405

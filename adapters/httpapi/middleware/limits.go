@@ -1,7 +1,6 @@
-package httpapi
+package middleware
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 )
@@ -11,10 +10,12 @@ const (
 	DefaultMaxURLBytes    = 8 << 10
 	DefaultMaxQueryParams = 50
 	DefaultMaxConcurrent  = 1024
+	// DefaultMaxHeaderBytes caps the request line and headers together.
+	DefaultMaxHeaderBytes = 16 << 10
 )
 
 // RequestLimits caps what a client controls besides the body (1 MiB, per
-// operation) and the timeouts (Config). A zero field takes its default; a
+// operation) and the timeouts (httpapi.Config). A zero field takes its default; a
 // negative one disables the cap.
 type RequestLimits struct {
 	// MaxURLBytes bounds the request target (path and query): 414 beyond.
@@ -39,19 +40,9 @@ func (l RequestLimits) withDefaults() RequestLimits {
 	}
 	def(&l.MaxURLBytes, DefaultMaxURLBytes)
 	def(&l.MaxQueryParams, DefaultMaxQueryParams)
-	def(&l.MaxHeaderBytes, defaultMaxHeaderBytes)
+	def(&l.MaxHeaderBytes, DefaultMaxHeaderBytes)
 	def(&l.MaxConcurrent, DefaultMaxConcurrent)
 	return l
-}
-
-// RequestLimits gathers the limits of a server configuration, defaults
-// applied, for HandlerOptions.Limits.
-func (c Config) RequestLimits() RequestLimits {
-	c = c.withDefaults()
-	return RequestLimits{
-		MaxURLBytes: c.MaxURLBytes, MaxQueryParams: c.MaxQueryParams,
-		MaxHeaderBytes: c.MaxHeaderBytes, MaxConcurrent: c.MaxConcurrentRequests,
-	}
 }
 
 // bounded refuses, in the error envelope, requests whose URL, headers or
@@ -60,11 +51,11 @@ func bounded(next http.Handler, l RequestLimits) http.Handler {
 	l = l.withDefaults()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n := len(requestURI(r)); l.MaxURLBytes > 0 && n > l.MaxURLBytes {
-			writeError(w, http.StatusRequestURITooLong, "URL of "+strconv.Itoa(n)+" bytes: at most "+strconv.Itoa(l.MaxURLBytes)+" allowed")
+			WriteError(w, http.StatusRequestURITooLong, "URL of "+strconv.Itoa(n)+" bytes: at most "+strconv.Itoa(l.MaxURLBytes)+" allowed")
 			return
 		}
 		if l.MaxHeaderBytes > 0 && headerBytes(r) > l.MaxHeaderBytes {
-			writeError(w, http.StatusRequestHeaderFieldsTooLarge, "request headers too large: at most "+strconv.Itoa(l.MaxHeaderBytes)+" bytes allowed")
+			WriteError(w, http.StatusRequestHeaderFieldsTooLarge, "request headers too large: at most "+strconv.Itoa(l.MaxHeaderBytes)+" bytes allowed")
 			return
 		}
 		if n := queryParams(r.URL.RawQuery); l.MaxQueryParams > 0 && n > l.MaxQueryParams {
@@ -99,7 +90,7 @@ func capped(next http.Handler, l RequestLimits) http.Handler {
 			next.ServeHTTP(w, r)
 		default:
 			w.Header().Set("Retry-After", "1")
-			writeError(w, http.StatusServiceUnavailable, "server busy: too many concurrent requests, retry after 1 s")
+			WriteError(w, http.StatusServiceUnavailable, "server busy: too many concurrent requests, retry after 1 s")
 		}
 	})
 }
@@ -146,11 +137,4 @@ func queryParams(raw string) int {
 		}
 	}
 	return n
-}
-
-// writeFieldError writes the error envelope with one field error.
-func writeFieldError(w http.ResponseWriter, status int, msg, field, detail string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(ErrorBody{Code: codeFor(status), Message: msg, Errors: map[string][]string{field: {detail}}})
 }

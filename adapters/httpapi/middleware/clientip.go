@@ -1,4 +1,4 @@
-package httpapi
+package middleware
 
 import (
 	"net"
@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// clientIP returns the address of the client: the peer, or, when the peer is
+// ClientIP returns the address of the client: the peer, or, when the peer is
 // a trusted proxy, the right-most untrusted address of X-Forwarded-For.
-func clientIP(r *http.Request, trusted []netip.Prefix) string {
+func ClientIP(r *http.Request, trusted []netip.Prefix) string {
 	peer := parseIP(r.RemoteAddr)
 	if !peer.IsValid() {
 		return r.RemoteAddr
