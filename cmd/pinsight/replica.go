@@ -35,7 +35,9 @@ const datasetCheckInterval = 10 * time.Second
 func postgresReplica(data dataConfig) fx.Option {
 	return fx.Options(
 		fx.Provide(
-			func(lc fx.Lifecycle, db *postgres.DB, log *slog.Logger) *replica { return newReplica(lc, db, data, log) },
+			func(lc fx.Lifecycle, db *postgres.DB, log *slog.Logger) *replica {
+				return newReplica(lc, db, data, log)
+			},
 			func(r *replica) *memory.PostalStore { return r.store },
 			func(s *memory.PostalStore) ports.PostalStore { return s },
 		),
