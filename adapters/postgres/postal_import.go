@@ -16,9 +16,8 @@ import (
 
 // ImportStats tells what ImportDataset wrote.
 type ImportStats struct {
-	Version    string `json:"version"`
-	Generation int64  `json:"generation"` // the dataset generation the import made current
-
+	Version      string        `json:"version"`
+	Generation   int64         `json:"generation"` // the dataset generation the import made current
 	Offices      int           `json:"offices"`
 	OfficeWords  int           `json:"office_words"`
 	States       int           `json:"states"`
