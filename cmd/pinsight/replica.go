@@ -28,7 +28,7 @@ const datasetCheckInterval = 10 * time.Second
 // the one imported into Postgres: loaded at start (postal_data is not
 // ready until then, so load balancers wait), reloaded and swapped in
 // atomically when an import bumps the dataset generation (NOTIFY
-// pinsight_dataset, or the periodic check), so a postal request costs no
+// pinsight_dataset through the instance's listener, or the periodic check), so a postal request costs no
 // query and its ETag comes from the version held in memory. On an empty
 // database the first instance imports the configured files (the embedded
 // snapshot by default) under the import lock; the others find them there.
@@ -40,6 +40,9 @@ func postgresReplica(data dataConfig) fx.Option {
 			},
 			func(r *replica) *memory.PostalStore { return r.store },
 			func(s *memory.PostalStore) ports.PostalStore { return s },
+			asSubscription(func(r *replica) postgres.Subscription {
+				return postgres.Subscription{Channel: postgres.DatasetChannel, Notify: func(string) { r.poke() }, Missed: r.poke}
+			}),
 		),
 		fx.Provide(appfx.AsComponent(func(s *memory.PostalStore) health.Component { return postalComponent(s) })),
 	)
@@ -59,13 +62,7 @@ func newReplica(lc fx.Lifecycle, db *postgres.DB, data dataConfig, log *slog.Log
 	r := &replica{db: db, store: memory.NewPostalStore(nil), data: data, log: log, wake: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	lc.Append(fx.StartStopHook(func() {
-		l := postgres.NewListener(db, postgres.Subscription{Channel: postgres.DatasetChannel,
-			Notify: func(string) { r.poke() }, Missed: r.poke})
-		l.Logger = log
-		wg.Go(func() { l.Run(ctx) })
-		wg.Go(func() { r.run(ctx) })
-	}, func() { cancel(); wg.Wait() }))
+	lc.Append(fx.StartStopHook(func() { wg.Go(func() { r.run(ctx) }) }, func() { cancel(); wg.Wait() }))
 	return r
 }
 

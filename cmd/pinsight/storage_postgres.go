@@ -22,6 +22,7 @@ var postgresStorage = storageBackend{
 			fx.Supply(postgresConfig(db)),
 			postgresfx.Module,
 			postgresReplica(data),
+			postgresNotifications,
 			memoryfx.RateLimiter,
 		)
 	},
