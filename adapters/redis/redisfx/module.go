@@ -5,6 +5,7 @@ package redisfx
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 
 	"go.uber.org/fx"
 
@@ -27,10 +28,14 @@ const ComponentName = "rate_limits"
 // a plain option list, not an fx.Module, so that the decoration reaches
 // every module of the app. The connections close on stop.
 var Shared = fx.Options(
-	fx.Provide(open),
+	fx.Provide(open, func() *installed { return &installed{} }),
 	fx.Decorate(share),
 	fx.Provide(appfx.AsComponent(readiness)),
 )
+
+// installed holds the Fallback once share built it, for the readiness
+// check: what the check reports is then what serves.
+type installed struct{ fallback atomic.Pointer[redis.Fallback] }
 
 // open returns the Redis limiter; like sql.Open it does not connect, so an
 // instance starts (degraded) while Redis is down.
@@ -44,15 +49,26 @@ func open(lc fx.Lifecycle, cfg redis.Config) (*redis.RateLimiter, error) {
 }
 
 // share puts the Redis limiter in front of the in-process one.
-func share(local ports.RateLimiter, shared *redis.RateLimiter, log *slog.Logger) ports.RateLimiter {
-	return redis.NewFallback(shared, local, log)
+func share(local ports.RateLimiter, shared *redis.RateLimiter, log *slog.Logger, in *installed) ports.RateLimiter {
+	f := redis.NewFallback(shared, local, log)
+	in.fallback.Store(f)
+	return f
 }
 
-// readiness reports the limiter degraded while Redis does not answer.
-func readiness(shared *redis.RateLimiter) health.Component {
+// readiness reports the limiter degraded while the Fallback serves from
+// the in-process limiter (its check pings Redis when a try is due, so an
+// idle instance notices an outage and a recovery too); before anything
+// took the limiter, it pings Redis itself.
+func readiness(shared *redis.RateLimiter, in *installed) health.Component {
 	return health.Component{
 		Name: ComponentName,
 		Check: func(ctx context.Context) error {
+			if f := in.fallback.Load(); f != nil {
+				if degraded, detail := f.Degraded(ctx); degraded {
+					return health.Degraded(detail)
+				}
+				return nil
+			}
 			if err := shared.Ping(ctx); err != nil {
 				return health.Degraded(redis.DegradedDetail)
 			}
