@@ -18,7 +18,9 @@
 # REPORT_CONNECTIONS (4, the analyser's default pool), SOAK_RATE (200),
 # SOAK_DURATION (60s), LOG_LEVEL (info: access logs on, to a file),
 # PORT (18080; the bare handler and the fixture site use PORT+1, PORT+2, the
-# Postgres server of the postal mode PORT+3), DATABASE_URL (postal mode),
+# Postgres server of the postal mode PORT+3), DATABASE_URL (the storage of
+# the load and soak runs too; default a SQLite file of the run), REDIS_URL
+# (--redis-url), RATE_LIMIT (--rate-limit; default off),
 # DATA (a data folder to serve; default none: the embedded snapshot).
 set -euo pipefail
 
@@ -103,8 +105,13 @@ fi
 if grep -q -- '--allow-target' <<<"$help"; then
 	extra+=(--allow-target "127.0.0.1:$FIXTURE_PORT")
 fi
-if grep -q -- 'sqlite:PATH' <<<"$help"; then
+if [ "$mode" != postal ] && [ -n "${DATABASE_URL:-}" ]; then
+	extra+=(--database-url "$DATABASE_URL") # measure on Postgres
+elif grep -q -- 'sqlite:PATH' <<<"$help"; then
 	extra+=(--database-url "sqlite:$work/pinsight.db") # the default storage, in the run's own folder
+fi
+if [ -n "${REDIS_URL:-}" ]; then
+	extra+=(--redis-url "$REDIS_URL") # quotas in Redis: set RATE_LIMIT too, or there is nothing to count
 fi
 if grep -q -- '--host-analyses-per-minute' <<<"$help"; then
 	extra+=(--host-analyses-per-minute 0) # one fixture host: its per-host quota would refuse the run
@@ -114,7 +121,7 @@ if grep -q -- '--user-daily-analyses' <<<"$help"; then
 	extra+=(--user-concurrent-analyses 0 --user-daily-analyses 0 --address-analyses-per-minute 0)
 fi
 
-"$work/pinsight" serve --addr "127.0.0.1:$PORT" --rate-limit off --auth-rate-limit off \
+"$work/pinsight" serve --addr "127.0.0.1:$PORT" --rate-limit "${RATE_LIMIT:-off}" --auth-rate-limit off \
 	--log-level "$LOG_LEVEL" "${extra[@]}" 2>"$work/server.log" &
 server=$!
 pids+=("$server")
