@@ -22,7 +22,9 @@ type statementCounter struct {
 	count int
 }
 
-func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
 
 func (c *statementCounter) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 	c.mu.Lock()
