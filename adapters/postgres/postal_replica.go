@@ -89,8 +89,44 @@ func loadTx(ctx context.Context, tx bun.Tx) (*postal.Dataset, int64, error) {
 	ds := &postal.Dataset{Offices: officesToDomain(offices), States: states, Districts: districts,
 		Villages: villagesToDomain(villages), VillageStates: meta.VillageStates, HasLGD: meta.HasLGD,
 		Report: meta.Report, Source: meta.Source}
+	shareStrings(ds)
 	if got := ds.Fingerprint(); got != meta.Version {
 		return nil, 0, fmt.Errorf("the dataset read back has version %s, the import recorded %s", got, meta.Version)
 	}
 	return ds, gen, nil
+}
+
+// shareStrings makes the offices and villages share one copy of each
+// repeated value (PIN code, office type, circle, region, division,
+// district, state, subdistrict...), as the file loader's rows do: read from the database,
+// each row holds copies of its own, which cost memory (about 70 MB on the
+// full directory) and cache locality in every lookup.
+func shareStrings(ds *postal.Dataset) {
+	seen := map[string]string{}
+	share := func(s *string) {
+		if v, ok := seen[*s]; ok {
+			*s = v
+			return
+		}
+		seen[*s] = *s
+	}
+	for i := range ds.Offices {
+		o := &ds.Offices[i]
+		for _, f := range []*string{&o.OfficeType, &o.Delivery, &o.Circle, &o.Region, &o.Division, &o.District, &o.State} {
+			share(f)
+		}
+		q, pin := string(o.Quality), string(o.Pincode)
+		share(&q)
+		share(&pin)
+		o.Quality, o.Pincode = postal.LocationQuality(q), postal.Pincode(pin)
+	}
+	for i := range ds.Villages {
+		v := &ds.Villages[i]
+		for _, f := range []*string{&v.Subdistrict, &v.District, &v.State} {
+			share(f)
+		}
+		pin := string(v.Pincode)
+		share(&pin)
+		v.Pincode = postal.Pincode(pin)
+	}
 }
