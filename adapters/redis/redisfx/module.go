@@ -35,7 +35,9 @@ var Shared = fx.Options(
 
 // installed holds the Fallback once share built it, for the readiness
 // check: what the check reports is then what serves.
-type installed struct{ fallback atomic.Pointer[redis.Fallback] }
+type installed struct {
+	fallback atomic.Pointer[redis.Fallback]
+}
 
 // open returns the Redis limiter; like sql.Open it does not connect, so an
 // instance starts (degraded) while Redis is down.
