@@ -112,3 +112,45 @@ func TestPostgresMigrateConcurrently(t *testing.T) {
 		t.Errorf("4 concurrent migrations applied %d in all, want each of the %d once (%v)", total, len(status), err)
 	}
 }
+
+// TestPostgresListenerReconnects: when its connection is killed, the
+// listener reconnects, calls Missed again (notifications sent meanwhile
+// are lost: the subscriber catches up) and delivers what follows.
+func TestPostgresListenerReconnects(t *testing.T) {
+	db, _ := newDatabase(t)
+	ctx := context.Background()
+	notes, missed := make(chan string, 8), make(chan struct{}, 8)
+	l := postgres.NewListener(db, postgres.Subscription{Channel: "pinsight_test",
+		Notify: func(p string) { notes <- p }, Missed: func() { missed <- struct{}{} }})
+	l.RetryInterval = 100 * time.Millisecond
+	lctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { l.Run(lctx) })
+	defer func() { stop(); wg.Wait() }()
+	wait := func(what string, ch <-chan struct{}) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no %s within 10 s", what)
+		}
+	}
+	wait("first connection", missed)
+	var killed int
+	if err := db.NewRaw(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND query LIKE 'LISTEN %'`).Scan(ctx, &killed); err != nil || killed != 1 {
+		t.Fatalf("terminating the listener's backend: %d killed, %v", killed, err)
+	}
+	wait("reconnection", missed)
+	if _, err := db.ExecContext(ctx, "SELECT pg_notify('pinsight_test', 'after')"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case p := <-notes:
+		if p != "after" {
+			t.Errorf("payload %q, want after", p)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification after the reconnection")
+	}
+}
