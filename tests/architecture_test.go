@@ -96,7 +96,7 @@ func TestArchitecture(t *testing.T) {
 			fxPackages = append(fxPackages, rel(p.ImportPath))
 		}
 	}
-	for _, want := range []string{"app/appfx", "adapters/memory/memoryfx", "adapters/sqlite/sqlitefx", "adapters/postgres/postgresfx", "adapters/httpapi/httpapifx", "adapters/fetch/fetchfx"} {
+	for _, want := range []string{"app/appfx", "adapters/memory/memoryfx", "adapters/sqlite/sqlitefx", "adapters/postgres/postgresfx", "adapters/httpapi/httpapifx", "adapters/fetch/fetchfx", "adapters/redis/redisfx"} {
 		if !slices.Contains(fxPackages, want) {
 			t.Errorf("fx package %s not found (found: %v)", want, fxPackages)
 		}

@@ -65,8 +65,10 @@ func TestServeWithoutDatabase(t *testing.T) {
 }
 
 // TestServeSurvivesDatabaseOutage stops the database under a running server:
-// postal endpoints answer 503 in the envelope and /readyz is not ready; once
-// the database is back, both recover without a restart.
+// postal endpoints keep answering from the instance's in-memory replica,
+// endpoints that need the database (a login) answer 503 in the envelope,
+// and /readyz is not ready; once the database is back, everything recovers
+// without a restart.
 func TestServeSurvivesDatabaseOutage(t *testing.T) {
 	image := postGIS.image(t)
 	ctx := context.Background()
@@ -107,16 +109,23 @@ func TestServeSurvivesDatabaseOutage(t *testing.T) {
 	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
 	base := "http://" + addr
 	lookup := base + "/api/v1/pincodes/800001"
+	login := base + "/api/v1/login"
 	waitFor(t, "server up with the database", 30*time.Second, func() bool { return status(lookup) == 200 })
+	if got := postStatus(login); got != 401 {
+		t.Fatalf("login of an unknown user with the database up = %d, want 401", got)
+	}
 
 	stopTimeout := 5 * time.Second
 	if err := c.Stop(ctx, &stopTimeout); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "503 while the database is down", 30*time.Second, func() bool { return status(lookup) == 503 })
-	body := getJSON(t, lookup)
+	waitFor(t, "503 while the database is down", 30*time.Second, func() bool { return postStatus(login) == 503 })
+	body := postJSON(t, login)
 	if body["success"] != false || body["code"] != "unavailable" {
-		t.Errorf("body during the outage = %v, want the envelope with code unavailable", body)
+		t.Errorf("login body during the outage = %v, want the envelope with code unavailable", body)
+	}
+	if got := status(lookup); got != 200 {
+		t.Errorf("postal lookup during the outage = %d, want 200 from the in-memory replica", got)
 	}
 	if got := status(base + "/readyz"); got == 200 {
 		t.Errorf("/readyz during the outage = %d, want not ready", got)
@@ -125,10 +134,37 @@ func TestServeSurvivesDatabaseOutage(t *testing.T) {
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "recovery once the database is back", 60*time.Second, func() bool { return status(lookup) == 200 })
-	if got := status(base + "/readyz"); got != 200 {
-		t.Errorf("/readyz after recovery = %d, want 200", got)
+	waitFor(t, "recovery once the database is back", 60*time.Second, func() bool { return postStatus(login) == 401 })
+	waitFor(t, "/readyz 200 once the database is back", 10*time.Second, func() bool { return status(base+"/readyz") == 200 })
+}
+
+// loginBody is a login of a user nobody registered.
+const loginBody = `{"email":"nobody@example.com","password":"not a real password"}`
+
+// postStatus posts loginBody to url and returns the status (0: no answer).
+func postStatus(url string) int {
+	client := http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Post(url, "application/json", strings.NewReader(loginBody))
+	if err != nil {
+		return 0
 	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// postJSON posts loginBody to url and decodes the answer.
+func postJSON(t *testing.T, url string) map[string]any {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(loginBody))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	return body
 }
 
 func status(url string) int {

@@ -127,15 +127,24 @@ func (s *AccountStore) Keys(ctx context.Context, userID int64) ([]account.APIKey
 	return out, nil
 }
 
-// RevokeKey implements ports.AccountStore.
+// KeysChannel is the NOTIFY channel on which a revocation is announced
+// (the payload is the key's ID in decimal), so that every instance drops
+// the key from its cache of verified keys.
+const KeysChannel = "pinsight_keys"
+
+// RevokeKey implements ports.AccountStore. The deletion and its
+// announcement on KeysChannel are one statement: the notification goes
+// out when, and only if, the deletion commits.
 func (s *AccountStore) RevokeKey(ctx context.Context, userID, keyID int64) error {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
-	res, err := s.db.NewDelete().Model((*keyRow)(nil)).Where("id = ? AND user_id = ?", keyID, userID).Exec(ctx)
+	var ids []int64
+	err := s.db.NewRaw(`WITH d AS (DELETE FROM api_keys WHERE id = ? AND user_id = ? RETURNING id)
+		SELECT id FROM d, pg_notify(?, d.id::text)`, keyID, userID, KeysChannel).Scan(ctx, &ids)
 	if err != nil {
 		return wrap("revoke key", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if len(ids) == 0 {
 		return account.ErrNotFound
 	}
 	return nil

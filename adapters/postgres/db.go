@@ -36,6 +36,7 @@ type DB struct {
 	*bun.DB
 	timeout        time.Duration
 	connectTimeout time.Duration
+	dsn            string // for the connections held outside the pool (locks, LISTEN)
 }
 
 // bound gives one store operation its deadline. A stalled server (a
@@ -47,7 +48,7 @@ func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // WithQueryHook returns a handle on the same pool that also calls hook.
 func (db *DB) WithQueryHook(hook bun.QueryHook) *DB {
-	return &DB{DB: db.DB.WithQueryHook(hook), timeout: db.timeout, connectTimeout: db.connectTimeout}
+	return &DB{DB: db.DB.WithQueryHook(hook), timeout: db.timeout, connectTimeout: db.connectTimeout, dsn: db.dsn}
 }
 
 // ErrUnavailable wraps failures to reach the database; it is
@@ -84,7 +85,7 @@ func New(cfg Config) (*DB, error) {
 	sqldb.SetMaxOpenConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetMaxIdleConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), timeout: cfg.StatementTimeout, connectTimeout: cfg.ConnectTimeout}, nil
+	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), timeout: cfg.StatementTimeout, connectTimeout: cfg.ConnectTimeout, dsn: dsn}, nil
 }
 
 // Connect checks, within the connect timeout, that the database answers;
@@ -126,44 +127,47 @@ func withTimeouts(cfg Config) (string, error) {
 	return u.String(), nil
 }
 
-// Migrate applies every pending embedded migration under bun's lock and
-// returns the names applied. A migration is recorded only once it succeeded.
+// Migrate applies every pending embedded migration and returns the names
+// applied. It runs under a Postgres advisory lock (see withAdvisoryLock),
+// waiting for it: instances starting together migrate one after the other,
+// and one killed midway leaves no stale lock behind (bun's own lock is a
+// row that a crash would leave). A migration is recorded only once it
+// succeeded.
 func Migrate(ctx context.Context, db *DB) ([]string, error) {
-	m := migrate.NewMigrator(db.DB, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true))
-	if err := m.Init(ctx); err != nil {
-		return nil, fmt.Errorf("postgres: init migrations: %w", err)
-	}
-	if err := m.Lock(ctx); err != nil {
-		return nil, fmt.Errorf("postgres: lock migrations: %w", err)
-	}
-	defer func() { _ = m.Unlock(ctx) }()
-	group, err := m.Migrate(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: migrate: %w", err)
-	}
 	var names []string
-	for _, mg := range group.Migrations {
-		names = append(names, mg.Name)
-	}
-	return names, nil
+	err := withAdvisoryLock(ctx, db, migrateLockKey, func() error {
+		m := migrate.NewMigrator(db.DB, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true))
+		if err := m.Init(ctx); err != nil {
+			return fmt.Errorf("postgres: init migrations: %w", err)
+		}
+		group, err := m.Migrate(ctx)
+		if err != nil {
+			return fmt.Errorf("postgres: migrate: %w", err)
+		}
+		for _, mg := range group.Migrations {
+			names = append(names, mg.Name)
+		}
+		return nil
+	})
+	return names, err
 }
 
-// Rollback reverts the last group of migrations.
+// Rollback reverts the last group of migrations, under the migrations'
+// advisory lock.
 func Rollback(ctx context.Context, db *DB) ([]string, error) {
-	m := migrate.NewMigrator(db.DB, migrations.Migrations)
-	if err := m.Lock(ctx); err != nil {
-		return nil, fmt.Errorf("postgres: lock migrations: %w", err)
-	}
-	defer func() { _ = m.Unlock(ctx) }()
-	group, err := m.Rollback(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: rollback: %w", err)
-	}
 	var names []string
-	for _, mg := range group.Migrations {
-		names = append(names, mg.Name)
-	}
-	return names, nil
+	err := withAdvisoryLock(ctx, db, migrateLockKey, func() error {
+		m := migrate.NewMigrator(db.DB, migrations.Migrations)
+		group, err := m.Rollback(ctx)
+		if err != nil {
+			return fmt.Errorf("postgres: rollback: %w", err)
+		}
+		for _, mg := range group.Migrations {
+			names = append(names, mg.Name)
+		}
+		return nil
+	})
+	return names, err
 }
 
 // MigrationStatus lists every known migration and whether it ran.

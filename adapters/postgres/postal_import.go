@@ -17,6 +17,7 @@ import (
 // ImportStats tells what ImportDataset wrote.
 type ImportStats struct {
 	Version      string        `json:"version"`
+	Generation   int64         `json:"generation"` // the dataset generation the import made current
 	Offices      int           `json:"offices"`
 	OfficeWords  int           `json:"office_words"`
 	States       int           `json:"states"`
@@ -36,9 +37,30 @@ var postalTables = []string{"postal_village_words", "postal_villages", "post_off
 // ImportDataset replaces the postal dataset with ds in one transaction:
 // the old rows are deleted (MVCC: readers keep seeing them until commit, and
 // are never blocked), the new ones are streamed with COPY, the counts are
-// computed, and the commit makes the whole new dataset visible at once.
-// Importing the same dataset again gives the same rows (idempotent).
+// computed, the dataset generation is bumped and NOTIFY DatasetChannel
+// announces it, and the commit makes the whole new dataset visible (and
+// the notification sent) at once. Importing the same dataset again gives
+// the same rows (idempotent) in a new generation.
 func ImportDataset(ctx context.Context, db *DB, ds *postal.Dataset) (ImportStats, error) {
+	return importDataset(ctx, db, ds, false)
+}
+
+// ImportDatasetIfEmpty imports ds like ImportDataset unless the database
+// holds a dataset already, decided under the import lock (so a concurrent
+// import, or another instance bootstrapping, is never overwritten);
+// imported is false when it did nothing.
+func ImportDatasetIfEmpty(ctx context.Context, db *DB, ds *postal.Dataset) (st ImportStats, imported bool, err error) {
+	st, err = importDataset(ctx, db, ds, true)
+	if errors.Is(err, errDatasetPresent) {
+		return ImportStats{}, false, nil
+	}
+	return st, err == nil, err
+}
+
+// errDatasetPresent ends an import-if-empty that found a dataset.
+var errDatasetPresent = errors.New("postgres: a dataset is imported already")
+
+func importDataset(ctx context.Context, db *DB, ds *postal.Dataset, ifEmpty bool) (ImportStats, error) {
 	start := time.Now()
 	if ds == nil || len(ds.Offices) == 0 {
 		return ImportStats{}, errors.New("postgres: import: the dataset holds no offices")
@@ -56,10 +78,13 @@ func ImportDataset(ctx context.Context, db *DB, ds *postal.Dataset) (ImportStats
 		}
 		return pgx.BeginFunc(ctx, sc.Conn(), func(tx pgx.Tx) error {
 			var err error
-			st, err = importTx(ctx, tx, ds)
+			st, err = importTx(ctx, tx, ds, ifEmpty)
 			return err
 		})
 	})
+	if errors.Is(err, errDatasetPresent) {
+		return ImportStats{}, err
+	}
 	if err != nil {
 		return ImportStats{}, wrap("import", err)
 	}
@@ -71,14 +96,29 @@ func ImportDataset(ctx context.Context, db *DB, ds *postal.Dataset) (ImportStats
 	return st, nil
 }
 
-// importTx writes ds inside tx.
-func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset) (ImportStats, error) {
+// importTx writes ds inside tx; with ifEmpty, only when no dataset is
+// there (errDatasetPresent otherwise).
+func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset, ifEmpty bool) (ImportStats, error) {
 	st := ImportStats{Version: ds.Fingerprint(), Offices: len(ds.Offices), States: len(ds.States),
 		Districts: len(ds.Districts), Villages: len(ds.Villages)}
-	prelude := []string{
+	for _, q := range []string{
 		"SET LOCAL statement_timeout = 0", // a bulk load may outlast the serving timeout
 		fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", importLockKey),
+	} {
+		if _, err := tx.Exec(ctx, q); err != nil {
+			return st, err
+		}
 	}
+	if ifEmpty {
+		var present bool
+		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM postal_dataset)").Scan(&present); err != nil {
+			return st, err
+		}
+		if present {
+			return st, errDatasetPresent
+		}
+	}
+	var prelude []string
 	for _, t := range postalTables {
 		prelude = append(prelude, "DELETE FROM "+t)
 	}
@@ -113,7 +153,26 @@ func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset) (ImportStats, 
 			return st, err
 		}
 	}
-	return st, insertDatasetRow(ctx, tx, ds)
+	if err := insertDatasetRow(ctx, tx, ds); err != nil {
+		return st, err
+	}
+	var err error
+	st.Generation, err = bumpGeneration(ctx, tx)
+	return st, err
+}
+
+// bumpGeneration makes a new dataset generation and announces it on
+// DatasetChannel; Postgres delivers the notification at commit, only if
+// the transaction commits.
+func bumpGeneration(ctx context.Context, tx pgx.Tx) (int64, error) {
+	var g int64
+	err := tx.QueryRow(ctx, `UPDATE postal_dataset_generation SET generation = generation + 1, changed_at = now()
+		RETURNING generation`).Scan(&g)
+	if err != nil {
+		return 0, err
+	}
+	_, err = tx.Exec(ctx, "SELECT pg_notify($1, $2)", DatasetChannel, fmt.Sprint(g))
+	return g, err
 }
 
 // countQueries fill the per-state and per-district counts from the rows.

@@ -21,12 +21,13 @@ type Accounts struct {
 	pw    PasswordHasher
 	now   func() time.Time
 	rand  io.Reader
+	keys  *keyCache
 }
 
 // New returns the account use cases over store, hashing and verifying
 // passwords with pw.
 func New(store ports.AccountStore, pw PasswordHasher) *Accounts {
-	return &Accounts{store: store, pw: pw, now: time.Now, rand: rand.Reader}
+	return &Accounts{store: store, pw: pw, now: time.Now, rand: rand.Reader, keys: newKeyCache()}
 }
 
 // Session is a freshly minted key: Key is shown once.
@@ -107,12 +108,19 @@ func (a *Accounts) CreateUser(ctx context.Context, email string) (Session, error
 }
 
 // Authenticate resolves a Bearer key to its user and key, or returns
-// account.ErrUnauthorized.
+// account.ErrUnauthorized. A verified key is trusted for KeyCacheTTL
+// without asking the store again (see KeyCacheTTL for revocations);
+// unknown keys are never cached.
 func (a *Accounts) Authenticate(ctx context.Context, key string) (account.User, account.APIKey, error) {
 	if key == "" {
 		return account.User{}, account.APIKey{}, account.ErrUnauthorized
 	}
-	k, err := a.store.KeyByHash(ctx, account.HashKey(key), a.now().UTC())
+	hash, now := account.HashKey(key), a.now().UTC()
+	e, epoch, ok := a.keys.get(hash, now)
+	if ok {
+		return e.user, e.key, nil
+	}
+	k, err := a.store.KeyByHash(ctx, hash, now)
 	if errors.Is(err, account.ErrNotFound) {
 		return account.User{}, account.APIKey{}, account.ErrUnauthorized
 	}
@@ -123,8 +131,19 @@ func (a *Accounts) Authenticate(ctx context.Context, key string) (account.User, 
 	if errors.Is(err, account.ErrNotFound) {
 		return account.User{}, account.APIKey{}, account.ErrUnauthorized
 	}
+	if err == nil {
+		a.keys.put(u, k, now, epoch)
+	}
 	return u, k, err
 }
+
+// Forget drops a key from the cache of verified keys: call it when another
+// instance revoked the key.
+func (a *Accounts) Forget(keyID int64) { a.keys.forget(keyID) }
+
+// ForgetAll empties the cache of verified keys: call it when revocations
+// by other instances may have been missed (a lost notification connection).
+func (a *Accounts) ForgetAll() { a.keys.forgetAll() }
 
 // Rotate mints a new key for the user and revokes the key the request used.
 func (a *Accounts) Rotate(ctx context.Context, u account.User, current account.APIKey, name string) (Session, error) {
@@ -132,7 +151,7 @@ func (a *Accounts) Rotate(ctx context.Context, u account.User, current account.A
 	if err != nil {
 		return Session{}, err
 	}
-	return s, a.store.RevokeKey(ctx, u.ID, current.ID)
+	return s, a.RevokeKey(ctx, u.ID, current.ID)
 }
 
 // Keys lists the user's keys.
@@ -140,9 +159,12 @@ func (a *Accounts) Keys(ctx context.Context, userID int64) ([]account.APIKey, er
 	return a.store.Keys(ctx, userID)
 }
 
-// RevokeKey deletes one of the user's keys (account.ErrNotFound otherwise).
+// RevokeKey deletes one of the user's keys (account.ErrNotFound otherwise);
+// this process refuses it from then on.
 func (a *Accounts) RevokeKey(ctx context.Context, userID, keyID int64) error {
-	return a.store.RevokeKey(ctx, userID, keyID)
+	err := a.store.RevokeKey(ctx, userID, keyID)
+	a.keys.forget(keyID) // also when another instance revoked it first (not found)
+	return err
 }
 
 func (a *Accounts) mint(ctx context.Context, u account.User, name string) (Session, error) {

@@ -1,5 +1,7 @@
 package accounts
 
+import "time"
+
 // HoldPasswordSlots takes every slot of p, as that many running hashes
 // would, until release is called.
 func HoldPasswordSlots(p *Passwords) (release func()) {
@@ -12,3 +14,6 @@ func HoldPasswordSlots(p *Passwords) (release func()) {
 		}
 	}
 }
+
+// SetClock makes a read time from now.
+func SetClock(a *Accounts, now func() time.Time) { a.now = now }

@@ -43,7 +43,8 @@ func newImportCmd() *cobra.Command {
 		Long: "import reads the dataset as serve does (the embedded snapshot, unless --data-dir or a per-file flag\n" +
 			"names files), prints the cleaning report as JSON, then (unless --dry-run) applies the migrations and\n" +
 			"replaces the database's postal dataset in one transaction with COPY, recording its source: readers\n" +
-			"see the old dataset until the new one is complete. Importing again is safe.",
+			"see the old dataset until the new one is complete, and running servers on the database (NOTIFY\n" +
+			"pinsight_dataset) reload it within seconds. Importing again is safe.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := bindEnv(cmd); err != nil {

@@ -24,6 +24,7 @@ type serveConfig struct {
 	Site            siteConfig
 	Boundaries      boundaryConfig
 	Passwords       accounts.PasswordLimits
+	RedisURL        string
 	LogLevel        string
 	LogFormat       string
 	ShutdownTimeout time.Duration
@@ -49,6 +50,7 @@ func newServeCmd() *cobra.Command {
 	boundaryFlags(f, &cfg.Boundaries)
 	siteFlags(f, &cfg.Site)
 	passwordFlags(f, &cfg.Passwords)
+	redisFlags(f, &cfg.RedisURL)
 	f.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", 60*time.Second, "HTTP write timeout")
 	f.IntVar(&cfg.HTTP.MaxConcurrentRequests, "max-concurrent-requests", middleware.DefaultMaxConcurrent, "requests served at once; beyond, 503 with Retry-After (-1: no cap)")
 	f.IntVar(&cfg.HTTP.MaxQueryParams, "max-query-params", middleware.DefaultMaxQueryParams, "query parameters per request; beyond, 400 (-1: no cap)")

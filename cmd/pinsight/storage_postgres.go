@@ -9,20 +9,20 @@ import (
 	"github.com/pinsight/pinsight/adapters/memory/memoryfx"
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/adapters/postgres/postgresfx"
-	"github.com/pinsight/pinsight/app/appfx"
-	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
 )
 
 // postgresStorage (postgres:// or postgresql://) keeps accounts, reports
-// and the imported postal directory in PostgreSQL + PostGIS; the rate
-// limiter stays in memory.
+// and the imported postal directory in PostgreSQL + PostGIS; each instance
+// serves the directory from an in-memory replica (postgresReplica). The
+// in-process rate limiter counts quotas unless --redis-url shares them.
 var postgresStorage = storageBackend{
-	serve: func(db databaseConfig, _ dataConfig) fx.Option {
+	serve: func(db databaseConfig, data dataConfig) fx.Option {
 		return fx.Options(
 			fx.Supply(postgresConfig(db)),
 			postgresfx.Module,
-			fx.Provide(appfx.AsComponent(func(s ports.PostalStore) health.Component { return postalComponent(s) })),
+			postgresReplica(data),
+			postgresNotifications,
 			memoryfx.RateLimiter,
 		)
 	},

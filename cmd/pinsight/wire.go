@@ -33,6 +33,7 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		// served; one without them would choose httpapifx.PostalRoutes.
 		httpapifx.AllRoutes,
 		stores,
+		rateLimits(cfg.RedisURL),
 		site,
 		bounds,
 	), nil

@@ -6,12 +6,21 @@
 #                              apt-get update && apt-get install -y wrk)
 #   tests/load/run.sh soak     60 s at a fixed 200 req/s over mixed endpoints:
 #                              errors (must be 0) and server RSS every 5 s
+#   DATABASE_URL=postgres://... tests/load/run.sh postal
+#                              GET /api/v1/pincodes/110001 and the PIN mix on the
+#                              default storage (directory in memory) and on
+#                              Postgres (an in-memory replica of the imported
+#                              directory; imported first when the database is
+#                              empty), alternated twice, with the ratio
 #
 # Everything listens on 127.0.0.1 and stops by itself. Knobs (environment):
 # DURATION (15s per wrk run), CONNECTIONS (32), THREADS (2),
 # REPORT_CONNECTIONS (4, the analyser's default pool), SOAK_RATE (200),
 # SOAK_DURATION (60s), LOG_LEVEL (info: access logs on, to a file),
-# PORT (18080; the bare handler and the fixture site use PORT+1, PORT+2),
+# PORT (18080; the bare handler and the fixture site use PORT+1, PORT+2, the
+# Postgres server of the postal mode PORT+3), DATABASE_URL (the storage of
+# the load and soak runs too; default a SQLite file of the run), REDIS_URL
+# (--redis-url), RATE_LIMIT (--rate-limit; default off),
 # DATA (a data folder to serve; default none: the embedded snapshot).
 set -euo pipefail
 
@@ -30,12 +39,16 @@ BARE_PORT=$((PORT + 1))
 FIXTURE_PORT=$((PORT + 2))
 base=http://127.0.0.1:$PORT
 
-case $mode in load | soak) ;; *) echo "usage: $0 [load|soak]" >&2; exit 2 ;; esac
+case $mode in load | soak | postal) ;; *) echo "usage: $0 [load|soak|postal]" >&2; exit 2 ;; esac
+if [ "$mode" = postal ] && [[ ${DATABASE_URL:-} != postgres* ]]; then
+	echo "the postal mode compares with Postgres: set DATABASE_URL=postgres://..." >&2
+	exit 2
+fi
 if [ -n "$DATA" ] && [ ! -d "$DATA" ]; then
 	echo "no dataset at $DATA (unset DATA to serve the embedded snapshot)" >&2
 	exit 1
 fi
-if [ "$mode" = load ] && ! command -v wrk >/dev/null; then
+if [ "$mode" != soak ] && ! command -v wrk >/dev/null; then
 	echo "wrk is missing: apt-get update && apt-get install -y wrk" >&2
 	exit 1
 fi
@@ -92,8 +105,13 @@ fi
 if grep -q -- '--allow-target' <<<"$help"; then
 	extra+=(--allow-target "127.0.0.1:$FIXTURE_PORT")
 fi
-if grep -q -- 'sqlite:PATH' <<<"$help"; then
+if [ "$mode" != postal ] && [ -n "${DATABASE_URL:-}" ]; then
+	extra+=(--database-url "$DATABASE_URL") # measure on Postgres
+elif grep -q -- 'sqlite:PATH' <<<"$help"; then
 	extra+=(--database-url "sqlite:$work/pinsight.db") # the default storage, in the run's own folder
+fi
+if [ -n "${REDIS_URL:-}" ]; then
+	extra+=(--redis-url "$REDIS_URL") # quotas in Redis: set RATE_LIMIT too, or there is nothing to count
 fi
 if grep -q -- '--host-analyses-per-minute' <<<"$help"; then
 	extra+=(--host-analyses-per-minute 0) # one fixture host: its per-host quota would refuse the run
@@ -103,7 +121,7 @@ if grep -q -- '--user-daily-analyses' <<<"$help"; then
 	extra+=(--user-concurrent-analyses 0 --user-daily-analyses 0 --address-analyses-per-minute 0)
 fi
 
-"$work/pinsight" serve --addr "127.0.0.1:$PORT" --rate-limit off --auth-rate-limit off \
+"$work/pinsight" serve --addr "127.0.0.1:$PORT" --rate-limit "${RATE_LIMIT:-off}" --auth-rate-limit off \
 	--log-level "$LOG_LEVEL" "${extra[@]}" 2>"$work/server.log" &
 server=$!
 pids+=("$server")
@@ -114,6 +132,41 @@ echo "# pinsight serve ready in $(awk -v a="$(date +%s.%N)" -v b="$started" 'BEG
 nearby=false
 if [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/api/v1/pincodes/nearby?latitude=28.6&longitude=77.2")" = 200 ]; then
 	nearby=true
+fi
+
+if [ "$mode" = postal ]; then
+	pg_base=http://127.0.0.1:$((PORT + 3))
+	"$work/pinsight" serve --addr "127.0.0.1:$((PORT + 3))" --rate-limit off --auth-rate-limit off \
+		--log-level "$LOG_LEVEL" --database-url "$DATABASE_URL" 2>"$work/server-pg.log" &
+	pids+=($!)
+	wait_ready "$pg_base/readyz" 300 || { tail -5 "$work/server-pg.log" >&2; exit 1; }
+	echo "# Postgres-mode server ready (pid ${pids[-1]}, rss $(awk '/VmRSS/ {print $2, $3}' /proc/${pids[-1]}/status))"
+	printf '%-44s %10s %10s %10s %9s\n' run "req/s" p50 p99 non-2xx
+	declare -A sum
+	one() { # label url [script]
+		local out rps
+		if [ -n "${3:-}" ]; then
+			out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "tests/load/$3" "$2")
+		else
+			out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$2")
+		fi
+		rps=$(awk '/^Requests\/sec/ { print $2 }' <<<"$out")
+		sum[$1]=$(awk -v a="${sum[$1]:-0}" -v b="$rps" 'BEGIN { print a + b }')
+		printf '%-44s %10s %10s %10s %9s\n' "$1" "$rps" "$(awk '$1 == "50%" { print $2 }' <<<"$out")" \
+			"$(awk '$1 == "99%" { print $2 }' <<<"$out")" "$(awk '/Non-2xx/ { print $NF }' <<<"$out")"
+	}
+	for round in 1 2; do
+		one "memory   /pincodes/110001" "$base/api/v1/pincodes/110001"
+		one "postgres /pincodes/110001" "$pg_base/api/v1/pincodes/110001"
+		one "memory   /pincodes/{pin} mix" "$base" pincodes.lua
+		one "postgres /pincodes/{pin} mix" "$pg_base" pincodes.lua
+	done
+	for what in "/pincodes/110001" "/pincodes/{pin} mix"; do
+		awk -v p="${sum["postgres $what"]}" -v m="${sum["memory   $what"]}" -v w="$what" \
+			'BEGIN { printf "# %s: Postgres / memory = %.2f\n", w, p / m }'
+	done
+	echo "# wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency, alternated; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+	exit
 fi
 
 if [ "$mode" = soak ]; then

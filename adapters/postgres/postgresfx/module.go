@@ -13,18 +13,22 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the Postgres account, report and postal stores and a
-// readiness component over the database a postgres.Config in the graph
-// names. On start it connects and applies pending migrations, within the
+// Module provides the Postgres account and report stores, the *postgres.DB
+// and a readiness component over the database a postgres.Config in the
+// graph names (the postal directory is chosen apart: PostalStore, or an
+// in-memory replica the caller builds with postgres.LoadDataset). On start it connects and applies pending migrations, within the
 // start's context (failing the start when the database is unreachable); on
 // stop it closes the pool.
 var Module = fx.Module("postgres",
 	fx.Provide(newDB),
 	fx.Provide(fx.Annotate(postgres.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.ReportStore)))),
-	fx.Provide(fx.Annotate(postgres.NewPostalStore, fx.As(new(ports.PostalStore)))),
 	fx.Provide(appfx.AsComponent(readiness)),
 )
+
+// PostalStore provides the postal store that queries the database on
+// every request (serve keeps an in-memory replica instead).
+var PostalStore = fx.Provide(fx.Annotate(postgres.NewPostalStore, fx.As(new(ports.PostalStore))))
 
 // newDB returns the handle; the start hook connects and migrates.
 func newDB(lc fx.Lifecycle, cfg postgres.Config) (*postgres.DB, error) {

@@ -1,0 +1,1 @@
+DROP TABLE postal_dataset_generation;
