@@ -10,8 +10,9 @@ func (r Rect) Center() (lat, lon float64) {
 	return (r.MinLat + r.MaxLat) / 2, (r.MinLon + r.MaxLon) / 2
 }
 
-// Bounds is the whole DIGIPIN grid.
-var Bounds = Rect{MinLat: MinLat, MinLon: MinLon, MaxLat: MaxLat, MaxLon: MaxLon}
+// GridBounds returns the box of the whole DIGIPIN grid (MinLat, MinLon,
+// MaxLat, MaxLon).
+func GridBounds() Rect { return Rect{MinLat: MinLat, MinLon: MinLon, MaxLat: MaxLat, MaxLon: MaxLon} }
 
 // Cell is a grid cell at some level: a full code (level 10) or a prefix.
 type Cell struct {

@@ -15,14 +15,18 @@ const Levels = 10
 // north-west corner).
 const Alphabet = "FC98J327K456LMPT"
 
-// Grid is the 4×4 symbol grid used at every level: row 0 is north, column 0
+// grid is the 4×4 symbol grid used at every level: row 0 is north, column 0
 // is west.
-var Grid = [4][4]byte{
+var grid = [4][4]byte{
 	{'F', 'C', '9', '8'},
 	{'J', '3', '2', '7'},
 	{'K', '4', '5', '6'},
 	{'L', 'M', 'P', 'T'},
 }
+
+// Grid returns the 4×4 symbol grid used at every level: row 0 is north,
+// column 0 is west. It is a copy: the codec's own grid cannot be changed.
+func Grid() [4][4]byte { return grid }
 
 // bits is the number of bits of the per-axis integer index (two per level).
 const bits = 2 * Levels

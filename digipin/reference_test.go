@@ -21,7 +21,7 @@ func officialEncode(lat, lon float64) digipin.Code {
 		col := int(math.Floor((lon - minLon) / lonDiv))
 		row = max(0, min(row, 3))
 		col = max(0, min(col, 3))
-		c[level] = digipin.Grid[row][col]
+		c[level] = digipin.Grid()[row][col]
 		maxLat = minLat + latDiv*float64(4-row)
 		minLat = minLat + latDiv*float64(3-row)
 		minLon = minLon + lonDiv*float64(col)

@@ -37,8 +37,6 @@ type PostalStore interface {
 	// SearchVillages pages villages whose name matches q (exact, prefix,
 	// word), optionally within a state and / or district (0: any).
 	SearchVillages(ctx context.Context, q postal.SearchQuery, stateID, districtID int, page paging.Page) ([]postal.Village, int, error)
-	// LocatedOffices returns every office with a known location, by id.
-	LocatedOffices(ctx context.Context) ([]postal.PostOffice, error)
 	// NearestOffices returns the located offices q asks for (none when
 	// q.Limit <= 0), nearest first (ties by id), each with its Haversine
 	// distance (geo.DistanceKm); with q.RadiusKm > 0 only offices at most

@@ -13,6 +13,8 @@ import (
 	"github.com/pinsight/pinsight/adapters/boundary"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
+	"github.com/pinsight/pinsight/ports"
+	"github.com/pinsight/pinsight/ports/porttest"
 )
 
 // pinsFile is the hand-made boundary file of the geo package's tests: a
@@ -78,4 +80,14 @@ func TestLoadErrors(t *testing.T) {
 	if _, err := boundary.Read(strings.NewReader(doc), ""); err == nil || !strings.Contains(err.Error(), "012345") {
 		t.Errorf("bad pincode key: err = %v", err)
 	}
+}
+
+func TestBoundaryIndexContract(t *testing.T) {
+	porttest.TestBoundaryIndex(t, func(t *testing.T, regions []geo.Region) ports.BoundaryIndex {
+		ix, err := boundary.New(regions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	})
 }

@@ -62,6 +62,7 @@ func NewAPI(mux *http.ServeMux) huma.API {
 // the root): the OpenAPI servers and the docs page's link to the document
 // name base; routes are registered on mux without it (Handler strips it).
 func newAPI(mux *http.ServeMux, base string) huma.API {
+	useEnvelope()
 	cfg := huma.DefaultConfig("Pinsight API", Version)
 	if base != "" {
 		cfg.Servers = []*huma.Server{{URL: base, Description: "The API as mounted by its host."}}

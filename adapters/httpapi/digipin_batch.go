@@ -57,7 +57,7 @@ func (b *BatchData[T]) add(i int, v *T, errs map[string][]string) {
 // checkBatchSize answers 413 for a batch of more than maxBatch items.
 func checkBatchSize(n int) error {
 	if n > maxBatch {
-		return huma.NewError(http.StatusRequestEntityTooLarge, fmt.Sprintf("a batch holds at most %d items, got %d", maxBatch, n))
+		return newError(http.StatusRequestEntityTooLarge, fmt.Sprintf("a batch holds at most %d items, got %d", maxBatch, n))
 	}
 	return nil
 }

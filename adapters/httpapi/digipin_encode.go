@@ -37,7 +37,7 @@ func (in *encodeInput) point() (float64, float64, error) {
 		missing = append(missing, fieldError("longitude", "is required"))
 	}
 	if len(missing) > 0 {
-		return 0, 0, huma.Error400BadRequest("missing required field", missing...)
+		return 0, 0, newError(http.StatusBadRequest, "missing required field", missing...)
 	}
 	return *b.Latitude, *b.Longitude, nil
 }

@@ -40,7 +40,7 @@ var infoData = func() InfoData {
 			"validate": prefix + "/digipin/validate", "nearest": prefix + "/digipin/nearest",
 		},
 	}
-	for r, row := range digipin.Grid {
+	for r, row := range digipin.Grid() {
 		for c, sym := range row {
 			d.Grid[r][c] = string(sym)
 		}

@@ -2,10 +2,10 @@ package httpapi
 
 import (
 	"errors"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -91,15 +91,25 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 // fieldMessage is one field error of an envelope.
 type fieldMessage struct{ field, msg string }
 
-func init() {
+// useEnvelope makes huma build its own errors (validation, malformed
+// bodies, unknown fields...) as ErrorBody. huma.NewError and
+// NewErrorWithContext are package variables of huma, so this is done once,
+// by the first NewAPI (or Handler); the package's own errors never go
+// through them (newError), so they need no API built first.
+var useEnvelope = sync.OnceFunc(func() {
 	huma.NewError = newError
-	huma.NewErrorWithContext = func(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
-		if status >= 500 && ctx != nil {
-			slog.ErrorContext(ctx.Context(), "request failed", "status", status,
-				"method", ctx.Method(), "path", ctx.URL().Path, "err", errors.Join(errs...))
-		}
-		return newError(status, msg, errs...)
+	huma.NewErrorWithContext = newErrorWithContext
+})
+
+// newErrorWithContext is newError for huma's errors raised while serving a
+// request; a 5xx is logged, with its cause, through the logger the edge
+// middleware put in the request's context.
+func newErrorWithContext(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+	if status >= 500 && ctx != nil {
+		middleware.Logger(ctx.Context()).ErrorContext(ctx.Context(), "request failed", "status", status,
+			"method", ctx.Method(), "path", ctx.URL().Path, "err", errors.Join(errs...))
 	}
+	return newError(status, msg, errs...)
 }
 
 var requiredProperty = regexp.MustCompile(`^expected required property (\S+) to be present$`)
@@ -158,7 +168,7 @@ func fieldError(field, msg string) error {
 
 // invalid is a 422 naming one field.
 func invalid(field, msg string) error {
-	return huma.Error422UnprocessableEntity("validation failed", fieldError(field, msg))
+	return newError(http.StatusUnprocessableEntity, "validation failed", fieldError(field, msg))
 }
 
 // unauthorized is a 401 with the WWW-Authenticate challenge of RFC 6750.
@@ -167,7 +177,7 @@ func unauthorized(msg string, invalidToken bool) error {
 	if invalidToken {
 		challenge += `, error="invalid_token"`
 	}
-	return huma.ErrorWithHeaders(huma.Error401Unauthorized(msg), http.Header{"WWW-Authenticate": {challenge}})
+	return huma.ErrorWithHeaders(newError(http.StatusUnauthorized, msg), http.Header{"WWW-Authenticate": {challenge}})
 }
 
 // statusOf is the HTTP status of each kind of error (fault.Internal, not
@@ -231,5 +241,5 @@ func validationFailed(fields map[string][]string) error {
 			details = append(details, fieldError(f, m))
 		}
 	}
-	return huma.Error422UnprocessableEntity("validation failed", details...)
+	return newError(http.StatusUnprocessableEntity, "validation failed", details...)
 }

@@ -47,6 +47,6 @@ func registerHealth(api huma.API, h *health.Health) {
 				details = append(details, fieldError(s.Name, s.Detail))
 			}
 		}
-		return nil, huma.NewError(http.StatusServiceUnavailable, "not ready", details...)
+		return nil, newError(http.StatusServiceUnavailable, "not ready", details...)
 	})
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -61,7 +62,7 @@ func numericSyntax(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	if errs := numericErrors(ctx, op.Parameters); len(errs) > 0 {
-		writeErr(ctx, huma.Error422UnprocessableEntity("validation failed", errs...))
+		writeErr(ctx, newError(http.StatusUnprocessableEntity, "validation failed", errs...))
 		return
 	}
 	next(ctx)

@@ -7,9 +7,6 @@ import (
 	"github.com/pinsight/pinsight/geo"
 )
 
-// pointDoc documents the loose point parameter.
-const pointDoc = `Loose alternative to latitude and longitude: "28.6, 77.2", "28.6 77.2", "28.6N 77.2E" or DMS such as 28°36'30"N 77°12'E. Give either point or both latitude and longitude.`
-
 // pointMissing is huma's wording for a missing parameter, which the error
 // mapping turns into a 400 "is required".
 const pointMissing = "required query parameter is missing"

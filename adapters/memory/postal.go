@@ -132,7 +132,7 @@ func (s *PostalStore) Villages(_ context.Context, pin postal.Pincode, page pagin
 	return ix.villages(all[from:to]), len(all), nil
 }
 
-// LocatedOffices implements ports.PostalStore.
+// LocatedOffices returns every office with a known location, by id.
 func (s *PostalStore) LocatedOffices(context.Context) ([]postal.PostOffice, error) {
 	ix, err := s.index()
 	if err != nil {

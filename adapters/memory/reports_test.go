@@ -4,15 +4,19 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
+// stores are a new report store and account store.
+func stores(testing.TB) porttest.ReportStores {
+	return porttest.ReportStores{Reports: memory.NewReportStore(), Accounts: memory.NewAccountStore()}
+}
+
 func TestReportStore(t *testing.T) {
-	porttest.TestReportStore(t, func(*testing.T) ports.ReportStore { return memory.NewReportStore() })
+	porttest.TestReportStore(t, func(t *testing.T) porttest.ReportStores { return stores(t) })
 }
 
 // BenchmarkReportList: go test ./adapters/memory -run '^$' -bench ReportList -benchmem
 func BenchmarkReportList(b *testing.B) {
-	porttest.BenchmarkReportList(b, func(testing.TB) ports.ReportStore { return memory.NewReportStore() })
+	porttest.BenchmarkReportList(b, stores)
 }

@@ -261,24 +261,6 @@ func (s *PostalStore) Villages(ctx context.Context, pin postal.Pincode, page pag
 	return villagesToDomain(rows), total, nil
 }
 
-// LocatedOffices implements ports.PostalStore.
-func (s *PostalStore) LocatedOffices(ctx context.Context) ([]postal.PostOffice, error) {
-	ctx, cancel := s.db.bound(ctx)
-	defer cancel()
-	var rows []officeRow
-	err := s.read(ctx, "located offices", func(tx bun.Tx) error {
-		err := tx.NewSelect().Model(&rows).Column(officeColumns...).Where("latitude IS NOT NULL").Order("id").Scan(ctx)
-		if err == nil && len(rows) == 0 {
-			err = noData(ctx, tx)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return officesToDomain(rows), nil
-}
-
 // likePrefix is a LIKE pattern matching strings that start with s.
 func likePrefix(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s) + "%"

@@ -4,23 +4,20 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/sqlite"
-	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
+// stores are the report and account stores of a new database.
+func stores(tb testing.TB) porttest.ReportStores {
+	db := openDB(tb)
+	return porttest.ReportStores{Reports: sqlite.NewReportStore(db), Accounts: sqlite.NewAccountStore(db)}
+}
+
 func TestReportStore(t *testing.T) {
-	porttest.TestReportStore(t, func(t *testing.T) ports.ReportStore {
-		db := openDB(t)
-		withUsers(t, db, 3) // the suite's reports belong to users 1 to 3
-		return sqlite.NewReportStore(db)
-	})
+	porttest.TestReportStore(t, func(t *testing.T) porttest.ReportStores { return stores(t) })
 }
 
 // BenchmarkReportList: go test ./adapters/sqlite -run '^$' -bench ReportList -benchmem
 func BenchmarkReportList(b *testing.B) {
-	porttest.BenchmarkReportList(b, func(tb testing.TB) ports.ReportStore {
-		db := openDB(tb)
-		withUsers(tb, db, 1)
-		return sqlite.NewReportStore(db)
-	})
+	porttest.BenchmarkReportList(b, stores)
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"time"
@@ -28,6 +30,7 @@ type serveConfig struct {
 	LogLevel        string
 	LogFormat       string
 	ShutdownTimeout time.Duration
+	StartTimeout    time.Duration
 }
 
 func newServeCmd() *cobra.Command {
@@ -56,6 +59,7 @@ func newServeCmd() *cobra.Command {
 	f.IntVar(&cfg.HTTP.MaxQueryParams, "max-query-params", middleware.DefaultMaxQueryParams, "query parameters per request; beyond, 400 (-1: no cap)")
 	f.IntVar(&cfg.HTTP.MaxURLBytes, "max-url-bytes", middleware.DefaultMaxURLBytes, "bytes of the request target (path and query); beyond, 414 (-1: no cap)")
 	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "time allowed for in-flight requests on shutdown")
+	f.DurationVar(&cfg.StartTimeout, "start-timeout", 2*time.Minute, "time allowed to start (connect, wait for other instances' migration lock, migrate, load the directory); beyond, serve exits with an error")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client on API routes and the report page: per user for a valid API key, else per IP; N/DURATION or off")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Auth}, "auth-rate-limit", "quota per IP on POST /register and /login, N/DURATION or off")
 	f.Var(prefixesFlag{&cfg.HTTP.RateLimits.TrustedProxies}, "trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For is believed")
@@ -66,8 +70,8 @@ func newServeCmd() *cobra.Command {
 	return cmd
 }
 
-// serve builds the fx app, starts it within ctx (a signal during the start
-// ends it) and runs it until SIGINT or SIGTERM, then stops the server
+// serve builds the fx app, starts it within ctx and the start timeout (a
+// signal during the start, or the timeout, ends it) and runs it until SIGINT or SIGTERM, then stops the server
 // gracefully. fx's own events go to the log at debug level, its errors at
 // error level.
 func serve(ctx context.Context, cfg serveConfig) error {
@@ -82,7 +86,12 @@ func serve(ctx context.Context, cfg serveConfig) error {
 		l.UseLogLevel(slog.LevelDebug)
 		return l
 	}))
-	if err := a.Start(ctx); err != nil {
+	startCtx, cancelStart := context.WithTimeout(ctx, cfg.StartTimeout)
+	defer cancelStart()
+	if err := a.Start(startCtx); err != nil {
+		if ctx.Err() == nil && errors.Is(startCtx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("not started within --start-timeout %s: %w", cfg.StartTimeout, dig.RootCause(err))
+		}
 		return dig.RootCause(err)
 	}
 	sig := <-a.Wait()

@@ -76,4 +76,65 @@ func TestAccountStore(t *testing.T, newStore func(t *testing.T) ports.AccountSto
 			t.Errorf("second RevokeKey err = %v", err)
 		}
 	})
+	t.Run("unknown user's key", func(t *testing.T) {
+		s := newStore(t)
+		ada, _ := s.CreateUser(ctx, account.User{Email: "ada@example.com", CreatedAt: now})
+		if _, err := s.CreateKey(ctx, account.APIKey{UserID: ada.ID + 1000, Name: "x", Prefix: "psk_xxxx", Hash: "hx", CreatedAt: now}); !errors.Is(err, account.ErrNotFound) {
+			t.Errorf("CreateKey for an unknown user err = %v, want ErrNotFound", err)
+		}
+		if _, err := s.KeyByHash(ctx, "hx", now); !errors.Is(err, account.ErrNotFound) {
+			t.Errorf("the refused key was stored: KeyByHash err = %v", err)
+		}
+	})
+	t.Run("ids not reused", func(t *testing.T) {
+		s := newStore(t)
+		ada, _ := s.CreateUser(ctx, account.User{Email: "ada@example.com", CreatedAt: now})
+		newest, err := s.CreateKey(ctx, account.APIKey{UserID: ada.ID, Name: "one", Prefix: "psk_aaaa", Hash: "h1", CreatedAt: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RevokeKey(ctx, ada.ID, newest.ID); err != nil {
+			t.Fatal(err)
+		}
+		next, err := s.CreateKey(ctx, account.APIKey{UserID: ada.ID, Name: "two", Prefix: "psk_bbbb", Hash: "h2", CreatedAt: now})
+		if err != nil || next.ID <= newest.ID {
+			t.Errorf("key after revoking the newest = %d, %v; want an id above %d (a reused id would let a revoked key's id name a new one)", next.ID, err, newest.ID)
+		}
+	})
+	t.Run("microsecond times", func(t *testing.T) {
+		s := newStore(t)
+		at := time.Date(2026, 11, 23, 10, 0, 0, 123456000, time.UTC)
+		u, err := s.CreateUser(ctx, account.User{Email: "ada@example.com", CreatedAt: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.UserByID(ctx, u.ID); err != nil || !got.CreatedAt.Equal(at) {
+			t.Errorf("user created_at = %s, %v; want %s", got.CreatedAt.Format(time.RFC3339Nano), err, at.Format(time.RFC3339Nano))
+		}
+		k, err := s.CreateKey(ctx, account.APIKey{UserID: u.ID, Name: "one", Prefix: "psk_aaaa", Hash: "h1", CreatedAt: at.Add(time.Microsecond)})
+		if err != nil || !k.CreatedAt.Equal(at.Add(time.Microsecond)) {
+			t.Errorf("CreateKey created_at = %s, %v", k.CreatedAt.Format(time.RFC3339Nano), err)
+		}
+		used := at.Add(2 * time.Microsecond)
+		if got, err := s.KeyByHash(ctx, "h1", used); err != nil || got.LastUsedAt == nil || !got.LastUsedAt.Equal(used) || !got.CreatedAt.Equal(k.CreatedAt) {
+			t.Errorf("KeyByHash = %+v, %v; want created %s, last used %s", got, err, k.CreatedAt, used)
+		}
+		if keys, err := s.Keys(ctx, u.ID); err != nil || len(keys) != 1 || keys[0].LastUsedAt == nil || !keys[0].LastUsedAt.Equal(used) {
+			t.Errorf("Keys = %+v, %v; want last used %s", keys, err, used)
+		}
+	})
+	t.Run("deadline passed", func(t *testing.T) {
+		s := newStore(t)
+		u, _ := s.CreateUser(ctx, account.User{Email: "ada@example.com", CreatedAt: now})
+		late, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+		defer cancel()
+		// A store that waits on a database fails with ErrUnavailable (the
+		// API's 503 with Retry-After); one that never waits may answer.
+		if _, err := s.UserByID(late, u.ID); err != nil && !errors.Is(err, ports.ErrUnavailable) {
+			t.Errorf("UserByID with its deadline passed = %v, want ports.ErrUnavailable", err)
+		}
+		if _, err := s.KeyByHash(late, "nope", now); err != nil && !errors.Is(err, ports.ErrUnavailable) && !errors.Is(err, account.ErrNotFound) {
+			t.Errorf("KeyByHash with its deadline passed = %v, want ports.ErrUnavailable", err)
+		}
+	})
 }

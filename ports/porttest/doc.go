@@ -1,5 +1,9 @@
 // Package porttest holds conformance suites for the ports, in the manner of
 // testing/fstest: an adapter's tests call one function with a constructor
-// and get the whole contract checked. The memory adapter runs them in plain
-// unit tests; the Postgres adapter runs them against a real database.
+// and get the whole contract checked - TestAccountStore, TestReportStore
+// (which creates the users its reports belong to through the account
+// store it is given), TestPostalStore, TestRateLimiter, TestPageFetcher
+// (against pages it serves on 127.0.0.1) and TestBoundaryIndex. The memory,
+// SQLite, fetch and boundary adapters run them in plain unit tests; the
+// Postgres and Redis adapters against real services (tests/).
 package porttest

@@ -54,38 +54,38 @@ func countReports(t *testing.T, s ports.ReportStore, user int64) int {
 // testIdempotency checks the idempotency records: claimed once per user
 // and key, finished in the reports' transaction, released, taken over
 // after their lock, forgotten after their time to live.
-func testIdempotency(t *testing.T, s ports.ReportStore) {
+func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
 	now := reportEpoch
 
 	// A first claim holds the key; a second one gets the first's record.
-	first := newClaim(1, "order-1", "fp-a", now)
+	first := newClaim(u[1], "order-1", "fp-a", now)
 	got, claimed := mustClaim(t, s, first, now)
 	if !claimed {
 		t.Fatal("the first claim of a key was refused")
 	}
 	sameIdempotency(t, "first claim", got, first)
-	again := newClaim(1, "order-1", "fp-b", now.Add(time.Second))
+	again := newClaim(u[1], "order-1", "fp-b", now.Add(time.Second))
 	if got, claimed := mustClaim(t, s, again, now.Add(time.Second)); claimed {
 		t.Error("a running request's key was claimed again")
 	} else {
 		sameIdempotency(t, "claim of a running request's key", got, first)
 	}
 	// Keys are per user.
-	if _, claimed := mustClaim(t, s, newClaim(2, "order-1", "fp-a", now), now); !claimed {
+	if _, claimed := mustClaim(t, s, newClaim(u[2], "order-1", "fp-a", now), now); !claimed {
 		t.Error("another user's key of the same text was refused")
 	}
 
 	// The report and the finished record are stored together.
 	done := first
 	done.HTTPStatus = 201
-	created, err := s.CreateReports(ctx, []site.Report{newReport(1, "https://idem.example/a", 60, 0, site.Private)}, &done)
+	created, err := s.CreateReports(ctx, []site.Report{newReport(u[1], "https://idem.example/a", 60, 0, site.Private)}, &done)
 	if err != nil || len(created) != 1 {
 		t.Fatalf("CreateReports with the claim = %v, %v", created, err)
 	}
 	done.ReportIDs = []int64{created[0].ID}
 	later := now.Add(2 * idemLock) // the lock no longer matters once finished
-	if got, claimed := mustClaim(t, s, newClaim(1, "order-1", "fp-a", later), later); claimed {
+	if got, claimed := mustClaim(t, s, newClaim(u[1], "order-1", "fp-a", later), later); claimed {
 		t.Error("a finished request's key was claimed again")
 	} else {
 		sameIdempotency(t, "claim of a finished request's key", got, done)
@@ -93,32 +93,32 @@ func testIdempotency(t *testing.T, s ports.ReportStore) {
 	if err := s.ReleaseIdempotency(ctx, first); err != nil {
 		t.Fatal(err)
 	}
-	if _, claimed := mustClaim(t, s, newClaim(1, "order-1", "fp-a", later), later); claimed {
+	if _, claimed := mustClaim(t, s, newClaim(u[1], "order-1", "fp-a", later), later); claimed {
 		t.Error("ReleaseIdempotency forgot a finished request's key")
 	}
 	// Finishing it a second time stores nothing.
-	if _, err := s.CreateReports(ctx, []site.Report{newReport(1, "https://idem.example/dup", 60, 1, site.Private)}, &done); !errors.Is(err, site.ErrClaimLost) {
+	if _, err := s.CreateReports(ctx, []site.Report{newReport(u[1], "https://idem.example/dup", 60, 1, site.Private)}, &done); !errors.Is(err, site.ErrClaimLost) {
 		t.Errorf("CreateReports under a finished claim err = %v, want site.ErrClaimLost", err)
 	}
-	if n := countReports(t, s, 1); n != 1 {
+	if n := countReports(t, s, u[1]); n != 1 {
 		t.Errorf("user 1 has %d reports, want 1: a lost claim stored one", n)
 	}
 
 	// A failed request releases its key: a retry runs again.
-	failed := newClaim(1, "order-2", "fp-a", now)
+	failed := newClaim(u[1], "order-2", "fp-a", now)
 	mustClaim(t, s, failed, now)
 	other := failed
 	other.Claim = site.NewShareToken()
 	if err := s.ReleaseIdempotency(ctx, other); err != nil {
 		t.Fatal(err)
 	}
-	if _, claimed := mustClaim(t, s, newClaim(1, "order-2", "fp-a", now), now); claimed {
+	if _, claimed := mustClaim(t, s, newClaim(u[1], "order-2", "fp-a", now), now); claimed {
 		t.Error("another claim released the key")
 	}
 	if err := s.ReleaseIdempotency(ctx, failed); err != nil {
 		t.Fatal(err)
 	}
-	retry := newClaim(1, "order-2", "fp-a", now)
+	retry := newClaim(u[1], "order-2", "fp-a", now)
 	if got, claimed := mustClaim(t, s, retry, now); !claimed {
 		t.Error("a released key was refused")
 	} else {
@@ -127,29 +127,29 @@ func testIdempotency(t *testing.T, s ports.ReportStore) {
 
 	// A request abandoned past its lock loses its key to a retry, and
 	// then cannot finish.
-	abandoned := newClaim(1, "order-3", "fp-a", now)
+	abandoned := newClaim(u[1], "order-3", "fp-a", now)
 	mustClaim(t, s, abandoned, now)
-	takeover := newClaim(1, "order-3", "fp-a", now.Add(idemLock))
+	takeover := newClaim(u[1], "order-3", "fp-a", now.Add(idemLock))
 	if got, claimed := mustClaim(t, s, takeover, now.Add(idemLock)); !claimed {
 		t.Error("a key held past its lock was refused")
 	} else {
 		sameIdempotency(t, "claim past the lock", got, takeover)
 	}
 	abandoned.HTTPStatus = 201
-	if _, err := s.CreateReports(ctx, []site.Report{newReport(1, "https://idem.example/late", 60, 2, site.Private)}, &abandoned); !errors.Is(err, site.ErrClaimLost) {
+	if _, err := s.CreateReports(ctx, []site.Report{newReport(u[1], "https://idem.example/late", 60, 2, site.Private)}, &abandoned); !errors.Is(err, site.ErrClaimLost) {
 		t.Errorf("CreateReports under a claim taken over err = %v, want site.ErrClaimLost", err)
 	}
-	if n := countReports(t, s, 1); n != 1 {
+	if n := countReports(t, s, u[1]); n != 1 {
 		t.Errorf("user 1 has %d reports, want 1", n)
 	}
 
 	// Several reports under one key (a batch), in order.
-	batch := newClaim(1, "batch-1", "fp-batch", now)
+	batch := newClaim(u[1], "batch-1", "fp-batch", now)
 	mustClaim(t, s, batch, now)
 	batch.HTTPStatus = 201
 	var rs []site.Report
 	for i := range 3 {
-		rs = append(rs, newReport(1, fmt.Sprintf("https://idem.example/b%d", i), 50+i, 3+i, site.Private))
+		rs = append(rs, newReport(u[1], fmt.Sprintf("https://idem.example/b%d", i), 50+i, 3+i, site.Private))
 	}
 	created, err = s.CreateReports(ctx, rs, &batch)
 	if err != nil || len(created) != 3 || !(created[0].ID < created[1].ID && created[1].ID < created[2].ID) {
@@ -161,14 +161,14 @@ func testIdempotency(t *testing.T, s ports.ReportStore) {
 		}
 	}
 	batch.ReportIDs = []int64{created[0].ID, created[1].ID, created[2].ID}
-	if got, _ := mustClaim(t, s, newClaim(1, "batch-1", "x", now), now); !slices.Equal(got.ReportIDs, batch.ReportIDs) {
+	if got, _ := mustClaim(t, s, newClaim(u[1], "batch-1", "x", now), now); !slices.Equal(got.ReportIDs, batch.ReportIDs) {
 		t.Errorf("the batch's record lists reports %v, want %v", got.ReportIDs, batch.ReportIDs)
 	}
 
 	// After its time to live a key is forgotten, finished or not.
 	expired := now.Add(site.IdempotencyKeyTTL)
 	for _, key := range []string{"order-1", "batch-1"} {
-		fresh := newClaim(1, key, "fp-new", expired)
+		fresh := newClaim(u[1], key, "fp-new", expired)
 		if got, claimed := mustClaim(t, s, fresh, expired); !claimed {
 			t.Errorf("key %s was remembered past its time to live", key)
 		} else {
@@ -179,7 +179,7 @@ func testIdempotency(t *testing.T, s ports.ReportStore) {
 
 // testIdempotencyRace claims one key from many goroutines at once: exactly
 // one gets it, the others get its record.
-func testIdempotencyRace(t *testing.T, s ports.ReportStore) {
+func testIdempotencyRace(t *testing.T, s ports.ReportStore, u owners) {
 	const n = 8
 	now := reportEpoch
 	var wg sync.WaitGroup
@@ -188,7 +188,7 @@ func testIdempotencyRace(t *testing.T, s ports.ReportStore) {
 	holders := map[string]bool{}
 	for range n {
 		wg.Go(func() {
-			idem := newClaim(1, "race", "fp", now)
+			idem := newClaim(u[1], "race", "fp", now)
 			got, claimed, err := s.ClaimIdempotency(context.Background(), idem, now)
 			if err != nil {
 				t.Errorf("concurrent ClaimIdempotency = %v", err)

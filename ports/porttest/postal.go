@@ -31,7 +31,6 @@ func TestPostalStore(t *testing.T, newStore func(t *testing.T, ds *postal.Datase
 	t.Run("villages", c.villages)
 	t.Run("search offices", c.searchOffices)
 	t.Run("search villages", c.searchVillages)
-	t.Run("located offices", c.locatedOffices)
 	t.Run("nearest offices", c.nearestOffices)
 }
 
@@ -58,7 +57,6 @@ func testPostalEmpty(t *testing.T, s ports.PostalStore) {
 	_, _, checks["Villages"] = s.Villages(bg, "700120", page)
 	_, _, checks["SearchOffices"] = s.SearchOffices(bg, q, page)
 	_, _, checks["SearchVillages"] = s.SearchVillages(bg, q, 0, 0, page)
-	_, checks["LocatedOffices"] = s.LocatedOffices(bg)
 	_, checks["NearestOffices"] = s.NearestOffices(bg, geo.NearQuery{Point: geo.Point{Lat: 25.6, Lon: 85.1}, Limit: 3})
 	for name, err := range checks {
 		if !errors.Is(err, postal.ErrNoData) {
@@ -353,14 +351,6 @@ func (c *postalCase) searchVillages(t *testing.T) {
 				tt.q, tt.state, tt.district, tt.page, villageCodes(got), total, err, tt.want, tt.total)
 		}
 	}
-}
-
-func (c *postalCase) locatedOffices(t *testing.T) {
-	got, err := c.s.LocatedOffices(bg)
-	if err != nil {
-		t.Fatalf("LocatedOffices: %v", err)
-	}
-	c.sameOffices(t, "LocatedOffices", got, []int64{1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 15, 16})
 }
 
 func (c *postalCase) nearestOffices(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -39,19 +40,54 @@ func newReport(userID int64, url string, score, n int, privacy site.Privacy) sit
 	return r
 }
 
-// TestReportStore checks a ReportStore. newStore must return an empty store
-// each time it is called.
-func TestReportStore(t *testing.T, newStore func(t *testing.T) ports.ReportStore) {
-	t.Run("create and get", func(t *testing.T) { testReportCreateGet(t, newStore(t)) })
-	t.Run("by token", func(t *testing.T) { testReportByToken(t, newStore(t)) })
-	t.Run("list", func(t *testing.T) { testReportList(t, newStore(t)) })
-	t.Run("update", func(t *testing.T) { testReportUpdate(t, newStore(t)) })
-	t.Run("delete", func(t *testing.T) { testReportDelete(t, newStore(t)) })
-	t.Run("projects", func(t *testing.T) { testProjects(t, newStore(t)) })
-	t.Run("delete project", func(t *testing.T) { testDeleteProject(t, newStore(t)) })
-	t.Run("concurrency", func(t *testing.T) { testReportConcurrency(t, newStore(t)) })
-	t.Run("idempotency", func(t *testing.T) { testIdempotency(t, newStore(t)) })
-	t.Run("idempotency race", func(t *testing.T) { testIdempotencyRace(t, newStore(t)) })
+// ReportStores is what TestReportStore runs on: an empty report store and
+// the account store of the same database, through which the suite creates
+// the users its reports belong to (it assumes no user ids).
+type ReportStores struct {
+	Reports  ports.ReportStore
+	Accounts ports.AccountStore
+}
+
+// owners are the ids of the three users a case's reports belong to:
+// owners[1], owners[2] and owners[3] (owners[0] is unused).
+type owners [4]int64
+
+// newOwners creates the three users of a case through acc.
+func newOwners(t testing.TB, acc ports.AccountStore) owners {
+	t.Helper()
+	var u owners
+	for i := 1; i <= 3; i++ {
+		user, err := acc.CreateUser(context.Background(), account.User{Email: fmt.Sprintf("owner%d@example.com", i), CreatedAt: reportEpoch})
+		if err != nil {
+			t.Fatalf("creating owner %d: %v", i, err)
+		}
+		u[i] = user.ID
+	}
+	return u
+}
+
+// TestReportStore checks a ReportStore. newStores must return an empty
+// report store, with its account store, each time it is called.
+func TestReportStore(t *testing.T, newStores func(t *testing.T) ReportStores) {
+	run := func(name string, test func(*testing.T, ports.ReportStore, owners)) {
+		t.Run(name, func(t *testing.T) {
+			st := newStores(t)
+			test(t, st.Reports, newOwners(t, st.Accounts))
+		})
+	}
+	run("create and get", testReportCreateGet)
+	run("by token", testReportByToken)
+	run("list", testReportList)
+	run("update", testReportUpdate)
+	run("delete", testReportDelete)
+	run("ids not reused", testReportIDsNotReused)
+	run("microsecond times", testReportMicroseconds)
+	run("deadline passed", testReportDeadline)
+	run("projects", testProjects)
+	run("delete project", testDeleteProject)
+	run("concurrency", testReportConcurrency)
+	run("idempotency", testIdempotency)
+	run("idempotency race", testIdempotencyRace)
 }
 
 func mustCreate(t *testing.T, s ports.ReportStore, r site.Report) site.Report {
@@ -76,9 +112,9 @@ func sameReport(t *testing.T, what string, got, want site.Report) {
 	}
 }
 
-func testReportCreateGet(t *testing.T, s ports.ReportStore) {
+func testReportCreateGet(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
-	want := newReport(1, "https://www.example.com/a", 84, 0, site.Protected)
+	want := newReport(u[1], "https://www.example.com/a", 84, 0, site.Protected)
 	want.PasswordHash = "$argon2id$hash"
 	want.Token = "ignored"
 	a := mustCreate(t, s, want)
@@ -87,13 +123,13 @@ func testReportCreateGet(t *testing.T, s ports.ReportStore) {
 	}
 	want.ID, want.Token = a.ID, a.Token
 	sameReport(t, "CreateReport", a, want)
-	got, err := s.Report(ctx, 1, a.ID)
+	got, err := s.Report(ctx, u[1], a.ID)
 	if err != nil {
 		t.Fatalf("Report = %v", err)
 	}
 	sameReport(t, "Report", got, want)
-	b := mustCreate(t, s, newReport(2, "http://b.org", 10, 1, site.Private))
-	c := mustCreate(t, s, newReport(1, "http://c.org", 10, 2, site.Private))
+	b := mustCreate(t, s, newReport(u[2], "http://b.org", 10, 1, site.Private))
+	c := mustCreate(t, s, newReport(u[1], "http://c.org", 10, 2, site.Private))
 	if !(a.ID < b.ID && b.ID < c.ID) {
 		t.Errorf("IDs %d, %d, %d do not increase with creation", a.ID, b.ID, c.ID)
 	}
@@ -107,12 +143,12 @@ func testReportCreateGet(t *testing.T, s ports.ReportStore) {
 // testReportByToken: every report gets its own share token, found whoever
 // owns it and whatever its privacy; a token never found is ErrNotFound,
 // and a deleted report's token finds nothing.
-func testReportByToken(t *testing.T, s ports.ReportStore) {
+func testReportByToken(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
 	tokens := map[string]bool{}
 	var created []site.Report
 	for i, p := range []site.Privacy{site.Public, site.Private, site.Protected, site.Public} {
-		r := mustCreate(t, s, newReport(int64(1+i%2), fmt.Sprintf("https://p%d.example", i), 50, i, p))
+		r := mustCreate(t, s, newReport(u[1+i%2], fmt.Sprintf("https://p%d.example", i), 50, i, p))
 		if !site.ValidShareToken(r.Token) || tokens[r.Token] {
 			t.Fatalf("report %d got token %q; want a share token no other report has", r.ID, r.Token)
 		}
@@ -131,7 +167,7 @@ func testReportByToken(t *testing.T, s ports.ReportStore) {
 			t.Errorf("ReportByToken(%q) err = %v, want site.ErrNotFound", token, err)
 		}
 	}
-	if err := s.DeleteReport(ctx, 1, created[0].ID); err != nil {
+	if err := s.DeleteReport(ctx, u[1], created[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.ReportByToken(ctx, created[0].Token); !errors.Is(err, site.ErrNotFound) {
@@ -139,16 +175,16 @@ func testReportByToken(t *testing.T, s ports.ReportStore) {
 	}
 }
 
-func testReportUpdate(t *testing.T, s ports.ReportStore) {
+func testReportUpdate(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
-	r := mustCreate(t, s, newReport(1, "https://example.com", 40, 0, site.Private))
+	r := mustCreate(t, s, newReport(u[1], "https://example.com", 40, 0, site.Private))
 	later := reportEpoch.Add(time.Hour)
-	got, err := s.UpdateReport(ctx, 1, r.ID, func(x *site.Report) error {
+	got, err := s.UpdateReport(ctx, u[1], r.ID, func(x *site.Report) error {
 		if x.Token != r.Token {
 			t.Errorf("update sees token %q, want %q", x.Token, r.Token)
 		}
 		x.Privacy, x.PasswordHash, x.UpdatedAt = site.Protected, "h2", later
-		x.ID, x.UserID, x.Token, x.CreatedAt = 999, 2, site.NewShareToken(), later // immutable: ignored
+		x.ID, x.UserID, x.Token, x.CreatedAt = 999, u[2], site.NewShareToken(), later // immutable: ignored
 		return x.Apply(site.Analysis{URL: "https://www.other.example/x", Score: 90, Results: site.Results{site.Performance: {{ID: "ttfb", Category: site.Performance, Importance: site.High, Passed: true, Value: float64(120)}}}}, later)
 	})
 	if err != nil {
@@ -159,14 +195,14 @@ func testReportUpdate(t *testing.T, s ports.ReportStore) {
 	want.URL, want.Project, want.Score, want.Rating, want.GeneratedAt = "https://www.other.example/x", "other.example", 90, site.Good, later
 	want.Results = site.Results{site.Performance: {{ID: "ttfb", Category: site.Performance, Importance: site.High, Passed: true, Value: float64(120)}}}
 	sameReport(t, "UpdateReport", got, want)
-	stored, _ := s.Report(ctx, 1, r.ID)
+	stored, _ := s.Report(ctx, u[1], r.ID)
 	sameReport(t, "Report after update", stored, want)
 
 	boom := errors.New("boom")
-	if _, err := s.UpdateReport(ctx, 1, r.ID, func(x *site.Report) error { x.Score = 1; return boom }); !errors.Is(err, boom) {
+	if _, err := s.UpdateReport(ctx, u[1], r.ID, func(x *site.Report) error { x.Score = 1; return boom }); !errors.Is(err, boom) {
 		t.Errorf("failing update err = %v, want boom", err)
 	}
-	if stored, _ := s.Report(ctx, 1, r.ID); stored.Score != 90 {
+	if stored, _ := s.Report(ctx, u[1], r.ID); stored.Score != 90 {
 		t.Errorf("failing update changed the score to %d", stored.Score)
 	}
 	for _, tt := range []struct{ user, id int64 }{{2, r.ID}, {1, r.ID + 1000}} {
@@ -177,39 +213,39 @@ func testReportUpdate(t *testing.T, s ports.ReportStore) {
 	}
 }
 
-func testReportDelete(t *testing.T, s ports.ReportStore) {
+func testReportDelete(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
-	r := mustCreate(t, s, newReport(1, "https://example.com", 40, 0, site.Private))
-	keep := mustCreate(t, s, newReport(1, "https://example.com/2", 40, 1, site.Private))
-	if err := s.DeleteReport(ctx, 2, r.ID); !errors.Is(err, site.ErrNotFound) {
+	r := mustCreate(t, s, newReport(u[1], "https://example.com", 40, 0, site.Private))
+	keep := mustCreate(t, s, newReport(u[1], "https://example.com/2", 40, 1, site.Private))
+	if err := s.DeleteReport(ctx, u[2], r.ID); !errors.Is(err, site.ErrNotFound) {
 		t.Errorf("DeleteReport(other user) err = %v", err)
 	}
-	if err := s.DeleteReport(ctx, 1, r.ID); err != nil {
+	if err := s.DeleteReport(ctx, u[1], r.ID); err != nil {
 		t.Fatalf("DeleteReport = %v", err)
 	}
-	if err := s.DeleteReport(ctx, 1, r.ID); !errors.Is(err, site.ErrNotFound) {
+	if err := s.DeleteReport(ctx, u[1], r.ID); !errors.Is(err, site.ErrNotFound) {
 		t.Errorf("second DeleteReport err = %v", err)
 	}
-	if _, err := s.Report(ctx, 1, r.ID); !errors.Is(err, site.ErrNotFound) {
+	if _, err := s.Report(ctx, u[1], r.ID); !errors.Is(err, site.ErrNotFound) {
 		t.Errorf("Report after delete err = %v", err)
 	}
-	if _, err := s.Report(ctx, 1, keep.ID); err != nil {
+	if _, err := s.Report(ctx, u[1], keep.ID); err != nil {
 		t.Errorf("the other report went too: %v", err)
 	}
-	next := mustCreate(t, s, newReport(1, "https://example.com/3", 40, 2, site.Private))
+	next := mustCreate(t, s, newReport(u[1], "https://example.com/3", 40, 2, site.Private))
 	if next.ID <= keep.ID {
 		t.Errorf("ID after a delete = %d, want > %d (ids are never reused)", next.ID, keep.ID)
 	}
 }
 
-func testReportConcurrency(t *testing.T, s ports.ReportStore) {
+func testReportConcurrency(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
 	const n = 16
 	ids := make([]int64, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			r, err := s.CreateReport(ctx, newReport(1, fmt.Sprintf("https://c%d.example", i), i, i, site.Private))
+			r, err := s.CreateReport(ctx, newReport(u[1], fmt.Sprintf("https://c%d.example", i), i, i, site.Private))
 			if err != nil {
 				t.Errorf("concurrent CreateReport = %v", err)
 			}
@@ -225,7 +261,7 @@ func testReportConcurrency(t *testing.T, s ports.ReportStore) {
 	target := ids[0]
 	for i := range n {
 		wg.Go(func() {
-			_, err := s.UpdateReport(ctx, 1, target, func(r *site.Report) error {
+			_, err := s.UpdateReport(ctx, u[1], target, func(r *site.Report) error {
 				r.Results[site.Miscellaneous] = append(r.Results[site.Miscellaneous], site.Check{ID: fmt.Sprint("c", i), Category: site.Miscellaneous, Importance: site.Low})
 				return nil
 			})
@@ -235,7 +271,7 @@ func testReportConcurrency(t *testing.T, s ports.ReportStore) {
 		})
 	}
 	wg.Wait()
-	r, _ := s.Report(ctx, 1, target)
+	r, _ := s.Report(ctx, u[1], target)
 	if got := len(r.Results[site.Miscellaneous]); got != n {
 		t.Errorf("after %d concurrent updates %d checks were added: updates were lost", n, got)
 	}

@@ -10,14 +10,13 @@ import (
 
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/site"
-	"github.com/pinsight/pinsight/ports"
 )
 
 // HostileTitleBytes is the length of the title of the page BenchmarkReportList
 // analyses: 2 MiB, what a hostile site can serve.
 const HostileTitleBytes = 2 << 20
 
-// HostileReport is a report of user 1 as the analyser makes it of a page
+// HostileReport is a report (of user 1: callers set UserID) as the analyser makes it of a page
 // whose <title> (and <h1>) hold HostileTitleBytes of text, and the size of
 // its results as JSON.
 func HostileReport() (site.Report, int) {
@@ -46,10 +45,12 @@ func HostileReport() (site.Report, int) {
 // store: listing 100 of user 1's reports, each the analysis of a page with
 // a 2 MiB title (HostileReport). It reports the JSON size of one report's
 // results as report_bytes; run with -benchmem for the bytes a list
-// allocates. newStore returns an empty store in which user 1 exists.
-func BenchmarkReportList(b *testing.B, newStore func(testing.TB) ports.ReportStore) {
-	s := newStore(b)
+// allocates. newStores returns an empty store with its account store.
+func BenchmarkReportList(b *testing.B, newStores func(testing.TB) ReportStores) {
+	st := newStores(b)
+	s, u := st.Reports, newOwners(b, st.Accounts)
 	r, size := HostileReport()
+	r.UserID = u[1]
 	ctx := context.Background()
 	for i := range 100 {
 		r.URL = fmt.Sprintf("https://www.example.com/%d", i)
@@ -59,7 +60,7 @@ func BenchmarkReportList(b *testing.B, newStore func(testing.TB) ports.ReportSto
 	}
 	q := site.ReportQuery{SortBy: site.SortReportsByID, Desc: true, Page: paging.Page{Number: 1, PerPage: 100}}
 	for b.Loop() {
-		got, total, err := s.Reports(ctx, 1, q)
+		got, total, err := s.Reports(ctx, u[1], q)
 		if err != nil || len(got) != 100 || total != 100 {
 			b.Fatalf("Reports = %d items (total %d), %v", len(got), total, err)
 		}

@@ -14,7 +14,7 @@ import (
 
 // listFixture creates five reports of user 1 and one of user 2 and returns
 // user 1's ids in creation order.
-func listFixture(t *testing.T, s ports.ReportStore) []int64 {
+func listFixture(t *testing.T, s ports.ReportStore, u owners) []int64 {
 	t.Helper()
 	specs := []struct {
 		url       string
@@ -29,18 +29,18 @@ func listFixture(t *testing.T, s ports.ReportStore) []int64 {
 	}
 	var ids []int64
 	for i, sp := range specs {
-		r := newReport(1, sp.url, sp.score, i, site.Private)
+		r := newReport(u[1], sp.url, sp.score, i, site.Private)
 		r.GeneratedAt = reportEpoch.Add(sp.generated)
 		ids = append(ids, mustCreate(t, s, r).ID)
 		if i == 2 {
-			mustCreate(t, s, newReport(2, "https://www.example.com/a", 99, i, site.Public))
+			mustCreate(t, s, newReport(u[2], "https://www.example.com/a", 99, i, site.Public))
 		}
 	}
 	return ids
 }
 
-func testReportList(t *testing.T, s ports.ReportStore) {
-	ids := listFixture(t, s)
+func testReportList(t *testing.T, s ports.ReportStore, u owners) {
+	ids := listFixture(t, s, u)
 	all := paging.Page{Number: 1, PerPage: 100}
 	tests := []struct {
 		name  string
@@ -74,7 +74,7 @@ func testReportList(t *testing.T, s ports.ReportStore) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, total, err := s.Reports(context.Background(), 1, tt.q)
+			got, total, err := s.Reports(context.Background(), u[1], tt.q)
 			if err != nil {
 				t.Fatalf("Reports = %v", err)
 			}
@@ -90,16 +90,16 @@ func testReportList(t *testing.T, s ports.ReportStore) {
 			}
 		})
 	}
-	if got, total, err := s.Reports(context.Background(), 3, site.ReportQuery{SortBy: "id", Page: all}); err != nil || len(got) != 0 || total != 0 {
+	if got, total, err := s.Reports(context.Background(), u[3], site.ReportQuery{SortBy: "id", Page: all}); err != nil || len(got) != 0 || total != 0 {
 		t.Errorf("Reports(user without reports) = %v, %d, %v", got, total, err)
 	}
 	// A list carries every field but the results, which it never reads.
-	got, _, err := s.Reports(context.Background(), 1, site.ReportQuery{SortBy: "id", Page: all})
+	got, _, err := s.Reports(context.Background(), u[1], site.ReportQuery{SortBy: "id", Page: all})
 	if err != nil || len(got) != len(ids) {
 		t.Fatalf("Reports = %d items, %v", len(got), err)
 	}
 	for i, r := range got {
-		want, err := s.Report(context.Background(), 1, ids[i])
+		want, err := s.Report(context.Background(), u[1], ids[i])
 		if err != nil {
 			t.Fatalf("Report = %v", err)
 		}
@@ -108,10 +108,10 @@ func testReportList(t *testing.T, s ports.ReportStore) {
 	}
 }
 
-func testProjects(t *testing.T, s ports.ReportStore) {
-	listFixture(t, s)
+func testProjects(t *testing.T, s ports.ReportStore, u owners) {
+	listFixture(t, s, u)
 	all := paging.Page{Number: 1, PerPage: 100}
-	got, total, err := s.Projects(context.Background(), 1, site.ProjectQuery{SortBy: "project", Page: all})
+	got, total, err := s.Projects(context.Background(), u[1], site.ProjectQuery{SortBy: "project", Page: all})
 	if err != nil || total != 3 || len(got) != 3 {
 		t.Fatalf("Projects = %+v, %d, %v", got, total, err)
 	}
@@ -142,7 +142,7 @@ func testProjects(t *testing.T, s ports.ReportStore) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, total, err := s.Projects(context.Background(), 1, tt.q)
+			got, total, err := s.Projects(context.Background(), u[1], tt.q)
 			var names []string
 			for _, p := range got {
 				names = append(names, p.Name)
@@ -154,31 +154,31 @@ func testProjects(t *testing.T, s ports.ReportStore) {
 	}
 }
 
-func testDeleteProject(t *testing.T, s ports.ReportStore) {
+func testDeleteProject(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
-	ids := listFixture(t, s)
-	if _, err := s.DeleteProject(ctx, 2, "blog.example.com"); !errors.Is(err, site.ErrNotFound) {
+	ids := listFixture(t, s, u)
+	if _, err := s.DeleteProject(ctx, u[2], "blog.example.com"); !errors.Is(err, site.ErrNotFound) {
 		t.Errorf("DeleteProject(another user's project) err = %v", err)
 	}
-	n, err := s.DeleteProject(ctx, 1, "example.com")
+	n, err := s.DeleteProject(ctx, u[1], "example.com")
 	if err != nil || n != 3 {
 		t.Fatalf("DeleteProject = %d, %v; want 3", n, err)
 	}
 	for _, i := range []int{0, 1, 4} {
-		if _, err := s.Report(ctx, 1, ids[i]); !errors.Is(err, site.ErrNotFound) {
+		if _, err := s.Report(ctx, u[1], ids[i]); !errors.Is(err, site.ErrNotFound) {
 			t.Errorf("report %d survived its project: %v", i, err)
 		}
 	}
-	if _, err := s.Report(ctx, 1, ids[2]); err != nil {
+	if _, err := s.Report(ctx, u[1], ids[2]); err != nil {
 		t.Errorf("blog.example.com went with example.com: %v", err)
 	}
-	if _, total, _ := s.Reports(ctx, 2, site.ReportQuery{SortBy: "id", Page: paging.Page{Number: 1, PerPage: 10}}); total != 1 {
+	if _, total, _ := s.Reports(ctx, u[2], site.ReportQuery{SortBy: "id", Page: paging.Page{Number: 1, PerPage: 10}}); total != 1 {
 		t.Errorf("user 2 has %d reports left, want 1", total)
 	}
-	if _, err := s.DeleteProject(ctx, 1, "example.com"); !errors.Is(err, site.ErrNotFound) {
+	if _, err := s.DeleteProject(ctx, u[1], "example.com"); !errors.Is(err, site.ErrNotFound) {
 		t.Errorf("second DeleteProject err = %v", err)
 	}
-	if _, total, _ := s.Projects(ctx, 1, site.ProjectQuery{SortBy: "project", Page: paging.Page{Number: 1, PerPage: 10}}); total != 2 {
+	if _, total, _ := s.Projects(ctx, u[1], site.ProjectQuery{SortBy: "project", Page: paging.Page{Number: 1, PerPage: 10}}); total != 2 {
 		t.Errorf("%d projects left, want 2", total)
 	}
 }

@@ -32,8 +32,8 @@ func RequestID(ctx context.Context) string {
 	return id
 }
 
-// observed assigns each request an id (echoing a sane X-Request-Id), then
-// logs and counts it once served: method, route pattern, status, duration.
+// observed assigns each request an id (echoing a sane X-Request-Id) and
+// gives its context the logger (Logger), then logs and counts it once served: method, route pattern, status, duration.
 // Bodies, query strings and headers (keys, passwords) are never logged.
 func observed(next http.Handler, log *slog.Logger, m *Metrics) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +44,7 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", id)
 		route := new(string)
-		ctx := context.WithValue(context.WithValue(r.Context(), requestIDKey{}, id), patternKey{}, route)
+		ctx := context.WithValue(context.WithValue(context.WithValue(r.Context(), requestIDKey{}, id), patternKey{}, route), loggerKey{}, log)
 		r = r.WithContext(ctx)
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
@@ -103,3 +103,18 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+type loggerKey struct{}
+
+// Logger returns the logger of the edge serving the request of ctx (its
+// Options.Log), or one that discards when no edge put one there: the
+// handlers behind the edge log through it, never through slog's default.
+func Logger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return discard
+}
+
+// discard is the logger of requests served without an edge logger.
+var discard = slog.New(slog.DiscardHandler)

@@ -36,7 +36,7 @@ var DefaultRateLimits = RateLimits{
 // rateLimited wraps next with the quotas of cfg, setting RateLimit-* headers
 // on every limited response and answering 429 with Retry-After beyond them.
 // It runs after authenticated, whose verdict decides who is charged.
-func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits) http.Handler {
+func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		limit, key := quotaFor(r, cfg)
 		if limiter == nil || !limit.Enabled() {
@@ -45,7 +45,7 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits) h
 		}
 		d, err := limiter.Take(r.Context(), key, limit)
 		if err != nil { // fail open: a broken limiter must not take the API down
-			slog.WarnContext(r.Context(), "rate limiter failed", "err", err)
+			log.WarnContext(r.Context(), "rate limiter failed", "err", err)
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -9,7 +9,7 @@ import (
 
 // Options configures the middleware around the API.
 type Options struct {
-	Log         *slog.Logger      // access log; nil discards
+	Log         *slog.Logger      // access log, and the log of everything behind the edge (Logger); nil discards
 	Metrics     *Metrics          // nil: not collected
 	Limiter     ports.RateLimiter // nil: no rate limiting
 	RateLimits  RateLimits        // quotas for Limiter
@@ -28,25 +28,25 @@ type Options struct {
 // error envelope too.
 func NewHandler(mux *http.ServeMux, o Options) http.Handler {
 	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
+		o.Log = discard
 	}
-	h := capped(compressed(enveloped(mux)), o.Limits)
-	h = rateLimited(h, o.Limiter, o.RateLimits)
+	h := capped(compressed(enveloped(mux, o.Log)), o.Limits)
+	h = rateLimited(h, o.Limiter, o.RateLimits, o.Log)
 	h = authenticated(h, o.Authenticate)
 	h = bounded(h, o.Limits)
 	return observed(hardened(corsAllowed(h, o.CORSOrigins)), o.Log, o.Metrics)
 }
 
 // enveloped routes through mux, answering what the mux itself rejects in
-// the error envelope.
-func enveloped(mux *http.ServeMux) http.Handler {
+// the error envelope; a panic is logged to log and answered 500.
+func enveloped(mux *http.ServeMux, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				slog.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
+				log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
 				WriteError(w, http.StatusInternalServerError, "internal server error")
 			}
 		}()

@@ -10,7 +10,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -103,13 +102,13 @@ func (p *sharePage) view(w http.ResponseWriter, r *http.Request) {
 	rep, err := p.reports.Shared(r.Context(), r.PathValue("token"), viewer)
 	switch {
 	case errors.Is(err, site.ErrNotFound):
-		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+		p.render(w, r, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
 	case err != nil:
 		p.fail(w, r, err)
 	case rep.Privacy == site.Public || rep.UserID == viewer || p.validCookie(r, rep):
-		p.renderReport(w, rep)
+		p.renderReport(w, r, rep)
 	default:
-		p.render(w, http.StatusOK, "password", pageData{Title: "Protected report", Token: rep.Token})
+		p.render(w, r, http.StatusOK, "password", pageData{Title: "Protected report", Token: rep.Token})
 	}
 }
 
@@ -132,19 +131,19 @@ func (p *sharePage) viewer(r *http.Request) int64 {
 func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 	token := r.PathValue("token")
 	if !site.ValidShareToken(token) {
-		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+		p.render(w, r, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
 		return
 	}
 	if wait, limited := p.throttled(r); limited {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		p.render(w, http.StatusTooManyRequests, "password", pageData{Title: "Protected report", Token: token,
+		p.render(w, r, http.StatusTooManyRequests, "password", pageData{Title: "Protected report", Token: token,
 			Error: "Too many attempts: try again in " + strconv.Itoa(int(wait.Seconds())+1) + " seconds."})
 		return
 	}
 	rep, err := p.reports.Shared(r.Context(), token, 0)
 	switch {
 	case errors.Is(err, site.ErrNotFound):
-		p.render(w, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+		p.render(w, r, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
 		return
 	case err != nil:
 		p.fail(w, r, err)
@@ -162,7 +161,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		match, err = p.reports.CheckSharePassword(r.Context(), rep, r.PostForm.Get("password"))
 		if errors.Is(err, accounts.ErrPasswordsBusy) {
 			w.Header().Set("Retry-After", passwordRetryAfter)
-			p.render(w, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", Token: token,
+			p.render(w, r, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", Token: token,
 				Error: "Too many password checks at the moment: try again in a few seconds."})
 			return
 		}
@@ -172,7 +171,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !match {
-		p.render(w, http.StatusForbidden, "password", pageData{Title: "Protected report", Token: token, Error: "Wrong password."})
+		p.render(w, r, http.StatusForbidden, "password", pageData{Title: "Protected report", Token: token, Error: "Wrong password."})
 		return
 	}
 	http.SetCookie(w, p.cookie(r, rep))
@@ -198,8 +197,8 @@ func (p *sharePage) fail(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusServiceUnavailable
 		w.Header().Set("Retry-After", storageRetryAfter)
 	}
-	slog.ErrorContext(r.Context(), "report page failed", "path", r.URL.Path, "err", err)
-	p.render(w, status, "notfound", pageData{Title: http.StatusText(status)})
+	middleware.Logger(r.Context()).ErrorContext(r.Context(), "report page failed", "path", r.URL.Path, "err", err)
+	p.render(w, r, status, "notfound", pageData{Title: http.StatusText(status)})
 }
 
 // shareCookie names the cookie that remembers an entered password; its

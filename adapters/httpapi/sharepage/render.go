@@ -7,10 +7,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"html/template"
-	"log/slog"
 	"net/http"
 	"time"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/domain/site"
 )
 
@@ -83,7 +83,7 @@ type checkView struct {
 // renderReport shows the failed checks first, grouped by importance (high
 // first, then in report order), each with its advice and what it blames;
 // then the passed checks by category.
-func (p *sharePage) renderReport(w http.ResponseWriter, rep site.Report) {
+func (p *sharePage) renderReport(w http.ResponseWriter, r *http.Request, rep site.Report) {
 	d := pageData{Title: rep.Project + " report", Report: reportView{URL: rep.URL, Project: rep.Project, Result: string(rep.Rating), Score: rep.Score},
 		Generated: rep.GeneratedAt.UTC().Format(time.RFC3339), GeneratedText: rep.GeneratedAt.UTC().Format("2 Jan 2006 15:04 UTC")}
 	failed := map[site.Importance][]checkView{}
@@ -109,7 +109,7 @@ func (p *sharePage) renderReport(w http.ResponseWriter, rep site.Report) {
 			d.Fixes = append(d.Fixes, fixGroup{Importance: string(imp), Checks: failed[imp]})
 		}
 	}
-	p.render(w, http.StatusOK, "report", d)
+	p.render(w, r, http.StatusOK, "report", d)
 }
 
 // categoryTitle names a category for people.
@@ -138,11 +138,11 @@ func displayValue(v any) string {
 
 // render writes a template with the page's security headers. Pages are
 // never cached: privacy can change at any time.
-func (p *sharePage) render(w http.ResponseWriter, status int, name string, d pageData) {
+func (p *sharePage) render(w http.ResponseWriter, r *http.Request, status int, name string, d pageData) {
 	d.CSS = template.CSS(shareCSS)
 	var buf bytes.Buffer
 	if err := shareTemplates.ExecuteTemplate(&buf, name, d); err != nil {
-		slog.Error("report page template failed", "template", name, "err", err)
+		middleware.Logger(r.Context()).ErrorContext(r.Context(), "report page template failed", "template", name, "err", err)
 		status, buf = http.StatusInternalServerError, *bytes.NewBufferString("internal server error")
 	}
 	h := w.Header()
