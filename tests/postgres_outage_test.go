@@ -177,20 +177,6 @@ func status(url string) int {
 	return resp.StatusCode
 }
 
-func getJSON(t *testing.T, url string) map[string]any {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var body map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	return body
-}
-
 func waitFor(t *testing.T, what string, limit time.Duration, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/fx/fxtest"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 )
 
@@ -26,7 +27,7 @@ func TestRedisDownServesDegraded(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	cfg := serveConfig{
-		HTTP:     httpapi.Config{Addr: "127.0.0.1:0", RateLimits: httpapi.RateLimits{Default: ratelimit.Limit{Requests: 2, Window: 60e9}}},
+		HTTP:     httpapi.Config{Addr: "127.0.0.1:0", RateLimits: middleware.RateLimits{Default: ratelimit.Limit{Requests: 2, Window: 60e9}}},
 		Database: databaseConfig{URL: "memory:"},
 		RedisURL: "redis://" + addr + "/0",
 	}
