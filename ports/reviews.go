@@ -12,6 +12,7 @@ import (
 // releases. Every write that changes something bumps the counts version of
 // the office's pincode and the global one, atomically with the change.
 type ReviewStore interface {
+	ReviewCounts
 	// PutReview stores r as r.UserID's review of r.Office, replacing the
 	// user's earlier one (whose CreatedAt is kept; UpdatedAt is r's). It
 	// returns the stored review and true when it was created.
@@ -32,6 +33,11 @@ type ReviewStore interface {
 	SetLike(ctx context.Context, userID int64, office review.Office, liked bool) (bool, error)
 	// Liked reports whether the user likes office.
 	Liked(ctx context.Context, userID int64, office review.Office) (bool, error)
+}
+
+// ReviewCounts is the read side of a ReviewStore the postal directory
+// needs: the counts of offices and the counts versions of pincodes.
+type ReviewCounts interface {
 	// Feedback returns the counts of each of offices that has a review or a
 	// like (the others are absent: the zero postal.Feedback), in one
 	// round trip whatever the number of offices.

@@ -39,7 +39,7 @@ func ParseKey(key string) (Office, bool) {
 // offices must hold every office of the release whose pincode is one of
 // theirs (e.g. the offices of one or more whole pincodes), in any order:
 // the ordinal counts the offices sharing pincode, name key and type with a
-// smaller id.
+// smaller id. An office given twice counts once.
 func Identify(offices []postal.PostOffice) map[int64]Office {
 	type group struct {
 		pin       postal.Pincode
@@ -47,7 +47,12 @@ func Identify(offices []postal.PostOffice) map[int64]Office {
 	}
 	out := make(map[int64]Office, len(offices))
 	byGroup := map[group][]int64{}
+	seen := make(map[int64]bool, len(offices))
 	for _, o := range offices {
+		if seen[o.ID] { // a pincode given twice
+			continue
+		}
+		seen[o.ID] = true
 		g := group{o.Pincode, postal.OfficeKey(o.Name), o.OfficeType}
 		byGroup[g] = append(byGroup[g], o.ID)
 	}
