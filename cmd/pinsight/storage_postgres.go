@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"sync"
 
 	"go.uber.org/fx"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/adapters/postgres/postgresfx"
 	"github.com/pinsight/pinsight/app/appfx"
+	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -24,6 +26,7 @@ var postgresStorage = storageBackend{
 			postgresfx.Module,
 			fx.Provide(appfx.AsComponent(func(s ports.PostalStore) health.Component { return postalComponent(s) })),
 			memoryfx.RateLimiter,
+			fx.Invoke(listenReviews),
 		)
 	},
 	migrate: func(ctx context.Context, db databaseConfig, op migrateOp) ([]string, error) {
@@ -38,4 +41,22 @@ var postgresStorage = storageBackend{
 
 func postgresConfig(db databaseConfig) postgres.Config {
 	return postgres.Config{URL: db.URL, ConnectTimeout: db.ConnectTimeout, StatementTimeout: db.StatementTimeout, MaxOpenConns: db.MaxConns}
+}
+
+// listenReviews relays other instances' review and like writes (NOTIFY
+// pinsight_reviews) to the directory's OnCountsChanged hooks while the
+// server runs.
+func listenReviews(lc fx.Lifecycle, db *postgres.DB, dir *directory.Directory) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var done sync.WaitGroup
+	lc.Append(fx.StartStopHook(func() {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			postgres.ListenReviews(ctx, db, dir.CountsChanged)
+		}()
+	}, func() {
+		cancel()
+		done.Wait()
+	}))
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the Postgres account, report and postal stores and a
+// Module provides the Postgres account, report, review and postal stores and a
 // readiness component over the database a postgres.Config in the graph
 // names. On start it connects and applies pending migrations, within the
 // start's context (failing the start when the database is unreachable); on
@@ -22,6 +22,7 @@ var Module = fx.Module("postgres",
 	fx.Provide(newDB),
 	fx.Provide(fx.Annotate(postgres.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.ReportStore)))),
+	fx.Provide(fx.Annotate(postgres.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	fx.Provide(fx.Annotate(postgres.NewPostalStore, fx.As(new(ports.PostalStore)))),
 	fx.Provide(appfx.AsComponent(readiness)),
 )
