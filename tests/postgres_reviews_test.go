@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/domain/review"
+
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/ports"
@@ -25,4 +28,52 @@ func TestPostgresReviewStore(t *testing.T) {
 		}
 		return postgres.NewReviewStore(db)
 	})
+}
+
+// TestPostgresReviewAnnouncements: a review written through one handle is
+// announced (NOTIFY pinsight_reviews) to a listener on another, as another
+// instance's would be, with its pincode.
+func TestPostgresReviewAnnouncements(t *testing.T) {
+	db, url := newDatabase(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := postgres.NewAccountStore(db).CreateUser(ctx, account.User{Email: "a@example.com", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	other, err := postgres.Open(ctx, postgres.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	got := make(chan postal.Pincode, 10)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		postgres.ListenReviews(ctx, other, func(pin postal.Pincode) { got <- pin })
+	}()
+	store := postgres.NewReviewStore(db)
+	office := review.Office{Pincode: "800001", NameKey: "patna", OfficeType: "HO"}
+	// The listener connects asynchronously: write until one announcement arrives.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := store.SetLike(ctx, 1, office, true); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.SetLike(ctx, 1, office, false); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case pin := <-got:
+			if pin != "800001" {
+				t.Fatalf("announced %q, want 800001", pin)
+			}
+			cancel()
+			<-done
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no announcement within 20 s")
+		}
+	}
 }
