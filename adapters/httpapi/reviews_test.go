@@ -131,6 +131,29 @@ func TestReviewsEndToEnd(t *testing.T) {
 	}
 	wantCounts(t, "nearby", near.PostOffices[0].FeedbackData, 2, 2, 4.5)
 
+	var batch httpapi.PincodeBatchData
+	apitest.Do(t, s.h, http.MethodPost, "/api/v1/pincodes/batch", apitest.JSONType, `{"pincodes":["800008","800001","800001"]}`).Decode(t, &batch)
+	for _, i := range []int{1, 2} {
+		if len(batch.Results) != 3 || len(batch.Results[i].PostOffices) != 2 || batch.Results[i].PostOffices[1].ID != 1 {
+			t.Fatalf("batch = %+v", batch)
+		}
+		wantCounts(t, "batch", batch.Results[i].PostOffices[1].FeedbackData, 2, 2, 4.5)
+	}
+	var district httpapi.DistrictPincodesData
+	apitest.Do(t, s.h, http.MethodGet, "/api/v1/districts/PATNA/pincodes?per_page=100", "", "").Decode(t, &district)
+	seen := false
+	for _, o := range district.Results {
+		if o.ID == 1 {
+			seen = true
+			wantCounts(t, "district list", o.FeedbackData, 2, 2, 4.5)
+		} else {
+			wantCounts(t, "district list, another office", o.FeedbackData, 0, 0, -1)
+		}
+	}
+	if !seen {
+		t.Errorf("office 1 not in its district's list: %+v", district)
+	}
+
 	var list httpapi.ReviewsData
 	apitest.Do(t, s.h, http.MethodGet, "/api/v1/post-offices/1/reviews?sort_by=rating&sort=asc", "", "").Decode(t, &list)
 	if list.Meta.Total != 2 || len(list.Reviews) != 2 || list.Reviews[0].Rating != 4 || list.Reviews[1].Rating != 5 {
