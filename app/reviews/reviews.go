@@ -22,10 +22,14 @@ import (
 // DefaultWriteLimit is each user's quota of review and like writes.
 var DefaultWriteLimit = ratelimit.Limit{Requests: 30, Window: time.Minute}
 
+// NoLimit as Config.WriteLimit lets writes through unlimited.
+var NoLimit = ratelimit.Limit{Requests: -1}
+
 // Config tunes the use case; the zero Config has the defaults.
 type Config struct {
 	// WriteLimit is each user's quota of writes (put, delete, like,
-	// unlike), whatever the API key; the zero Limit is DefaultWriteLimit.
+	// unlike), whatever the API key; the zero Limit is DefaultWriteLimit,
+	// NoLimit (or any limit not Enabled) none.
 	WriteLimit ratelimit.Limit
 	// Limiter keeps the quotas; nil: writes are not limited.
 	Limiter ports.RateLimiter
