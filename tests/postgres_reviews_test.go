@@ -18,14 +18,7 @@ import (
 func TestPostgresReviewStore(t *testing.T) {
 	porttest.TestReviewStore(t, func(t *testing.T) ports.ReviewStore {
 		db, _ := newDatabase(t)
-		// The suite's reviews belong to users 1 to 3; reviews reference users.
-		acc := postgres.NewAccountStore(db)
-		for i := 1; i <= 3; i++ {
-			u, err := acc.CreateUser(context.Background(), account.User{Email: fmt.Sprintf("u%d@example.com", i), CreatedAt: time.Now()})
-			if err != nil || u.ID != int64(i) {
-				t.Fatalf("user %d = %+v, %v", i, u, err)
-			}
-		}
+		withUsers(t, db, 3) // the suite's reviews belong to users 1 to 3; reviews reference users
 		return postgres.NewReviewStore(db)
 	})
 }
@@ -37,9 +30,7 @@ func TestPostgresReviewAnnouncements(t *testing.T) {
 	db, url := newDatabase(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if _, err := postgres.NewAccountStore(db).CreateUser(ctx, account.User{Email: "a@example.com", CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	withUsers(t, db, 1)
 	other, err := postgres.Open(ctx, postgres.Config{URL: url})
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +65,18 @@ func TestPostgresReviewAnnouncements(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("no announcement within 20 s")
+		}
+	}
+}
+
+// withUsers creates users 1 to n in a fresh database.
+func withUsers(t testing.TB, db *postgres.DB, n int) {
+	t.Helper()
+	acc := postgres.NewAccountStore(db)
+	for i := 1; i <= n; i++ {
+		u, err := acc.CreateUser(context.Background(), account.User{Email: fmt.Sprintf("u%d@example.com", i), CreatedAt: time.Now()})
+		if err != nil || u.ID != int64(i) {
+			t.Fatalf("user %d = %+v, %v", i, u, err)
 		}
 	}
 }

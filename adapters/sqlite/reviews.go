@@ -222,7 +222,7 @@ func (s *ReviewStore) Feedback(ctx context.Context, offices []review.Office) (ma
 	err := s.db.read.NewRaw("SELECT office_key, sum(reviews) AS reviews, sum(rating_sum) AS rating_sum, sum(likes) AS likes FROM ("+
 		"SELECT office_key, count(*) AS reviews, sum(rating) AS rating_sum, 0 AS likes FROM office_reviews WHERE office_key IN (?) GROUP BY office_key "+
 		"UNION ALL SELECT office_key, 0, 0, count(*) FROM office_likes WHERE office_key IN (?) GROUP BY office_key"+
-		") GROUP BY office_key", bun.In(keys), bun.In(keys)).Scan(ctx, &rows)
+		") GROUP BY office_key", bun.List(keys), bun.List(keys)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, wrap("count reviews", err)
 	}

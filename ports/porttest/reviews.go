@@ -122,7 +122,7 @@ func testReviewLists(t *testing.T, s ports.ReviewStore) {
 		{review.ListQuery{SortBy: review.SortCreated, Offset: 5, Limit: 10}, []int64{}},
 	} {
 		rs, total, err := s.OfficeReviews(ctx, reviewOfficeA, tt.q)
-		if err != nil || total != 3 || !equalIDs(users(rs), tt.want) {
+		if err != nil || total != 3 || !sameIDs(users(rs), tt.want) {
 			t.Errorf("OfficeReviews(%+v) = %v, %d, %v; want %v, 3", tt.q, users(rs), total, err, tt.want)
 		}
 	}
@@ -134,18 +134,6 @@ func testReviewLists(t *testing.T, s ports.ReviewStore) {
 	if err != nil || total != 1 || len(none) != 0 {
 		t.Errorf("UserReviews(3) page 2 = %v, %d, %v; want none of 1", none, total, err)
 	}
-}
-
-func equalIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func testReviewLikes(t *testing.T, s ports.ReviewStore) {
