@@ -17,9 +17,10 @@ import (
 // Directory answers the postal directory queries, validating input and
 // applying the contract's selection rules over a PostalStore.
 type Directory struct {
-	store  ports.PostalStore
-	counts ports.ReviewCounts // nil: no reviews, every office's Feedback is zero
-	hooks  countsHooks
+	store      ports.PostalStore
+	counts     ports.ReviewCounts // nil: no reviews, every office's Feedback is zero
+	hooks      countsHooks
+	identities identityCache
 }
 
 // New returns the directory over store, without reviews: every office's

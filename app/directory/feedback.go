@@ -39,11 +39,11 @@ func (dir *Directory) Identity(ctx context.Context, o postal.PostOffice) (review
 // Identities returns the identities of the offices of pin in the loaded
 // release, by id (empty when it has none).
 func (dir *Directory) Identities(ctx context.Context, pin postal.Pincode) (map[int64]review.Office, error) {
-	offices, err := dir.store.OfficesByPincode(ctx, pin)
+	info, err := dir.store.Info(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return review.Identify(offices), nil
+	return dir.identitiesOf(ctx, info.Version, pin)
 }
 
 // WithFeedback fills the Feedback of each of offices (of any pincodes)
@@ -92,24 +92,66 @@ func (dir *Directory) attach(ctx context.Context, offices, whole []postal.PostOf
 	return nil
 }
 
-// identify returns the identities of offices by id, reading the offices of
-// their pincodes unless whole holds them.
+// identify returns the identities of offices by id, from whole when it
+// holds every office of their pincodes, else from the identities of each
+// pincode (identitiesOf).
 func (dir *Directory) identify(ctx context.Context, offices, whole []postal.PostOffice) (map[int64]review.Office, error) {
-	if whole == nil {
-		seen := map[postal.Pincode]bool{}
-		for _, o := range offices {
-			if seen[o.Pincode] {
-				continue
-			}
-			seen[o.Pincode] = true
-			all, err := dir.store.OfficesByPincode(ctx, o.Pincode)
-			if err != nil {
-				return nil, err
-			}
-			whole = append(whole, all...)
+	if whole != nil {
+		return review.Identify(whole), nil
+	}
+	info, err := dir.store.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]review.Office, len(offices))
+	for _, o := range offices {
+		if _, done := out[o.ID]; done {
+			continue
+		}
+		ids, err := dir.identitiesOf(ctx, info.Version, o.Pincode)
+		if err != nil {
+			return nil, err
+		}
+		for id, key := range ids {
+			out[id] = key
 		}
 	}
-	return review.Identify(whole), nil
+	return out, nil
+}
+
+// identitiesOf returns the identities of the offices of pin in the release
+// whose version is version, read once per pincode and release: lists of
+// offices from many pincodes then cost no read of the store per pincode
+// (which on a database would be one query each).
+func (dir *Directory) identitiesOf(ctx context.Context, version string, pin postal.Pincode) (map[int64]review.Office, error) {
+	c := &dir.identities
+	c.mu.Lock()
+	if c.version != version {
+		c.version, c.byPin = version, map[postal.Pincode]map[int64]review.Office{}
+	}
+	ids, ok := c.byPin[pin]
+	c.mu.Unlock()
+	if ok {
+		return ids, nil
+	}
+	offices, err := dir.store.OfficesByPincode(ctx, pin)
+	if err != nil {
+		return nil, err
+	}
+	ids = review.Identify(offices)
+	c.mu.Lock()
+	if c.version == version {
+		c.byPin[pin] = ids
+	}
+	c.mu.Unlock()
+	return ids, nil
+}
+
+// identityCache holds the identities of offices by pincode for one release.
+type identityCache struct {
+	mu      sync.Mutex
+	version string // postal.Info.Version of the release cached
+	byPin   map[postal.Pincode]map[int64]review.Office
 }
 
 // CountsVersion is the counts version of pin ("" : of every pincode),
