@@ -80,3 +80,13 @@ func withUsers(t testing.TB, db *postgres.DB, n int) {
 		}
 	}
 }
+
+// BenchmarkPostgresReviewFeedback is porttest.BenchmarkReviewFeedback on
+// Postgres: go test ./tests -run '^$' -bench PostgresReviewFeedback -benchmem
+func BenchmarkPostgresReviewFeedback(b *testing.B) {
+	porttest.BenchmarkReviewFeedback(b, func(tb testing.TB) ports.ReviewStore {
+		db, _ := newDatabase(tb)
+		withUsers(tb, db, 3)
+		return postgres.NewReviewStore(db)
+	})
+}

@@ -11,3 +11,8 @@ import (
 func TestReviewStore(t *testing.T) {
 	porttest.TestReviewStore(t, func(*testing.T) ports.ReviewStore { return memory.NewReviewStore() })
 }
+
+// BenchmarkReviewFeedback: go test ./adapters/memory -run '^$' -bench ReviewFeedback -benchmem
+func BenchmarkReviewFeedback(b *testing.B) {
+	porttest.BenchmarkReviewFeedback(b, func(testing.TB) ports.ReviewStore { return memory.NewReviewStore() })
+}

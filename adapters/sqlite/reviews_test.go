@@ -15,3 +15,12 @@ func TestReviewStore(t *testing.T) {
 		return sqlite.NewReviewStore(db)
 	})
 }
+
+// BenchmarkReviewFeedback: go test ./adapters/sqlite -run '^$' -bench ReviewFeedback -benchmem
+func BenchmarkReviewFeedback(b *testing.B) {
+	porttest.BenchmarkReviewFeedback(b, func(tb testing.TB) ports.ReviewStore {
+		db := openDB(tb)
+		withUsers(tb, db, 3)
+		return sqlite.NewReviewStore(db)
+	})
+}
