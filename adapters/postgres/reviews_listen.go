@@ -19,9 +19,12 @@ import (
 func ListenReviews(ctx context.Context, db *DB, changed func(pin postal.Pincode)) {
 	wait := time.Second
 	for first := true; ctx.Err() == nil; first = false {
-		err := listenOnce(ctx, db, changed, !first)
+		listened, err := listenOnce(ctx, db, changed, !first)
 		if ctx.Err() != nil {
 			return
+		}
+		if listened { // it worked for a while: try again soon
+			wait = time.Second
 		}
 		slog.WarnContext(ctx, "review announcements lost; reconnecting", "err", err, "in", wait)
 		select {
@@ -33,18 +36,19 @@ func ListenReviews(ctx context.Context, db *DB, changed func(pin postal.Pincode)
 	}
 }
 
-// listenOnce listens on one connection until it fails; resumed says
-// announcements may have been missed before it listened.
-func listenOnce(ctx context.Context, db *DB, changed func(postal.Pincode), resumed bool) error {
+// listenOnce listens on one connection until it fails, saying whether it
+// got as far as listening; resumed says announcements may have been missed
+// before it listened.
+func listenOnce(ctx context.Context, db *DB, changed func(postal.Pincode), resumed bool) (bool, error) {
 	cctx, cancel := context.WithTimeout(ctx, db.connectTimeout+time.Second)
 	conn, err := pgx.Connect(cctx, db.dsn)
 	cancel()
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer conn.Close(context.Background())
 	if _, err := conn.Exec(ctx, "LISTEN "+ReviewsChannel); err != nil {
-		return err
+		return false, err
 	}
 	if resumed {
 		changed("")
@@ -52,7 +56,7 @@ func listenOnce(ctx context.Context, db *DB, changed func(postal.Pincode), resum
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return err
+			return true, err
 		}
 		changed(postal.Pincode(n.Payload))
 	}
