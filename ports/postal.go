@@ -15,6 +15,9 @@ type PostalStore interface {
 	Info(ctx context.Context) (postal.Info, error)
 	// OfficesByPincode returns the PIN's offices by name (empty when none).
 	OfficesByPincode(ctx context.Context, pin postal.Pincode) ([]postal.PostOffice, error)
+	// Office returns the office whose id is id in the loaded release, or
+	// a postal.ErrNotFound.
+	Office(ctx context.Context, id int64) (postal.PostOffice, error)
 	// States lists the states whose name starts with prefix (all when
 	// empty), by name.
 	States(ctx context.Context, prefix string) ([]postal.StateSummary, error)

@@ -7,11 +7,13 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
+	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
@@ -46,11 +48,14 @@ func TestPostgresHostileInput(t *testing.T) {
 	pw := accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
 	reportStore := postgres.NewReportStore(db)
 	analyser := reports.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, reports.AnalyserConfig{HostLimit: reports.NoLimit})
+	reviewStore := postgres.NewReviewStore(db)
+	dir := directory.NewWithReviews(postgres.NewPostalStore(db), reviewStore)
 	httpapitest.HostileRoutes(t, httpapi.Routes{
 		Accounts:  accounts.New(postgres.NewAccountStore(db), pw),
-		Directory: directory.New(postgres.NewPostalStore(db)),
+		Directory: dir,
 		Geocoder:  geocode.New(postgres.NewPostalStore(db), nil),
 		Reports:   reports.New(reportStore, analyser, pw),
 		Projects:  reports.NewProjects(reportStore),
+		Reviews:   reviews.New(dir, reviewStore, reviews.Config{Limiter: memory.NewRateLimiter(), WriteLimit: hostileWrites}),
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
@@ -13,6 +14,8 @@ import (
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/app/reviews"
+	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
@@ -55,11 +58,18 @@ func TestSQLiteHostileInput(t *testing.T) {
 	reportStore := sqlite.NewReportStore(db)
 	analyser := reports.NewAnalyser(knownSite{host: "a.com", page: samplePage()}, reports.AnalyserConfig{HostLimit: reports.NoLimit})
 	postalStore := memory.NewPostalStore(porttest.PostalDataset())
+	reviewStore := sqlite.NewReviewStore(db)
+	dir := directory.NewWithReviews(postalStore, reviewStore)
 	httpapitest.HostileRoutes(t, httpapi.Routes{
 		Accounts:  accounts.New(sqlite.NewAccountStore(db), pw),
-		Directory: directory.New(postalStore),
+		Directory: dir,
 		Geocoder:  geocode.New(postalStore, nil),
 		Reports:   reports.New(reportStore, analyser, pw),
 		Projects:  reports.NewProjects(reportStore),
+		Reviews:   reviews.New(dir, reviewStore, reviews.Config{Limiter: memory.NewRateLimiter(), WriteLimit: hostileWrites}),
 	})
 }
+
+// hostileWrites lets every hostile review write reach validation and the
+// store instead of the quota.
+var hostileWrites = ratelimit.Limit{Requests: 1 << 20, Window: time.Minute}

@@ -44,6 +44,14 @@ RateLimit-Remaining and RateLimit-Reset; beyond the quota, 429 with Retry-After.
 POST bodies are accepted as application/json or application/x-www-form-urlencoded, except
 batch endpoints, which are JSON only. Request bodies must arrive within 5 s (408).
 
+Office records carry the live reviews_count, likes_count and rating (average of the reviews,
+null without one) of the office's reviews and likes (/post-offices/{id}/review and /like).
+Answers carrying office records are cached for 300 s (Cache-Control: public, max-age=300) with a
+weak ETag of the dataset version and the counts version of the answer's pincode (of every
+pincode for lists spanning several): a review or like changes the ETag of exactly the answers
+holding that pincode. Other postal answers are cached for a day with the dataset's ETag. Review
+texts are returned exactly as written, JSON-encoded: escape them when rendering HTML.
+
 ` + numericSyntaxDoc + `
 
 DIGIPIN codes are returned as XXX-XXX-XXXX. Input is accepted with or without hyphens, in the

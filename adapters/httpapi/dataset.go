@@ -18,7 +18,7 @@ type DatasetData struct {
 	Licence       string                `json:"licence"`
 	LicenceURL    string                `json:"licence_url"`
 	Attribution   string                `json:"attribution"`
-	Version       string                `json:"version" doc:"Fingerprint of the loaded content (the ETag of data responses)."`
+	Version       string                `json:"version" doc:"Fingerprint of the loaded content (the ETag of data responses; with the counts version in those carrying office records)."`
 	LGDCodes      bool                  `json:"lgd_codes" doc:"State and district ids are LGD codes (false: derived from names)."`
 	PostOffices   int                   `json:"post_offices"`
 	Pincodes      int                   `json:"pincodes"`

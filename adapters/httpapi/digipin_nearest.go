@@ -6,7 +6,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/domain/postal"
 )
 
 type nearestInput struct {
@@ -33,7 +35,7 @@ type NearestOffice struct {
 	MatchedBy string `json:"matched_by" enum:"boundary,distance" doc:"boundary: its PIN's boundary polygon contains the point; distance: by distance alone."`
 }
 
-func registerDigipinNearest(api huma.API, g *geocode.Geocoder) {
+func registerDigipinNearest(api huma.API, p *directory.Directory, g *geocode.Geocoder) {
 	desc := "The point's DIGIPIN and the nearest post offices by Haversine distance (no boundary data is loaded)."
 	if g.HasBoundaries() {
 		desc = "The point's DIGIPIN and its post offices: those of the PIN whose boundary polygon contains the point " +
@@ -51,9 +53,16 @@ func registerDigipinNearest(api huma.API, g *geocode.Geocoder) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
+		nearby := make([]postal.Nearby, len(res.Offices))
+		for i, o := range res.Offices {
+			nearby[i] = o.Nearby
+		}
+		if err := p.WithNearbyFeedback(ctx, nearby); err != nil {
+			return nil, toHTTP(err)
+		}
 		d := NearestData{Digipin: res.Digipin, Latitude: at.Lat, Longitude: at.Lon, PostOffices: make([]NearestOffice, len(res.Offices))}
 		for i, o := range res.Offices {
-			d.PostOffices[i] = NearestOffice{NearbyOffice: nearbyOffice(o.Nearby), MatchedBy: o.MatchedBy}
+			d.PostOffices[i] = NearestOffice{NearbyOffice: nearbyOffice(nearby[i]), MatchedBy: o.MatchedBy}
 		}
 		return ok(d), nil
 	})

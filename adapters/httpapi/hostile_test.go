@@ -2,23 +2,34 @@ package httpapi_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/app/reviews"
+	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
+// hostileWrites lets every hostile review write reach validation and the
+// store instead of the quota.
+var hostileWrites = ratelimit.Limit{Requests: 1 << 20, Window: time.Minute}
+
 // TestHostileInput sends hostile values to every operation of the full API
 // over the memory stores (postal, geo, DIGIPIN, accounts, reports,
-// projects, dataset) and to the public report page: never a 500, always
+// projects, reviews, dataset) and to the public report page: never a 500, always
 // the envelope on the API, a healthy server and working lists afterwards.
 // tests/postgres_hostile_test.go runs the same over Postgres.
 func TestHostileInput(t *testing.T) {
 	reportStore := memory.NewReportStore()
-	r := apitest.PostalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
+	postalStore, reviewStore := memory.NewPostalStore(porttest.PostalDataset()), memory.NewReviewStore()
+	r := apitest.PostalRoutes(postalStore)
+	r.Directory = directory.NewWithReviews(postalStore, reviewStore)
+	r.Reviews = reviews.New(r.Directory, reviewStore, reviews.Config{Limiter: memory.NewRateLimiter(), WriteLimit: hostileWrites})
 	r.Accounts = accounts.New(memory.NewAccountStore(), apitest.Passwords)
 	r.Reports, r.Projects = reports.New(reportStore, apitest.NewFakeAnalyser(), apitest.Passwords), reports.NewProjects(reportStore)
 	httpapitest.HostileRoutes(t, r)

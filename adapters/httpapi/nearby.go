@@ -45,6 +45,7 @@ type NearbyOffice struct {
 	Location        LocationData `json:"location"`
 	LocationQuality string       `json:"location_quality" enum:"exact,corrected,approximate" doc:"approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices."`
 	DistanceKm      float64      `json:"distance_km" doc:"Great-circle (Haversine, R = 6371.0088 km) distance, rounded to the metre."`
+	FeedbackData
 }
 
 func nearbyOffice(n postal.Nearby) NearbyOffice {
@@ -54,6 +55,7 @@ func nearbyOffice(n postal.Nearby) NearbyOffice {
 		DeliveryStatus: o.Delivery, District: optString(o.District), State: optString(o.State),
 		Location:        LocationData{Latitude: o.Location.Latitude, Longitude: o.Location.Longitude},
 		LocationQuality: string(o.Quality), DistanceKm: math.Round(n.DistanceKm*1000) / 1000,
+		FeedbackData: feedbackData(o.Feedback),
 	}
 }
 
@@ -61,7 +63,7 @@ func registerNearby(api huma.API, p *directory.Directory) {
 	g := group(api)
 	g.UseMiddleware(cacheable(p))
 	huma.Register(g, huma.Operation{
-		OperationID: "pincode-nearby", Method: http.MethodGet, Path: "/pincodes/nearby", Tags: []string{"Pincodes"},
+		Metadata: countsOf(countsAny), OperationID: "pincode-nearby", Method: http.MethodGet, Path: "/pincodes/nearby", Tags: []string{"Pincodes"},
 		Summary: "Post offices near a point",
 		Description: "Offices within radius km, nearest first. When none lies within the radius, the closest limit " +
 			"offices at any distance, with data.within_radius false. 400 when latitude or longitude is missing, 422 when out of range.",
@@ -86,5 +88,5 @@ func registerNearby(api huma.API, p *directory.Directory) {
 // registerGeo adds the operations that search the directory by position.
 func registerGeo(api huma.API, p *directory.Directory, g *geocode.Geocoder) {
 	registerNearby(api, p)
-	registerDigipinNearest(api, g)
+	registerDigipinNearest(api, p, g)
 }

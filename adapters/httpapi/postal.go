@@ -53,7 +53,7 @@ func registerPostal(api huma.API, p *directory.Directory) {
 	g.UseMiddleware(cacheable(p))
 	tags := []string{"Pincodes"}
 	huma.Register(g, huma.Operation{
-		OperationID: "pincode-lookup", Method: http.MethodGet, Path: "/pincodes/{pincode}", Tags: tags,
+		Metadata: countsOf(countsPincode), OperationID: "pincode-lookup", Method: http.MethodGet, Path: "/pincodes/{pincode}", Tags: tags,
 		Summary: "Post offices of a pincode", Description: "404 when no office has the pincode; 422 when it is not 6 digits.",
 	}, func(ctx context.Context, in *pincodeInput) (*Reply[PincodeData], error) {
 		pin, offices, err := p.Lookup(ctx, in.Pincode)
@@ -63,7 +63,7 @@ func registerPostal(api huma.API, p *directory.Directory) {
 		return ok(PincodeData{Pincode: string(pin), Total: len(offices), PostOffices: officesData(offices)}), nil
 	})
 	huma.Register(g, huma.Operation{
-		OperationID: "pincode-details", Method: http.MethodGet, Path: "/pincodes/{pincode}/details", Tags: tags,
+		Metadata: countsOf(countsPincode), OperationID: "pincode-details", Method: http.MethodGet, Path: "/pincodes/{pincode}/details", Tags: tags,
 		Summary: "One post office of a pincode",
 	}, func(ctx context.Context, in *detailsInput) (*Reply[OfficeData], error) {
 		o, err := p.Details(ctx, in.Pincode, in.PostOffice)

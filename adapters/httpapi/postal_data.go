@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"math"
+
 	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
@@ -29,8 +31,23 @@ type OfficeData struct {
 	Location        *LocationData `json:"location" doc:"Null when unknown or unusable."`
 	LocationQuality string        `json:"location_quality" enum:"exact,corrected,approximate,missing" doc:"exact: as published; corrected: swapped or re-parsed; approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices; missing: no usable point."`
 	Digipin         *string       `json:"digipin" doc:"DIGIPIN of the location; null when unknown."`
-	ReviewsCount    int           `json:"reviews_count" doc:"Reserved: 0 until reviews exist."`
-	LikesCount      int           `json:"likes_count" doc:"Reserved: 0 until reviews exist."`
+	FeedbackData
+}
+
+// FeedbackData are the live review and like counts of an office record.
+type FeedbackData struct {
+	ReviewsCount int      `json:"reviews_count" doc:"Reviews of the office by users (PUT /post-offices/{id}/review), live."`
+	LikesCount   int      `json:"likes_count" doc:"Users who like the office (PUT /post-offices/{id}/like), live."`
+	Rating       *float64 `json:"rating" doc:"Average rating of the reviews (1 to 5, rounded to 2 decimals); null when there is no review."`
+}
+
+func feedbackData(f postal.Feedback) FeedbackData {
+	d := FeedbackData{ReviewsCount: f.Reviews, LikesCount: f.Likes}
+	if r, ok := f.Rating(); ok {
+		r = math.Round(r*100) / 100
+		d.Rating = &r
+	}
+	return d
 }
 
 func optString(s string) *string {
@@ -52,7 +69,7 @@ func officeData(o postal.PostOffice) OfficeData {
 		ID: o.ID, Pincode: string(o.Pincode), PostOffice: o.Name, BranchType: postal.BranchTypeName(o.OfficeType),
 		DeliveryStatus: o.Delivery, Circle: o.Circle, Region: optString(o.Region), Division: o.Division,
 		District: optString(o.District), State: optString(o.State), DistrictID: optInt(o.DistrictID), StateID: optInt(o.StateID),
-		LocationQuality: string(o.Quality),
+		LocationQuality: string(o.Quality), FeedbackData: feedbackData(o.Feedback),
 	}
 	if o.Location != nil {
 		d.Location = &LocationData{Latitude: o.Location.Latitude, Longitude: o.Location.Longitude}

@@ -97,7 +97,7 @@ func registerRegions(g huma.API, p *directory.Directory) {
 			}
 			return ok(districtData(d)), nil
 		})
-	huma.Register(g, huma.Operation{OperationID: "district-pincodes", Method: http.MethodGet, Path: "/districts/{district}/pincodes", Tags: tags,
+	huma.Register(g, huma.Operation{Metadata: countsOf(countsAny), OperationID: "district-pincodes", Method: http.MethodGet, Path: "/districts/{district}/pincodes", Tags: tags,
 		Summary: "Post offices of a district, by pincode", Description: "total counts offices." + refDoc},
 		func(ctx context.Context, in *districtPincodesInput) (*Reply[DistrictPincodesData], error) {
 			d, offices, err := p.DistrictOffices(ctx, in.District, in.page())

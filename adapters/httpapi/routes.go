@@ -9,6 +9,7 @@ import (
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/app/reviews"
 )
 
 // Routes holds the use cases the operations call.
@@ -19,7 +20,10 @@ type Routes struct {
 	Geocoder  *geocode.Geocoder    // nil: /pincodes/nearby and /digipin/nearest are not registered
 	Reports   *reports.Reports     // nil (or no Accounts): the report operations and page are not registered
 	Projects  *reports.Projects    // nil (or no Accounts): the project operations are not registered
-	Share     sharepage.Options    // the public report page's settings
+	// Reviews (with Accounts) registers the review and like operations; its
+	// directory should be Directory, so the counts it writes show.
+	Reviews *reviews.Reviews
+	Share   sharepage.Options // the public report page's settings
 }
 
 // Register adds every operation to api.
@@ -28,6 +32,7 @@ func Register(api huma.API, r Routes) {
 	registerDigipin(api)
 	if r.Directory != nil {
 		registerPostal(api, r.Directory)
+		registerOfficeByID(api, r.Directory)
 		if r.Geocoder != nil {
 			registerGeo(api, r.Directory, r.Geocoder)
 		}
@@ -35,5 +40,8 @@ func Register(api huma.API, r Routes) {
 	if r.Accounts != nil {
 		registerAccounts(api, r.Accounts)
 		registerSiteAnalysis(api, r)
+		if r.Reviews != nil {
+			registerReviews(api, r.Reviews, r.Accounts)
+		}
 	}
 }

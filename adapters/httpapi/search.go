@@ -37,7 +37,7 @@ type VillageSearchData struct {
 
 func registerSearch(g huma.API, p *directory.Directory) {
 	huma.Register(g, huma.Operation{
-		OperationID: "search-pincodes", Method: http.MethodGet, Path: "/pincodes/search", Tags: []string{"Pincodes"},
+		Metadata: countsOf(countsAny), OperationID: "search-pincodes", Method: http.MethodGet, Path: "/pincodes/search", Tags: []string{"Pincodes"},
 		Summary: "Search post offices",
 		Description: "Matches office names (ignoring the B.O / S.O / H.O suffix), district names (LGD or India Post's spelling) and pincode prefixes. " +
 			"Ranked: exact, then prefix, then word matches (every query word starts a word of the name); at each level " +

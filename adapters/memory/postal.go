@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -58,6 +59,19 @@ func (s *PostalStore) OfficesByPincode(_ context.Context, pin postal.Pincode) ([
 		return nil, err
 	}
 	return ix.offices(ix.byPin[pin]), nil
+}
+
+// Office implements ports.PostalStore.
+func (s *PostalStore) Office(_ context.Context, id int64) (postal.PostOffice, error) {
+	ix, err := s.index()
+	if err != nil {
+		return postal.PostOffice{}, err
+	}
+	i, ok := ix.byID[id]
+	if !ok {
+		return postal.PostOffice{}, &postal.NotFoundError{What: "post office " + strconv.FormatInt(id, 10)}
+	}
+	return ix.ds.Offices[i], nil
 }
 
 // States implements ports.PostalStore.

@@ -12,6 +12,7 @@ type postalIndex struct {
 	ds              *postal.Dataset
 	info            postal.Info
 	byPin           map[postal.Pincode][]int32 // offices by name
+	byID            map[int64]int32            // office index by id
 	byDistrict      map[int][]int32            // offices by pincode, name
 	statesByName    []postal.StateSummary
 	districtsByName []postal.DistrictSummary
@@ -35,11 +36,12 @@ func buildIndex(ds *postal.Dataset) *postalIndex {
 	ix := &postalIndex{
 		ds: ds, byPin: map[postal.Pincode][]int32{}, byDistrict: map[int][]int32{},
 		villagesByPin: map[postal.Pincode][]int32{}, districtKeys: map[int][]string{},
-		officeKeys: make([]string, len(ds.Offices)),
+		officeKeys: make([]string, len(ds.Offices)), byID: make(map[int64]int32, len(ds.Offices)),
 	}
 	for i := range ds.Offices {
 		o := &ds.Offices[i]
 		ix.officeKeys[i] = postal.OfficeKey(o.Name)
+		ix.byID[o.ID] = int32(i)
 		ix.byPin[o.Pincode] = append(ix.byPin[o.Pincode], int32(i))
 		if o.DistrictID != 0 {
 			ix.byDistrict[o.DistrictID] = append(ix.byDistrict[o.DistrictID], int32(i))

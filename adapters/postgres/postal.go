@@ -94,6 +94,26 @@ func (s *PostalStore) OfficesByPincode(ctx context.Context, pin postal.Pincode) 
 	return officesToDomain(rows), nil
 }
 
+// Office implements ports.PostalStore.
+func (s *PostalStore) Office(ctx context.Context, id int64) (postal.PostOffice, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var rows []officeRow
+	err := s.read(ctx, "office by id", func(tx bun.Tx) error {
+		err := tx.NewSelect().Model(&rows).Column(officeColumns...).Where("id = ?", id).Scan(ctx)
+		if err == nil && len(rows) == 0 {
+			if err = noData(ctx, tx); err == nil {
+				err = &postal.NotFoundError{What: "post office " + strconv.FormatInt(id, 10)}
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return postal.PostOffice{}, err
+	}
+	return rows[0].toDomain(), nil
+}
+
 // States implements ports.PostalStore.
 func (s *PostalStore) States(ctx context.Context, prefix string) ([]postal.StateSummary, error) {
 	ctx, cancel := s.db.bound(ctx)

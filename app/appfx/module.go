@@ -11,6 +11,7 @@ import (
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -19,7 +20,9 @@ import (
 // nothing is provided as nil. Readiness components are collected from the
 // "readiness" value group, which adapters feed (AsComponent).
 //
-// What each needs: directory, a ports.PostalStore; geocode, the same and
+// What each needs: directory, a ports.PostalStore (and, for live review
+// counts, a ports.ReviewStore); reviews, a ports.ReviewStore and a
+// ports.RateLimiter (reviews.Config optional); geocode, the same and
 // optionally a ports.BoundaryIndex; accounts, a ports.AccountStore and
 // accounts.PasswordParams (accounts.PasswordLimits optional); reports and
 // projects, a ports.ReportStore, the password hasher, a ports.PageFetcher
@@ -28,7 +31,7 @@ var Module = fx.Module("app",
 	fx.Provide(fx.Annotate(health.New, fx.ParamTags(`group:"readiness"`))),
 	fx.Provide(newPasswords, accounts.New),
 	fx.Provide(newAnalyser, newReports, reports.NewProjects),
-	fx.Provide(directory.New, newGeocoder),
+	fx.Provide(newDirectory, newGeocoder, newReviews),
 )
 
 // AsComponent tags a constructor of a health.Component for the readiness
@@ -82,3 +85,34 @@ type geocoderParams struct {
 }
 
 func newGeocoder(p geocoderParams) *geocode.Geocoder { return geocode.New(p.Store, p.Bounds) }
+
+// directoryParams are what the directory needs: without a review store
+// every office's counts are zero.
+type directoryParams struct {
+	fx.In
+	Store   ports.PostalStore
+	Reviews ports.ReviewStore `optional:"true"`
+}
+
+func newDirectory(p directoryParams) *directory.Directory {
+	if p.Reviews == nil {
+		return directory.New(p.Store)
+	}
+	return directory.NewWithReviews(p.Store, p.Reviews)
+}
+
+// reviewsParams are what the review use case needs; its writes are limited
+// by the graph's rate limiter.
+type reviewsParams struct {
+	fx.In
+	Directory *directory.Directory
+	Store     ports.ReviewStore
+	Limiter   ports.RateLimiter
+	Config    reviews.Config `optional:"true"`
+}
+
+func newReviews(p reviewsParams) *reviews.Reviews {
+	cfg := p.Config
+	cfg.Limiter = p.Limiter
+	return reviews.New(p.Directory, p.Store, cfg)
+}

@@ -17,11 +17,23 @@ import (
 // Directory answers the postal directory queries, validating input and
 // applying the contract's selection rules over a PostalStore.
 type Directory struct {
-	store ports.PostalStore
+	store      ports.PostalStore
+	counts     *countsCache // nil: no reviews, every office's Feedback is zero
+	hooks      countsHooks
+	identities identityCache
 }
 
-// New returns the directory over store.
+// New returns the directory over store, without reviews: every office's
+// Feedback is zero and every counts version 0.
 func New(store ports.PostalStore) *Directory { return &Directory{store: store} }
+
+// NewWithReviews returns the directory over store whose office records
+// carry the live review and like counts of counts. It caches what it reads
+// of counts until CountsChanged says it changed: every write to counts
+// must be followed by a call to CountsChanged, on every instance.
+func NewWithReviews(store ports.PostalStore, counts ports.ReviewCounts) *Directory {
+	return &Directory{store: store, counts: newCountsCache(counts)}
+}
 
 // Info describes the loaded dataset (postal.ErrNoData when none).
 func (dir *Directory) Info(ctx context.Context) (postal.Info, error) { return dir.store.Info(ctx) }
@@ -39,6 +51,9 @@ func (dir *Directory) Lookup(ctx context.Context, pincode string) (postal.Pincod
 	}
 	if len(offices) == 0 {
 		return pin, nil, &postal.NotFoundError{What: "pincode " + string(pin)}
+	}
+	if err := dir.attach(ctx, offices, offices); err != nil {
+		return pin, nil, err
 	}
 	return pin, offices, nil
 }
@@ -137,6 +152,9 @@ func (dir *Directory) DistrictOffices(ctx context.Context, ref string, page pagi
 		return d, paging.List[postal.PostOffice]{}, err
 	}
 	offices, total, err := dir.store.DistrictOffices(ctx, d.ID, page)
+	if err == nil {
+		err = dir.WithFeedback(ctx, offices)
+	}
 	return d, paging.List[postal.PostOffice]{Items: offices, Total: total, Page: page}, err
 }
 
@@ -151,6 +169,9 @@ func (dir *Directory) SearchOffices(ctx context.Context, q string, page paging.P
 		return paging.List[postal.PostOffice]{}, err
 	}
 	offices, total, err := dir.store.SearchOffices(ctx, sq, page)
+	if err == nil {
+		err = dir.WithFeedback(ctx, offices)
+	}
 	return paging.List[postal.PostOffice]{Items: offices, Total: total, Page: page}, err
 }
 
@@ -225,6 +246,7 @@ type BatchItem struct {
 // request order; transports bound their number.
 func (dir *Directory) Batch(ctx context.Context, pincodes []string) ([]BatchItem, error) {
 	out := make([]BatchItem, len(pincodes))
+	var found []postal.PostOffice // every office of the found PINs, for one count
 	for i, in := range pincodes {
 		out[i].Input = in
 		pin, err := postal.ParsePincode(in)
@@ -237,10 +259,18 @@ func (dir *Directory) Batch(ctx context.Context, pincodes []string) ([]BatchItem
 			return nil, err
 		}
 		out[i].Pincode, out[i].Offices = pin, offices
+		found = append(found, offices...)
 		out[i].Status = BatchFound
 		if len(offices) == 0 {
 			out[i].Status = BatchNotFound
 		}
+	}
+	if err := dir.attach(ctx, found, found); err != nil {
+		return nil, err
+	}
+	for i := range out { // found holds copies: put their counts back in order
+		n := copy(out[i].Offices, found)
+		found = found[n:]
 	}
 	return out, nil
 }

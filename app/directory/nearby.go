@@ -36,12 +36,15 @@ func (dir *Directory) Nearby(ctx context.Context, q geo.NearQuery) (NearbyResult
 		q.Limit = DefaultNearbyLimit
 	}
 	offices, err := dir.store.NearestOffices(ctx, q)
-	if err != nil || len(offices) > 0 || q.RadiusKm == 0 {
-		return NearbyResult{Offices: offices, WithinRadius: true}, err
+	within := true
+	if err == nil && len(offices) == 0 && q.RadiusKm != 0 {
+		q.RadiusKm, within = 0, false
+		offices, err = dir.store.NearestOffices(ctx, q)
 	}
-	q.RadiusKm = 0
-	offices, err = dir.store.NearestOffices(ctx, q)
-	return NearbyResult{Offices: offices}, err
+	if err == nil {
+		err = dir.WithNearbyFeedback(ctx, offices)
+	}
+	return NearbyResult{Offices: offices, WithinRadius: within}, err
 }
 
 // checkNearQuery validates the numbers of a nearby query.

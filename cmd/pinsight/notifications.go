@@ -10,6 +10,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/directory"
 )
 
 // subscriptionGroup collects the NOTIFY channels an instance listens on.
@@ -21,9 +22,12 @@ func asSubscription(f any) any { return fx.Annotate(f, fx.ResultTags(subscriptio
 
 // postgresNotifications runs one listener connection per instance for
 // every subscription in the graph (the postal replica's dataset
-// generations, the key revocations) for the app's lifetime.
+// generations, the key revocations, other instances' review writes) for the app's lifetime.
 var postgresNotifications = fx.Options(
 	fx.Provide(asSubscription(keyRevocations)),
+	fx.Provide(asSubscription(func(dir *directory.Directory) postgres.Subscription {
+		return postgres.ReviewsSubscription(dir.CountsChanged)
+	})),
 	fx.Invoke(fx.Annotate(listen, fx.ParamTags(``, ``, ``, subscriptionGroup))),
 )
 

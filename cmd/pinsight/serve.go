@@ -16,6 +16,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reviews"
 )
 
 // serveConfig is everything serve reads from flags and environment.
@@ -27,6 +28,7 @@ type serveConfig struct {
 	Boundaries      boundaryConfig
 	Passwords       accounts.PasswordLimits
 	RedisURL        string
+	Reviews         reviews.Config
 	LogLevel        string
 	LogFormat       string
 	ShutdownTimeout time.Duration
@@ -34,7 +36,7 @@ type serveConfig struct {
 }
 
 func newServeCmd() *cobra.Command {
-	cfg := serveConfig{HTTP: httpapi.Config{RateLimits: middleware.DefaultRateLimits}}
+	cfg := serveConfig{HTTP: httpapi.Config{RateLimits: middleware.DefaultRateLimits}, Reviews: reviews.Config{WriteLimit: reviews.DefaultWriteLimit}}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the HTTP API until SIGINT or SIGTERM",
@@ -62,6 +64,7 @@ func newServeCmd() *cobra.Command {
 	f.DurationVar(&cfg.StartTimeout, "start-timeout", 2*time.Minute, "time allowed to start (connect, wait for other instances' migration lock, migrate, load the directory); beyond, serve exits with an error")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client on API routes and the report page: per user for a valid API key, else per IP; N/DURATION or off")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Auth}, "auth-rate-limit", "quota per IP on POST /register and /login, N/DURATION or off")
+	f.Var(limitFlag{&cfg.Reviews.WriteLimit}, "review-rate-limit", "quota per user of post office review and like writes, N/DURATION or off")
 	f.Var(prefixesFlag{&cfg.HTTP.RateLimits.TrustedProxies}, "trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For is believed")
 	f.StringSliceVar(&cfg.HTTP.CORSOrigins, "cors-origins", nil, "origins allowed to call the site-analysis API from a browser (public routes allow any)")
 	f.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")

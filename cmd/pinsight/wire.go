@@ -8,6 +8,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapifx"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/appfx"
+	"github.com/pinsight/pinsight/app/reviews"
 )
 
 // options is the whole application graph for cfg. The choice of adapters is
@@ -26,7 +27,7 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		return nil, err
 	}
 	return fx.Options(
-		fx.Supply(cfg.HTTP, log, accounts.DefaultPasswordParams, cfg.Passwords),
+		fx.Supply(cfg.HTTP, log, accounts.DefaultPasswordParams, cfg.Passwords, reviewsConfig(cfg.Reviews)),
 		appfx.Module,
 		httpapifx.Module,
 		// Every storage keeps accounts and reports, so the whole API is
@@ -47,4 +48,13 @@ func storage(cfg serveConfig) (fx.Option, error) {
 		return nil, err
 	}
 	return b.serve(cfg.Database, cfg.Data), nil
+}
+
+// reviewsConfig maps --review-rate-limit off (a limit not Enabled) to
+// reviews.NoLimit: the zero Limit would mean the default.
+func reviewsConfig(c reviews.Config) reviews.Config {
+	if !c.WriteLimit.Enabled() {
+		c.WriteLimit = reviews.NoLimit
+	}
+	return c
 }

@@ -60,6 +60,9 @@ type PostOffice struct {
 	StateID    int    // LGD code (or derived); 0 when unknown
 	Location   *Location
 	Quality    LocationQuality
+	// Feedback is what users said of the office: filled by the directory
+	// use case from the reviews (stores of the dataset leave it zero).
+	Feedback Feedback
 }
 
 // State is a state or union territory.

@@ -25,6 +25,7 @@ func TestPostalStore(t *testing.T, newStore func(t *testing.T, ds *postal.Datase
 	}
 	t.Run("info", c.info)
 	t.Run("offices by pincode", c.officesByPincode)
+	t.Run("office by id", c.officeByID)
 	t.Run("states", c.states)
 	t.Run("districts", c.districts)
 	t.Run("district offices", c.districtOffices)
@@ -49,6 +50,7 @@ func testPostalEmpty(t *testing.T, s ports.PostalStore) {
 	checks := map[string]error{}
 	_, checks["Info"] = s.Info(bg)
 	_, checks["OfficesByPincode"] = s.OfficesByPincode(bg, "800001")
+	_, checks["Office"] = s.Office(bg, 1)
 	_, checks["States"] = s.States(bg, "")
 	_, checks["State"] = s.State(bg, "10")
 	_, checks["Districts"] = s.Districts(bg, 10, "")
@@ -105,6 +107,20 @@ func (c *postalCase) info(t *testing.T) {
 	}
 	if got.Report.DuplicateRows != 1 || got.Report.InvalidPincodes != 1 || got.Report.VillageDuplicates != 1 {
 		t.Errorf("Info.Report = %+v, want one duplicate row, one invalid PIN, one duplicate village", got.Report)
+	}
+}
+
+func (c *postalCase) officeByID(t *testing.T) {
+	for _, want := range c.ds.Offices {
+		got, err := c.s.Office(bg, want.ID)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("Office(%d) = %+v, %v; want %+v", want.ID, got, err, want)
+		}
+	}
+	for _, id := range []int64{0, -1, 1 << 40} {
+		if _, err := c.s.Office(bg, id); !errors.Is(err, postal.ErrNotFound) {
+			t.Errorf("Office(%d) err = %v, want postal.ErrNotFound", id, err)
+		}
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -34,7 +35,8 @@ var Module = fx.Module("httpapi",
 )
 
 // AllRoutes registers the whole API: health, DIGIPIN, the postal directory
-// and geocode, accounts, reports with their public page, and projects. It
+// and geocode, accounts, reports with their public page, projects, and
+// post office reviews and likes. It
 // requires every one of those use cases (sharepage.Options is optional).
 var AllRoutes = fx.Options(fx.Provide(allRoutes), fx.Invoke(analyserGauges))
 
@@ -64,12 +66,13 @@ type allParams struct {
 	Accounts  *accounts.Accounts
 	Reports   *reports.Reports
 	Projects  *reports.Projects
+	Reviews   *reviews.Reviews
 	Share     sharepage.Options `optional:"true"`
 }
 
 func allRoutes(p allParams) httpapi.Routes {
 	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder,
-		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Share: p.Share}
+		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Reviews: p.Reviews, Share: p.Share}
 }
 
 // register adds the routes to the API, the report page's quota kept by the

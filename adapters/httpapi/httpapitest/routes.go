@@ -35,19 +35,22 @@ var requiredOperations = []string{
 	"POST /api/v1/register", "POST /api/v1/login", "DELETE /api/v1/account/keys/{id}",
 	"GET /api/v1/reports", "POST /api/v1/reports", "GET /api/v1/reports/{id}", "PUT /api/v1/reports/{id}",
 	"DELETE /api/v1/reports/{id}", "GET /api/v1/projects", "DELETE /api/v1/projects/{project}",
+	"GET /api/v1/post-offices/{id}", "GET /api/v1/post-offices/{id}/reviews", "PUT /api/v1/post-offices/{id}/review",
+	"DELETE /api/v1/post-offices/{id}/review", "PUT /api/v1/post-offices/{id}/like", "DELETE /api/v1/post-offices/{id}/like",
+	"GET /api/v1/account/reviews",
 }
 
 // HostileRoutes registers every operation of r on the production API and
 // handler and runs Hostile over all of them, then HostilePage over the
-// public report page. r needs Directory, Geocoder, Accounts, Reports and
-// Projects; the
+// public report page. r needs Directory, Geocoder, Accounts, Reports,
+// Projects and Reviews (whose write quota should let the run through); the
 // valid values come from porttest.PostalDataset (PIN 800001 in Patna,
 // Bihar), and the analyser must be able to analyse https://a.com/ (any
 // path). Afterwards the caller's reports and projects must still list.
 func HostileRoutes(t *testing.T, r httpapi.Routes) {
 	t.Helper()
-	if r.Directory == nil || r.Geocoder == nil || r.Accounts == nil || r.Reports == nil || r.Projects == nil {
-		t.Fatal("HostileRoutes needs the directory, geocoder, account, report and project use cases")
+	if r.Directory == nil || r.Geocoder == nil || r.Accounts == nil || r.Reports == nil || r.Projects == nil || r.Reviews == nil {
+		t.Fatal("HostileRoutes needs the directory, geocoder, account, report, project and review use cases")
 	}
 	if r.Health == nil {
 		r.Health = health.New(nil)
@@ -68,6 +71,8 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 		switch {
 		case op.Path == "/api/v1/register":
 			v["email"] = func() any { return fmt.Sprintf("h%d@example.com", registrations.Add(1)) }
+		case strings.HasPrefix(op.Path, "/api/v1/post-offices/"):
+			v["id"] = 1 // Patna GPO, 800001
 		case strings.HasPrefix(op.Path, "/api/v1/reports/"):
 			v["id"] = createReport(t, h, key).ID // fresh: an earlier operation may have changed or deleted the last one
 		}
@@ -85,7 +90,11 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 	HostilePage(t, h, "/r/{token}", created.ShareURL, "password")
 
 	key = login(t, h)
-	for _, path := range []string{"/api/v1/reports", "/api/v1/projects", "/api/v1/reports/" + strconv.FormatInt(id, 10)} {
+	if status, body := call(h, http.MethodPut, "/api/v1/post-offices/1/review", key, map[string]any{"rating": 4, "title": "<b>t</b>"}); status >= 300 {
+		t.Errorf("PUT review after hostile input = %d %s", status, body)
+	}
+	for _, path := range []string{"/api/v1/reports", "/api/v1/projects", "/api/v1/reports/" + strconv.FormatInt(id, 10),
+		"/api/v1/account/reviews", "/api/v1/post-offices/1/reviews", "/api/v1/post-offices/1", "/api/v1/pincodes/800001"} {
 		if status, body := call(h, http.MethodGet, path, key, nil); status != http.StatusOK {
 			t.Errorf("GET %s after hostile input = %d %s", path, status, body)
 		}
@@ -103,6 +112,7 @@ func validValues(op *huma.Operation) map[string]any {
 		"email":    hostileEmail, "password": hostilePassword, "name": "hostile test",
 		"url": hostileSite, "privacy": 2, "results": 1, "project": "a.com",
 		"search": "a.com", "search_by": "url", "result": "decent", "sort_by": "id", "sort": "asc",
+		"rating": 4, "title": "Quick service", "text": "Friendly staff.\nOpen early.",
 	}
 	switch op.Path {
 	case "/api/v1/digipin/encode/batch":
@@ -111,6 +121,8 @@ func validValues(op *huma.Operation) map[string]any {
 		v["items"] = []string{"39J-49L-L8T4"}
 	case "/api/v1/projects", "/api/v1/projects/{project}":
 		v["search_by"], v["sort_by"] = "project", "project"
+	case "/api/v1/post-offices/{id}/reviews", "/api/v1/account/reviews":
+		v["sort_by"] = "rating"
 	}
 	return v
 }

@@ -9,11 +9,12 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the in-memory account and report stores and rate
+// Module provides the in-memory account, report and review stores and rate
 // limiter: the throwaway storage (memory:).
 var Module = fx.Module("memory",
 	fx.Provide(fx.Annotate(memory.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(memory.NewReportStore, fx.As(new(ports.ReportStore)))),
+	fx.Provide(fx.Annotate(memory.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	RateLimiter,
 )
 

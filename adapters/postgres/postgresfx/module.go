@@ -23,6 +23,7 @@ var Module = fx.Module("postgres",
 	fx.Provide(newDB),
 	fx.Provide(fx.Annotate(postgres.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.ReportStore)))),
+	fx.Provide(fx.Annotate(postgres.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	fx.Provide(appfx.AsComponent(readiness)),
 )
 

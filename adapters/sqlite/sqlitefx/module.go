@@ -13,7 +13,7 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the SQLite account and report stores and a readiness
+// Module provides the SQLite account, report and review stores and a readiness
 // component over the file a sqlite.Config in the graph names. On start it
 // opens the file and applies pending migrations, within the start's
 // context (failing the start when it cannot); on stop it closes the file.
@@ -21,6 +21,7 @@ var Module = fx.Module("sqlite",
 	fx.Provide(newDB),
 	fx.Provide(fx.Annotate(sqlite.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(sqlite.NewReportStore, fx.As(new(ports.ReportStore)))),
+	fx.Provide(fx.Annotate(sqlite.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	fx.Provide(appfx.AsComponent(readiness)),
 )
 

@@ -1,0 +1,18 @@
+package memory_test
+
+import (
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/ports"
+	"github.com/pinsight/pinsight/ports/porttest"
+)
+
+func TestReviewStore(t *testing.T) {
+	porttest.TestReviewStore(t, func(*testing.T) ports.ReviewStore { return memory.NewReviewStore() })
+}
+
+// BenchmarkReviewFeedback: go test ./adapters/memory -run '^$' -bench ReviewFeedback -benchmem
+func BenchmarkReviewFeedback(b *testing.B) {
+	porttest.BenchmarkReviewFeedback(b, func(testing.TB) ports.ReviewStore { return memory.NewReviewStore() })
+}

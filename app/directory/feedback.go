@@ -1,0 +1,205 @@
+package directory
+
+import (
+	"context"
+	"strconv"
+	"sync"
+
+	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/domain/review"
+)
+
+// Office returns the office whose id is id in the loaded release, with its
+// feedback; postal.ErrNotFound when the release has none.
+func (dir *Directory) Office(ctx context.Context, id int64) (postal.PostOffice, error) {
+	if id <= 0 {
+		return postal.PostOffice{}, &postal.NotFoundError{What: "post office " + strconv.FormatInt(id, 10)}
+	}
+	o, err := dir.store.Office(ctx, id)
+	if err != nil {
+		return postal.PostOffice{}, err
+	}
+	offices := []postal.PostOffice{o}
+	if err := dir.WithFeedback(ctx, offices); err != nil {
+		return postal.PostOffice{}, err
+	}
+	return offices[0], nil
+}
+
+// Identity returns the stable identity of o (see review.Office): its
+// ordinal needs the other offices of its pincode.
+func (dir *Directory) Identity(ctx context.Context, o postal.PostOffice) (review.Office, error) {
+	ids, err := dir.identify(ctx, []postal.PostOffice{o}, nil)
+	if err != nil {
+		return review.Office{}, err
+	}
+	return ids[o.ID], nil
+}
+
+// Identities returns the identities of the offices of pin in the loaded
+// release, by id (empty when it has none).
+func (dir *Directory) Identities(ctx context.Context, pin postal.Pincode) (map[int64]review.Office, error) {
+	info, err := dir.store.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return dir.identitiesOf(ctx, info.Version, pin)
+}
+
+// WithFeedback fills the Feedback of each of offices (of any pincodes)
+// with one query of the review counts; it reads the other offices of their
+// pincodes to know their identities. Without reviews it does nothing.
+func (dir *Directory) WithFeedback(ctx context.Context, offices []postal.PostOffice) error {
+	return dir.attach(ctx, offices, nil)
+}
+
+// WithNearbyFeedback is WithFeedback for nearby lists.
+func (dir *Directory) WithNearbyFeedback(ctx context.Context, nearby []postal.Nearby) error {
+	offices := make([]postal.PostOffice, len(nearby))
+	for i, n := range nearby {
+		offices[i] = n.Office
+	}
+	if err := dir.WithFeedback(ctx, offices); err != nil {
+		return err
+	}
+	for i := range nearby {
+		nearby[i].Office.Feedback = offices[i].Feedback
+	}
+	return nil
+}
+
+// attach fills offices' Feedback; whole, when not nil, holds every office
+// of their pincodes (a lookup's answer), sparing the reads.
+func (dir *Directory) attach(ctx context.Context, offices, whole []postal.PostOffice) error {
+	if dir.counts == nil || len(offices) == 0 {
+		return nil
+	}
+	ids, err := dir.identify(ctx, offices, whole)
+	if err != nil {
+		return err
+	}
+	keys := make([]review.Office, len(offices))
+	for i, o := range offices {
+		keys[i] = ids[o.ID]
+	}
+	fb, err := dir.counts.Feedback(ctx, keys)
+	if err != nil {
+		return err
+	}
+	for i := range offices {
+		offices[i].Feedback = fb[keys[i]]
+	}
+	return nil
+}
+
+// identify returns the identities of offices by id, from whole when it
+// holds every office of their pincodes, else from the identities of each
+// pincode (identitiesOf).
+func (dir *Directory) identify(ctx context.Context, offices, whole []postal.PostOffice) (map[int64]review.Office, error) {
+	if whole != nil {
+		return review.Identify(whole), nil
+	}
+	info, err := dir.store.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]review.Office, len(offices))
+	for _, o := range offices {
+		if _, done := out[o.ID]; done {
+			continue
+		}
+		ids, err := dir.identitiesOf(ctx, info.Version, o.Pincode)
+		if err != nil {
+			return nil, err
+		}
+		for id, key := range ids {
+			out[id] = key
+		}
+	}
+	return out, nil
+}
+
+// identitiesOf returns the identities of the offices of pin in the release
+// whose version is version, read once per pincode and release: lists of
+// offices from many pincodes then cost no read of the store per pincode
+// (which on a database would be one query each).
+func (dir *Directory) identitiesOf(ctx context.Context, version string, pin postal.Pincode) (map[int64]review.Office, error) {
+	c := &dir.identities
+	c.mu.Lock()
+	if c.version != version {
+		c.version, c.byPin = version, map[postal.Pincode]map[int64]review.Office{}
+	}
+	ids, ok := c.byPin[pin]
+	c.mu.Unlock()
+	if ok {
+		return ids, nil
+	}
+	offices, err := dir.store.OfficesByPincode(ctx, pin)
+	if err != nil {
+		return nil, err
+	}
+	ids = review.Identify(offices)
+	c.mu.Lock()
+	if c.version == version {
+		c.byPin[pin] = ids
+	}
+	c.mu.Unlock()
+	return ids, nil
+}
+
+// identityCache holds the identities of offices by pincode for one release.
+type identityCache struct {
+	mu      sync.Mutex
+	version string // postal.Info.Version of the release cached
+	byPin   map[postal.Pincode]map[int64]review.Office
+}
+
+// CountsVersion is the counts version of pin ("" : of every pincode),
+// which grows with each review or like written to one of its offices: with
+// the dataset version it makes the ETag of answers carrying counts. 0
+// without reviews.
+func (dir *Directory) CountsVersion(ctx context.Context, pin postal.Pincode) (int64, error) {
+	if dir.counts == nil {
+		return 0, nil
+	}
+	return dir.counts.CountsVersion(ctx, pin)
+}
+
+// OnCountsChanged registers fn, called with the pincode after each change
+// of the counts of one of its offices (by this process, or by another one
+// when the storage announces it): a cache of encoded answers drops what it
+// holds of that pincode (and of lists spanning pincodes). fn must not
+// block.
+func (dir *Directory) OnCountsChanged(fn func(pin postal.Pincode)) {
+	dir.hooks.mu.Lock()
+	defer dir.hooks.mu.Unlock()
+	dir.hooks.fns = append(dir.hooks.fns, fn)
+}
+
+// CountsChanged tells the OnCountsChanged hooks that the counts of an
+// office of pin changed: the review use case calls it after each write,
+// the storage's announcement listener for other instances' writes.
+func (dir *Directory) CountsChanged(pin postal.Pincode) {
+	if dir.counts != nil {
+		dir.counts.drop(pin)
+	}
+	dir.hooks.mu.Lock()
+	fns := dir.hooks.fns
+	dir.hooks.mu.Unlock()
+	for _, fn := range fns {
+		fn(pin)
+	}
+}
+
+// countsHooks are the OnCountsChanged callbacks.
+type countsHooks struct {
+	mu  sync.Mutex
+	fns []func(postal.Pincode)
+}
+
+// PincodeOf returns the pincode of office id in the loaded release, or a
+// postal.ErrNotFound; it reads no counts.
+func (dir *Directory) PincodeOf(ctx context.Context, id int64) (postal.Pincode, error) {
+	o, err := dir.store.Office(ctx, id)
+	return o.Pincode, err
+}
