@@ -112,7 +112,7 @@ func TestMultiInstance(t *testing.T) {
 			t.Fatal(err)
 		}
 		imported := time.Now()
-		want := `W/"` + ds.Fingerprint() + `"`
+		want := `W/"` + ds.Fingerprint() + `-` // then the PIN's review counts version
 		for i, in := range fleet {
 			for {
 				r := in.do(t, http.MethodGet, "/api/v1/dataset", fmt.Sprint("203.0.113.2", i), "", "")
@@ -125,8 +125,8 @@ func TestMultiInstance(t *testing.T) {
 				time.Sleep(50 * time.Millisecond)
 			}
 			etag := in.do(t, http.MethodGet, "/api/v1/pincodes/800001", fmt.Sprint("203.0.113.2", i), "", "").header.Get("ETag")
-			if etag != want || etag == old {
-				t.Errorf("%s: ETag %s after the re-import, want %s (before: %s)", in.name, etag, want, old)
+			if !strings.HasPrefix(etag, want) || etag == old {
+				t.Errorf("%s: ETag %s after the re-import, want %s... (before: %s)", in.name, etag, want, old)
 			}
 		}
 		t.Logf("both instances serve the new release %v after the import", time.Since(imported).Round(time.Millisecond))

@@ -55,6 +55,9 @@ func TestPostgresReviewAnnouncements(t *testing.T) {
 		}
 		select {
 		case pin := <-got:
+			if pin == "" {
+				continue // the catch-up call after connecting: every pincode
+			}
 			if pin != "800001" {
 				t.Fatalf("announced %q, want 800001", pin)
 			}
