@@ -1,6 +1,8 @@
 // Package httpapifx serves the HTTP API of package httpapi from an fx
-// graph: the huma API on a private mux, the server's lifecycle, metrics,
-// and the route groups the graph chooses explicitly.
+// graph: the huma API on a private mux, the server's lifecycle, metrics
+// (a *middleware.Metrics, and its registry as a prometheus.Registerer for
+// other parts' collectors), and the route groups the graph chooses
+// explicitly.
 package httpapifx
 
 import (
@@ -9,6 +11,7 @@ import (
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
@@ -29,9 +32,14 @@ import (
 // and a ports.RateLimiter.
 var Module = fx.Module("httpapi",
 	fx.Provide(fx.Private, http.NewServeMux, httpapi.NewAPI),
-	fx.Provide(newServer, middleware.NewMetrics),
+	fx.Provide(newServer, middleware.NewMetrics, registerer),
 	fx.Invoke(register, postalGauges, func(lc fx.Lifecycle, s *httpapi.Server) { lc.Append(fx.StartStopHook(s.Start, s.Stop)) }),
 )
+
+// registerer offers the server's Prometheus registry to the rest of the
+// graph: a part with metrics of its own (a job queue, a cache) registers
+// its collectors there and they are served at /metrics.
+func registerer(m *middleware.Metrics) prometheus.Registerer { return m.Registry() }
 
 // AllRoutes registers the whole API: health, DIGIPIN, the postal directory
 // and geocode, accounts, reports with their public page, and projects. It

@@ -23,11 +23,11 @@ type Host struct {
 // middleware, as httpapi.Handler builds it) to the Host's mux under
 // Host.BasePath, and opens no listener: the host's server serves it, and
 // the host decides whether and where to expose the *middleware.Metrics it
-// provides. It needs a Host, a *slog.Logger and a ports.RateLimiter; an
+// provides (with its prometheus.Registerer, as Module does). It needs a Host, a *slog.Logger and a ports.RateLimiter; an
 // httpapi.Config is optional (its quotas, CORS origins and request limits
 // apply; its address and timeouts, which belong to a server, do not).
 var Mounted = fx.Module("httpapi-mounted",
-	fx.Provide(middleware.NewMetrics),
+	fx.Provide(middleware.NewMetrics, registerer),
 	fx.Invoke(mount, postalGauges),
 )
 

@@ -34,8 +34,10 @@ func RequestID(ctx context.Context) string {
 
 // observed assigns each request an id (echoing a sane X-Request-Id), then
 // logs and counts it once served: method, route pattern, status, duration.
-// Bodies, query strings and headers (keys, passwords) are never logged.
-func observed(next http.Handler, log *slog.Logger, m *Metrics) http.Handler {
+// A request answered before it reached the router (a quota, a limit) is
+// counted under the pattern mux would have matched. Bodies, query strings
+// and headers (keys, passwords) are never logged.
+func observed(next http.Handler, log *slog.Logger, m *Metrics, mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
@@ -49,6 +51,9 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics) http.Handler {
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
+		if *route == "" {
+			_, *route = mux.Handler(r)
+		}
 		if *route == "" {
 			*route = "unmatched"
 		}

@@ -36,16 +36,22 @@ var DefaultRateLimits = RateLimits{
 // rateLimited wraps next with the quotas of cfg, setting RateLimit-* headers
 // on every limited response and answering 429 with Retry-After beyond them.
 // It runs after authenticated, whose verdict decides who is charged.
-func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits) http.Handler {
+// Each decision is counted in m by quota and outcome.
+func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, m *Metrics) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		limit, key := quotaFor(r, cfg)
 		if limiter == nil || !limit.Enabled() {
 			next.ServeHTTP(w, r)
 			return
 		}
+		quota := "default"
+		if quotaKind(r) == authQuota {
+			quota = "auth"
+		}
 		d, err := limiter.Take(r.Context(), key, limit)
 		if err != nil { // fail open: a broken limiter must not take the API down
 			slog.WarnContext(r.Context(), "rate limiter failed", "err", err)
+			m.rateDecision(quota, "error")
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -54,10 +60,12 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits) h
 		h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
 		h.Set("RateLimit-Reset", seconds(d.Reset))
 		if !d.Allowed {
+			m.rateDecision(quota, "limited")
 			h.Set("Retry-After", seconds(d.RetryAfter))
 			WriteError(w, http.StatusTooManyRequests, "rate limit exceeded: retry after "+seconds(d.RetryAfter)+" s")
 			return
 		}
+		m.rateDecision(quota, "allowed")
 		next.ServeHTTP(w, r)
 	})
 }

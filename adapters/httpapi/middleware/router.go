@@ -10,7 +10,7 @@ import (
 // Options configures the middleware around the API.
 type Options struct {
 	Log         *slog.Logger      // access log; nil discards
-	Metrics     *Metrics          // nil: not collected
+	Metrics     *Metrics          // nil: not collected (NewMetrics gives each server its own registry)
 	Limiter     ports.RateLimiter // nil: no rate limiting
 	RateLimits  RateLimits        // quotas for Limiter
 	CORSOrigins []string          // origins allowed on the site-analysis API ("*" for any)
@@ -31,10 +31,10 @@ func NewHandler(mux *http.ServeMux, o Options) http.Handler {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	h := capped(compressed(enveloped(mux)), o.Limits)
-	h = rateLimited(h, o.Limiter, o.RateLimits)
+	h = rateLimited(h, o.Limiter, o.RateLimits, o.Metrics)
 	h = authenticated(h, o.Authenticate)
 	h = bounded(h, o.Limits)
-	return observed(hardened(corsAllowed(h, o.CORSOrigins)), o.Log, o.Metrics)
+	return observed(hardened(corsAllowed(h, o.CORSOrigins)), o.Log, o.Metrics, mux)
 }
 
 // enveloped routes through mux, answering what the mux itself rejects in
