@@ -16,10 +16,11 @@ import (
 // RateLimits configures request quotas.
 type RateLimits struct {
 	// Default applies to every route but the operations endpoints
-	// (/healthz, /readyz, /metrics, the OpenAPI documents and /docs): per
-	// user for requests whose Bearer key the edge verified (every key of a
-	// user shares the quota, so minting or rotating keys does not reset
-	// it), per client IP for the others, made-up or revoked keys included.
+	// (/healthz, /readyz, /metrics, the OpenAPI documents and /docs with
+	// its assets): per user for requests whose Bearer key the edge
+	// verified (every key of a user shares the quota, so minting or
+	// rotating keys does not reset it), per client IP for the others,
+	// made-up or revoked keys included.
 	Default ratelimit.Limit
 	// Auth is the stricter quota of POST /register and /login, per IP.
 	Auth ratelimit.Limit
@@ -95,7 +96,7 @@ func operational(path string) bool {
 	case "/healthz", "/readyz", "/metrics", "/docs":
 		return true
 	}
-	return strings.HasPrefix(path, "/openapi") || strings.HasPrefix(path, "/schemas/")
+	return strings.HasPrefix(path, "/openapi") || strings.HasPrefix(path, "/schemas/") || strings.HasPrefix(path, "/docs/")
 }
 
 // quotaFor picks the limit and the client key of a request: the verified
