@@ -1,11 +1,15 @@
 package httpapi
 
 import (
+	"bytes"
+	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/directory"
 )
 
@@ -16,9 +20,16 @@ const cacheMaxAge = "public, max-age=86400"
 // a weak ETag tied to the loaded dataset, and answers 304 to a matching
 // If-None-Match. Error responses carry neither header: a 404 or 422 must
 // not be cached as if it were data.
-func cacheable(p *directory.Directory) func(huma.Context, func(huma.Context)) {
+//
+// With a BodyCache, a successful GET answer is stored encoded (with its
+// gzip variant) under the operation and its declared parameters, and the
+// same request is answered from it until the dataset changes: no lookup,
+// no encoding, no compression. The entry's tag is the {pincode} path
+// parameter, when the operation has one, for BodyCache.InvalidateTag.
+func cacheable(p *directory.Directory, cache *BodyCache) func(huma.Context, func(huma.Context)) {
 	return func(ctx huma.Context, next func(huma.Context)) {
-		if ctx.Method() != http.MethodGet && ctx.Method() != http.MethodHead {
+		method := ctx.Method()
+		if method != http.MethodGet && method != http.MethodHead {
 			next(ctx)
 			return
 		}
@@ -34,8 +45,56 @@ func cacheable(p *directory.Directory) func(huma.Context, func(huma.Context)) {
 			ctx.SetStatus(http.StatusNotModified)
 			return
 		}
-		next(&cachingContext{humaContext: ctx, etag: etag})
+		if cache == nil || method != http.MethodGet {
+			next(&cachingContext{humaContext: ctx, etag: etag})
+			return
+		}
+		key := cacheKey(ctx)
+		hit, epoch := cache.Get(info.Version, key)
+		if hit != nil {
+			writeCached(ctx, hit, etag)
+			return
+		}
+		rec := &recordingContext{cachingContext: cachingContext{humaContext: ctx, etag: etag}}
+		next(rec)
+		if rec.status == http.StatusOK && rec.contentType != "" {
+			cache.Put(info.Version, key, ctx.Param("pincode"), epoch, rec.contentType, rec.body.Bytes())
+		}
 	}
+}
+
+// cacheKey names a request by its operation and the values of the
+// parameters the operation declares (path and query), so undeclared query
+// parameters cannot multiply the entries.
+func cacheKey(ctx huma.Context) string {
+	op := ctx.Operation()
+	var b strings.Builder
+	b.WriteString(op.OperationID)
+	for _, p := range op.Parameters {
+		b.WriteByte(0)
+		switch p.In {
+		case "path":
+			b.WriteString(ctx.Param(p.Name))
+		case "query":
+			b.WriteString(ctx.Query(p.Name))
+		}
+	}
+	return b.String()
+}
+
+// writeCached answers from a stored body, gzipped when the client takes it.
+func writeCached(ctx huma.Context, e *CachedBody, etag string) {
+	body := e.Body
+	ctx.SetHeader("Content-Type", e.ContentType)
+	if e.Gzip != nil && middleware.AcceptsGzip(ctx.Header("Accept-Encoding")) {
+		body = e.Gzip
+		ctx.SetHeader("Content-Encoding", "gzip")
+	}
+	ctx.SetHeader("Content-Length", strconv.Itoa(len(body)))
+	ctx.SetHeader("ETag", etag)
+	ctx.SetHeader("Cache-Control", cacheMaxAge)
+	ctx.SetStatus(http.StatusOK)
+	_, _ = ctx.BodyWriter().Write(body)
 }
 
 // cachingContext adds the cache headers when the handler's status is a
@@ -58,8 +117,36 @@ func (c *cachingContext) SetStatus(code int) {
 	c.humaContext.SetStatus(code)
 }
 
+// recordingContext is a cachingContext that also keeps a copy of the
+// answer's status, content type and body, for the BodyCache.
+type recordingContext struct {
+	cachingContext
+	status      int
+	contentType string
+	body        bytes.Buffer
+}
+
+func (c *recordingContext) SetStatus(code int) {
+	c.status = code
+	c.cachingContext.SetStatus(code)
+}
+
+func (c *recordingContext) SetHeader(name, value string) {
+	if strings.EqualFold(name, "Content-Type") {
+		c.contentType = value
+	}
+	c.cachingContext.SetHeader(name, value)
+}
+
+func (c *recordingContext) BodyWriter() io.Writer {
+	return io.MultiWriter(c.cachingContext.BodyWriter(), &c.body)
+}
+
 // etagMatches applies If-None-Match's weak comparison.
 func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
 	for _, t := range strings.Split(header, ",") {
 		t = strings.TrimSpace(t)
 		if t == "*" || strings.TrimPrefix(t, "W/") == strings.TrimPrefix(etag, "W/") {

@@ -20,6 +20,10 @@ type Routes struct {
 	Reports   *reports.Reports     // nil (or no Accounts): the report operations and page are not registered
 	Projects  *reports.Projects    // nil (or no Accounts): the project operations are not registered
 	Share     sharepage.Options    // the public report page's settings
+	// BodyCache holds the encoded answers of the postal reads (nil: Register
+	// makes one of DefaultBodyCacheBytes). Provide one to invalidate
+	// entries from elsewhere, e.g. a PIN's when its offices' counts change.
+	BodyCache *BodyCache
 }
 
 // Register adds every operation to api.
@@ -27,7 +31,11 @@ func Register(api huma.API, r Routes) {
 	registerHealth(api, r.Health)
 	registerDigipin(api)
 	if r.Directory != nil {
-		registerPostal(api, r.Directory)
+		cache := r.BodyCache
+		if cache == nil {
+			cache = NewBodyCache(0)
+		}
+		registerPostal(api, r.Directory, cache)
 		if r.Geocoder != nil {
 			registerGeo(api, r.Directory, r.Geocoder)
 		}

@@ -60,7 +60,7 @@ type postalParams struct {
 }
 
 func postalRoutes(p postalParams) httpapi.Routes {
-	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder}
+	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder, BodyCache: httpapi.NewBodyCache(0)}
 }
 
 // allParams are the use cases of every route.
@@ -77,7 +77,7 @@ type allParams struct {
 
 func allRoutes(p allParams) httpapi.Routes {
 	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder,
-		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Share: p.Share}
+		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Share: p.Share, BodyCache: httpapi.NewBodyCache(0)}
 }
 
 // register adds the routes to the API, the report page's quota kept by the
@@ -117,7 +117,8 @@ func edgeOptions(cfg httpapi.Config, log *slog.Logger, m *middleware.Metrics, li
 	return o
 }
 
-// postalGauges exposes the size of the served dataset.
+// postalGauges exposes the size of the served dataset and of the cache of
+// its encoded answers.
 func postalGauges(m *middleware.Metrics, r httpapi.Routes) {
 	m.Gauge("pinsight_postal_offices", "Post offices in the served dataset (0: none loaded).", func() float64 {
 		info, err := r.Directory.Info(context.Background())
@@ -126,6 +127,11 @@ func postalGauges(m *middleware.Metrics, r httpapi.Routes) {
 		}
 		return float64(info.Offices)
 	})
+	if c := r.BodyCache; c != nil {
+		m.Gauge("pinsight_postal_cache_bytes", "Bytes of encoded postal answers held by the body cache.", func() float64 {
+			return float64(c.Bytes())
+		})
+	}
 }
 
 // analyserGauges exposes the analysis pool's use.

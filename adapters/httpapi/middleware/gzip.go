@@ -3,6 +3,7 @@ package middleware
 import (
 	"compress/gzip"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -46,4 +47,27 @@ func mustGzipWrapper() func(http.Handler) http.HandlerFunc {
 // compressed gzips the responses of next for clients that accept gzip.
 func compressed(next http.Handler) http.Handler {
 	return gzipWrap(next)
+}
+
+// AcceptsGzip reports whether an Accept-Encoding header allows gzip (by
+// name or "*") with a non-zero quality: for handlers serving bodies they
+// compressed beforehand.
+func AcceptsGzip(header string) bool {
+	for header != "" {
+		var part string
+		part, header, _ = strings.Cut(header, ",")
+		name, params, _ := strings.Cut(part, ";")
+		name = strings.TrimSpace(name)
+		if !strings.EqualFold(name, "gzip") && name != "*" {
+			continue
+		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			if k, v, _ := strings.Cut(strings.TrimSpace(p), "="); strings.EqualFold(k, "q") {
+				q, _ = strconv.ParseFloat(v, 64)
+			}
+		}
+		return q > 0
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package middleware
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -24,6 +25,18 @@ type Metrics struct {
 	durations *prometheus.HistogramVec
 	quota     *prometheus.CounterVec
 	handler   http.Handler
+	series    sync.Map // seriesKey -> *requestSeries: the hot path skips the vectors' label hashing
+}
+
+type seriesKey struct {
+	route  string
+	status int
+}
+
+// requestSeries are the two series of one route and status.
+type requestSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
 }
 
 // NewMetrics returns a registry holding the HTTP and rate-limit series and
@@ -66,9 +79,17 @@ func (m *Metrics) observe(route string, status int, d time.Duration) {
 	if m == nil {
 		return
 	}
-	code := strconv.Itoa(status)
-	m.requests.WithLabelValues(route, code).Inc()
-	m.durations.WithLabelValues(route, code).Observe(d.Seconds())
+	k := seriesKey{route, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		code := strconv.Itoa(status)
+		v, _ = m.series.LoadOrStore(k, &requestSeries{
+			count: m.requests.WithLabelValues(route, code), duration: m.durations.WithLabelValues(route, code),
+		})
+	}
+	s := v.(*requestSeries)
+	s.count.Inc()
+	s.duration.Observe(d.Seconds())
 }
 
 // rateDecision counts one decision of the rate limiter.
