@@ -35,6 +35,7 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		stores,
 		site,
 		bounds,
+		tracingOptions(cfg.Tracing),
 	), nil
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
@@ -95,12 +96,14 @@ type serverParams struct {
 	Metrics *middleware.Metrics
 	Limiter ports.RateLimiter
 	Routes  httpapi.Routes
+	Tracer  trace.TracerProvider `optional:"true"`
 }
 
 // newServer serves the mux behind the edge middleware.
 func newServer(p serverParams) *httpapi.Server {
 	p.Mux.Handle("GET /metrics", p.Metrics)
 	o := edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, p.Routes)
+	o.Tracer = p.Tracer
 	return httpapi.NewServer(p.Config, middleware.NewHandler(p.Mux, o), p.Log)
 }
 

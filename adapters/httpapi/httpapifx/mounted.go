@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
@@ -38,7 +39,8 @@ type mountParams struct {
 	Log     *slog.Logger
 	Metrics *middleware.Metrics
 	Limiter ports.RateLimiter
-	Config  httpapi.Config `optional:"true"`
+	Config  httpapi.Config       `optional:"true"`
+	Tracer  trace.TracerProvider `optional:"true"`
 }
 
 // mount registers the API's handler on the host's mux for the base path
@@ -46,9 +48,11 @@ type mountParams struct {
 func mount(p mountParams) error {
 	r := p.Routes
 	r.Share = r.Share.WithServer(p.Limiter, p.Config.RateLimits.TrustedProxies)
+	edge := edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, r)
+	edge.Tracer = p.Tracer
 	h, err := httpapi.Handler(httpapi.HandlerOptions{
 		BasePath: p.Host.BasePath, Routes: r,
-		Edge: edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, r),
+		Edge: edge,
 	})
 	if err != nil {
 		return err

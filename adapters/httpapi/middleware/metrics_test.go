@@ -1,6 +1,7 @@
 package middleware_test
 
 import (
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -128,5 +129,27 @@ func TestMetricsPerServer(t *testing.T) {
 	}
 	if fb["pinsight_postal_offices"].GetMetric()[0].GetGauge().GetValue() != 2 {
 		t.Errorf("b's gauge reads a's")
+	}
+}
+
+// TestContextLog: a line logged with a request's context names the
+// request's id, once, even when the line names it itself.
+func TestContextLog(t *testing.T) {
+	var buf strings.Builder
+	log := slog.New(middleware.ContextLog(slog.NewJSONHandler(&buf, nil)))
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /x", func(w http.ResponseWriter, r *http.Request) {
+		log.InfoContext(r.Context(), "inside")
+		log.InfoContext(r.Context(), "named", "request_id", middleware.RequestID(r.Context()))
+		log.Info("no context")
+	})
+	h := middleware.NewHandler(mux, middleware.Options{})
+	req := httptest.NewRequest(http.MethodGet, "/x", nil)
+	req.Header.Set("X-Request-Id", "req-42")
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], `"request_id":"req-42"`) || strings.Count(lines[1], "request_id") != 1 ||
+		strings.Contains(lines[2], "request_id") {
+		t.Errorf("log lines:\n%s", buf.String())
 	}
 }

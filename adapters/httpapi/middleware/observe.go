@@ -7,6 +7,10 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // maxRequestIDLen bounds a client-supplied X-Request-Id.
@@ -58,10 +62,17 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics, mux *http.ServeMu
 			*route = "unmatched"
 		}
 		m.observe(*route, sw.status, elapsed)
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", *route),
+		attrs := make([]slog.Attr, 0, 9)
+		attrs = append(attrs, slog.String("request_id", id))
+		if span := trace.SpanFromContext(ctx); span.SpanContext().IsValid() {
+			span.SetName(*route)
+			span.SetAttributes(semconv.HTTPRoute(*route), attribute.String("request_id", id))
+			attrs = append(attrs, slog.String("trace_id", span.SpanContext().TraceID().String()))
+		}
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", append(attrs,
+			slog.String("method", r.Method), slog.String("route", *route),
 			slog.String("path", r.URL.Path), slog.Int("status", sw.status),
-			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int64("bytes", sw.bytes))
+			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int64("bytes", sw.bytes))...)
 	})
 }
 
