@@ -39,6 +39,14 @@ var postalTables = []string{"postal_village_words", "postal_villages", "post_off
 // computed, and the commit makes the whole new dataset visible at once.
 // Importing the same dataset again gives the same rows (idempotent).
 func ImportDataset(ctx context.Context, db *DB, ds *postal.Dataset) (ImportStats, error) {
+	return ImportDatasetProgress(ctx, db, ds, nil)
+}
+
+// ImportDatasetProgress is ImportDataset telling progress, when not nil,
+// the rows copied so far out of all the rows to copy (offices, villages,
+// their search words, states and districts), every 1,024 rows and at the
+// end of each table.
+func ImportDatasetProgress(ctx context.Context, db *DB, ds *postal.Dataset, progress func(copied, total int)) (ImportStats, error) {
 	start := time.Now()
 	if ds == nil || len(ds.Offices) == 0 {
 		return ImportStats{}, errors.New("postgres: import: the dataset holds no offices")
@@ -56,7 +64,7 @@ func ImportDataset(ctx context.Context, db *DB, ds *postal.Dataset) (ImportStats
 		}
 		return pgx.BeginFunc(ctx, sc.Conn(), func(tx pgx.Tx) error {
 			var err error
-			st, err = importTx(ctx, tx, ds)
+			st, err = importTx(ctx, tx, ds, progress)
 			return err
 		})
 	})
@@ -72,7 +80,7 @@ func ImportDataset(ctx context.Context, db *DB, ds *postal.Dataset) (ImportStats
 }
 
 // importTx writes ds inside tx.
-func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset) (ImportStats, error) {
+func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset, progress func(copied, total int)) (ImportStats, error) {
 	st := ImportStats{Version: ds.Fingerprint(), Offices: len(ds.Offices), States: len(ds.States),
 		Districts: len(ds.Districts), Villages: len(ds.Villages)}
 	prelude := []string{
@@ -100,9 +108,21 @@ func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset) (ImportStats, 
 		{"postal_villages", villageCopyColumns, villageRows(ds), nil},
 		{"postal_village_words", []string{"word", "ord"}, villageWordRows(ds), &st.VillageWords},
 	}
+	total, copied := 0, 0
 	for _, c := range copies {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{c.table}, c.cols, pgx.CopyFromRows(c.rows)); err != nil {
+		total += len(c.rows)
+	}
+	for _, c := range copies {
+		var src pgx.CopyFromSource = pgx.CopyFromRows(c.rows)
+		if progress != nil {
+			src = &countedRows{CopyFromSource: src, done: func(n int) { progress(copied+n, total) }}
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{c.table}, c.cols, src); err != nil {
 			return st, fmt.Errorf("copy %s: %w", c.table, err)
+		}
+		copied += len(c.rows)
+		if progress != nil {
+			progress(copied, total)
 		}
 		if c.n != nil {
 			*c.n = len(c.rows)
@@ -114,6 +134,23 @@ func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset) (ImportStats, 
 		}
 	}
 	return st, insertDatasetRow(ctx, tx, ds)
+}
+
+// countedRows tells done the rows handed to COPY, every 1,024.
+type countedRows struct {
+	pgx.CopyFromSource
+	n    int
+	done func(n int)
+}
+
+func (c *countedRows) Next() bool {
+	if !c.CopyFromSource.Next() {
+		return false
+	}
+	if c.n++; c.n%1024 == 0 {
+		c.done(c.n)
+	}
+	return true
 }
 
 // countQueries fill the per-state and per-district counts from the rows.
