@@ -77,10 +77,12 @@ func newAPI(mux *http.ServeMux, base string) huma.API {
 	}
 	cfg.Info.Description = description
 	cfg.CreateHooks = nil // no "$schema" key in bodies: the envelope is exact
+	cfg.DocsPath = ""     // huma's page loads its scripts from a CDN: registerDocs serves them
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		bearerScheme: {Type: "http", Scheme: "bearer", Description: "An API key from POST /api/v1/login."},
 	}
 	api := humago.New(mux, cfg)
+	registerDocs(mux, base)
 	api.UseMiddleware(formMiddleware(api), numericSyntax)
 	return api
 }

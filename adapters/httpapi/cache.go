@@ -1,13 +1,16 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -44,9 +47,18 @@ func countsOf(scope string) map[string]any { return map[string]any{countsMetadat
 // several), so a review or like changes the ETag of exactly the answers
 // holding that office's pincode. Error responses carry neither header: a
 // 404 or 422 must not be cached as if it were data.
-func cacheable(p *directory.Directory) func(huma.Context, func(huma.Context)) {
+//
+// With a BodyCache, a successful GET answer is stored encoded (with its
+// gzip variant) under the operation, its declared parameters and its ETag,
+// and the same request is answered from it until the dataset changes: no
+// lookup, no encoding, no compression. An entry is tagged with the pincode
+// whose counts it carries (countsAnyTag for lists spanning pincodes), so
+// Register's OnCountsChanged hook drops it when they change; since the key
+// holds the ETag, an entry of older counts could never be served anyway.
+func cacheable(p *directory.Directory, cache *BodyCache) func(huma.Context, func(huma.Context)) {
 	return func(ctx huma.Context, next func(huma.Context)) {
-		if ctx.Method() != http.MethodGet && ctx.Method() != http.MethodHead {
+		method := ctx.Method()
+		if method != http.MethodGet && method != http.MethodHead {
 			next(ctx)
 			return
 		}
@@ -56,7 +68,8 @@ func cacheable(p *directory.Directory) func(huma.Context, func(huma.Context)) {
 			return
 		}
 		etag, maxAge := `W/"`+info.Version+`"`, cacheMaxAge
-		if scope, _ := ctx.Operation().Metadata[countsMetadata].(string); scope != "" {
+		scope, _ := ctx.Operation().Metadata[countsMetadata].(string)
+		if scope != "" {
 			v, err := countsVersion(ctx.Context(), p, scope, ctx.Param)
 			if err != nil { // the answer will say what went wrong, uncached
 				next(ctx)
@@ -70,7 +83,21 @@ func cacheable(p *directory.Directory) func(huma.Context, func(huma.Context)) {
 			ctx.SetStatus(http.StatusNotModified)
 			return
 		}
-		next(&cachingContext{humaContext: ctx, etag: etag, maxAge: maxAge})
+		if cache == nil || method != http.MethodGet {
+			next(&cachingContext{humaContext: ctx, etag: etag, maxAge: maxAge})
+			return
+		}
+		key := cacheKey(ctx) + "\x00" + etag
+		hit, epoch := cache.Get(info.Version, key)
+		if hit != nil {
+			writeCached(ctx, hit, etag, maxAge)
+			return
+		}
+		rec := &recordingContext{cachingContext: cachingContext{humaContext: ctx, etag: etag, maxAge: maxAge}}
+		next(rec)
+		if rec.status == http.StatusOK && rec.contentType != "" {
+			cache.Put(info.Version, key, countsTag(scope, ctx.Param), epoch, rec.contentType, rec.body.Bytes())
+		}
 	}
 }
 
@@ -98,6 +125,73 @@ func countsVersion(ctx context.Context, p *directory.Directory, scope string, pa
 	return "p" + strconv.FormatInt(v, 10), nil
 }
 
+// countsAnyTag tags cached answers carrying offices of several pincodes:
+// any change of counts drops them.
+const countsAnyTag = "*"
+
+// countsTag is the BodyCache tag of an answer of scope: the pincode whose
+// counts it carries, countsAnyTag for offices of any pincode, none ("")
+// for answers without counts.
+func countsTag(scope string, param func(string) string) string {
+	switch scope {
+	case "":
+		return ""
+	case countsPincode:
+		if pin, err := postal.ParsePincode(param("pincode")); err == nil {
+			return string(pin)
+		}
+	}
+	return countsAnyTag
+}
+
+// dropCounts returns the OnCountsChanged hook of cache: the answers
+// holding pin's offices go, and those spanning pincodes. For "" (every
+// pincode, after a lost announcement) the per-pincode entries stay until
+// evicted: their keys hold the ETag, whose counts version has moved on, so
+// they are never served again.
+func dropCounts(cache *BodyCache) func(postal.Pincode) {
+	return func(pin postal.Pincode) {
+		if pin != "" {
+			cache.InvalidateTag(string(pin))
+		}
+		cache.InvalidateTag(countsAnyTag)
+	}
+}
+
+// cacheKey names a request by its operation and the values of the
+// parameters the operation declares (path and query), so undeclared query
+// parameters cannot multiply the entries.
+func cacheKey(ctx huma.Context) string {
+	op := ctx.Operation()
+	var b strings.Builder
+	b.WriteString(op.OperationID)
+	for _, p := range op.Parameters {
+		b.WriteByte(0)
+		switch p.In {
+		case "path":
+			b.WriteString(ctx.Param(p.Name))
+		case "query":
+			b.WriteString(ctx.Query(p.Name))
+		}
+	}
+	return b.String()
+}
+
+// writeCached answers from a stored body, gzipped when the client takes it.
+func writeCached(ctx huma.Context, e *CachedBody, etag, maxAge string) {
+	body := e.Body
+	ctx.SetHeader("Content-Type", e.ContentType)
+	if e.Gzip != nil && middleware.AcceptsGzip(ctx.Header("Accept-Encoding")) {
+		body = e.Gzip
+		ctx.SetHeader("Content-Encoding", "gzip")
+	}
+	ctx.SetHeader("Content-Length", strconv.Itoa(len(body)))
+	ctx.SetHeader("ETag", etag)
+	ctx.SetHeader("Cache-Control", maxAge)
+	ctx.SetStatus(http.StatusOK)
+	_, _ = ctx.BodyWriter().Write(body)
+}
+
 // cachingContext adds the cache headers when the handler's status is a
 // success, just before it is written.
 type cachingContext struct {
@@ -118,8 +212,36 @@ func (c *cachingContext) SetStatus(code int) {
 	c.humaContext.SetStatus(code)
 }
 
+// recordingContext is a cachingContext that also keeps a copy of the
+// answer's status, content type and body, for the BodyCache.
+type recordingContext struct {
+	cachingContext
+	status      int
+	contentType string
+	body        bytes.Buffer
+}
+
+func (c *recordingContext) SetStatus(code int) {
+	c.status = code
+	c.cachingContext.SetStatus(code)
+}
+
+func (c *recordingContext) SetHeader(name, value string) {
+	if strings.EqualFold(name, "Content-Type") {
+		c.contentType = value
+	}
+	c.cachingContext.SetHeader(name, value)
+}
+
+func (c *recordingContext) BodyWriter() io.Writer {
+	return io.MultiWriter(c.cachingContext.BodyWriter(), &c.body)
+}
+
 // etagMatches applies If-None-Match's weak comparison.
 func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
 	for _, t := range strings.Split(header, ",") {
 		t = strings.TrimSpace(t)
 		if t == "*" || strings.TrimPrefix(t, "W/") == strings.TrimPrefix(etag, "W/") {

@@ -76,7 +76,7 @@ func TestHandlerUnderBasePath(t *testing.T) {
 	}
 
 	docs := apitest.GetPage(t, host, "/geo/docs")
-	link := regexp.MustCompile(`(?:apiDescriptionUrl|data-url)="([^"]+)"`).FindStringSubmatch(docs.Body)
+	link := regexp.MustCompile(`"swaggerJsonUrl":"([^"]+)"`).FindStringSubmatch(docs.Body)
 	if docs.Status != http.StatusOK || link == nil || !strings.HasPrefix(link[1], "/geo/openapi.") {
 		t.Fatalf("/geo/docs = %d, document link %q, want /geo/openapi.*", docs.Status, link)
 	}

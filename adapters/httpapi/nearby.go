@@ -61,7 +61,7 @@ func nearbyOffice(n postal.Nearby) NearbyOffice {
 
 func registerNearby(api huma.API, p *directory.Directory) {
 	g := group(api)
-	g.UseMiddleware(cacheable(p))
+	g.UseMiddleware(cacheable(p, nil)) // points are endless: no body cache
 	huma.Register(g, huma.Operation{
 		Metadata: countsOf(countsAny), OperationID: "pincode-nearby", Method: http.MethodGet, Path: "/pincodes/nearby", Tags: []string{"Pincodes"},
 		Summary: "Post offices near a point",

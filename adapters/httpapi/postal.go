@@ -48,9 +48,9 @@ type VillagesData struct {
 	Meta     Meta          `json:"meta"`
 }
 
-func registerPostal(api huma.API, p *directory.Directory) {
+func registerPostal(api huma.API, p *directory.Directory, cache *BodyCache) {
 	g := group(api)
-	g.UseMiddleware(cacheable(p))
+	g.UseMiddleware(cacheable(p, cache))
 	tags := []string{"Pincodes"}
 	huma.Register(g, huma.Operation{
 		Metadata: countsOf(countsPincode), OperationID: "pincode-lookup", Method: http.MethodGet, Path: "/pincodes/{pincode}", Tags: tags,

@@ -79,3 +79,34 @@ func BenchmarkPincodeLookupHTTP(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkPincodeLookupHTTPCached measures GET /api/v1/pincodes/{pincode}
+// over every 10th PIN (as tests/load does), answered from the body cache
+// after the first round: plain, and gzipped for a client that takes it.
+func BenchmarkPincodeLookupHTTPCached(b *testing.B) {
+	pins := benchPins(b)
+	_, _, h := loadFull(b)
+	for _, enc := range []string{"identity", "gzip"} {
+		b.Run(enc, func(b *testing.B) {
+			var reqs []*http.Request
+			for i := 0; i < len(pins); i += 10 {
+				r := httptest.NewRequest(http.MethodGet, "/api/v1/pincodes/"+string(pins[i]), nil)
+				r.Header.Set("Accept-Encoding", enc)
+				reqs = append(reqs, r)
+			}
+			for _, r := range reqs {
+				h.ServeHTTP(httptest.NewRecorder(), r)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, reqs[i%len(reqs)])
+				if rec.Code != http.StatusOK {
+					b.Fatalf("GET %s = %d", reqs[i%len(reqs)].URL, rec.Code)
+				}
+				i++
+			}
+		})
+	}
+}

@@ -24,6 +24,10 @@ type Routes struct {
 	// directory should be Directory, so the counts it writes show.
 	Reviews *reviews.Reviews
 	Share   sharepage.Options // the public report page's settings
+	// BodyCache holds the encoded answers of the postal reads (nil: Register
+	// makes one of DefaultBodyCacheBytes); Register drops a PIN's entries
+	// when Directory says its offices' counts changed.
+	BodyCache *BodyCache
 }
 
 // Register adds every operation to api.
@@ -31,7 +35,12 @@ func Register(api huma.API, r Routes) {
 	registerHealth(api, r.Health)
 	registerDigipin(api)
 	if r.Directory != nil {
-		registerPostal(api, r.Directory)
+		cache := r.BodyCache
+		if cache == nil {
+			cache = NewBodyCache(0)
+		}
+		r.Directory.OnCountsChanged(dropCounts(cache))
+		registerPostal(api, r.Directory, cache)
 		registerOfficeByID(api, r.Directory)
 		if r.Geocoder != nil {
 			registerGeo(api, r.Directory, r.Geocoder)

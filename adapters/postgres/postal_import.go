@@ -42,7 +42,15 @@ var postalTables = []string{"postal_village_words", "postal_villages", "post_off
 // the notification sent) at once. Importing the same dataset again gives
 // the same rows (idempotent) in a new generation.
 func ImportDataset(ctx context.Context, db *DB, ds *postal.Dataset) (ImportStats, error) {
-	return importDataset(ctx, db, ds, false)
+	return importDataset(ctx, db, ds, false, nil)
+}
+
+// ImportDatasetProgress is ImportDataset telling progress, when not nil,
+// the rows copied so far out of all the rows to copy (offices, villages,
+// their search words, states and districts), every 1,024 rows and at the
+// end of each table.
+func ImportDatasetProgress(ctx context.Context, db *DB, ds *postal.Dataset, progress func(copied, total int)) (ImportStats, error) {
+	return importDataset(ctx, db, ds, false, progress)
 }
 
 // ImportDatasetIfEmpty imports ds like ImportDataset unless the database
@@ -50,7 +58,7 @@ func ImportDataset(ctx context.Context, db *DB, ds *postal.Dataset) (ImportStats
 // import, or another instance bootstrapping, is never overwritten);
 // imported is false when it did nothing.
 func ImportDatasetIfEmpty(ctx context.Context, db *DB, ds *postal.Dataset) (st ImportStats, imported bool, err error) {
-	st, err = importDataset(ctx, db, ds, true)
+	st, err = importDataset(ctx, db, ds, true, nil)
 	if errors.Is(err, errDatasetPresent) {
 		return ImportStats{}, false, nil
 	}
@@ -60,7 +68,7 @@ func ImportDatasetIfEmpty(ctx context.Context, db *DB, ds *postal.Dataset) (st I
 // errDatasetPresent ends an import-if-empty that found a dataset.
 var errDatasetPresent = errors.New("postgres: a dataset is imported already")
 
-func importDataset(ctx context.Context, db *DB, ds *postal.Dataset, ifEmpty bool) (ImportStats, error) {
+func importDataset(ctx context.Context, db *DB, ds *postal.Dataset, ifEmpty bool, progress func(copied, total int)) (ImportStats, error) {
 	start := time.Now()
 	if ds == nil || len(ds.Offices) == 0 {
 		return ImportStats{}, errors.New("postgres: import: the dataset holds no offices")
@@ -78,7 +86,7 @@ func importDataset(ctx context.Context, db *DB, ds *postal.Dataset, ifEmpty bool
 		}
 		return pgx.BeginFunc(ctx, sc.Conn(), func(tx pgx.Tx) error {
 			var err error
-			st, err = importTx(ctx, tx, ds, ifEmpty)
+			st, err = importTx(ctx, tx, ds, ifEmpty, progress)
 			return err
 		})
 	})
@@ -97,8 +105,9 @@ func importDataset(ctx context.Context, db *DB, ds *postal.Dataset, ifEmpty bool
 }
 
 // importTx writes ds inside tx; with ifEmpty, only when no dataset is
-// there (errDatasetPresent otherwise).
-func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset, ifEmpty bool) (ImportStats, error) {
+// there (errDatasetPresent otherwise). progress, when not nil, is told the
+// rows copied.
+func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset, ifEmpty bool, progress func(copied, total int)) (ImportStats, error) {
 	st := ImportStats{Version: ds.Fingerprint(), Offices: len(ds.Offices), States: len(ds.States),
 		Districts: len(ds.Districts), Villages: len(ds.Villages)}
 	for _, q := range []string{
@@ -140,9 +149,21 @@ func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset, ifEmpty bool) 
 		{"postal_villages", villageCopyColumns, villageRows(ds), nil},
 		{"postal_village_words", []string{"word", "ord"}, villageWordRows(ds), &st.VillageWords},
 	}
+	total, copied := 0, 0
 	for _, c := range copies {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{c.table}, c.cols, pgx.CopyFromRows(c.rows)); err != nil {
+		total += len(c.rows)
+	}
+	for _, c := range copies {
+		var src pgx.CopyFromSource = pgx.CopyFromRows(c.rows)
+		if progress != nil {
+			src = &countedRows{CopyFromSource: src, done: func(n int) { progress(copied+n, total) }}
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{c.table}, c.cols, src); err != nil {
 			return st, fmt.Errorf("copy %s: %w", c.table, err)
+		}
+		copied += len(c.rows)
+		if progress != nil {
+			progress(copied, total)
 		}
 		if c.n != nil {
 			*c.n = len(c.rows)
@@ -173,6 +194,23 @@ func bumpGeneration(ctx context.Context, tx pgx.Tx) (int64, error) {
 	}
 	_, err = tx.Exec(ctx, "SELECT pg_notify($1, $2)", DatasetChannel, fmt.Sprint(g))
 	return g, err
+}
+
+// countedRows tells done the rows handed to COPY, every 1,024.
+type countedRows struct {
+	pgx.CopyFromSource
+	n    int
+	done func(n int)
+}
+
+func (c *countedRows) Next() bool {
+	if !c.CopyFromSource.Next() {
+		return false
+	}
+	if c.n++; c.n%1024 == 0 {
+		c.done(c.n)
+	}
+	return true
 }
 
 // countQueries fill the per-state and per-district counts from the rows.

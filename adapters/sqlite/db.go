@@ -62,6 +62,14 @@ func (db *DB) Path() string {
 	return db.path
 }
 
+// AddQueryHook adds a bun query hook (tracing, logging) to the writing
+// and the reading connections. Add hooks before the database is used: the
+// call is not safe with queries running.
+func (db *DB) AddQueryHook(h bun.QueryHook) {
+	db.write = db.write.WithQueryHook(h)
+	db.read = db.read.WithQueryHook(h)
+}
+
 // Open opens (creating it when absent, readable by its owner only) the
 // database file cfg.URL names and checks that it is a database: New, then
 // Connect. The file's directory must exist: a missing one is an error

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -55,7 +56,12 @@ func newImportCmd() *cobra.Command {
 					return err
 				}
 			}
-			return runImport(cmd.Context(), cmd.OutOrStdout(), postgresConfig(cfg), data, dryRun)
+			status := cmd.ErrOrStderr()
+			tty := false
+			if f, ok := status.(*os.File); ok {
+				tty = isTerminal(f)
+			}
+			return runImport(cmd.Context(), cmd.OutOrStdout(), status, tty, postgresConfig(cfg), data, dryRun)
 		},
 	}
 	databaseFlags(cmd.Flags(), &cfg)
@@ -83,11 +89,18 @@ func checkImportTarget(rawURL string) error {
 }
 
 // runImport loads the files, prints the report and imports unless dryRun.
-func runImport(ctx context.Context, out io.Writer, cfg postgres.Config, data dataConfig, dryRun bool) error {
-	res, err := indiapost.Load(data.files())
+// Progress goes to status: bytes read and rows copied with their rate and
+// time left, redrawn in place when tty, else one summary line per step.
+func runImport(ctx context.Context, out, status io.Writer, tty bool, cfg postgres.Config, data dataConfig, dryRun bool) error {
+	files := data.files()
+	reading := newProgress(status, tty, "reading files", bytesUnit,
+		fileSizes(files.FS, files.Directory, files.States, files.Districts, files.LegacyDistricts, files.Villages))
+	files.FS = countingFS{fsys: files.FS, p: reading}
+	res, err := indiapost.Load(files)
 	if err != nil {
 		return fmt.Errorf("loading postal data: %w", err)
 	}
+	reading.finish()
 	ds := res.Dataset
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
@@ -107,9 +120,11 @@ func runImport(ctx context.Context, out io.Writer, cfg postgres.Config, data dat
 		return err
 	}
 	start := time.Now()
-	st, err := postgres.ImportDataset(ctx, db, ds)
+	copying := newProgress(status, tty, "copying rows", rowsUnit, 0)
+	st, err := postgres.ImportDatasetProgress(ctx, db, ds, func(copied, total int) { copying.set(int64(copied), int64(total)) })
 	if err != nil {
 		return err
 	}
+	copying.finish()
 	return enc.Encode(importReport{Import: st, ImportMs: time.Since(start).Milliseconds()})
 }

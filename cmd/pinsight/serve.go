@@ -33,6 +33,7 @@ type serveConfig struct {
 	LogFormat       string
 	ShutdownTimeout time.Duration
 	StartTimeout    time.Duration
+	Tracing         tracingConfig
 }
 
 func newServeCmd() *cobra.Command {
@@ -69,6 +70,7 @@ func newServeCmd() *cobra.Command {
 	f.StringSliceVar(&cfg.HTTP.CORSOrigins, "cors-origins", nil, "origins allowed to call the site-analysis API from a browser (public routes allow any)")
 	f.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	f.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
+	tracingFlags(f, &cfg.Tracing)
 	documentEnv(cmd)
 	return cmd
 }
@@ -111,7 +113,7 @@ func newLogger(level, format string) *slog.Logger {
 	}
 	opts := &slog.HandlerOptions{Level: l}
 	if format == "text" {
-		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+		return slog.New(middleware.ContextLog(slog.NewTextHandler(os.Stderr, opts)))
 	}
-	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	return slog.New(middleware.ContextLog(slog.NewJSONHandler(os.Stderr, opts)))
 }

@@ -37,6 +37,7 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		rateLimits(cfg.RedisURL),
 		site,
 		bounds,
+		tracingOptions(cfg.Tracing),
 	), nil
 }
 

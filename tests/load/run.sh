@@ -186,17 +186,21 @@ wait_ready "http://127.0.0.1:$BARE_PORT/api/v1/pincodes/110001" 10
 wait_ready "http://127.0.0.1:$FIXTURE_PORT/" 10
 
 bare_rps=
-printf '%-34s %10s %10s %10s %9s %8s\n' endpoint "req/s" p50 p99 non-2xx "x bare"
+bare_p99=
+printf '%-34s %10s %10s %10s %9s %8s %12s\n' endpoint "req/s" p50 p99 non-2xx "x bare" "p99 x bare"
+# ms converts one of wrk's latencies (850.00us, 1.20ms, 2.01s) to milliseconds.
+ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'; }
 bench() { # name url script [connections]
-	local out rps p50 p99 bad ratio
+	local out rps p50 p99 bad ratio p99ratio
 	out=$(wrk -t"$THREADS" -c"${4:-$CONNECTIONS}" -d"$DURATION" --latency -s "tests/load/$3" "$2")
 	rps=$(awk '/^Requests\/sec/ { print $2 }' <<<"$out")
 	p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
 	p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
 	bad=$(awk '/Non-2xx/ { print $NF } /Socket errors/ { print "socket:" $0 }' <<<"$out")
-	if [ -z "$bare_rps" ]; then bare_rps=$rps; fi
+	if [ -z "$bare_rps" ]; then bare_rps=$rps bare_p99=$(ms "$p99"); fi
 	ratio=$(awk -v a="$rps" -v b="$bare_rps" 'BEGIN { printf "%.2f", a / b }')
-	printf '%-34s %10s %10s %10s %9s %8s\n' "$1" "$rps" "$p50" "$p99" "${bad:-0}" "$ratio"
+	p99ratio=$(awk -v a="$(ms "$p99")" -v b="$bare_p99" 'BEGIN { printf "%.2f", a / b }')
+	printf '%-34s %10s %10s %10s %9s %8s %12s\n' "$1" "$rps" "$p50" "$p99" "${bad:-0}" "$ratio" "$p99ratio"
 }
 
 bench "bare net/http JSON (yardstick)" "http://127.0.0.1:$BARE_PORT" pincodes.lua
@@ -229,4 +233,5 @@ else
 	export TOKEN FIXTURE=127.0.0.1:$FIXTURE_PORT
 	bench "POST /api/v1/reports (c=$REPORT_CONNECTIONS)" "$base" report.lua "$REPORT_CONNECTIONS"
 fi
-echo "# wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency; ratio = req/s over the bare handler's; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# targets: GET /pincodes/{pin} >= 0.85 x bare with p99 <= 2 x bare's; /pincodes/nearby and /digipin/encode >= 0.75 x bare"
+echo "# wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency; ratio = req/s over the bare handler's, p99 x bare = p99 over the bare handler's; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,6 +1,8 @@
 // Package httpapifx serves the HTTP API of package httpapi from an fx
-// graph: the huma API on a private mux, the server's lifecycle, metrics,
-// and the route groups the graph chooses explicitly.
+// graph: the huma API on a private mux, the server's lifecycle, metrics
+// (a *middleware.Metrics, and its registry as a prometheus.Registerer for
+// other parts' collectors), and the route groups the graph chooses
+// explicitly.
 package httpapifx
 
 import (
@@ -9,6 +11,8 @@ import (
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
@@ -30,9 +34,14 @@ import (
 // and a ports.RateLimiter.
 var Module = fx.Module("httpapi",
 	fx.Provide(fx.Private, http.NewServeMux, httpapi.NewAPI),
-	fx.Provide(newServer, middleware.NewMetrics),
+	fx.Provide(newServer, middleware.NewMetrics, registerer),
 	fx.Invoke(register, postalGauges, func(lc fx.Lifecycle, s *httpapi.Server) { lc.Append(fx.StartStopHook(s.Start, s.Stop)) }),
 )
+
+// registerer offers the server's Prometheus registry to the rest of the
+// graph: a part with metrics of its own (a job queue, a cache) registers
+// its collectors there and they are served at /metrics.
+func registerer(m *middleware.Metrics) prometheus.Registerer { return m.Registry() }
 
 // AllRoutes registers the whole API: health, DIGIPIN, the postal directory
 // and geocode, accounts, reports with their public page, projects, and
@@ -54,7 +63,7 @@ type postalParams struct {
 }
 
 func postalRoutes(p postalParams) httpapi.Routes {
-	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder}
+	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder, BodyCache: httpapi.NewBodyCache(0)}
 }
 
 // allParams are the use cases of every route.
@@ -72,7 +81,7 @@ type allParams struct {
 
 func allRoutes(p allParams) httpapi.Routes {
 	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder,
-		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Reviews: p.Reviews, Share: p.Share}
+		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Reviews: p.Reviews, Share: p.Share, BodyCache: httpapi.NewBodyCache(0)}
 }
 
 // register adds the routes to the API, the report page's quota kept by the
@@ -90,12 +99,14 @@ type serverParams struct {
 	Metrics *middleware.Metrics
 	Limiter ports.RateLimiter
 	Routes  httpapi.Routes
+	Tracer  trace.TracerProvider `optional:"true"`
 }
 
 // newServer serves the mux behind the edge middleware.
 func newServer(p serverParams) *httpapi.Server {
 	p.Mux.Handle("GET /metrics", p.Metrics)
 	o := edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, p.Routes)
+	o.Tracer = p.Tracer
 	return httpapi.NewServer(p.Config, middleware.NewHandler(p.Mux, o), p.Log)
 }
 
@@ -112,7 +123,8 @@ func edgeOptions(cfg httpapi.Config, log *slog.Logger, m *middleware.Metrics, li
 	return o
 }
 
-// postalGauges exposes the size of the served dataset.
+// postalGauges exposes the size of the served dataset and of the cache of
+// its encoded answers.
 func postalGauges(m *middleware.Metrics, r httpapi.Routes) {
 	m.Gauge("pinsight_postal_offices", "Post offices in the served dataset (0: none loaded).", func() float64 {
 		info, err := r.Directory.Info(context.Background())
@@ -121,6 +133,11 @@ func postalGauges(m *middleware.Metrics, r httpapi.Routes) {
 		}
 		return float64(info.Offices)
 	})
+	if c := r.BodyCache; c != nil {
+		m.Gauge("pinsight_postal_cache_bytes", "Bytes of encoded postal answers held by the body cache.", func() float64 {
+			return float64(c.Bytes())
+		})
+	}
 }
 
 // analyserGauges exposes the analysis pool's use.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxtest"
 
@@ -96,5 +97,28 @@ func TestPostalRoutes(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusNotFound {
 		t.Errorf("POST /register on a postal-only server = %d, want 404", res.StatusCode)
+	}
+}
+
+// TestExtraCollectors: a part of the graph registers its own collector on
+// the server's registry, and /metrics serves it beside the HTTP series.
+func TestExtraCollectors(t *testing.T) {
+	var srv *httpapi.Server
+	jobs := prometheus.NewCounter(prometheus.CounterOpts{Name: "pinsight_test_jobs_total", Help: "Jobs run."})
+	app := fxtest.New(t, base(), memoryfx.RateLimiter, httpapifx.PostalRoutes, fx.Populate(&srv),
+		fx.Invoke(func(r prometheus.Registerer) { r.MustRegister(jobs) }))
+	app.RequireStart()
+	defer app.RequireStop()
+	jobs.Add(3)
+	res, err := http.Get("http://" + srv.Addr() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{"pinsight_test_jobs_total 3", "go_goroutines ", "pinsight_postal_offices "} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
 	}
 }

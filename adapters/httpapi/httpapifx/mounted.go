@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
@@ -23,11 +24,11 @@ type Host struct {
 // middleware, as httpapi.Handler builds it) to the Host's mux under
 // Host.BasePath, and opens no listener: the host's server serves it, and
 // the host decides whether and where to expose the *middleware.Metrics it
-// provides. It needs a Host, a *slog.Logger and a ports.RateLimiter; an
+// provides (with its prometheus.Registerer, as Module does). It needs a Host, a *slog.Logger and a ports.RateLimiter; an
 // httpapi.Config is optional (its quotas, CORS origins and request limits
 // apply; its address and timeouts, which belong to a server, do not).
 var Mounted = fx.Module("httpapi-mounted",
-	fx.Provide(middleware.NewMetrics),
+	fx.Provide(middleware.NewMetrics, registerer),
 	fx.Invoke(mount, postalGauges),
 )
 
@@ -38,7 +39,8 @@ type mountParams struct {
 	Log     *slog.Logger
 	Metrics *middleware.Metrics
 	Limiter ports.RateLimiter
-	Config  httpapi.Config `optional:"true"`
+	Config  httpapi.Config       `optional:"true"`
+	Tracer  trace.TracerProvider `optional:"true"`
 }
 
 // mount registers the API's handler on the host's mux for the base path
@@ -46,9 +48,11 @@ type mountParams struct {
 func mount(p mountParams) error {
 	r := p.Routes
 	r.Share = r.Share.WithServer(p.Limiter, p.Config.RateLimits.TrustedProxies)
+	edge := edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, r)
+	edge.Tracer = p.Tracer
 	h, err := httpapi.Handler(httpapi.HandlerOptions{
 		BasePath: p.Host.BasePath, Routes: r,
-		Edge: edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, r),
+		Edge: edge,
 	})
 	if err != nil {
 		return err

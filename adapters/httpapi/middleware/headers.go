@@ -62,6 +62,15 @@ func (w *hardenedWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
+// Flush sends what was written so far (a streaming answer), its headers
+// completed first.
+func (w *hardenedWriter) Flush() {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *hardenedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 

@@ -1,124 +1,107 @@
 package middleware
 
 import (
-	"fmt"
-	"io"
 	"net/http"
-	"runtime"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // durationBuckets are the upper bounds (seconds) of the latency histogram.
 var durationBuckets = []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
 
-// Metrics collects request counts and latencies by route and serves them in
-// the Prometheus text format, plus any gauges registered by other parts.
+// Metrics is one server's Prometheus registry (not the global default, so
+// several servers in one process keep their series apart) with the HTTP
+// request histogram by route pattern and status, the rate limiter's
+// decisions, the Go runtime and process collectors, and whatever else is
+// registered on it: gauges through Gauge, any collector through Registry.
 type Metrics struct {
-	mu     sync.Mutex
-	routes map[routeKey]*routeStats
-	gauges map[string]gauge
+	reg       *prometheus.Registry
+	requests  *prometheus.CounterVec
+	durations *prometheus.HistogramVec
+	quota     *prometheus.CounterVec
+	handler   http.Handler
+	series    sync.Map // seriesKey -> *requestSeries: the hot path skips the vectors' label hashing
 }
 
-type routeKey struct {
+type seriesKey struct {
 	route  string
 	status int
 }
 
-type routeStats struct {
-	count   uint64
-	sum     float64
-	buckets []uint64
+// requestSeries are the two series of one route and status.
+type requestSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
 }
 
-type gauge struct {
-	help string
-	read func() float64
-}
-
-// NewMetrics returns an empty collector.
+// NewMetrics returns a registry holding the HTTP and rate-limit series and
+// the Go and process collectors.
 func NewMetrics() *Metrics {
-	return &Metrics{routes: map[routeKey]*routeStats{}, gauges: map[string]gauge{}}
+	reg := prometheus.NewRegistry()
+	m := &Metrics{
+		reg: reg,
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "pinsight_http_requests_total", Help: "Requests served, by route pattern and status.",
+		}, []string{"route", "status"}),
+		durations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "pinsight_http_request_duration_seconds", Help: "Request latency, by route pattern and status.",
+			Buckets: durationBuckets,
+		}, []string{"route", "status"}),
+		quota: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "pinsight_rate_limit_decisions_total",
+			Help: "Rate-limit decisions, by quota (default, auth) and outcome (allowed, limited, error: the limiter failed and the request passed).",
+		}, []string{"quota", "outcome"}),
+	}
+	reg.MustRegister(m.requests, m.durations, m.quota,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// The edge's gzip compresses the exposition like any other answer.
+	m.handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg, DisableCompression: true})
+	return m
 }
 
-// Gauge registers a value read at scrape time, e.g. the dataset size.
+// Registry is where other parts of the program register their collectors
+// (e.g. a job queue's metrics); they are served with the rest at /metrics.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Gauge registers a value read at scrape time, e.g. the dataset size. A
+// name registered twice panics, as any duplicate collector does.
 func (m *Metrics) Gauge(name, help string, read func() float64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.gauges[name] = gauge{help: help, read: read}
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, read))
 }
 
+// observe counts a served request; a nil *Metrics collects nothing.
 func (m *Metrics) observe(route string, status int, d time.Duration) {
 	if m == nil {
 		return
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	k := routeKey{route, status}
-	s := m.routes[k]
-	if s == nil {
-		s = &routeStats{buckets: make([]uint64, len(durationBuckets))}
-		m.routes[k] = s
+	k := seriesKey{route, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		code := strconv.Itoa(status)
+		v, _ = m.series.LoadOrStore(k, &requestSeries{
+			count: m.requests.WithLabelValues(route, code), duration: m.durations.WithLabelValues(route, code),
+		})
 	}
-	sec := d.Seconds()
-	s.count++
-	s.sum += sec
-	for i, b := range durationBuckets {
-		if sec <= b {
-			s.buckets[i]++
-		}
-	}
+	s := v.(*requestSeries)
+	s.count.Inc()
+	s.duration.Observe(d.Seconds())
 }
 
-// ServeHTTP writes the metrics in the Prometheus text exposition format.
-func (m *Metrics) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	m.write(w)
+// rateDecision counts one decision of the rate limiter.
+func (m *Metrics) rateDecision(quota, outcome string) {
+	if m == nil {
+		return
+	}
+	m.quota.WithLabelValues(quota, outcome).Inc()
 }
 
-func (m *Metrics) write(w io.Writer) {
-	m.mu.Lock()
-	keys := make([]routeKey, 0, len(m.routes))
-	for k := range m.routes {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		return keys[i].route < keys[j].route || keys[i].route == keys[j].route && keys[i].status < keys[j].status
-	})
-	fmt.Fprintln(w, "# HELP pinsight_http_requests_total Requests served, by route pattern and status.")
-	fmt.Fprintln(w, "# TYPE pinsight_http_requests_total counter")
-	for _, k := range keys {
-		fmt.Fprintf(w, "pinsight_http_requests_total{route=%q,status=\"%d\"} %d\n", k.route, k.status, m.routes[k].count)
-	}
-	fmt.Fprintln(w, "# HELP pinsight_http_request_duration_seconds Request latency, by route pattern and status.")
-	fmt.Fprintln(w, "# TYPE pinsight_http_request_duration_seconds histogram")
-	for _, k := range keys {
-		s := m.routes[k]
-		labels := fmt.Sprintf("route=%q,status=\"%d\"", k.route, k.status)
-		for i, b := range durationBuckets {
-			fmt.Fprintf(w, "pinsight_http_request_duration_seconds_bucket{%s,le=\"%s\"} %d\n", labels, strconv.FormatFloat(b, 'g', -1, 64), s.buckets[i])
-		}
-		fmt.Fprintf(w, "pinsight_http_request_duration_seconds_bucket{%s,le=\"+Inf\"} %d\n", labels, s.count)
-		fmt.Fprintf(w, "pinsight_http_request_duration_seconds_sum{%s} %g\n", labels, s.sum)
-		fmt.Fprintf(w, "pinsight_http_request_duration_seconds_count{%s} %d\n", labels, s.count)
-	}
-	names := make([]string, 0, len(m.gauges))
-	for n := range m.gauges {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	gauges := make([]gauge, len(names))
-	for i, n := range names {
-		gauges[i] = m.gauges[n]
-	}
-	m.mu.Unlock()
-	for i, n := range names {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n%s %g\n", n, gauges[i].help, n, n, gauges[i].read())
-	}
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	fmt.Fprintf(w, "# HELP go_goroutines Goroutines that currently exist.\n# TYPE go_goroutines gauge\ngo_goroutines %d\n", runtime.NumGoroutine())
-	fmt.Fprintf(w, "# HELP go_memstats_heap_alloc_bytes Bytes of allocated heap objects.\n# TYPE go_memstats_heap_alloc_bytes gauge\ngo_memstats_heap_alloc_bytes %d\n", ms.HeapAlloc)
+// ServeHTTP writes the registry in the Prometheus exposition format the
+// scraper asks for (text by default).
+func (m *Metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m.handler.ServeHTTP(w, r)
 }

@@ -121,17 +121,15 @@ func TestRequestIDLogsAndMetrics(t *testing.T) {
 		strings.Contains(s, "secret-password") || strings.Contains(s, "psk_secret") {
 		t.Errorf("access log wrong or leaking secrets:\n%s", s)
 	}
-	rec := httptest.NewRecorder()
-	m.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-	body := rec.Body.String()
-	for _, want := range []string{
-		`pinsight_http_requests_total{route="GET /api/v1/digipin/info",status="200"} 2`,
-		`pinsight_http_request_duration_seconds_count{route="POST /api/v1/login",status="401"} 1`,
-		"pinsight_test_gauge 42",
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("metrics lack %q:\n%s", want, body)
-		}
+	families := scrape(t, m)
+	if got := counterValue(families["pinsight_http_requests_total"], "GET /api/v1/digipin/info", "200"); got != 2 {
+		t.Errorf("pinsight_http_requests_total{GET /api/v1/digipin/info, 200} = %v, want 2", got)
+	}
+	if got := histogramCount(families["pinsight_http_request_duration_seconds"], "POST /api/v1/login", "401"); got != 1 {
+		t.Errorf("duration histogram count {POST /api/v1/login, 401} = %d, want 1", got)
+	}
+	if g := families["pinsight_test_gauge"]; g == nil || g.GetMetric()[0].GetGauge().GetValue() != 42 {
+		t.Errorf("pinsight_test_gauge = %v, want 42", g)
 	}
 }
 

@@ -7,6 +7,10 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // maxRequestIDLen bounds a client-supplied X-Request-Id.
@@ -33,9 +37,12 @@ func RequestID(ctx context.Context) string {
 }
 
 // observed assigns each request an id (echoing a sane X-Request-Id) and
-// gives its context the logger (Logger), then logs and counts it once served: method, route pattern, status, duration.
-// Bodies, query strings and headers (keys, passwords) are never logged.
-func observed(next http.Handler, log *slog.Logger, m *Metrics) http.Handler {
+// gives its context the logger (Logger), then logs and counts it once
+// served: method, route pattern, status, duration. A request answered
+// before it reached the router (a quota, a limit) is counted under the
+// pattern mux would have matched. Bodies, query strings and headers (keys,
+// passwords) are never logged.
+func observed(next http.Handler, log *slog.Logger, m *Metrics, mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
@@ -50,13 +57,23 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics) http.Handler {
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
 		if *route == "" {
+			_, *route = mux.Handler(r)
+		}
+		if *route == "" {
 			*route = "unmatched"
 		}
 		m.observe(*route, sw.status, elapsed)
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", *route),
+		attrs := make([]slog.Attr, 0, 9)
+		attrs = append(attrs, slog.String("request_id", id))
+		if span := trace.SpanFromContext(ctx); span.SpanContext().IsValid() {
+			span.SetName(*route)
+			span.SetAttributes(semconv.HTTPRoute(*route), attribute.String("request_id", id))
+			attrs = append(attrs, slog.String("trace_id", span.SpanContext().TraceID().String()))
+		}
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", append(attrs,
+			slog.String("method", r.Method), slog.String("route", *route),
 			slog.String("path", r.URL.Path), slog.Int("status", sw.status),
-			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int64("bytes", sw.bytes))
+			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int64("bytes", sw.bytes))...)
 	})
 }
 
@@ -99,6 +116,12 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	n, err := w.ResponseWriter.Write(b)
 	w.bytes += int64(n)
 	return n, err
+}
+
+// Flush sends what was written so far (a streaming answer).
+func (w *statusWriter) Flush() {
+	w.wroteHeader = true
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer.

@@ -16,10 +16,11 @@ import (
 // RateLimits configures request quotas.
 type RateLimits struct {
 	// Default applies to every route but the operations endpoints
-	// (/healthz, /readyz, /metrics, the OpenAPI documents and /docs): per
-	// user for requests whose Bearer key the edge verified (every key of a
-	// user shares the quota, so minting or rotating keys does not reset
-	// it), per client IP for the others, made-up or revoked keys included.
+	// (/healthz, /readyz, /metrics, the OpenAPI documents and /docs with
+	// its assets): per user for requests whose Bearer key the edge
+	// verified (every key of a user shares the quota, so minting or
+	// rotating keys does not reset it), per client IP for the others,
+	// made-up or revoked keys included.
 	Default ratelimit.Limit
 	// Auth is the stricter quota of POST /register and /login, per IP.
 	Auth ratelimit.Limit
@@ -36,16 +37,22 @@ var DefaultRateLimits = RateLimits{
 // rateLimited wraps next with the quotas of cfg, setting RateLimit-* headers
 // on every limited response and answering 429 with Retry-After beyond them.
 // It runs after authenticated, whose verdict decides who is charged.
-func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, log *slog.Logger) http.Handler {
+// Each decision is counted in m by quota and outcome.
+func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, log *slog.Logger, m *Metrics) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		limit, key := quotaFor(r, cfg)
 		if limiter == nil || !limit.Enabled() {
 			next.ServeHTTP(w, r)
 			return
 		}
+		quota := "default"
+		if quotaKind(r) == authQuota {
+			quota = "auth"
+		}
 		d, err := limiter.Take(r.Context(), key, limit)
 		if err != nil { // fail open: a broken limiter must not take the API down
 			log.WarnContext(r.Context(), "rate limiter failed", "err", err)
+			m.rateDecision(quota, "error")
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -54,10 +61,12 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, l
 		h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
 		h.Set("RateLimit-Reset", seconds(d.Reset))
 		if !d.Allowed {
+			m.rateDecision(quota, "limited")
 			h.Set("Retry-After", seconds(d.RetryAfter))
 			WriteError(w, http.StatusTooManyRequests, "rate limit exceeded: retry after "+seconds(d.RetryAfter)+" s")
 			return
 		}
+		m.rateDecision(quota, "allowed")
 		next.ServeHTTP(w, r)
 	})
 }
@@ -87,7 +96,7 @@ func operational(path string) bool {
 	case "/healthz", "/readyz", "/metrics", "/docs":
 		return true
 	}
-	return strings.HasPrefix(path, "/openapi") || strings.HasPrefix(path, "/schemas/")
+	return strings.HasPrefix(path, "/openapi") || strings.HasPrefix(path, "/schemas/") || strings.HasPrefix(path, "/docs/")
 }
 
 // quotaFor picks the limit and the client key of a request: the verified

@@ -4,13 +4,18 @@ import (
 	"log/slog"
 	"net/http"
 
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	noopmetric "go.opentelemetry.io/otel/metric/noop"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/pinsight/pinsight/ports"
 )
 
 // Options configures the middleware around the API.
 type Options struct {
 	Log         *slog.Logger      // access log, and the log of everything behind the edge (Logger); nil discards
-	Metrics     *Metrics          // nil: not collected
+	Metrics     *Metrics          // nil: not collected (NewMetrics gives each server its own registry)
 	Limiter     ports.RateLimiter // nil: no rate limiting
 	RateLimits  RateLimits        // quotas for Limiter
 	CORSOrigins []string          // origins allowed on the site-analysis API ("*" for any)
@@ -19,6 +24,10 @@ type Options struct {
 	// quotas charge a verified key's user (nil: every request is charged
 	// to its IP, and protected operations verify keys themselves).
 	Authenticate Authenticator
+	// Tracer records a server span per request (otelhttp), named for the
+	// route pattern, continuing a caller's W3C traceparent; the trace id
+	// joins the access log. Nil: no tracing, no cost.
+	Tracer trace.TracerProvider
 }
 
 // NewHandler wraps the mux with request ids, access logs, metrics, the
@@ -31,10 +40,15 @@ func NewHandler(mux *http.ServeMux, o Options) http.Handler {
 		o.Log = discard
 	}
 	h := capped(compressed(enveloped(mux, o.Log)), o.Limits)
-	h = rateLimited(h, o.Limiter, o.RateLimits, o.Log)
+	h = rateLimited(h, o.Limiter, o.RateLimits, o.Log, o.Metrics)
 	h = authenticated(h, o.Authenticate)
 	h = bounded(h, o.Limits)
-	return observed(hardened(corsAllowed(h, o.CORSOrigins)), o.Log, o.Metrics)
+	h = observed(hardened(corsAllowed(h, o.CORSOrigins)), o.Log, o.Metrics, mux)
+	if o.Tracer != nil {
+		h = otelhttp.NewHandler(h, "http.server", otelhttp.WithTracerProvider(o.Tracer),
+			otelhttp.WithPropagators(propagation.TraceContext{}), otelhttp.WithMeterProvider(noopmetric.NewMeterProvider()))
+	}
+	return h
 }
 
 // enveloped routes through mux, answering what the mux itself rejects in

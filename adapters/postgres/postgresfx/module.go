@@ -5,6 +5,8 @@ package postgresfx
 import (
 	"context"
 
+	"github.com/uptrace/bun/extra/bunotel"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
@@ -31,11 +33,24 @@ var Module = fx.Module("postgres",
 // every request (serve keeps an in-memory replica instead).
 var PostalStore = fx.Provide(fx.Annotate(postgres.NewPostalStore, fx.As(new(ports.PostalStore))))
 
+// dbParams are what newDB takes: with a TracerProvider in the graph
+// (tracingfx), every query is a span, a child of the request's.
+type dbParams struct {
+	fx.In
+	Lifecycle fx.Lifecycle
+	Config    postgres.Config
+	Tracer    trace.TracerProvider `optional:"true"`
+}
+
 // newDB returns the handle; the start hook connects and migrates.
-func newDB(lc fx.Lifecycle, cfg postgres.Config) (*postgres.DB, error) {
-	db, err := postgres.New(cfg)
+func newDB(p dbParams) (*postgres.DB, error) {
+	lc := p.Lifecycle
+	db, err := postgres.New(p.Config)
 	if err != nil {
 		return nil, err
+	}
+	if p.Tracer != nil {
+		db.DB = db.DB.WithQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(p.Tracer), bunotel.WithDBName("pinsight")))
 	}
 	lc.Append(fx.StartStopHook(func(ctx context.Context) error {
 		if err := db.Connect(ctx); err != nil {

@@ -5,6 +5,8 @@ package sqlitefx
 import (
 	"context"
 
+	"github.com/uptrace/bun/extra/bunotel"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/sqlite"
@@ -25,11 +27,24 @@ var Module = fx.Module("sqlite",
 	fx.Provide(appfx.AsComponent(readiness)),
 )
 
+// dbParams are what newDB takes: with a TracerProvider in the graph
+// (tracingfx), every query is a span, a child of the request's.
+type dbParams struct {
+	fx.In
+	Lifecycle fx.Lifecycle
+	Config    sqlite.Config
+	Tracer    trace.TracerProvider `optional:"true"`
+}
+
 // newDB returns the handle; the start hook connects and migrates.
-func newDB(lc fx.Lifecycle, cfg sqlite.Config) (*sqlite.DB, error) {
-	db, err := sqlite.New(cfg)
+func newDB(p dbParams) (*sqlite.DB, error) {
+	lc := p.Lifecycle
+	db, err := sqlite.New(p.Config)
 	if err != nil {
 		return nil, err
+	}
+	if p.Tracer != nil {
+		db.AddQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(p.Tracer), bunotel.WithDBName("pinsight")))
 	}
 	lc.Append(fx.StartStopHook(func(ctx context.Context) error {
 		if err := db.Connect(ctx); err != nil {

@@ -1,0 +1,170 @@
+package httpapi
+
+import (
+	"bytes"
+	"sync"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// DefaultBodyCacheBytes bounds a BodyCache made by NewBodyCache(0): the
+// bodies and their gzip variants together.
+const DefaultBodyCacheBytes = 64 << 20
+
+// gzipMinBytes is the smallest cached body stored with a gzip variant (the
+// edge compresses nothing smaller either).
+const gzipMinBytes = 1024
+
+// BodyCache holds the encoded answers of static postal reads (a PIN
+// lookup, a state, a district, the dataset...), each with its gzip
+// variant, so a repeated request is served without looking up, encoding or
+// compressing anything.
+//
+// Entries belong to one dataset version: the first Get or Put naming a
+// newer version replaces every entry at once (one atomic swap), so an
+// answer of the previous dataset is never served after the new one is.
+//
+// Answers that change within a dataset version (live counts of a PIN's
+// offices, say) are invalidated per key with Invalidate, or for every
+// key sharing a tag (the PIN of a PIN's operations) with InvalidateTag;
+// an answer computed before an invalidation is not stored after it
+// (Put takes the epoch Get returned), and an ETag built for such an
+// answer must then name the per-key version too (see cacheable).
+type BodyCache struct {
+	maxBytes int64
+	gen      atomic.Pointer[cacheGeneration]
+}
+
+// cacheGeneration is the cache of one dataset version.
+type cacheGeneration struct {
+	version string
+	entries sync.Map // string -> *CachedBody
+	bytes   atomic.Int64
+	epoch   atomic.Uint64 // bumped by every invalidation
+}
+
+// CachedBody is one encoded answer.
+type CachedBody struct {
+	ContentType string
+	Body        []byte
+	Gzip        []byte // nil: too small to be worth compressing
+	tag         string
+}
+
+func (b *CachedBody) size() int64 { return int64(len(b.Body) + len(b.Gzip) + len(b.tag) + 64) }
+
+// NewBodyCache returns an empty cache holding at most maxBytes of bodies
+// (0: DefaultBodyCacheBytes). Beyond, storing an answer evicts others.
+func NewBodyCache(maxBytes int64) *BodyCache {
+	if maxBytes <= 0 {
+		maxBytes = DefaultBodyCacheBytes
+	}
+	c := &BodyCache{maxBytes: maxBytes}
+	c.gen.Store(&cacheGeneration{})
+	return c
+}
+
+// generation returns the entries of version, replacing older ones.
+func (c *BodyCache) generation(version string) *cacheGeneration {
+	for {
+		g := c.gen.Load()
+		if g.version == version {
+			return g
+		}
+		if c.gen.CompareAndSwap(g, &cacheGeneration{version: version}) {
+			return c.gen.Load()
+		}
+	}
+}
+
+// Get returns the answer stored for key under the dataset version, and
+// the epoch to hand to Put when there is none.
+func (c *BodyCache) Get(version, key string) (*CachedBody, uint64) {
+	g := c.generation(version)
+	epoch := g.epoch.Load()
+	if v, ok := g.entries.Load(key); ok {
+		return v.(*CachedBody), epoch
+	}
+	return nil, epoch
+}
+
+// Put stores an answer for key under the dataset version, with its gzip
+// variant when it is large enough, unless the cache was invalidated since
+// the Get that returned epoch (the answer may then be stale) or the
+// dataset moved on. The tag (e.g. the PIN) groups keys for InvalidateTag.
+// It returns the entry, stored or not.
+func (c *BodyCache) Put(version, key, tag string, epoch uint64, contentType string, body []byte) *CachedBody {
+	e := &CachedBody{ContentType: contentType, Body: bytes.Clone(body), tag: tag}
+	if len(body) >= gzipMinBytes {
+		e.Gzip = gzipBytes(body)
+	}
+	g := c.gen.Load()
+	if g.version != version || g.epoch.Load() != epoch {
+		return e
+	}
+	for g.bytes.Load()+e.size() > c.maxBytes {
+		if !g.evictOne() {
+			return e // larger than the whole cache
+		}
+	}
+	if _, loaded := g.entries.LoadOrStore(key, e); !loaded {
+		g.bytes.Add(e.size())
+	}
+	return e
+}
+
+// evictOne drops one entry (any), reporting whether there was one.
+func (g *cacheGeneration) evictOne() bool {
+	evicted := false
+	g.entries.Range(func(k, v any) bool {
+		if g.entries.CompareAndDelete(k, v) {
+			g.bytes.Add(-v.(*CachedBody).size())
+			evicted = true
+		}
+		return !evicted
+	})
+	return evicted
+}
+
+// Invalidate drops the answer stored for key, whatever its version.
+func (c *BodyCache) Invalidate(key string) {
+	g := c.gen.Load()
+	g.epoch.Add(1)
+	if v, ok := g.entries.LoadAndDelete(key); ok {
+		g.bytes.Add(-v.(*CachedBody).size())
+	}
+}
+
+// InvalidateTag drops every answer stored with tag (every cached answer
+// about one PIN, for the PIN's tag).
+func (c *BodyCache) InvalidateTag(tag string) {
+	g := c.gen.Load()
+	g.epoch.Add(1)
+	g.entries.Range(func(k, v any) bool {
+		if v.(*CachedBody).tag == tag && g.entries.CompareAndDelete(k, v) {
+			g.bytes.Add(-v.(*CachedBody).size())
+		}
+		return true
+	})
+}
+
+// Bytes reports the size of the stored answers, for metrics.
+func (c *BodyCache) Bytes() int64 { return c.gen.Load().bytes.Load() }
+
+// gzipWriters are reused: a writer's tables are large next to a body.
+var gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
+
+// gzipBytes compresses a body once, at the default level (a better ratio
+// than the edge's on-the-fly compression: it is served many times).
+func gzipBytes(body []byte) []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(body) / 4)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(&buf)
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	zw.Reset(nil)
+	gzipWriters.Put(zw)
+	return buf.Bytes()
+}
