@@ -285,6 +285,26 @@ func TestReviewsCaching(t *testing.T) {
 	if len(changed) != 1 || changed[0] != "800001" {
 		t.Errorf("OnCountsChanged saw %v; want [800001]", changed)
 	}
+	// The answers read before the review were stored encoded: what is
+	// served now carries the review, for the PIN and for the search.
+	for _, target := range []string{"/api/v1/pincodes/800001", "/api/v1/pincodes/search?q=patna"} {
+		var data struct {
+			PostOffices []httpapi.OfficeData `json:"post_offices"`
+			Results     []httpapi.OfficeData `json:"results"`
+		}
+		if err := json.Unmarshal(apitest.Do(t, s.h, http.MethodGet, target, "", "").Data, &data); err != nil {
+			t.Fatal(err)
+		}
+		var found bool
+		for _, o := range append(data.PostOffices, data.Results...) {
+			if o.ID == 1 {
+				found = o.ReviewsCount == 1 && o.Rating != nil && *o.Rating == 4
+			}
+		}
+		if !found {
+			t.Errorf("GET %s after the review: office 1 is not served with reviews_count 1 and rating 4: %+v", target, data)
+		}
+	}
 	if res := apitest.Do(t, s.h, http.MethodGet, "/api/v1/states", "", ""); res.Header.Get("Cache-Control") != "public, max-age=86400" {
 		t.Errorf("/states Cache-Control = %q; answers without offices keep a day", res.Header.Get("Cache-Control"))
 	}
