@@ -48,6 +48,7 @@ func store(r site.Report) (storedReport, error) {
 		return storedReport{}, fmt.Errorf("memory: encode results: %w", err)
 	}
 	r.Results = nil
+	r.Status = site.StatusOrGenerated(r.Status)
 	return storedReport{Report: r, results: b}, nil
 }
 

@@ -128,6 +128,8 @@ func withTimeouts(cfg Config) (string, error) {
 
 // Migrate applies every pending embedded migration under bun's lock and
 // returns the names applied. A migration is recorded only once it succeeded.
+// River's migrations (the job queue) follow under an advisory lock; their
+// names are not returned.
 func Migrate(ctx context.Context, db *DB) ([]string, error) {
 	m := migrate.NewMigrator(db.DB, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true))
 	if err := m.Init(ctx); err != nil {
@@ -141,6 +143,9 @@ func Migrate(ctx context.Context, db *DB) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: migrate: %w", err)
 	}
+	if _, err := migrateRiver(ctx, db, false); err != nil {
+		return nil, err
+	}
 	var names []string
 	for _, mg := range group.Migrations {
 		names = append(names, mg.Name)
@@ -148,7 +153,8 @@ func Migrate(ctx context.Context, db *DB) ([]string, error) {
 	return names, nil
 }
 
-// Rollback reverts the last group of migrations.
+// Rollback reverts the last group of migrations; once none of ours is
+// left, it reverts River's and returns their names.
 func Rollback(ctx context.Context, db *DB) ([]string, error) {
 	m := migrate.NewMigrator(db.DB, migrations.Migrations)
 	if err := m.Lock(ctx); err != nil {
@@ -158,6 +164,9 @@ func Rollback(ctx context.Context, db *DB) ([]string, error) {
 	group, err := m.Rollback(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: rollback: %w", err)
+	}
+	if len(group.Migrations) == 0 { // ours are all reverted: River's go last
+		return migrateRiver(ctx, db, true)
 	}
 	var names []string
 	for _, mg := range group.Migrations {

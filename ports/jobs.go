@@ -1,0 +1,92 @@
+package ports
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// AnalysisJob is one queued analysis of a stored report.
+type AnalysisJob struct {
+	ID       int64 // the queue's id of the job
+	ReportID int64
+	UserID   int64
+	Attempt  int // 1 on the first run; snoozes do not count
+}
+
+// AnalysisWorker runs one job. What it returns decides what the queue does
+// next: nil, the job is done; a *SnoozeError, it runs again after the delay
+// without counting an attempt; a *RetryError, it runs again after the
+// queue's backoff; any other error, the job is over (the worker records the
+// outcome on the report itself).
+type AnalysisWorker func(ctx context.Context, job AnalysisJob) error
+
+// SnoozeError asks the queue to run a job again after After, not counting
+// the run as an attempt (a quota or a throttle said "later").
+type SnoozeError struct {
+	After time.Duration
+	Err   error // why, for logs
+}
+
+func (e *SnoozeError) Error() string {
+	return "snoozed for " + e.After.String() + ": " + errText(e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *SnoozeError) Unwrap() error { return e.Err }
+
+// RetryError asks the queue to run a job again after its backoff (a
+// failure that may pass: a timeout, a reset, a 5xx).
+type RetryError struct{ Err error }
+
+func (e *RetryError) Error() string { return "retry: " + errText(e.Err) }
+
+// Unwrap returns the cause.
+func (e *RetryError) Unwrap() error { return e.Err }
+
+func errText(err error) string {
+	if err == nil {
+		return "no cause given"
+	}
+	return err.Error()
+}
+
+// ErrJobsStopped is returned by Jobs.Start on a queue already started, and
+// by enqueues the queue can no longer take.
+var ErrJobsStopped = errors.New("jobs: the runner is stopped or already running")
+
+// JobStats is a snapshot of the queue, for metrics and readiness.
+type JobStats struct {
+	Queued  int // waiting to run: due now, scheduled, or retrying
+	Running int
+	Failed  int // given up on (discarded or cancelled), as the queue retains them
+}
+
+// Jobs is a durable queue of report analyses. Enqueues happen in the
+// transaction that writes the report, so a report is never pending without
+// a job to run it; jobs survive a crash of the process running them (the
+// queue runs them again once they are found stuck).
+type Jobs interface {
+	// CreateWithJob stores r as ReportStore.CreateReports does (idem
+	// included; idem.HTTPStatus is recorded) and, in the same
+	// transaction, enqueues the analysis of the new report to run at runAt
+	// (now when zero or past). It returns the report and the job's id.
+	CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error)
+	// UpdateWithJob updates the user's report as ReportStore.UpdateReport
+	// does and, in the same transaction, enqueues its analysis to run at
+	// runAt. Errors: site.ErrNotFound, update's.
+	UpdateWithJob(ctx context.Context, userID, id int64, update func(*site.Report) error, runAt time.Time) (site.Report, int64, error)
+	// CancelJob cancels job id unless it already finished; a running job
+	// finishes its run. Unknown ids are no error.
+	CancelJob(ctx context.Context, id int64) error
+	// Start runs queued jobs with work, up to the configured number at
+	// once, until Stop. ErrJobsStopped when already started.
+	Start(ctx context.Context, work AnalysisWorker) error
+	// Stop stops taking jobs and waits, until ctx ends, for the running
+	// ones to finish.
+	Stop(ctx context.Context) error
+	// Stats counts the queue's jobs by state.
+	Stats(ctx context.Context) (JobStats, error)
+}
