@@ -90,3 +90,11 @@ type Jobs interface {
 	// Stats counts the queue's jobs by state.
 	Stats(ctx context.Context) (JobStats, error)
 }
+
+// JobSettings size a Jobs queue: the jobs one process runs at once and the
+// fetch deadline that bounds one analysis, from which queues derive how
+// long a run may take and when a run counts as stuck (its process died).
+type JobSettings struct {
+	Workers       int
+	FetchDeadline time.Duration
+}

@@ -212,3 +212,16 @@ func (w *analysisWorker) Work(ctx context.Context, job *river.Job[analysisArgs])
 
 // Interface guard.
 var _ river.Worker[analysisArgs] = (*analysisWorker)(nil)
+
+// ConfigFor derives the queue's configuration from s: a run may take twice
+// the fetch deadline plus 10 s (an analysis is one fetch deadline, the
+// quotas' checks and the writes around it the rest), and counts as stuck
+// 10 s after that, when the rescuer makes it run again.
+func ConfigFor(s ports.JobSettings) Config {
+	fetch := s.FetchDeadline
+	if fetch <= 0 {
+		fetch = 15 * time.Second
+	}
+	timeout := 2*fetch + 10*time.Second
+	return Config{Workers: s.Workers, JobTimeout: timeout, RescueAfter: timeout + 10*time.Second}
+}

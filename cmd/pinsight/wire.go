@@ -28,6 +28,7 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 	return fx.Options(
 		fx.Supply(cfg.HTTP, log, accounts.DefaultPasswordParams, cfg.Passwords),
 		appfx.Module,
+		appfx.JobRunner,
 		httpapifx.Module,
 		// Every storage keeps accounts and reports, so the whole API is
 		// served; one without them would choose httpapifx.PostalRoutes.

@@ -8,12 +8,14 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/adapters/riverjobs"
 	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the Postgres account, report and postal stores and a
+// Module provides the Postgres account, report and postal stores, the
+// queue of analyses (River; it needs a ports.JobSettings) and a
 // readiness component over the database a postgres.Config in the graph
 // names. On start it connects and applies pending migrations, within the
 // start's context (failing the start when the database is unreachable); on
@@ -24,7 +26,13 @@ var Module = fx.Module("postgres",
 	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.ReportStore)))),
 	fx.Provide(fx.Annotate(postgres.NewPostalStore, fx.As(new(ports.PostalStore)))),
 	fx.Provide(appfx.AsComponent(readiness)),
+	fx.Provide(newJobs),
 )
+
+// newJobs provides the durable queue of analyses in the database (River).
+func newJobs(db *postgres.DB, s ports.JobSettings) (ports.Jobs, error) {
+	return postgres.NewJobs(db, riverjobs.ConfigFor(s))
+}
 
 // newDB returns the handle; the start hook connects and migrates.
 func newDB(lc fx.Lifecycle, cfg postgres.Config) (*postgres.DB, error) {
