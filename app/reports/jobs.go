@@ -116,7 +116,7 @@ func (rs *Reports) backstop() time.Time {
 // finishLate stores the outcome of an analysis that outlived its request
 // (the report is answered pending): a result, or a failure that will not
 // pass. A failure that may pass leaves the report to its job.
-func (rs *Reports) finishLate(later <-chan outcome, userID, id, jobID int64, keepURL bool) {
+func (rs *Reports) finishLate(later <-chan outcome, userID, id int64, keepURL bool) {
 	o := <-later
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -127,9 +127,9 @@ func (rs *Reports) finishLate(later <-chan outcome, userID, id, jobID int64, kee
 			}
 			return rs.settle(r, o, keepURL)
 		})
-		if err == nil {
-			_ = rs.jobs.jobs.CancelJob(ctx, jobID) // its backstop has nothing left to do
-		} else if !errors.Is(err, errAlreadyFinished) && !errors.Is(err, site.ErrNotFound) {
+		// The backstop job stays queued: when it runs, it finds the report
+		// finished and does nothing.
+		if err != nil && !errors.Is(err, errAlreadyFinished) && !errors.Is(err, site.ErrNotFound) {
 			rs.jobs.log.Warn("reports: store a late analysis", "report", id, "err", err)
 		}
 		return
@@ -192,6 +192,8 @@ func reason(err error) string {
 // reset or a 5xx answer is retried until site.MaxAnalysisAttempts analyses
 // ran, then the report fails (a 5xx then keeps its result, as a first
 // analysis does); a failure that will not pass fails the report at once.
+// A failed report's job ends with the failure (the queue counts it given
+// up); a finished one's ends done.
 func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error {
 	r, err := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
 		if r.Status.Finished() {
@@ -230,7 +232,7 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 	case again:
 		return &ports.RetryError{Err: errors.New(reasonOrStatus(err, a))}
 	}
-	return nil
+	return err // a failure, recorded: the job is given up (nil: done)
 }
 
 // reasonOrStatus says why an analysis is tried again.

@@ -187,12 +187,12 @@ func (rs *Reports) createPending(ctx context.Context, r site.Report, url string,
 		f.HTTPStatus = StatusAccepted
 		finished = &f
 	}
-	out, jobID, err := rs.jobs.jobs.CreateWithJob(ctx, r, finished, runAt)
+	out, _, err := rs.jobs.jobs.CreateWithJob(ctx, r, finished, runAt)
 	if err != nil {
 		return Created{}, err
 	}
 	if later != nil {
-		go rs.finishLate(later, out.UserID, out.ID, jobID, false)
+		go rs.finishLate(later, out.UserID, out.ID, false)
 	}
 	return Created{Report: out, HTTPStatus: StatusAccepted}, nil
 }
@@ -314,7 +314,7 @@ func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy 
 	if later != nil {
 		runAt = rs.backstop()
 	}
-	out, jobID, err := rs.jobs.jobs.UpdateWithJob(ctx, userID, id, func(r *site.Report) error {
+	out, _, err := rs.jobs.jobs.UpdateWithJob(ctx, userID, id, func(r *site.Report) error {
 		r.Privacy, r.UpdatedAt, r.Failure = privacy, now, ""
 		if hash != "" {
 			r.PasswordHash = hash
@@ -329,7 +329,7 @@ func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy 
 		return site.Report{}, err
 	}
 	if later != nil {
-		go rs.finishLate(later, userID, id, jobID, true)
+		go rs.finishLate(later, userID, id, true)
 	}
 	return out, nil
 }

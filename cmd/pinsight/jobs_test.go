@@ -88,6 +88,21 @@ func TestReportLifecycle(t *testing.T) {
 	if st, raw := c.call(http.MethodGet, "/api/v1/reports?status=done", nil, nil); st != http.StatusUnprocessableEntity {
 		t.Errorf("?status=done = %d %s, want 422", st, raw)
 	}
+	// The queue on /metrics and /readyz.
+	var metrics string
+	if st, raw := c.call(http.MethodGet, "/metrics", nil, nil); st != http.StatusOK {
+		t.Errorf("/metrics = %d", st)
+	} else {
+		metrics = raw
+	}
+	for _, want := range []string{"pinsight_jobs_queued ", "pinsight_jobs_running ", "pinsight_jobs_failed 1"} { // failed: the refused target
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	if st, raw := c.call(http.MethodGet, "/readyz", nil, nil); st != http.StatusOK || !strings.Contains(raw, `"jobs"`) {
+		t.Errorf("/readyz = %d %s, want 200 naming the jobs", st, raw)
+	}
 	if st, raw := c.call(http.MethodPost, "/api/v1/reports?wait=61", map[string]any{"url": site.URL + "/fast"}, nil); st != http.StatusUnprocessableEntity || !strings.Contains(raw, "wait") {
 		t.Errorf("wait=61 = %d %s, want 422 on wait", st, raw)
 	}

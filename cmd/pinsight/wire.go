@@ -30,12 +30,33 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		appfx.Module,
 		appfx.JobRunner,
 		httpapifx.Module,
+		httpapifx.JobGauges,
 		// Every storage keeps accounts and reports, so the whole API is
 		// served; one without them would choose httpapifx.PostalRoutes.
 		httpapifx.AllRoutes,
 		stores,
 		site,
 		bounds,
+	), nil
+}
+
+// workerOptions is the graph of `pinsight worker`: the stores, the
+// analyser and the job runner, without the HTTP server.
+func workerOptions(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
+	site, err := siteOptions(cfg.Site, 0)
+	if err != nil {
+		return nil, err
+	}
+	stores, err := storage(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return fx.Options(
+		fx.Supply(log, accounts.DefaultPasswordParams, cfg.Passwords),
+		appfx.Module,
+		appfx.JobRunner,
+		stores,
+		site,
 	), nil
 }
 

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.uber.org/dig"
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
+)
+
+// newWorkerCmd is `pinsight worker`: it runs the queued analyses of the
+// database (River) without serving HTTP, so analysis capacity scales apart
+// from the API. Its flags are serve's storage, analyser and logging flags.
+func newWorkerCmd() *cobra.Command {
+	var cfg serveConfig
+	cmd := &cobra.Command{
+		Use:   "worker",
+		Short: "Run queued analyses (jobs) without serving HTTP, until SIGINT or SIGTERM",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := bindEnv(cmd); err != nil {
+				return err
+			}
+			return work(cmd.Context(), cfg)
+		},
+	}
+	f := cmd.Flags()
+	databaseFlags(f, &cfg.Database)
+	siteFlags(f, &cfg.Site)
+	passwordFlags(f, &cfg.Passwords)
+	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "time allowed for running analyses on shutdown")
+	f.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	f.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
+	documentEnv(cmd)
+	return cmd
+}
+
+// work runs the worker graph until a signal, then stops it gracefully.
+func work(ctx context.Context, cfg serveConfig) error {
+	log := newLogger(cfg.LogLevel, cfg.LogFormat)
+	slog.SetDefault(log)
+	opts, err := workerOptions(cfg, log)
+	if err != nil {
+		return err
+	}
+	a := fx.New(opts, fx.StopTimeout(cfg.ShutdownTimeout+time.Second), fx.WithLogger(func() fxevent.Logger {
+		l := &fxevent.SlogLogger{Logger: log}
+		l.UseLogLevel(slog.LevelDebug)
+		return l
+	}))
+	if err := a.Start(ctx); err != nil {
+		return dig.RootCause(err)
+	}
+	sig := <-a.Wait()
+	log.Info("signal received", "signal", sig.Signal.String())
+	stop, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	return a.Stop(stop)
+}
