@@ -27,7 +27,7 @@ type fixtureSite struct {
 const fixturePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fixture page for Pinsight</title>` +
 	`<meta name="description" content="A page served by the test suite."></head><body><h1>Fixture</h1><p>Hello.</p></body></html>`
 
-func newFixtureSite(t *testing.T, delay time.Duration) *fixtureSite {
+func newFixtureSite(t testing.TB, delay time.Duration) *fixtureSite {
 	t.Helper()
 	f := &fixtureSite{delay: delay}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
