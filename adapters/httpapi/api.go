@@ -44,7 +44,8 @@ the report as always; otherwise 202 with the report pending or running and Locat
 /reports/{id}, and a durable job (River, in the server's database) finishes it, even across a
 restart. Jobs retry timeouts, reset connections and 5xx answers with backoff (at most 3
 analyses), wait out quotas and throttles, and fail a refused target at once. GET /reports
-filters by ?status=.
+filters by ?status=. POST /reports/batch queues up to 100 URLs at once (202), spread in time by
+the per-site throttle.
 
 POST bodies are accepted as application/json or application/x-www-form-urlencoded, except
 batch endpoints, which are JSON only. Request bodies must arrive within 5 s (408).

@@ -104,6 +104,7 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 		return ok(reportData(r)), nil
 	})
 	registerReportWrites(g, rs, acc)
+	registerReportBatch(g, rs, acc)
 }
 
 // createdReply is the answer of create-report: the report, with

@@ -66,6 +66,19 @@ func (j *Jobs) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idem
 	return out[0], j.enqueue(out[0].ID, out[0].UserID, runAt), nil
 }
 
+// CreateManyWithJobs implements ports.Jobs.
+func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, runAt []time.Time) ([]site.Report, []int64, error) {
+	out, err := j.store.CreateReports(ctx, rs, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]int64, len(out))
+	for i, r := range out {
+		ids[i] = j.enqueue(r.ID, r.UserID, runAt[i])
+	}
+	return out, ids, nil
+}
+
 // UpdateWithJob implements ports.Jobs.
 func (j *Jobs) UpdateWithJob(ctx context.Context, userID, id int64, update func(*site.Report) error, runAt time.Time) (site.Report, int64, error) {
 	out, err := j.store.UpdateReport(ctx, userID, id, update)

@@ -63,23 +63,47 @@ func migrateRiver(ctx context.Context, db *DB, down bool) ([]string, error) {
 
 // CreateWithJob implements ports.Jobs.
 func (j *Jobs) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error) {
+	out, ids, err := j.create(ctx, []site.Report{r}, idem, []time.Time{runAt})
+	if err != nil {
+		return site.Report{}, 0, err
+	}
+	return out[0], ids[0], nil
+}
+
+// CreateManyWithJobs implements ports.Jobs.
+func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, runAt []time.Time) ([]site.Report, []int64, error) {
+	return j.create(ctx, rs, nil, runAt)
+}
+
+// create inserts rs and their jobs in one transaction.
+func (j *Jobs) create(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
 	ctx, cancel := j.db.bound(ctx)
 	defer cancel()
-	rows := []reportRow{reportRowFrom(r)}
-	rows[0].ID, rows[0].Token = 0, site.NewShareToken()
-	var jobID int64
-	err := j.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	rows := make([]reportRow, len(rs))
+	for i, r := range rs {
+		rows[i] = reportRowFrom(r)
+		rows[i].ID, rows[i].Token = 0, site.NewShareToken()
+	}
+	jobIDs := make([]int64, len(rows))
+	err := j.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) (err error) {
 		if err := insertReports(ctx, tx, rows, idem); err != nil {
 			return err
 		}
-		var err error
-		jobID, err = j.Insert(ctx, tx.Tx, rows[0].ID, rows[0].UserID, runAt)
-		return err
+		for i, row := range rows {
+			if jobIDs[i], err = j.Insert(ctx, tx.Tx, row.ID, row.UserID, runAt[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
-		return site.Report{}, 0, txErr("create report with job", err)
+		return nil, nil, txErr("create reports with jobs", err)
 	}
-	return rows[0].toDomain(), jobID, nil
+	out := make([]site.Report, len(rows))
+	for i, row := range rows {
+		out[i] = row.toDomain()
+	}
+	return out, jobIDs, nil
 }
 
 // UpdateWithJob implements ports.Jobs.

@@ -49,25 +49,43 @@ func migrateRiver(ctx context.Context, db *DB, down bool) ([]string, error) {
 
 // CreateWithJob implements ports.Jobs.
 func (j *Jobs) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error) {
-	rows, err := newReportRows([]site.Report{r})
+	out, ids, err := j.create(ctx, []site.Report{r}, idem, []time.Time{runAt})
 	if err != nil {
 		return site.Report{}, 0, err
+	}
+	return out[0], ids[0], nil
+}
+
+// CreateManyWithJobs implements ports.Jobs.
+func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, runAt []time.Time) ([]site.Report, []int64, error) {
+	return j.create(ctx, rs, nil, runAt)
+}
+
+// create inserts rs and their jobs in one IMMEDIATE transaction.
+func (j *Jobs) create(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
+	rows, err := newReportRows(rs)
+	if err != nil {
+		return nil, nil, err
 	}
 	ctx, cancel := j.db.bound(ctx)
 	defer cancel()
-	var jobID int64
-	err = j.db.inTx(ctx, "create report with job", func(ctx context.Context, tx bun.Tx) error {
+	jobIDs := make([]int64, len(rows))
+	err = j.db.inTx(ctx, "create reports with jobs", func(ctx context.Context, tx bun.Tx) error {
 		if err := insertReports(ctx, tx, rows, idem); err != nil {
 			return err
 		}
-		jobID, err = j.Insert(ctx, tx.Tx, rows[0].ID, rows[0].UserID, runAt)
-		return wrapNonNil("enqueue analysis", err)
+		for i, row := range rows {
+			if jobIDs[i], err = j.Insert(ctx, tx.Tx, row.ID, row.UserID, runAt[i]); err != nil {
+				return wrap("enqueue analysis", err)
+			}
+		}
+		return nil
 	})
 	if err != nil {
-		return site.Report{}, 0, err
+		return nil, nil, err
 	}
-	out, err := rows[0].toDomain()
-	return out, jobID, err
+	out, err := domainReports(rows)
+	return out, jobIDs, err
 }
 
 // UpdateWithJob implements ports.Jobs.

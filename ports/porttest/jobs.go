@@ -32,6 +32,7 @@ func TestJobs(t *testing.T, newSubject func(t *testing.T) JobsSubject) {
 	t.Run("permanent failure", func(t *testing.T) { testJobsPermanent(t, newSubject(t)) })
 	t.Run("cancel", func(t *testing.T) { testJobsCancel(t, newSubject(t)) })
 	t.Run("atomic with the report", func(t *testing.T) { testJobsAtomic(t, newSubject(t)) })
+	t.Run("many", func(t *testing.T) { testJobsMany(t, newSubject(t)) })
 }
 
 // jobRecorder is a worker that records its runs and answers with next.
@@ -269,5 +270,25 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("%s: not within %s", what, jobsPatience)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func testJobsMany(t *testing.T, s JobsSubject) {
+	ctx := context.Background()
+	rec := newJobRecorder(nil)
+	later := time.Now().Add(time.Hour)
+	rs, ids, err := s.Jobs.CreateManyWithJobs(ctx,
+		[]site.Report{pendingReport("https://a.example.com/"), pendingReport("https://b.example.com/"), pendingReport("https://c.example.com/")},
+		[]time.Time{{}, later, {}})
+	if err != nil || len(rs) != 3 || len(ids) != 3 || rs[0].ID >= rs[1].ID || rs[1].ID >= rs[2].ID {
+		t.Fatalf("CreateManyWithJobs = %+v, %v, %v", rs, ids, err)
+	}
+	startJobs(t, s, rec)
+	got := map[int64]bool{rec.waitRun(t, "first").ReportID: true, rec.waitRun(t, "second").ReportID: true}
+	if !got[rs[0].ID] || !got[rs[2].ID] {
+		t.Errorf("ran reports %v, want %d and %d (the second is due in an hour)", got, rs[0].ID, rs[2].ID)
+	}
+	if st, err := s.Jobs.Stats(ctx); err != nil || st.Queued != 1 {
+		t.Errorf("Stats = %+v, %v; want the later job queued", st, err)
 	}
 }

@@ -1,0 +1,115 @@
+package reports
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// MaxBatch is how many URLs one batch may hold.
+const MaxBatch = 100
+
+// NewBatch is the input of CreateBatch: URLs to analyse with one privacy
+// and password for all. Nil fields were not sent.
+type NewBatch struct {
+	URLs     []string
+	Privacy  *int
+	Password *string
+}
+
+// siteLimiter is implemented by analysers that throttle each target site
+// (*Analyser): a batch spreads its jobs in time to fit the quota.
+type siteLimiter interface {
+	SiteLimit() ratelimit.Limit
+}
+
+// SiteLimit returns the quota of analyses per target site.
+func (a *Analyser) SiteLimit() ratelimit.Limit { return a.perSite }
+
+// ErrNoJobs is returned by CreateBatch when analyses are not durable jobs
+// (no WithJobs): a batch is only ever queued.
+var ErrNoJobs = site.Invalid("urls", "batches need the job queue, which this server does not run")
+
+// CreateBatch validates in and stores one pending report per URL with its
+// analysis job, all in one transaction, answering at once (their jobs run
+// later). Every invalid URL is reported (urls[i]) and nothing is stored.
+// The per-site throttle spreads the jobs in time instead of failing them:
+// past the site's quota, each further URL of one site runs a quota window
+// later; quotas and throttles still snooze a job that meets them (the
+// user's daily quota counts each URL as it runs). Errors:
+// *site.ValidationError, accounts.ErrPasswordsBusy, ErrNoJobs.
+func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) ([]site.Report, error) {
+	if rs.jobs == nil {
+		return nil, ErrNoJobs
+	}
+	if len(in.URLs) == 0 || len(in.URLs) > MaxBatch {
+		return nil, site.Invalid("urls", "must hold 1 to "+strconv.Itoa(MaxBatch)+" URLs")
+	}
+	invalid := &site.ValidationError{Fields: map[string][]string{}}
+	for i, u := range in.URLs {
+		if err := site.CheckURL(u); err != nil {
+			for _, msgs := range err.(*site.ValidationError).Fields {
+				invalid.Fields["urls["+strconv.Itoa(i)+"]"] = msgs
+			}
+		}
+	}
+	if len(invalid.Fields) > 0 {
+		return nil, invalid
+	}
+	privacy := site.DefaultPrivacy
+	if in.Privacy != nil {
+		p, err := site.ParsePrivacy(*in.Privacy)
+		if err != nil {
+			return nil, err
+		}
+		privacy = p
+	}
+	password, err := sharePassword(privacy, in.Password, false)
+	if err != nil {
+		return nil, err
+	}
+	hash, err := rs.hash(ctx, password)
+	if err != nil {
+		return nil, err
+	}
+	now := rs.clock()
+	reports := make([]site.Report, len(in.URLs))
+	for i, u := range in.URLs {
+		project, err := site.ProjectName(u)
+		if err != nil {
+			return nil, err
+		}
+		reports[i] = site.Report{UserID: userID, URL: u, Project: project, Privacy: privacy, PasswordHash: hash,
+			Status: site.StatusPending, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
+	}
+	out, _, err := rs.jobs.jobs.CreateManyWithJobs(ctx, reports, rs.spread(in.URLs, time.Now()))
+	return out, err
+}
+
+// spread is when each URL's job runs: the first quota's worth of one
+// site's URLs at once, each further quota's worth one window later.
+func (rs *Reports) spread(urls []string, now time.Time) []time.Time {
+	at := make([]time.Time, len(urls))
+	sl, ok := rs.analyser.(siteLimiter)
+	if !ok || !sl.SiteLimit().Enabled() {
+		return at
+	}
+	limit := sl.SiteLimit()
+	seen := map[string]int{}
+	for i, raw := range urls {
+		u, err := url.Parse(raw)
+		if err != nil {
+			continue
+		}
+		s := siteOf(u.Hostname())
+		if k := seen[s]; k >= limit.Requests {
+			at[i] = now.Add(time.Duration(k/limit.Requests) * limit.Window)
+		}
+		seen[s]++
+	}
+	return at
+}

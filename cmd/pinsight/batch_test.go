@@ -1,0 +1,71 @@
+package main
+
+import (
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxtest"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+)
+
+// TestReportBatch queues a batch over HTTP against a local fixture site
+// whose site quota is 2 a minute: the first two run at once, the third is
+// scheduled a minute later instead of failing.
+func TestReportBatch(t *testing.T) {
+	fixture := newFixtureSite(t, 0)
+	cfg := jobsServeConfig("sqlite:"+filepath.Join(t.TempDir(), "p.db"), 5*time.Second)
+	cfg.Site.HostPerMinute = 2
+	var srv *httpapi.Server
+	a := fxtest.New(t, mustOptions(t, cfg), fx.Populate(&srv))
+	a.RequireStart()
+	defer a.RequireStop()
+	c := newUser(t, "http://"+srv.Addr(), "batch@example.com")
+
+	st, raw := c.call(http.MethodPost, "/api/v1/reports/batch", map[string]any{"urls": []string{fixture.URL + "/fast", "ftp://x/", "nope"}}, nil)
+	if st != http.StatusUnprocessableEntity || !strings.Contains(raw, "urls[1]") || !strings.Contains(raw, "urls[2]") {
+		t.Errorf("batch with invalid URLs = %d %s, want 422 on urls[1] and urls[2]", st, raw)
+	}
+	many := make([]string, 101)
+	for i := range many {
+		many[i] = fixture.URL + "/fast"
+	}
+	if st, raw := c.call(http.MethodPost, "/api/v1/reports/batch", map[string]any{"urls": many}, nil); st != http.StatusUnprocessableEntity {
+		t.Errorf("batch of 101 = %d %s, want 422", st, raw)
+	}
+	var list struct {
+		Data struct {
+			Reports []reportJSON `json:"reports"`
+		} `json:"data"`
+	}
+	if st, raw := c.call(http.MethodGet, "/api/v1/reports", nil, &list); st != http.StatusOK || len(list.Data.Reports) != 0 {
+		t.Fatalf("reports after refused batches = %d %s, want none", st, raw)
+	}
+
+	var batch struct {
+		Data struct {
+			Reports []reportJSON `json:"reports"`
+		} `json:"data"`
+	}
+	urls := []string{fixture.URL + "/fast", fixture.URL + "/fast?b", fixture.URL + "/fast?c"}
+	if st, raw := c.call(http.MethodPost, "/api/v1/reports/batch", map[string]any{"urls": urls, "privacy": 0}, &batch); st != http.StatusAccepted || len(batch.Data.Reports) != 3 {
+		t.Fatalf("batch = %d %s, want 202 with 3 reports", st, raw)
+	}
+	for i, r := range batch.Data.Reports {
+		if r.Status != "pending" || r.URL != urls[i] {
+			t.Errorf("report %d = %+v, want pending for %s", i, r, urls[i])
+		}
+	}
+	for _, r := range batch.Data.Reports[:2] {
+		if got := c.waitFinished("/api/v1/reports/"+itoa(r.ID), 30*time.Second); got.Status != "generated" {
+			t.Errorf("report %d = %+v, want generated", r.ID, got)
+		}
+	}
+	if got := c.report("/api/v1/reports/" + itoa(batch.Data.Reports[2].ID)); got.Status != "pending" || got.Attempts != 0 {
+		t.Errorf("third report = %+v, want still pending: the site's quota schedules it a minute later", got)
+	}
+}
