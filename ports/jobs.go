@@ -82,11 +82,19 @@ type Jobs interface {
 	// does and, in the same transaction, enqueues its analysis to run at
 	// runAt. Errors: site.ErrNotFound, update's.
 	UpdateWithJob(ctx context.Context, userID, id int64, update func(*site.Report) error, runAt time.Time) (site.Report, int64, error)
+	// EnqueueDue starts the scheduled analyses due at now: each finished
+	// report whose NextRunAt is at or before now becomes pending (attempts
+	// 0), its NextRunAt moves one period of its schedule past now, and its
+	// analysis is enqueued, in one transaction; at most limit reports.
+	// Returns how many it enqueued.
+	EnqueueDue(ctx context.Context, now time.Time, limit int) (int, error)
 	// CancelJob cancels job id unless it already finished; a running job
 	// finishes its run. Unknown ids are no error.
 	CancelJob(ctx context.Context, id int64) error
 	// Start runs queued jobs with work, up to the configured number at
-	// once, until Stop. ErrJobsStopped when already started.
+	// once, until Stop, and calls EnqueueDue every JobSettings.Sweep (one
+	// process at a time where the queue is shared). ErrJobsStopped when
+	// already started.
 	Start(ctx context.Context, work AnalysisWorker) error
 	// Stop stops taking jobs and waits, until ctx ends, for the running
 	// ones to finish.
@@ -101,4 +109,18 @@ type Jobs interface {
 type JobSettings struct {
 	Workers       int
 	FetchDeadline time.Duration
+	Sweep         time.Duration // how often scheduled analyses are looked for (default a minute)
+}
+
+// DefaultSweep is how often queues look for due scheduled analyses.
+const DefaultSweep = time.Minute
+
+// ReportHistory keeps the runs (finished analyses) of reports, for their
+// history. Runs of a deleted report go with it.
+type ReportHistory interface {
+	// AddRun records run of the user's report run.ReportID.
+	AddRun(ctx context.Context, userID int64, run site.Run) error
+	// Runs returns the runs of the user's report id, newest first, at most
+	// limit; none for another user's report.
+	Runs(ctx context.Context, userID, id int64, limit int) ([]site.Run, error)
 }

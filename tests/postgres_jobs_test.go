@@ -25,6 +25,7 @@ func TestPostgresJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return porttest.JobsSubject{Jobs: jobs, Store: postgres.NewReportStore(db)}
+		store := postgres.NewReportStore(db)
+		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store}
 	})
 }

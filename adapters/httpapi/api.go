@@ -45,7 +45,9 @@ the report as always; otherwise 202 with the report pending or running and Locat
 restart. Jobs retry timeouts, reset connections and 5xx answers with backoff (at most 3
 analyses), wait out quotas and throttles, and fail a refused target at once. GET /reports
 filters by ?status=. POST /reports/batch queues up to 100 URLs at once (202), spread in time by
-the per-site throttle.
+the per-site throttle. A report may carry schedule (daily, weekly): it is then re-analysed by
+itself, and GET /reports/{id}/history lists its runs with the checks broken and fixed since the
+run before.
 
 POST bodies are accepted as application/json or application/x-www-form-urlencoded, except
 batch endpoints, which are JSON only. Request bodies must arrive within 5 s (408).

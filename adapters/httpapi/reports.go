@@ -60,6 +60,7 @@ type reportCreateInput struct {
 		URL      string  `json:"url" minLength:"1" maxLength:"2048" doc:"The URL to analyse: http or https."`
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password."`
 		Password *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise. The account password rules apply (at least 8 characters not counting leading and trailing spaces, at most 256 bytes, no control characters, not common), the e-mail rule aside."`
+		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history)."`
 	}
 }
 
@@ -71,6 +72,7 @@ type reportUpdateInput struct {
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
 		Password *string `json:"password,omitempty" maxLength:"1024" doc:"A new share password (the rules of create-report); only when the privacy is or becomes 2."`
 		Results  int     `json:"results,omitempty" enum:"0,1" default:"0" doc:"1 re-runs the analysis; 0 keeps the results."`
+		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse daily or weekly, the next run a period from now; off stops."`
 	}
 }
 
@@ -105,6 +107,7 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 	})
 	registerReportWrites(g, rs, acc)
 	registerReportBatch(g, rs, acc)
+	registerReportHistory(g, rs, acc)
 }
 
 // createdReply is the answer of create-report: the report, with
@@ -177,7 +180,7 @@ func registerReportWrites(g huma.API, rs *reports.Reports, acc *accounts.Account
 	protect(acc, &op)
 	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*createdReply, error) {
 		r, err := rs.Create(ctx, caller(ctx).User.ID, reports.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password,
-			IdempotencyKey: in.IdempotencyKey, Wait: waitOf(in.waitSent, in.Wait)})
+			IdempotencyKey: in.IdempotencyKey, Wait: waitOf(in.waitSent, in.Wait), Schedule: in.Body.Schedule})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
@@ -204,6 +207,7 @@ func registerReportWrites(g huma.API, rs *reports.Reports, acc *accounts.Account
 		upd := reports.ReportUpdate{Wait: waitOf(in.waitSent, in.Wait)}
 		if in.Body != nil {
 			upd.Privacy, upd.Password, upd.Reanalyse = in.Body.Privacy, in.Body.Password, in.Body.Results == 1
+			upd.Schedule = in.Body.Schedule
 		}
 		r, err := rs.Update(ctx, caller(ctx).User.ID, in.ID, upd)
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 type Jobs struct {
 	store   *ReportStore
 	workers int
+	sweep   time.Duration
 	backoff func(attempt int) time.Duration
 
 	mu      sync.Mutex
@@ -47,13 +48,18 @@ const (
 // maxMemoryRuns caps the runs of one job, as River's MaxAttempts does.
 const maxMemoryRuns = 10
 
-// NewJobs returns a queue for store's reports running workers jobs at once
-// (default 4) once started.
-func NewJobs(store *ReportStore, workers int) *Jobs {
+// NewJobs returns a queue for store's reports running s.Workers jobs at
+// once (default 4) once started, and enqueuing the scheduled analyses due
+// every s.Sweep (default ports.DefaultSweep).
+func NewJobs(store *ReportStore, s ports.JobSettings) *Jobs {
+	workers, sweep := s.Workers, s.Sweep
 	if workers <= 0 {
 		workers = 4
 	}
-	return &Jobs{store: store, workers: workers, jobs: map[int64]*memJob{}, ready: make(chan int64, 1024),
+	if sweep <= 0 {
+		sweep = ports.DefaultSweep
+	}
+	return &Jobs{store: store, workers: workers, sweep: sweep, jobs: map[int64]*memJob{}, ready: make(chan int64, 1024),
 		stop: make(chan struct{}), backoff: func(attempt int) time.Duration { return time.Duration(attempt*attempt) * time.Second }}
 }
 
@@ -135,7 +141,24 @@ func (j *Jobs) Start(ctx context.Context, work ports.AnalysisWorker) error {
 		j.wg.Add(1)
 		go j.loop(runCtx)
 	}
+	j.wg.Add(1)
+	go j.sweeper(runCtx)
 	return nil
+}
+
+// sweeper enqueues the scheduled analyses due, at start and every sweep.
+func (j *Jobs) sweeper(ctx context.Context) {
+	defer j.wg.Done()
+	tick := time.NewTicker(j.sweep)
+	defer tick.Stop()
+	for {
+		_, _ = j.EnqueueDue(ctx, time.Now(), 500)
+		select {
+		case <-j.stop:
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 func (j *Jobs) loop(ctx context.Context) {

@@ -23,7 +23,8 @@ type ReportStore struct {
 	tokens    map[string]int64 // share token -> report id
 	lastID    int64
 	keys      map[idemKey]site.Idempotency
-	lastPurge time.Time // of expired keys
+	lastPurge time.Time            // of expired keys
+	runs      map[int64][]site.Run // report id -> its runs, oldest first
 }
 
 // idemKey is a user's idempotency key.

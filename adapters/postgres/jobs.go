@@ -28,8 +28,19 @@ func NewJobs(db *DB, cfg riverjobs.Config) (*Jobs, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Jobs{Queue: q, db: db}, nil
+	j := &Jobs{Queue: q, db: db}
+	q.SetSweep(j.sweep)
+	return j, nil
 }
+
+// sweep enqueues the scheduled analyses due now (the periodic job).
+func (j *Jobs) sweep(ctx context.Context) error {
+	_, err := j.EnqueueDue(ctx, time.Now(), sweepBatch)
+	return err
+}
+
+// sweepBatch bounds the reports one sweep enqueues; the next takes the rest.
+const sweepBatch = 500
 
 // riverLockKey serialises River's migrations across instances
 // (pg_advisory_xact_lock: released with the transaction, so a killed

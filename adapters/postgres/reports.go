@@ -31,6 +31,8 @@ type reportRow struct {
 	Status       string       `bun:"status"`
 	Attempts     int          `bun:"attempts"`
 	Failure      string       `bun:"failure"`
+	Schedule     string       `bun:"schedule"`
+	NextRunAt    time.Time    `bun:"next_run_at"`
 	GeneratedAt  time.Time    `bun:"generated_at"`
 	CreatedAt    time.Time    `bun:"created_at"`
 	UpdatedAt    time.Time    `bun:"updated_at"`
@@ -43,6 +45,7 @@ func reportRowFrom(r site.Report) reportRow {
 	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
 		Status: string(site.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
+		Schedule: string(r.Schedule), NextRunAt: r.NextRunAt.UTC(),
 		GeneratedAt: r.GeneratedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
@@ -50,6 +53,7 @@ func (row reportRow) toDomain() site.Report {
 	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: site.Rating(row.Rating), Results: row.Results, Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
 		Status: site.Status(row.Status), Attempts: row.Attempts, Failure: row.Failure,
+		Schedule: site.Schedule(row.Schedule), NextRunAt: row.NextRunAt.UTC(),
 		GeneratedAt: row.GeneratedAt.UTC(), CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC()}
 }
 
@@ -207,7 +211,7 @@ func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*sit
 	next := reportRowFrom(r)
 	_, err = tx.NewUpdate().Model(&next).
 		Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash",
-			"status", "attempts", "failure", "generated_at", "updated_at").
+			"status", "attempts", "failure", "schedule", "next_run_at", "generated_at", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
 		return site.Report{}, wrap("update report", err)

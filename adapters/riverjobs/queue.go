@@ -39,6 +39,9 @@ type Config struct {
 	PollInterval time.Duration
 	// Logger receives River's logs (default: warnings to slog's default).
 	Logger *slog.Logger
+	// Sweep is how often the sweep given to SetSweep runs, as a River
+	// periodic job: on the elected leader only (default a minute).
+	Sweep time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -60,6 +63,9 @@ func (c Config) withDefaults() Config {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
+	if c.Sweep <= 0 {
+		c.Sweep = ports.DefaultSweep
+	}
 	return c
 }
 
@@ -75,13 +81,39 @@ const jobKind = "pinsight_analysis"
 // Kind implements river.JobArgs.
 func (analysisArgs) Kind() string { return jobKind }
 
-// Queue is River's client with Pinsight's one kind of job.
+// sweepArgs are the (empty) arguments of the periodic sweep job.
+type sweepArgs struct{}
+
+// Kind implements river.JobArgs.
+func (sweepArgs) Kind() string { return "pinsight_schedule_sweep" }
+
+// Queue is River's client with Pinsight's jobs: analyses, and the
+// periodic sweep that enqueues scheduled ones.
 type Queue struct {
 	client  *river.Client[*sql.Tx]
 	pool    *sql.DB
 	cfg     Config
 	work    atomic.Pointer[ports.AnalysisWorker]
+	sweep   atomic.Pointer[func(context.Context) error]
 	started atomic.Bool
+}
+
+// SetSweep sets what the periodic sweep job runs (the adapter's
+// EnqueueDue); without it the sweep does nothing.
+func (q *Queue) SetSweep(sweep func(context.Context) error) { q.sweep.Store(&sweep) }
+
+// sweepWorker runs the sweep.
+type sweepWorker struct {
+	river.WorkerDefaults[sweepArgs]
+	q *Queue
+}
+
+// Work implements river.Worker.
+func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
+	if sweep := w.q.sweep.Load(); sweep != nil {
+		return (*sweep)(ctx)
+	}
+	return nil
 }
 
 // New returns a queue over driver, whose pool is pool. Migrate must have
@@ -91,7 +123,12 @@ func New(driver riverdriver.Driver[*sql.Tx], pool *sql.DB, cfg Config) (*Queue, 
 	q := &Queue{pool: pool, cfg: cfg}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &analysisWorker{q: q})
+	river.AddWorker(workers, &sweepWorker{q: q})
+	sweep := river.NewPeriodicJob(river.PeriodicInterval(cfg.Sweep),
+		func() (river.JobArgs, *river.InsertOpts) { return sweepArgs{}, &river.InsertOpts{MaxAttempts: 1} },
+		&river.PeriodicJobOpts{RunOnStart: true})
 	client, err := river.NewClient(driver, &river.Config{
+		PeriodicJobs:         []*river.PeriodicJob{sweep},
 		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
 		Workers:              workers,
 		JobTimeout:           cfg.JobTimeout,
@@ -223,5 +260,5 @@ func ConfigFor(s ports.JobSettings) Config {
 		fetch = 15 * time.Second
 	}
 	timeout := 2*fetch + 10*time.Second
-	return Config{Workers: s.Workers, JobTimeout: timeout, RescueAfter: timeout + 10*time.Second}
+	return Config{Workers: s.Workers, JobTimeout: timeout, RescueAfter: timeout + 10*time.Second, Sweep: s.Sweep}
 }

@@ -17,6 +17,7 @@ func TestJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return porttest.JobsSubject{Jobs: jobs, Store: sqlite.NewReportStore(db)}
+		store := sqlite.NewReportStore(db)
+		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store}
 	})
 }

@@ -29,6 +29,8 @@ type reportRow struct {
 	Status       string `bun:"status"`
 	Attempts     int    `bun:"attempts"`
 	Failure      string `bun:"failure"`
+	Schedule     string `bun:"schedule"`
+	NextRunAt    stamp  `bun:"next_run_at"`
 	GeneratedAt  stamp  `bun:"generated_at"`
 	CreatedAt    stamp  `bun:"created_at"`
 	UpdatedAt    stamp  `bun:"updated_at"`
@@ -46,6 +48,7 @@ func reportRowFrom(r site.Report) (reportRow, error) {
 	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: string(results), Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
 		Status: string(site.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
+		Schedule: string(r.Schedule), NextRunAt: stampOf(r.NextRunAt),
 		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}, nil
 }
 
@@ -54,6 +57,7 @@ func (row reportRow) summary() site.Report {
 	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: site.Rating(row.Rating), Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
 		Status: site.Status(row.Status), Attempts: row.Attempts, Failure: row.Failure,
+		Schedule: site.Schedule(row.Schedule), NextRunAt: row.NextRunAt.utc(),
 		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
 }
 
@@ -242,7 +246,7 @@ func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*sit
 	}
 	_, err = tx.NewUpdate().Model(&next).
 		Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash",
-			"status", "attempts", "failure", "generated_at", "updated_at").
+			"status", "attempts", "failure", "schedule", "next_run_at", "generated_at", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
 		return site.Report{}, wrap("update report", err)

@@ -53,7 +53,7 @@ func (e *InProgressError) RetryAfter() time.Duration { return e.Wait }
 // while the first still runs it is *InProgressError. A request that fails
 // releases the key, so a retry runs again. Keys are remembered for
 // site.IdempotencyKeyTTL.
-func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy site.Privacy, password string, wait time.Duration) (Created, error) {
+func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy site.Privacy, password string, schedule site.Schedule, wait time.Duration) (Created, error) {
 	if err := site.CheckIdempotencyKey(in.IdempotencyKey); err != nil {
 		return Created{}, err
 	}
@@ -70,7 +70,7 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 	}
 	runCtx, cancel := context.WithDeadline(ctx, idem.LockedUntil) // done before another request may take the key over
 	defer cancel()
-	created, err := rs.create(runCtx, userID, in.URL, privacy, password, &idem, wait)
+	created, err := rs.create(runCtx, userID, in.URL, privacy, password, schedule, &idem, wait)
 	switch {
 	case errors.Is(err, site.ErrClaimLost):
 		return Created{}, &InProgressError{Wait: time.Second}

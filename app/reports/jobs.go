@@ -121,12 +121,15 @@ func (rs *Reports) finishLate(later <-chan outcome, userID, id int64, keepURL bo
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if o.err == nil || permanent(o.err) {
-		_, err := rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
+		r, err := rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
 			if r.Status.Finished() {
 				return errAlreadyFinished
 			}
 			return rs.settle(r, o, keepURL)
 		})
+		if err == nil {
+			rs.record(ctx, r)
+		}
 		// The backstop job stays queued: when it runs, it finds the report
 		// finished and does nothing.
 		if err != nil && !errors.Is(err, errAlreadyFinished) && !errors.Is(err, site.ErrNotFound) {
@@ -219,7 +222,7 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 	}
 	again := r.Attempts < site.MaxAnalysisAttempts &&
 		((err != nil && !permanent(err)) || (err == nil && a.Status >= 500))
-	_, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
+	done, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
 		if again {
 			r.Status, r.Failure = site.StatusPending, reasonOrStatus(err, a)
 			return nil
@@ -231,6 +234,9 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 		return &ports.RetryError{Err: uerr}
 	case again:
 		return &ports.RetryError{Err: errors.New(reasonOrStatus(err, a))}
+	}
+	if uerr == nil {
+		rs.record(ctx, done)
 	}
 	return err // a failure, recorded: the job is given up (nil: done)
 }

@@ -31,7 +31,8 @@ type Reports struct {
 	analyser PageAnalyser
 	pw       accounts.PasswordHasher
 	now      func() time.Time
-	jobs     *jobConfig // nil: every analysis runs in its request
+	jobs     *jobConfig          // nil: every analysis runs in its request
+	history  ports.ReportHistory // the store's, when it keeps one
 }
 
 // Option adjusts Reports at construction.
@@ -45,6 +46,7 @@ func WithClock(now func() time.Time) Option { return func(rs *Reports) { rs.now 
 // hashing share passwords with pw.
 func New(store ports.ReportStore, analyser PageAnalyser, pw accounts.PasswordHasher, opts ...Option) *Reports {
 	rs := &Reports{store: store, analyser: analyser, pw: pw, now: time.Now}
+	rs.history, _ = store.(ports.ReportHistory)
 	for _, o := range opts {
 		o(rs)
 	}
@@ -60,6 +62,8 @@ type NewReport struct {
 	// input within site.IdempotencyKeyTTL, it creates nothing and answers
 	// the report it created (see Create).
 	IdempotencyKey string
+	// Schedule re-analyses the report daily or weekly ("off", nil: never).
+	Schedule *string
 	// Wait is how long the request waits for the analysis (nil: the
 	// default, DefaultWait; 0 to MaxWait). With jobs (WithJobs), a report
 	// not finished by then is stored pending and answered with
@@ -93,6 +97,9 @@ type ReportUpdate struct {
 	// Reanalyse runs the analysis of the report's URL again and replaces
 	// its results, score, rating, project and generation time.
 	Reanalyse bool
+	// Schedule changes the report's schedule (daily, weekly, off); the
+	// next run is a period after now.
+	Schedule *string
 	// Wait bounds the wait for a re-analysis, as NewReport.Wait does; the
 	// report answered is then pending (running), its job finishes it.
 	Wait *time.Duration
@@ -123,23 +130,30 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Crea
 	if err != nil {
 		return Created{}, err
 	}
-	if in.IdempotencyKey != "" {
-		return rs.createOnce(ctx, userID, in, privacy, password, min(wait, IdempotencyLock-backstopGrace))
+	var schedule site.Schedule
+	if in.Schedule != nil {
+		if schedule, err = site.ParseSchedule(*in.Schedule); err != nil {
+			return Created{}, err
+		}
 	}
-	return rs.create(ctx, userID, in.URL, privacy, password, nil, wait)
+	if in.IdempotencyKey != "" {
+		return rs.createOnce(ctx, userID, in, privacy, password, schedule, min(wait, IdempotencyLock-backstopGrace))
+	}
+	return rs.create(ctx, userID, in.URL, privacy, password, schedule, nil, wait)
 }
 
 // create hashes the password, analyses url within wait and stores the
 // report; with idem, in the transaction that finishes idem. An analysis
 // not finished within wait (or not run: wait 0) is stored pending with its
 // job (StatusAccepted).
-func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy site.Privacy, password string, idem *site.Idempotency, wait time.Duration) (Created, error) {
+func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy site.Privacy, password string, schedule site.Schedule, idem *site.Idempotency, wait time.Duration) (Created, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
 		return Created{}, err
 	}
 	now := rs.clock()
 	r := site.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
+	setSchedule(&r, schedule, now)
 	if rs.jobs != nil && wait == 0 {
 		return rs.createPending(ctx, r, url, idem, nil)
 	}
@@ -156,6 +170,9 @@ func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy
 	}
 	if idem == nil {
 		out, err := rs.store.CreateReport(ctx, r)
+		if err == nil {
+			rs.record(ctx, out)
+		}
 		return Created{Report: out, HTTPStatus: StatusCreated}, err
 	}
 	finished := *idem
@@ -164,6 +181,7 @@ func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy
 	if err != nil {
 		return Created{}, err
 	}
+	rs.record(ctx, out[0])
 	return Created{Report: out[0], HTTPStatus: StatusCreated}, nil
 }
 
@@ -268,7 +286,15 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 	if err != nil {
 		return site.Report{}, err
 	}
-	if in.Privacy == nil && hash == "" && !in.Reanalyse {
+	var schedule *site.Schedule
+	if in.Schedule != nil {
+		sch, err := site.ParseSchedule(*in.Schedule)
+		if err != nil {
+			return site.Report{}, err
+		}
+		schedule = &sch
+	}
+	if in.Privacy == nil && hash == "" && !in.Reanalyse && schedule == nil {
 		return cur, nil // nothing to change
 	}
 	wait, err := rs.waitOf(in.Wait)
@@ -278,11 +304,11 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 	var a site.Analysis
 	if in.Reanalyse {
 		if rs.jobs != nil && wait == 0 {
-			return rs.updatePending(ctx, userID, id, privacy, hash, nil)
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, nil)
 		}
 		o, done, later := rs.analyseWithin(ctx, userID, cur.URL, wait)
 		if !done {
-			return rs.updatePending(ctx, userID, id, privacy, hash, later)
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, later)
 		}
 		if o.err != nil {
 			return site.Report{}, o.err
@@ -290,10 +316,13 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 		a = o.a
 	}
 	now := rs.clock()
-	return rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
+	out, err := rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
 		r.Privacy, r.UpdatedAt = privacy, now
 		if hash != "" {
 			r.PasswordHash = hash
+		}
+		if schedule != nil {
+			setSchedule(r, *schedule, now)
 		}
 		if !in.Reanalyse {
 			return nil
@@ -303,12 +332,16 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 		r.URL, r.Attempts = url, 1
 		return err
 	})
+	if err == nil && in.Reanalyse {
+		rs.record(ctx, out)
+	}
+	return out, err
 }
 
 // updatePending is Update's write when the re-analysis did not finish
 // within its wait (later: it runs on in this process) or was not run
 // (wait 0): the report is pending, with its job, in one write.
-func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy site.Privacy, hash string, later <-chan outcome) (site.Report, error) {
+func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy site.Privacy, hash string, schedule *site.Schedule, later <-chan outcome) (site.Report, error) {
 	now := rs.clock()
 	var runAt time.Time
 	if later != nil {
@@ -318,6 +351,9 @@ func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy 
 		r.Privacy, r.UpdatedAt, r.Failure = privacy, now, ""
 		if hash != "" {
 			r.PasswordHash = hash
+		}
+		if schedule != nil {
+			setSchedule(r, *schedule, now)
 		}
 		r.Status, r.Attempts = site.StatusPending, 0
 		if later != nil {

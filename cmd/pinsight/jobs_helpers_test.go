@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -22,6 +23,8 @@ type fixtureSite struct {
 	delay time.Duration
 	mu    sync.Mutex
 	flaky int // requests of /flaky so far
+	// bare serves /fast without its title and description from now on.
+	bare atomic.Bool
 }
 
 const fixturePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fixture page for Pinsight</title>` +
@@ -63,6 +66,10 @@ func (f *fixtureSite) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if f.bare.Load() {
+		_, _ = io.WriteString(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><p>Bare.</p></body></html>`)
+		return
+	}
 	_, _ = io.WriteString(w, fixturePage)
 }
 

@@ -21,12 +21,13 @@ import (
 type siteConfig struct {
 	Fetch            fetch.Config
 	Workers          int
-	JobWorkers       int    // queued analyses run at once by this process; 0: Workers
-	UserConcurrent   int    // 0: no cap
-	UserDaily        int    // 0: no quota
-	HostPerMinute    int    // per registrable domain; 0: no limit
-	AddressPerMinute int    // 0: no limit
-	CookieKey        string // hex; empty: random at start
+	JobWorkers       int           // queued analyses run at once by this process; 0: Workers
+	Sweep            time.Duration // how often due scheduled analyses are queued
+	UserConcurrent   int           // 0: no cap
+	UserDaily        int           // 0: no quota
+	HostPerMinute    int           // per registrable domain; 0: no limit
+	AddressPerMinute int           // 0: no limit
+	CookieKey        string        // hex; empty: random at start
 }
 
 // siteFlags adds the analyser and share-page flags of serve.
@@ -39,6 +40,7 @@ func siteFlags(f *pflag.FlagSet, c *siteConfig) {
 	f.StringVar(&c.Fetch.UserAgent, "user-agent", fetch.DefaultUserAgent, "User-Agent of the analyser's requests")
 	f.IntVar(&c.Workers, "analysis-workers", 4, "analyses running at once; beyond, 503 with Retry-After")
 	f.IntVar(&c.JobWorkers, "workers", 0, "queued analyses (jobs) this process runs at once (0: --analysis-workers); they share the --analysis-workers slots with requests' analyses")
+	f.DurationVar(&c.Sweep, "schedule-sweep", ports.DefaultSweep, "how often scheduled (daily, weekly) re-analyses that are due are queued; one instance at a time does it")
 	f.IntVar(&c.UserConcurrent, "user-concurrent-analyses", reports.DefaultUserConcurrent, "analyses one user may run at once, apart from --analysis-workers; beyond, 429 with Retry-After (0: no cap)")
 	f.IntVar(&c.UserDaily, "user-daily-analyses", reports.DefaultUserDaily.Requests, "analyses one user may start in 24 h, re-analyses included, whatever their API key; beyond, 429 with Retry-After (0: no limit)")
 	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", reports.DefaultHostLimit.Requests, "analyses of one target site (its registrable domain: example.com with its subdomains) per minute; beyond, 429 with Retry-After (0: no limit)")
@@ -69,7 +71,7 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 	if c.UserConcurrent <= 0 {
 		analyser.UserConcurrent = -1 // no cap
 	}
-	jobs := ports.JobSettings{Workers: cmp.Or(c.JobWorkers, c.Workers), FetchDeadline: cmp.Or(c.Fetch.Timeout, fetch.DefaultTimeout)}
+	jobs := ports.JobSettings{Workers: cmp.Or(c.JobWorkers, c.Workers), FetchDeadline: cmp.Or(c.Fetch.Timeout, fetch.DefaultTimeout), Sweep: c.Sweep}
 	return fx.Options(
 		fx.Supply(c.Fetch, analyser, httpapi.ShareOptions{CookieKey: key}, jobs),
 		fetchfx.Module,

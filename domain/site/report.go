@@ -50,6 +50,8 @@ type Report struct {
 	Status       Status // "" is stored as StatusGenerated
 	Attempts     int    // analyses of the current request started so far
 	Failure      string // why the last analysis failed, when Status is StatusFailed
+	Schedule     Schedule
+	NextRunAt    time.Time // of the next scheduled analysis; zero without a schedule
 	GeneratedAt  time.Time
 	CreatedAt    time.Time
 	UpdatedAt    time.Time

@@ -14,8 +14,9 @@ import (
 // JobsSubject is a queue under test and the report store it writes to.
 // User 1 must exist in the store.
 type JobsSubject struct {
-	Jobs  ports.Jobs
-	Store ports.ReportStore
+	Jobs    ports.Jobs
+	Store   ports.ReportStore
+	History ports.ReportHistory // the store's history
 }
 
 // jobsPatience bounds the wait for a job the suite expects to run: queues
@@ -33,6 +34,8 @@ func TestJobs(t *testing.T, newSubject func(t *testing.T) JobsSubject) {
 	t.Run("cancel", func(t *testing.T) { testJobsCancel(t, newSubject(t)) })
 	t.Run("atomic with the report", func(t *testing.T) { testJobsAtomic(t, newSubject(t)) })
 	t.Run("many", func(t *testing.T) { testJobsMany(t, newSubject(t)) })
+	t.Run("scheduled analyses", func(t *testing.T) { testJobsDue(t, newSubject(t)) })
+	t.Run("history", func(t *testing.T) { testHistory(t, newSubject(t)) })
 }
 
 // jobRecorder is a worker that records its runs and answers with next.
@@ -290,5 +293,68 @@ func testJobsMany(t *testing.T, s JobsSubject) {
 	}
 	if st, err := s.Jobs.Stats(ctx); err != nil || st.Queued != 1 {
 		t.Errorf("Stats = %+v, %v; want the later job queued", st, err)
+	}
+}
+
+func testJobsDue(t *testing.T, s JobsSubject) {
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Second)
+	mk := func(url string, sch site.Schedule, next time.Time, st site.Status) site.Report {
+		r := pendingReport(url)
+		r.Status, r.Schedule, r.NextRunAt = st, sch, next
+		got, err := s.Store.CreateReport(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	due := mk("https://due.example.com/", site.ScheduleDaily, now.Add(-time.Minute), site.StatusGenerated)
+	mk("https://later.example.com/", site.ScheduleWeekly, now.Add(time.Hour), site.StatusGenerated)
+	mk("https://off.example.com/", site.ScheduleOff, time.Time{}, site.StatusGenerated)
+	mk("https://busy.example.com/", site.ScheduleDaily, now.Add(-time.Minute), site.StatusPending)
+	n, err := s.Jobs.EnqueueDue(ctx, now, 10)
+	if err != nil || n != 1 {
+		t.Fatalf("EnqueueDue = %d, %v; want 1 (the due finished report)", n, err)
+	}
+	got, err := s.Store.Report(ctx, 1, due.ID)
+	if err != nil || got.Status != site.StatusPending || got.Attempts != 0 || !got.NextRunAt.Equal(now.Add(24*time.Hour)) {
+		t.Errorf("due report = %+v, %v; want pending, next run a day after now", got, err)
+	}
+	if n, err := s.Jobs.EnqueueDue(ctx, now, 10); err != nil || n != 0 {
+		t.Errorf("second EnqueueDue = %d, %v; want nothing due", n, err)
+	}
+	rec := newJobRecorder(nil)
+	startJobs(t, s, rec)
+	if job := rec.waitRun(t, "the scheduled analysis"); job.ReportID != due.ID {
+		t.Errorf("ran report %d, want %d", job.ReportID, due.ID)
+	}
+}
+
+func testHistory(t *testing.T, s JobsSubject) {
+	ctx := context.Background()
+	r, err := s.Store.CreateReport(ctx, pendingReport("https://history.example.com/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().UTC().Truncate(time.Second)
+	for i, failing := range [][]string{{"a", "b"}, {}, {"c"}} {
+		run := site.Run{ReportID: r.ID, At: at.Add(time.Duration(i) * time.Hour), Score: 50 + i, Rating: site.RatingFor(50 + i), Failing: failing}
+		if err := s.History.AddRun(ctx, 1, run); err != nil {
+			t.Fatalf("AddRun %d = %v", i, err)
+		}
+	}
+	runs, err := s.History.Runs(ctx, 1, r.ID, 2)
+	if err != nil || len(runs) != 2 || runs[0].Score != 52 || runs[1].Score != 51 || !runs[0].At.Equal(at.Add(2*time.Hour)) ||
+		len(runs[0].Failing) != 1 || runs[0].Failing[0] != "c" || len(runs[1].Failing) != 0 {
+		t.Errorf("Runs(limit 2) = %+v, %v; want the last two, newest first", runs, err)
+	}
+	if runs, err := s.History.Runs(ctx, 2, r.ID, 10); err != nil || len(runs) != 0 {
+		t.Errorf("another user's Runs = %+v, %v; want none", runs, err)
+	}
+	if err := s.Store.DeleteReport(ctx, 1, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if runs, err := s.History.Runs(ctx, 1, r.ID, 10); err != nil || len(runs) != 0 {
+		t.Errorf("Runs of a deleted report = %+v, %v; want none", runs, err)
 	}
 }

@@ -22,7 +22,7 @@ func reportStore(s *memory.ReportStore) ports.ReportStore { return s }
 
 // newJobs provides the in-process queue of analyses over the reports.
 func newJobs(store *memory.ReportStore, s ports.JobSettings) ports.Jobs {
-	return memory.NewJobs(store, s.Workers)
+	return memory.NewJobs(store, s)
 }
 
 // RateLimiter provides the in-memory rate limiter alone: quotas kept in

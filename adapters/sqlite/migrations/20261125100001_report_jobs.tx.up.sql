@@ -1,8 +1,9 @@
 -- Reports become jobs (analysis on River): each gets a status (pending,
 -- running, generated, failed), the attempts of its current analysis and the
--- reason of a failure. A report still waiting for its analysis has no
--- rating yet (''). SQLite cannot change a CHECK in place: the table is
--- rebuilt, results still last.
+-- reason of a failure, and may be re-analysed daily or weekly (schedule;
+-- '' none), next at next_run_at (the zero time without a schedule). A
+-- report still waiting for its analysis has no rating yet (''). SQLite
+-- cannot change a CHECK in place: the table is rebuilt, results still last.
 CREATE TABLE reports_next (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
     user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -17,6 +18,8 @@ CREATE TABLE reports_next (
     status        TEXT    NOT NULL DEFAULT 'generated' CHECK (status IN ('pending', 'running', 'generated', 'failed')),
     attempts      INTEGER NOT NULL DEFAULT 1 CHECK (attempts >= 0),
     failure       TEXT    NOT NULL DEFAULT '',
+    schedule      TEXT    NOT NULL DEFAULT '' CHECK (schedule IN ('', 'daily', 'weekly')),
+    next_run_at   TEXT    NOT NULL DEFAULT '0001-01-01T00:00:00.000000Z',
     generated_at  TEXT    NOT NULL,
     created_at    TEXT    NOT NULL,
     updated_at    TEXT    NOT NULL,
@@ -44,3 +47,5 @@ CREATE INDEX reports_user_project ON reports (user_id, project);
 CREATE UNIQUE INDEX reports_token ON reports (token);
 --bun:split
 CREATE INDEX reports_user_status ON reports (user_id, status);
+--bun:split
+CREATE INDEX reports_due ON reports (next_run_at) WHERE schedule <> '';
