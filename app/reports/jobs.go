@@ -195,9 +195,14 @@ func reason(err error) string {
 // reset or a 5xx answer is retried until site.MaxAnalysisAttempts analyses
 // ran, then the report fails (a 5xx then keeps its result, as a first
 // analysis does); a failure that will not pass fails the report at once.
-// A failed report's job ends with the failure (the queue counts it given
+// The user's cap of analyses at once is checked first, against the running
+// reports in the store (all processes): over it, the job snoozes. A failed
+// report's job ends with the failure (the queue counts it given
 // up); a finished one's ends done.
 func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error {
+	if err := rs.checkUserCap(ctx, job); err != nil {
+		return err
+	}
 	r, err := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
 		if r.Status.Finished() {
 			return errAlreadyFinished
@@ -247,4 +252,39 @@ func reasonOrStatus(err error, a site.Analysis) string {
 		return reason(err)
 	}
 	return "the site answered with HTTP status " + strconv.Itoa(a.Status)
+}
+
+// userCapper is implemented by analysers that cap each user's analyses at
+// once (*Analyser).
+type userCapper interface {
+	UserCap() int
+}
+
+// UserCap returns how many analyses one user may run at once (0: no cap).
+func (a *Analyser) UserCap() int { return max(a.users.max, 0) }
+
+// checkUserCap snoozes job while its user has as many analyses running as
+// the cap allows, counted in the store, so the cap holds across processes
+// (the analyser's own count is per process). The job's own report, running
+// when a crashed run is rescued, does not count against it.
+func (rs *Reports) checkUserCap(ctx context.Context, job ports.AnalysisJob) error {
+	uc, ok := rs.analyser.(userCapper)
+	if !ok || uc.UserCap() == 0 {
+		return nil
+	}
+	q, err := site.NewReportQuery(site.ReportParams{Status: string(site.StatusRunning)})
+	if err != nil {
+		return err
+	}
+	_, running, err := rs.store.Reports(ctx, job.UserID, q)
+	if err != nil {
+		return &ports.RetryError{Err: err}
+	}
+	if own, err := rs.store.Report(ctx, job.UserID, job.ReportID); err == nil && own.Status == site.StatusRunning {
+		running--
+	}
+	if running >= uc.UserCap() {
+		return &ports.SnoozeError{After: BusyRetryAfter, Err: &QuotaError{Limit: uc.UserCap(), Wait: BusyRetryAfter}}
+	}
+	return nil
 }
