@@ -23,7 +23,9 @@ func (c *capped) UserCap() int { return c.cap }
 // failing answers every analysis with err.
 type failing struct{ err error }
 
-func (f failing) Analyse(context.Context, int64, string) (site.Analysis, error) { return site.Analysis{}, f.err }
+func (f failing) Analyse(context.Context, int64, string) (site.Analysis, error) {
+	return site.Analysis{}, f.err
+}
 
 func storeReport(t *testing.T, store *memory.ReportStore, status site.Status) site.Report {
 	t.Helper()
