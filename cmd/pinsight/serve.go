@@ -74,7 +74,13 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
-	a := fx.New(opts, fx.StopTimeout(cfg.ShutdownTimeout+time.Second), fx.WithLogger(func() fxevent.Logger {
+	return runApp(ctx, opts, cfg.ShutdownTimeout, log)
+}
+
+// runApp starts the graph opts within ctx and runs it until SIGINT or
+// SIGTERM, then stops it within shutdown.
+func runApp(ctx context.Context, opts fx.Option, shutdown time.Duration, log *slog.Logger) error {
+	a := fx.New(opts, fx.StopTimeout(shutdown+time.Second), fx.WithLogger(func() fxevent.Logger {
 		l := &fxevent.SlogLogger{Logger: log}
 		l.UseLogLevel(slog.LevelDebug)
 		return l
@@ -84,7 +90,7 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	}
 	sig := <-a.Wait()
 	log.Info("signal received", "signal", sig.Signal.String())
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), shutdown)
 	defer cancel()
 	return a.Stop(ctx)
 }

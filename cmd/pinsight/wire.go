@@ -2,6 +2,7 @@ package main
 
 import (
 	"log/slog"
+	"time"
 
 	"go.uber.org/fx"
 
@@ -13,7 +14,7 @@ import (
 // options is the whole application graph for cfg. The choice of adapters is
 // made here, and only here.
 func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
-	site, err := siteOptions(cfg.Site, cfg.HTTP.WriteTimeout)
+	core, err := coreOptions(cfg, cfg.HTTP.WriteTimeout, log)
 	if err != nil {
 		return nil, err
 	}
@@ -21,21 +22,14 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 	if err != nil {
 		return nil, err
 	}
-	stores, err := storage(cfg)
-	if err != nil {
-		return nil, err
-	}
 	return fx.Options(
-		fx.Supply(cfg.HTTP, log, accounts.DefaultPasswordParams, cfg.Passwords),
-		appfx.Module,
-		appfx.JobRunner,
+		core,
+		fx.Supply(cfg.HTTP),
 		httpapifx.Module,
 		httpapifx.JobGauges,
 		// Every storage keeps accounts and reports, so the whole API is
 		// served; one without them would choose httpapifx.PostalRoutes.
 		httpapifx.AllRoutes,
-		stores,
-		site,
 		bounds,
 	), nil
 }
@@ -43,7 +37,14 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 // workerOptions is the graph of `pinsight worker`: the stores, the
 // analyser and the job runner, without the HTTP server.
 func workerOptions(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
-	site, err := siteOptions(cfg.Site, 0)
+	return coreOptions(cfg, 0, log)
+}
+
+// coreOptions is what serve and worker share: the use cases, the job
+// runner, the stores and the analyser (whose fetch deadline must stay below
+// writeTimeout when it is positive).
+func coreOptions(cfg serveConfig, writeTimeout time.Duration, log *slog.Logger) (fx.Option, error) {
+	site, err := siteOptions(cfg.Site, writeTimeout)
 	if err != nil {
 		return nil, err
 	}

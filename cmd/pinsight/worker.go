@@ -6,9 +6,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"go.uber.org/dig"
-	"go.uber.org/fx"
-	"go.uber.org/fx/fxevent"
 )
 
 // newWorkerCmd is `pinsight worker`: it runs the queued analyses of the
@@ -46,17 +43,5 @@ func work(ctx context.Context, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
-	a := fx.New(opts, fx.StopTimeout(cfg.ShutdownTimeout+time.Second), fx.WithLogger(func() fxevent.Logger {
-		l := &fxevent.SlogLogger{Logger: log}
-		l.UseLogLevel(slog.LevelDebug)
-		return l
-	}))
-	if err := a.Start(ctx); err != nil {
-		return dig.RootCause(err)
-	}
-	sig := <-a.Wait()
-	log.Info("signal received", "signal", sig.Signal.String())
-	stop, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
-	defer cancel()
-	return a.Stop(stop)
+	return runApp(ctx, opts, cfg.ShutdownTimeout, log)
 }
