@@ -65,7 +65,17 @@ func TestReportBatch(t *testing.T) {
 			t.Errorf("report %d = %+v, want generated", r.ID, got)
 		}
 	}
-	if got := c.report("/api/v1/reports/" + itoa(batch.Data.Reports[2].ID)); got.Status != "pending" || got.Attempts != 0 {
-		t.Errorf("third report = %+v, want still pending: the site's quota schedules it a minute later", got)
+	third := c.report("/api/v1/reports/" + itoa(batch.Data.Reports[2].ID))
+	if third.Status != "pending" || third.Attempts != 0 {
+		t.Errorf("third report = %+v, want still pending: the site's quota schedules it a minute later", third)
+	}
+	// Its public page (privacy 0) shows a report not analysed yet.
+	res, err := http.Get("http://" + srv.Addr() + third.ShareURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("page of a pending report = %d, want 200", res.StatusCode)
 	}
 }

@@ -89,6 +89,7 @@ type reportJSON struct {
 	Failure  string `json:"failure"`
 	Score    int    `json:"score"`
 	Result   string `json:"result"`
+	ShareURL string `json:"share_url"`
 }
 
 // newUser registers an account on the server at base and logs in.
