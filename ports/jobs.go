@@ -75,9 +75,9 @@ type Jobs interface {
 	// (now when zero or past). It returns the report and the job's id.
 	CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error)
 	// CreateManyWithJobs stores rs as ReportStore.CreateReports does (IDs
-	// increasing in their order) and enqueues the analysis of each, the
-	// i-th to run at runAt[i], all in one transaction.
-	CreateManyWithJobs(ctx context.Context, rs []site.Report, runAt []time.Time) ([]site.Report, []int64, error)
+	// increasing in their order; idem as there) and enqueues the analysis
+	// of each, the i-th to run at runAt[i], all in one transaction.
+	CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error)
 	// UpdateWithJob updates the user's report as ReportStore.UpdateReport
 	// does and, in the same transaction, enqueues its analysis to run at
 	// runAt. Errors: site.ErrNotFound, update's.

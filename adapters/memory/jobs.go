@@ -73,8 +73,8 @@ func (j *Jobs) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idem
 }
 
 // CreateManyWithJobs implements ports.Jobs.
-func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, runAt []time.Time) ([]site.Report, []int64, error) {
-	out, err := j.store.CreateReports(ctx, rs, nil)
+func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
+	out, err := j.store.CreateReports(ctx, rs, idem)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -82,8 +82,8 @@ func (j *Jobs) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idem
 }
 
 // CreateManyWithJobs implements ports.Jobs.
-func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, runAt []time.Time) ([]site.Report, []int64, error) {
-	return j.create(ctx, rs, nil, runAt)
+func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
+	return j.create(ctx, rs, idem, runAt)
 }
 
 // create inserts rs and their jobs in one transaction.

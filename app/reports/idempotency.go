@@ -83,16 +83,26 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 	return created, nil
 }
 
-// replay answers a request whose key the live record cur holds.
-func (rs *Reports) replay(ctx context.Context, cur site.Idempotency, fingerprint string, now time.Time) (Created, error) {
+// checkReplay refuses the replay of live record cur by a request whose
+// fingerprint differs (422), or while the first request runs
+// (*InProgressError), or when it created nothing (site.ErrNotFound).
+func checkReplay(cur site.Idempotency, fingerprint string, now time.Time) error {
 	switch {
 	case cur.Fingerprint != fingerprint:
-		return Created{}, site.Invalid(site.IdempotencyKeyField,
+		return site.Invalid(site.IdempotencyKeyField,
 			"was used for a request with other input in the last 24 hours: send a new key for a new request")
 	case !cur.Done():
-		return Created{}, &InProgressError{Wait: min(cur.LockedUntil.Sub(now), maxInProgressRetry)}
+		return &InProgressError{Wait: min(cur.LockedUntil.Sub(now), maxInProgressRetry)}
 	case len(cur.ReportIDs) == 0:
-		return Created{}, site.ErrNotFound
+		return site.ErrNotFound
+	}
+	return nil
+}
+
+// replay answers a request whose key the live record cur holds.
+func (rs *Reports) replay(ctx context.Context, cur site.Idempotency, fingerprint string, now time.Time) (Created, error) {
+	if err := checkReplay(cur, fingerprint, now); err != nil {
+		return Created{}, err
 	}
 	r, err := rs.store.Report(ctx, cur.UserID, cur.ReportIDs[0])
 	if err != nil {

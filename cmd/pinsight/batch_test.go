@@ -69,6 +69,28 @@ func TestReportBatch(t *testing.T) {
 	if third.Status != "pending" || third.Attempts != 0 {
 		t.Errorf("third report = %+v, want still pending: the site's quota schedules it a minute later", third)
 	}
+	// A batch under an Idempotency-Key is queued once.
+	keyed := func(urls []string) (int, string, []reportJSON) {
+		var env struct {
+			Data struct {
+				Reports []reportJSON `json:"reports"`
+			} `json:"data"`
+		}
+		st, h, raw := c.callHeaderWith(http.MethodPost, "/api/v1/reports/batch", map[string]any{"urls": urls}, &env, "Idempotency-Key", "batch-1")
+		if st == http.StatusUnprocessableEntity {
+			return st, raw, nil
+		}
+		return st, h.Get("Idempotent-Replayed"), env.Data.Reports
+	}
+	st1, replayed1, first := keyed([]string{fixture.URL + "/fast?k"})
+	st2, replayed2, second := keyed([]string{fixture.URL + "/fast?k"})
+	if st1 != http.StatusAccepted || replayed1 != "" || st2 != http.StatusAccepted || replayed2 != "true" ||
+		len(first) != 1 || len(second) != 1 || first[0].ID != second[0].ID {
+		t.Errorf("keyed batch twice = %d %q %+v, %d %q %+v; want one queue and a replay", st1, replayed1, first, st2, replayed2, second)
+	}
+	if st, raw, _ := keyed([]string{fixture.URL + "/other"}); st != http.StatusUnprocessableEntity || !strings.Contains(raw, "Idempotency-Key") {
+		t.Errorf("keyed batch with another body = %d %s, want 422 on Idempotency-Key", st, raw)
+	}
 	// Its public page (privacy 0) shows a report not analysed yet.
 	res, err := http.Get("http://" + srv.Addr() + third.ShareURL)
 	if err != nil {

@@ -119,6 +119,12 @@ func (c *apiClient) call(method, path string, body, out any) (int, string) {
 
 func (c *apiClient) callHeader(method, path string, body, out any) (int, http.Header, string) {
 	c.t.Helper()
+	return c.callHeaderWith(method, path, body, out)
+}
+
+// callHeaderWith is callHeader with extra request headers (name, value...).
+func (c *apiClient) callHeaderWith(method, path string, body, out any, header ...string) (int, http.Header, string) {
+	c.t.Helper()
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -130,6 +136,9 @@ func (c *apiClient) callHeader(method, path string, body, out any) (int, http.He
 	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	res, err := (&http.Client{Timeout: 90 * time.Second}).Do(req)
 	if err != nil {

@@ -282,7 +282,7 @@ func testJobsMany(t *testing.T, s JobsSubject) {
 	later := time.Now().Add(time.Hour)
 	rs, ids, err := s.Jobs.CreateManyWithJobs(ctx,
 		[]site.Report{pendingReport("https://a.example.com/"), pendingReport("https://b.example.com/"), pendingReport("https://c.example.com/")},
-		[]time.Time{{}, later, {}})
+		nil, []time.Time{{}, later, {}})
 	if err != nil || len(rs) != 3 || len(ids) != 3 || rs[0].ID >= rs[1].ID || rs[1].ID >= rs[2].ID {
 		t.Fatalf("CreateManyWithJobs = %+v, %v, %v", rs, ids, err)
 	}
