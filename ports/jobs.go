@@ -110,6 +110,9 @@ type JobSettings struct {
 	Workers       int
 	FetchDeadline time.Duration
 	Sweep         time.Duration // how often scheduled analyses are looked for (default a minute)
+	// WaitCap caps how long a request waits for its analysis (0: no cap
+	// beyond the API's 60 s), below the server's write timeout.
+	WaitCap time.Duration
 }
 
 // DefaultSweep is how often queues look for due scheduled analyses.

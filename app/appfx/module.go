@@ -74,7 +74,7 @@ func newReports(p reportsParams) *reports.Reports {
 	if p.Jobs == nil {
 		return reports.New(p.Store, p.Analyser, p.Passwords)
 	}
-	return reports.New(p.Store, p.Analyser, p.Passwords, reports.WithJobs(p.Jobs, p.Settings.FetchDeadline, p.Log))
+	return reports.New(p.Store, p.Analyser, p.Passwords, reports.WithJobs(p.Jobs, p.Settings, p.Log))
 }
 
 // JobRunner runs the queue's analyses in this process from start to stop

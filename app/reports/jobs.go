@@ -30,24 +30,29 @@ const backstopGrace = 10 * time.Second
 type jobConfig struct {
 	jobs          ports.Jobs
 	fetchDeadline time.Duration
+	waitCap       time.Duration
 	log           *slog.Logger
 }
 
 // WithJobs makes analyses durable: a request that does not finish its
 // analysis within its wait answers the pending report, which a job of
 // jobs finishes (retried on timeouts, resets and 5xx, rescued after a
-// crash). fetchDeadline bounds one analysis (0: DefaultFetchDeadline); the
-// default wait is fetchDeadline + 5 s, so every analysis that finishes at
-// all finishes within it. Without WithJobs, every analysis runs in its
-// request, as it always did.
-func WithJobs(jobs ports.Jobs, fetchDeadline time.Duration, log *slog.Logger) Option {
+// crash). s.FetchDeadline bounds one analysis (0: DefaultFetchDeadline);
+// the default wait is the fetch deadline + 5 s, so every analysis that
+// finishes at all finishes within it. s.WaitCap, when positive, caps every
+// wait (the server's write timeout must not cut an answer). Without
+// WithJobs, every analysis runs in its request, as it always did.
+func WithJobs(jobs ports.Jobs, s ports.JobSettings, log *slog.Logger) Option {
+	fetchDeadline := s.FetchDeadline
 	if fetchDeadline <= 0 {
 		fetchDeadline = DefaultFetchDeadline
 	}
 	if log == nil {
 		log = slog.Default()
 	}
-	return func(rs *Reports) { rs.jobs = &jobConfig{jobs: jobs, fetchDeadline: fetchDeadline, log: log} }
+	return func(rs *Reports) {
+		rs.jobs = &jobConfig{jobs: jobs, fetchDeadline: fetchDeadline, waitCap: s.WaitCap, log: log}
+	}
 }
 
 // DefaultWait is the wait of a request that gives none: the fetch deadline
@@ -56,7 +61,11 @@ func (rs *Reports) DefaultWait() time.Duration {
 	if rs.jobs == nil {
 		return MaxWait
 	}
-	return min(rs.jobs.fetchDeadline+5*time.Second, MaxWait)
+	w := min(rs.jobs.fetchDeadline+5*time.Second, MaxWait)
+	if rs.jobs.waitCap > 0 {
+		w = min(w, rs.jobs.waitCap)
+	}
+	return w
 }
 
 // waitOf is the wait a request asked for, or the default; a negative or
@@ -67,6 +76,9 @@ func (rs *Reports) waitOf(w *time.Duration) (time.Duration, error) {
 	}
 	if *w < 0 || *w > MaxWait {
 		return 0, site.Invalid("wait", "must be 0 to 60 seconds")
+	}
+	if rs.jobs != nil && rs.jobs.waitCap > 0 {
+		return min(*w, rs.jobs.waitCap), nil
 	}
 	return *w, nil
 }

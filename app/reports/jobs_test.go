@@ -102,3 +102,23 @@ func TestRunAnalysisRetries(t *testing.T) {
 		t.Errorf("job of a finished report = %v, want nil", err)
 	}
 }
+
+// TestDefaultWait: the fetch deadline + 5 s, within the cap below the
+// server's write timeout.
+func TestDefaultWait(t *testing.T) {
+	store := memory.NewReportStore()
+	jobs := memory.NewJobs(store, ports.JobSettings{})
+	for _, tc := range []struct {
+		s    ports.JobSettings
+		want time.Duration
+	}{
+		{ports.JobSettings{}, 20 * time.Second},
+		{ports.JobSettings{FetchDeadline: 3 * time.Second}, 8 * time.Second},
+		{ports.JobSettings{FetchDeadline: 15 * time.Second, WaitCap: 10 * time.Second}, 10 * time.Second},
+	} {
+		rs := reports.New(store, &scripted{}, cheapPasswords, reports.WithJobs(jobs, tc.s, nil))
+		if got := rs.DefaultWait(); got != tc.want {
+			t.Errorf("DefaultWait with %+v = %s, want %s", tc.s, got, tc.want)
+		}
+	}
+}

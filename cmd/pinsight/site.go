@@ -72,6 +72,9 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 		analyser.UserConcurrent = -1 // no cap
 	}
 	jobs := ports.JobSettings{Workers: cmp.Or(c.JobWorkers, c.Workers), FetchDeadline: cmp.Or(c.Fetch.Timeout, fetch.DefaultTimeout), Sweep: c.Sweep}
+	if writeTimeout > 5*time.Second {
+		jobs.WaitCap = writeTimeout - 5*time.Second // the answer leaves before the write timeout
+	}
 	return fx.Options(
 		fx.Supply(c.Fetch, analyser, httpapi.ShareOptions{CookieKey: key}, jobs),
 		fetchfx.Module,
