@@ -123,6 +123,10 @@ func forbiddenImport(from, to string) string {
 		return "" // the HTTP tests' shared fixtures (internal: no library user links them) run on the memory stores
 	case under(from, "app") && (under(to, "adapters") || under(to, "cmd")):
 		return "app never imports adapters (the choice is made in cmd/pinsight; app/postaldir alone loads the directory)"
+	case under(from, "adapters/riverjobs") && under(to, "adapters"):
+		return "riverjobs (River's glue) imports no adapter"
+	case (under(from, "adapters/sqlite") || under(from, "adapters/postgres")) && under(to, "adapters/riverjobs"):
+		return "" // the SQL adapters share River's glue: the queue is theirs, on their *sql.Tx
 	case under(from, "adapters") && under(to, "adapters") && adapterOf(from) != adapterOf(to):
 		return "an adapter never imports another adapter"
 	case !under(from, "cmd") && !under(from, "tests") && under(to, "cmd"):

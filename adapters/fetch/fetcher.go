@@ -229,7 +229,7 @@ func (f *Fetcher) fetchError(ctx context.Context, err error) error {
 	case errors.Is(err, errLongRedirect):
 		return &site.FetchError{Reason: "a redirect to a URL longer than " + strconv.Itoa(site.MaxURLLen) + " characters", Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
-		return &site.FetchError{Reason: "no response within " + f.cfg.Timeout.String(), Err: err}
+		return &site.FetchError{Reason: "no response within " + f.cfg.Timeout.String(), Transient: true, Err: err}
 	case errors.Is(err, context.Canceled):
 		return &site.FetchError{Reason: "the request was cancelled", Err: err}
 	case errors.As(err, &dnsErr):
@@ -239,7 +239,7 @@ func (f *Fetcher) fetchError(ctx context.Context, err error) error {
 	case isTLSError(err):
 		return &site.FetchError{Reason: "the TLS connection failed (certificate or handshake)", Err: err}
 	}
-	return &site.FetchError{Reason: "the server did not answer with a valid HTTP response", Err: err}
+	return &site.FetchError{Reason: "the server did not answer with a valid HTTP response", Transient: isReset(err), Err: err}
 }
 
 // Interface guard.

@@ -41,6 +41,18 @@ keys share it); any other request, with a missing, unknown or revoked key, again
 IP. POST /register and /login have a stricter per-IP quota. Answers carry RateLimit-Limit,
 RateLimit-Remaining and RateLimit-Reset; beyond the quota, 429 with Retry-After.
 
+Reports have a lifecycle: status pending (queued), running, generated or failed (with failure),
+and attempts. POST /reports and PUT /reports/{id} with results=1 wait up to ?wait= seconds
+(0 to 60; default the fetch deadline + 5 s) for the analysis: finished in time, 201 / 200 with
+the report as always; otherwise 202 with the report pending or running and Location:
+/reports/{id}, and a durable job (River, in the server's database) finishes it, even across a
+restart. Jobs retry timeouts, reset connections and 5xx answers with backoff (at most 3
+analyses), wait out quotas and throttles, and fail a refused target at once. GET /reports
+filters by ?status=. POST /reports/batch queues up to 100 URLs at once (202), spread in time by
+the per-site throttle. A report may carry schedule (daily, weekly): it is then re-analysed by
+itself, and GET /reports/{id}/history lists its runs with the checks broken and fixed since the
+run before.
+
 POST bodies are accepted as application/json or application/x-www-form-urlencoded, except
 batch endpoints, which are JSON only. Request bodies must arrive within 5 s (408).
 

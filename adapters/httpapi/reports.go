@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -34,6 +36,7 @@ type reportListInput struct {
 	SearchBy string `query:"search_by" enum:"url" default:"url" doc:"What search matches: url."`
 	Project  string `query:"project" maxLength:"255" doc:"Only this project's reports (case and a leading www. ignored). A NUL character or invalid UTF-8 is 422."`
 	Result   string `query:"result" enum:"good,decent,bad" doc:"Only reports of this band."`
+	Status   string `query:"status" enum:"pending,running,generated,failed" doc:"Only reports in this state of their analysis."`
 	SortBy   string `query:"sort_by" enum:"id,generated_at,url,result" default:"id" doc:"id is the creation order; result sorts by score. Ties are broken by id."`
 	Sort     string `query:"sort" enum:"desc,asc" default:"desc"`
 	PerPage  int    `query:"per_page" enum:"10,25,50,100" default:"10"`
@@ -44,21 +47,33 @@ type reportIDInput struct {
 	ID int64 `path:"id" doc:"Report id."`
 }
 
+// waitDoc documents the wait parameter of create and re-analyse.
+const waitDoc = "Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the " +
+	"default deadline), so every page that answers at all is analysed within it. Finished in time: the finished " +
+	"report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a " +
+	"Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed)."
+
 type reportCreateInput struct {
+	Wait           int    `query:"wait" minimum:"0" maximum:"60" doc:"See the operation's description."`
+	waitSent       bool   // wait was in the query
 	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Optional name of this creation request, chosen by the client (a UUID, say): 1 to 255 printable ASCII characters (space to ~), else 422 on Idempotency-Key. Sent again by the same user within 24 hours with the same body, the request creates nothing and answers the first answer's status with the report as it is now (Idempotent-Replayed: true), or 404 if it was deleted since; with another body it is 422 on Idempotency-Key; while the first request still runs it is 409 with Retry-After (it is never analysed twice). A request that failed does not keep its key: a retry runs again. Use it to retry safely after a lost answer or a server stop. Keys are per user and forgotten 24 hours after their first use."`
 	Body           struct {
 		URL      string  `json:"url" minLength:"1" maxLength:"2048" doc:"The URL to analyse: http or https."`
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password."`
 		Password *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise. The account password rules apply (at least 8 characters not counting leading and trailing spaces, at most 256 bytes, no control characters, not common), the e-mail rule aside."`
+		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history)."`
 	}
 }
 
 type reportUpdateInput struct {
-	ID   int64 `path:"id" doc:"Report id."`
-	Body *struct {
+	ID       int64 `path:"id" doc:"Report id."`
+	Wait     int   `query:"wait" minimum:"0" maximum:"60" doc:"With results=1: see the operation's description."`
+	waitSent bool  // wait was in the query
+	Body     *struct {
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
 		Password *string `json:"password,omitempty" maxLength:"1024" doc:"A new share password (the rules of create-report); only when the privacy is or becomes 2."`
 		Results  int     `json:"results,omitempty" enum:"0,1" default:"0" doc:"1 re-runs the analysis; 0 keeps the results."`
+		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse daily or weekly, the next run a period from now; off stops."`
 	}
 }
 
@@ -74,7 +89,7 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 	huma.Register(g, op, func(ctx context.Context, in *reportListInput) (*Reply[ReportsData], error) {
 		page, err := rs.List(ctx, caller(ctx).User.ID, site.ReportParams{
 			Search: in.Search, SearchBy: in.SearchBy, Project: in.Project, Result: in.Result,
-			SortBy: in.SortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page,
+			SortBy: in.SortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page, Status: in.Status,
 		})
 		if err != nil {
 			return nil, toHTTP(err)
@@ -92,6 +107,8 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 		return ok(reportData(base, r)), nil
 	})
 	registerReportWrites(g, base, rs, acc)
+	registerReportBatch(g, base, rs, acc)
+	registerReportHistory(g, rs, acc)
 }
 
 // createdReply is the answer of create-report: the report, with
@@ -100,8 +117,41 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 type createdReply struct {
 	Status   int    `json:"-"`
 	Replayed string `header:"Idempotent-Replayed" doc:"true when the answer replays an earlier request with the same Idempotency-Key (the report as it is now); absent otherwise."`
+	Location string `header:"Location" doc:"With 202: the path of the pending report, /reports/{id}."`
 	Body     Envelope[ReportData]
 }
+
+// updatedReply is the answer of update-report: 200, or 202 with Location
+// when the re-analysis goes on in a job.
+type updatedReply struct {
+	Status   int    `json:"-"`
+	Location string `header:"Location" doc:"With 202: the path of the report, /reports/{id}."`
+	Body     Envelope[ReportData]
+}
+
+// Resolve notes whether wait was sent (absent takes the server's default).
+func (in *reportCreateInput) Resolve(ctx huma.Context) []error {
+	in.waitSent = ctx.Query("wait") != ""
+	return nil
+}
+
+// Resolve notes whether wait was sent.
+func (in *reportUpdateInput) Resolve(ctx huma.Context) []error {
+	in.waitSent = ctx.Query("wait") != ""
+	return nil
+}
+
+// waitOf is the wait a request sent, nil when it sent none.
+func waitOf(sent bool, seconds int) *time.Duration {
+	if !sent {
+		return nil
+	}
+	d := time.Duration(seconds) * time.Second
+	return &d
+}
+
+// reportPath is the Location of a report (after the base path).
+func reportPath(id int64) string { return prefix + "/reports/" + strconv.FormatInt(id, 10) }
 
 // quotaDoc describes the analysis quotas of creating and re-analysing.
 const quotaDoc = "429 with Retry-After when the caller has too many analyses running at once or has used " +
@@ -123,15 +173,22 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 			"stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a " +
 			"timeout or a server stop) creates no second report: it answers the first answer's status with the " +
 			"report as it is now; the key with another body is 422; while the first request runs, 409 with " +
-			"Retry-After. " + scoreDoc}
+			"Retry-After. " + waitDoc + " The first analysis of a synchronous request is not retried: no answer " +
+			"at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, " +
+			"reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles " +
+			"instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). " +
+			"A job survives a restart of the server: a report is never left pending. " + scoreDoc}
 	protect(acc, &op)
 	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*createdReply, error) {
 		r, err := rs.Create(ctx, caller(ctx).User.ID, reports.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password,
-			IdempotencyKey: in.IdempotencyKey})
+			IdempotencyKey: in.IdempotencyKey, Wait: waitOf(in.waitSent, in.Wait), Schedule: in.Body.Schedule})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
 		out := &createdReply{Status: r.HTTPStatus, Body: Envelope[ReportData]{Success: true, Data: reportData(base, r.Report)}}
+		if r.HTTPStatus == http.StatusAccepted {
+			out.Location = base + reportPath(r.ID)
+		}
 		if r.Replayed {
 			out.Replayed = "true"
 		}
@@ -144,18 +201,24 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 			"password is accepted only when the resulting privacy is 2. results=1 re-analyses the report's URL " +
 			"and replaces results, score, result, project and generated_at in the same write; results=0 " +
 			"(default) keeps them. A re-analysis counts against the same quotas as a new report: " + quotaDoc +
-			" Another user's report is 404."}
+			" Another user's report is 404. With results=1, wait works as in create-report: 200 with the " +
+			"re-analysed report in time, else 202 with the report running or pending and Location. " + waitDoc}
 	protect(acc, &op)
-	registerForm(g, op, func(ctx context.Context, in *reportUpdateInput) (*Reply[ReportData], error) {
-		var upd reports.ReportUpdate
+	registerForm(g, op, func(ctx context.Context, in *reportUpdateInput) (*updatedReply, error) {
+		upd := reports.ReportUpdate{Wait: waitOf(in.waitSent, in.Wait)}
 		if in.Body != nil {
-			upd = reports.ReportUpdate{Privacy: in.Body.Privacy, Password: in.Body.Password, Reanalyse: in.Body.Results == 1}
+			upd.Privacy, upd.Password, upd.Reanalyse = in.Body.Privacy, in.Body.Password, in.Body.Results == 1
+			upd.Schedule = in.Body.Schedule
 		}
 		r, err := rs.Update(ctx, caller(ctx).User.ID, in.ID, upd)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(reportData(base, r)), nil
+		out := &updatedReply{Status: http.StatusOK, Body: Envelope[ReportData]{Success: true, Data: reportData(base, r)}}
+		if upd.Reanalyse && !r.Status.Finished() {
+			out.Status, out.Location = http.StatusAccepted, base+reportPath(r.ID)
+		}
+		return out, nil
 	})
 	op = huma.Operation{OperationID: "delete-report", Method: http.MethodDelete, Path: "/reports/{id}", Tags: tags,
 		Summary: "Delete one of the caller's reports", Description: "Another user's report is 404."}

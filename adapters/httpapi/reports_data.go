@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
@@ -34,17 +35,22 @@ type ResultsData struct {
 
 // ReportItem is a report as lists show it: every field but the checks.
 type ReportItem struct {
-	ID          int64     `json:"id" doc:"Increases with creation time."`
-	URL         string    `json:"url" doc:"The analysed URL (after redirects), set on creation."`
-	Project     string    `json:"project" doc:"Host of the URL, lower-cased, without a leading www."`
-	Result      string    `json:"result" enum:"good,decent,bad" doc:"Band of the score: good above 79, decent 49 to 79, bad below 49."`
-	Score       int       `json:"score" minimum:"0" maximum:"100" doc:"100 x weight of passed checks / weight of all checks, truncated."`
-	Privacy     int       `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
-	HasPassword bool      `json:"has_password" doc:"Whether a share password is stored (the password itself is never returned)."`
-	ShareURL    string    `json:"share_url" doc:"Path of the report's HTML page on this server, /r/ (after the API's base path when a host mounts it under one: the path of the OpenAPI servers entry) followed by the report's share token (128 random bits in base32, drawn when the report is created and never changed or reused): give it, prefixed with the server's origin, to whoever may see the report. The page shows the report to anyone when privacy is 0, asks for the password when it is 2, and is 404 when it is 1 (unless the owner's key is sent). Report ids are never used in page addresses."`
-	GeneratedAt time.Time `json:"generated_at" doc:"When the analysis ran."`
-	CreatedAt   time.Time `json:"created_at"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	ID          int64      `json:"id" doc:"Increases with creation time."`
+	URL         string     `json:"url" doc:"The analysed URL (after redirects), set on creation."`
+	Project     string     `json:"project" doc:"Host of the URL, lower-cased, without a leading www."`
+	Result      string     `json:"result" enum:"good,decent,bad," doc:"Band of the score: good above 79, decent 49 to 79, bad below 49; empty until the first analysis finished (status pending, running or failed)."`
+	Score       int        `json:"score" minimum:"0" maximum:"100" doc:"100 x weight of passed checks / weight of all checks, truncated."`
+	Privacy     int        `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
+	HasPassword bool       `json:"has_password" doc:"Whether a share password is stored (the password itself is never returned)."`
+	ShareURL    string     `json:"share_url" doc:"Path of the report's HTML page on this server, /r/ (after the API's base path when a host mounts it under one: the path of the OpenAPI servers entry) followed by the report's share token (128 random bits in base32, drawn when the report is created and never changed or reused): give it, prefixed with the server's origin, to whoever may see the report. The page shows the report to anyone when privacy is 0, asks for the password when it is 2, and is 404 when it is 1 (unless the owner's key is sent). Report ids are never used in page addresses."`
+	Status      string     `json:"status" enum:"pending,running,generated,failed" doc:"Where the report's analysis is: pending (queued), running, generated (finished: results, score and result hold), failed (see failure). A page that answers with any HTTP status is generated."`
+	Attempts    int        `json:"attempts" minimum:"0" doc:"Analyses of the current request started so far (at most 3 when retried)."`
+	Failure     string     `json:"failure,omitempty" doc:"Why the analysis failed (status failed), or why the last attempt is retried; absent otherwise."`
+	Schedule    string     `json:"schedule" enum:"daily,weekly,off" doc:"How often the report is re-analysed by itself."`
+	NextRunAt   *time.Time `json:"next_run_at,omitempty" doc:"When the next scheduled analysis is due; absent without a schedule."`
+	GeneratedAt time.Time  `json:"generated_at" doc:"When the analysis ran (for a report not generated yet, the time of its creation)."`
+	CreatedAt   time.Time  `json:"created_at"`
+	UpdatedAt   time.Time  `json:"updated_at"`
 }
 
 // ReportData is one report with its checks.
@@ -87,8 +93,19 @@ func reportItem(base string, r site.Report) ReportItem {
 	return ReportItem{
 		ID: r.ID, URL: r.URL, Project: r.Project, Result: string(r.Rating), Score: r.Score,
 		Privacy: int(r.Privacy), HasPassword: r.HasPassword(), ShareURL: base + sharepage.Path(r.Token),
+		Status: string(site.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
+		Schedule: cmp.Or(string(r.Schedule), "off"), NextRunAt: nextRun(r),
 		GeneratedAt: r.GeneratedAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
+}
+
+// nextRun is the time of r's next scheduled analysis, nil without one.
+func nextRun(r site.Report) *time.Time {
+	if r.Schedule == site.ScheduleOff {
+		return nil
+	}
+	t := r.NextRunAt.UTC()
+	return &t
 }
 
 func reportData(base string, r site.Report) ReportData {

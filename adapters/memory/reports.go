@@ -23,7 +23,8 @@ type ReportStore struct {
 	tokens    map[string]int64 // share token -> report id
 	lastID    int64
 	keys      map[idemKey]site.Idempotency
-	lastPurge time.Time // of expired keys
+	lastPurge time.Time            // of expired keys
+	runs      map[int64][]site.Run // report id -> its runs, oldest first
 }
 
 // idemKey is a user's idempotency key.
@@ -48,6 +49,7 @@ func store(r site.Report) (storedReport, error) {
 		return storedReport{}, fmt.Errorf("memory: encode results: %w", err)
 	}
 	r.Results = nil
+	r.Status = site.StatusOrGenerated(r.Status)
 	return storedReport{Report: r, results: b}, nil
 }
 

@@ -132,7 +132,8 @@ func withTimeouts(cfg Config) (string, error) {
 // waiting for it: instances starting together migrate one after the other,
 // and one killed midway leaves no stale lock behind (bun's own lock is a
 // row that a crash would leave). A migration is recorded only once it
-// succeeded.
+// succeeded. River's migrations (the job queue) follow under the same
+// lock; their names are not returned.
 func Migrate(ctx context.Context, db *DB) ([]string, error) {
 	var names []string
 	err := withAdvisoryLock(ctx, db, migrateLockKey, func() error {
@@ -147,13 +148,15 @@ func Migrate(ctx context.Context, db *DB) ([]string, error) {
 		for _, mg := range group.Migrations {
 			names = append(names, mg.Name)
 		}
-		return nil
+		_, err = migrateRiver(ctx, db, false)
+		return err
 	})
 	return names, err
 }
 
 // Rollback reverts the last group of migrations, under the migrations'
-// advisory lock.
+// advisory lock; once none of ours is left, it reverts River's and
+// returns their names.
 func Rollback(ctx context.Context, db *DB) ([]string, error) {
 	var names []string
 	err := withAdvisoryLock(ctx, db, migrateLockKey, func() error {
@@ -161,6 +164,10 @@ func Rollback(ctx context.Context, db *DB) ([]string, error) {
 		group, err := m.Rollback(ctx)
 		if err != nil {
 			return fmt.Errorf("postgres: rollback: %w", err)
+		}
+		if len(group.Migrations) == 0 { // ours are all reverted: River's go last
+			names, err = migrateRiver(ctx, db, true)
+			return err
 		}
 		for _, mg := range group.Migrations {
 			names = append(names, mg.Name)

@@ -28,6 +28,11 @@ type reportRow struct {
 	Results      site.Results `bun:"results,type:jsonb"`
 	Privacy      int          `bun:"privacy"`
 	PasswordHash string       `bun:"password_hash"`
+	Status       string       `bun:"status"`
+	Attempts     int          `bun:"attempts"`
+	Failure      string       `bun:"failure"`
+	Schedule     string       `bun:"schedule"`
+	NextRunAt    time.Time    `bun:"next_run_at"`
 	GeneratedAt  time.Time    `bun:"generated_at"`
 	CreatedAt    time.Time    `bun:"created_at"`
 	UpdatedAt    time.Time    `bun:"updated_at"`
@@ -39,12 +44,16 @@ func reportRowFrom(r site.Report) reportRow {
 	}
 	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
+		Status: string(site.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
+		Schedule: string(r.Schedule), NextRunAt: r.NextRunAt.UTC(),
 		GeneratedAt: r.GeneratedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 func (row reportRow) toDomain() site.Report {
 	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: site.Rating(row.Rating), Results: row.Results, Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
+		Status: site.Status(row.Status), Attempts: row.Attempts, Failure: row.Failure,
+		Schedule: site.Schedule(row.Schedule), NextRunAt: row.NextRunAt.UTC(),
 		GeneratedAt: row.GeneratedAt.UTC(), CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC()}
 }
 
@@ -77,17 +86,7 @@ func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem 
 		rows[i].ID, rows[i].Token = 0, site.NewShareToken()
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		ids := make([]int64, len(rows))
-		for i := range rows {
-			if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
-				return wrap("create report", err)
-			}
-			ids[i] = rows[i].ID
-		}
-		if idem == nil {
-			return nil
-		}
-		return finishIdempotency(ctx, tx, *idem, ids)
+		return insertReports(ctx, tx, rows, idem)
 	})
 	if err != nil {
 		return nil, txErr("create reports", err)
@@ -97,6 +96,21 @@ func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem 
 		out[i] = row.toDomain()
 	}
 	return out, nil
+}
+
+// insertReports inserts rows (setting their IDs) and finishes idem, in tx.
+func insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, idem *site.Idempotency) error {
+	ids := make([]int64, len(rows))
+	for i := range rows {
+		if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
+			return wrap("create report", err)
+		}
+		ids[i] = rows[i].ID
+	}
+	if idem == nil {
+		return nil
+	}
+	return finishIdempotency(ctx, tx, *idem, ids)
 }
 
 // Report implements ports.ReportStore.
@@ -135,6 +149,9 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQu
 	if q.Result != "" {
 		sel.Where("rating = ?", string(q.Result))
 	}
+	if q.Status != "" {
+		sel.Where("status = ?", string(q.Status))
+	}
 	dir := direction(q.Desc)
 	switch q.SortBy {
 	case site.SortReportsByGeneratedAt:
@@ -162,26 +179,9 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var out site.Report
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var row reportRow
-		err := tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).For("UPDATE").Scan(ctx)
-		if err != nil {
-			return reportNotFound(err, "lock report")
-		}
-		r := row.toDomain()
-		if err := update(&r); err != nil {
-			return err
-		}
-		r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.UTC()
-		next := reportRowFrom(r)
-		_, err = tx.NewUpdate().Model(&next).
-			Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash", "generated_at", "updated_at").
-			WherePK().Exec(ctx)
-		if err != nil {
-			return wrap("update report", err)
-		}
-		out = next.toDomain()
-		return nil
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) (err error) {
+		out, err = updateIn(ctx, tx, userID, id, update)
+		return err
 	})
 	return out, txErr("update report", err)
 }
@@ -194,6 +194,29 @@ func txErr(op string, err error) error {
 		return err
 	}
 	return wrap(op, err)
+}
+
+// updateIn is UpdateReport's locked read, update and write within tx.
+func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+	var row reportRow
+	err := tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).For("UPDATE").Scan(ctx)
+	if err != nil {
+		return site.Report{}, reportNotFound(err, "lock report")
+	}
+	r := row.toDomain()
+	if err := update(&r); err != nil {
+		return site.Report{}, err
+	}
+	r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.UTC()
+	next := reportRowFrom(r)
+	_, err = tx.NewUpdate().Model(&next).
+		Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash",
+			"status", "attempts", "failure", "schedule", "next_run_at", "generated_at", "updated_at").
+		WherePK().Exec(ctx)
+	if err != nil {
+		return site.Report{}, wrap("update report", err)
+	}
+	return next.toDomain(), nil
 }
 
 // DeleteReport implements ports.ReportStore.

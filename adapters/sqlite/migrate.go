@@ -22,7 +22,8 @@ var errAppliedElsewhere = errors.New("applied by another process")
 // recorded or absent, and a second process migrating the same file at the
 // same time waits for SQLite's write lock, then finds it recorded. That is
 // why bun's lock table is not used here: a lock row left by a crashed
-// process would fail every later start.
+// process would fail every later start. River's migrations (its job queue)
+// follow, all in one IMMEDIATE transaction; their names are not returned.
 func Migrate(ctx context.Context, db *DB) ([]string, error) {
 	m := newMigrator(db)
 	if err := m.Init(ctx); err != nil {
@@ -40,6 +41,9 @@ func Migrate(ctx context.Context, db *DB) ([]string, error) {
 		}
 		if !errors.Is(err, errAppliedElsewhere) {
 			if err != nil {
+				return names, wrap("migrate", err)
+			}
+			if _, err := migrateRiver(ctx, db, false); err != nil {
 				return names, wrap("migrate", err)
 			}
 			return names, nil
@@ -81,11 +85,15 @@ func record(ctx context.Context, conn bun.IConn, mg *migrate.Migration) error {
 	return err
 }
 
-// Rollback reverts the last group of migrations.
+// Rollback reverts the last group of migrations; once none of ours is
+// left, it reverts River's and returns their names.
 func Rollback(ctx context.Context, db *DB) ([]string, error) {
 	group, err := migrate.NewMigrator(db.write, migrations.Migrations, migrate.WithMarkAppliedOnSuccess(true)).Rollback(ctx)
 	if err != nil {
 		return nil, wrap("rollback", err)
+	}
+	if len(group.Migrations) == 0 { // ours are all reverted: River's go last
+		return migrateRiver(ctx, db, true)
 	}
 	var names []string
 	for _, mg := range group.Migrations {

@@ -26,6 +26,11 @@ type reportRow struct {
 	Rating       string `bun:"rating"`
 	Privacy      int    `bun:"privacy"`
 	PasswordHash string `bun:"password_hash"`
+	Status       string `bun:"status"`
+	Attempts     int    `bun:"attempts"`
+	Failure      string `bun:"failure"`
+	Schedule     string `bun:"schedule"`
+	NextRunAt    stamp  `bun:"next_run_at"`
 	GeneratedAt  stamp  `bun:"generated_at"`
 	CreatedAt    stamp  `bun:"created_at"`
 	UpdatedAt    stamp  `bun:"updated_at"`
@@ -42,6 +47,8 @@ func reportRowFrom(r site.Report) (reportRow, error) {
 	}
 	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: string(results), Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
+		Status: string(site.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
+		Schedule: string(r.Schedule), NextRunAt: stampOf(r.NextRunAt),
 		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}, nil
 }
 
@@ -49,6 +56,8 @@ func reportRowFrom(r site.Report) (reportRow, error) {
 func (row reportRow) summary() site.Report {
 	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: site.Rating(row.Rating), Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
+		Status: site.Status(row.Status), Attempts: row.Attempts, Failure: row.Failure,
+		Schedule: site.Schedule(row.Schedule), NextRunAt: row.NextRunAt.utc(),
 		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
 }
 
@@ -81,6 +90,23 @@ func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Rep
 // CreateReports implements ports.ReportStore: one IMMEDIATE transaction
 // inserts the reports and finishes the idempotency record.
 func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error) {
+	rows, err := newReportRows(rs)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	err = s.db.inTx(ctx, "create reports", func(ctx context.Context, tx bun.Tx) error {
+		return insertReports(ctx, tx, rows, idem)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return domainReports(rows)
+}
+
+// newReportRows are the rows of new reports rs, each with a fresh token.
+func newReportRows(rs []site.Report) ([]reportRow, error) {
 	rows := make([]reportRow, len(rs))
 	for i, r := range rs {
 		row, err := reportRowFrom(r)
@@ -90,24 +116,27 @@ func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem 
 		row.ID, row.Token = 0, site.NewShareToken()
 		rows[i] = row
 	}
-	ctx, cancel := s.db.bound(ctx)
-	defer cancel()
-	err := s.db.inTx(ctx, "create reports", func(ctx context.Context, tx bun.Tx) error {
-		ids := make([]int64, len(rows))
-		for i := range rows {
-			if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
-				return wrap("create report", err)
-			}
-			ids[i] = rows[i].ID
+	return rows, nil
+}
+
+// insertReports inserts rows (setting their IDs) and finishes idem, in tx.
+func insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, idem *site.Idempotency) error {
+	ids := make([]int64, len(rows))
+	for i := range rows {
+		if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
+			return wrap("create report", err)
 		}
-		if idem == nil {
-			return nil
-		}
-		return finishIdempotency(ctx, tx, *idem, ids)
-	})
-	if err != nil {
-		return nil, err
+		ids[i] = rows[i].ID
 	}
+	if idem == nil {
+		return nil
+	}
+	return finishIdempotency(ctx, tx, *idem, ids)
+}
+
+// domainReports turns stored rows into reports.
+func domainReports(rows []reportRow) ([]site.Report, error) {
+	var err error
 	out := make([]site.Report, len(rows))
 	for i, row := range rows {
 		if out[i], err = row.toDomain(); err != nil {
@@ -158,6 +187,9 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQu
 	}
 	if q.Result != "" {
 		sel.Where("rating = ?", string(q.Result))
+	}
+	if q.Status != "" {
+		sel.Where("status = ?", string(q.Status))
 	}
 	dir := direction(q.Desc)
 	switch q.SortBy {
@@ -213,7 +245,8 @@ func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*sit
 		return site.Report{}, err
 	}
 	_, err = tx.NewUpdate().Model(&next).
-		Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash", "generated_at", "updated_at").
+		Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash",
+			"status", "attempts", "failure", "schedule", "next_run_at", "generated_at", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
 		return site.Report{}, wrap("update report", err)

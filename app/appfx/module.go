@@ -4,6 +4,9 @@
 package appfx
 
 import (
+	"context"
+	"log/slog"
+
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/app/accounts"
@@ -56,10 +59,47 @@ func newAnalyser(p analyserParams) *reports.Analyser {
 	return reports.NewAnalyser(p.Fetcher, cfg)
 }
 
+// reportsParams are what the report use cases need; with a ports.Jobs
+// queue (and its ports.JobSettings), analyses are durable jobs.
+type reportsParams struct {
+	fx.In
+	Store     ports.ReportStore
+	Analyser  *reports.Analyser
+	Passwords accounts.PasswordHasher
+	Jobs      ports.Jobs        `optional:"true"`
+	Settings  ports.JobSettings `optional:"true"`
+	Log       *slog.Logger      `optional:"true"`
+}
+
 // newReports provides the report use cases with the real analyser: the
 // only one ever wired.
-func newReports(store ports.ReportStore, a *reports.Analyser, pw accounts.PasswordHasher) *reports.Reports {
-	return reports.New(store, a, pw)
+func newReports(p reportsParams) *reports.Reports {
+	if p.Jobs == nil {
+		return reports.New(p.Store, p.Analyser, p.Passwords)
+	}
+	return reports.New(p.Store, p.Analyser, p.Passwords, reports.WithJobs(p.Jobs, p.Settings, p.Log))
+}
+
+// JobRunner runs the queue's analyses in this process from start to stop
+// (serve, and worker without HTTP), and adds the queue to readiness ("jobs":
+// unavailable when its table cannot be read). It needs a ports.Jobs.
+var JobRunner = fx.Options(
+	fx.Invoke(runJobs),
+	fx.Provide(AsComponent(jobsReadiness)),
+)
+
+func runJobs(lc fx.Lifecycle, jobs ports.Jobs, rs *reports.Reports) {
+	lc.Append(fx.Hook{
+		OnStart: func(ctx context.Context) error { return jobs.Start(ctx, rs.RunAnalysis) },
+		OnStop:  jobs.Stop,
+	})
+}
+
+func jobsReadiness(jobs ports.Jobs) health.Component {
+	return health.Component{Name: "jobs", Check: func(ctx context.Context) error {
+		_, err := jobs.Stats(ctx)
+		return err
+	}}
 }
 
 // passwordParams are the costs and limits of password hashing.

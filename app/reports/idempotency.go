@@ -53,7 +53,7 @@ func (e *InProgressError) RetryAfter() time.Duration { return e.Wait }
 // while the first still runs it is *InProgressError. A request that fails
 // releases the key, so a retry runs again. Keys are remembered for
 // site.IdempotencyKeyTTL.
-func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy site.Privacy, password string) (Created, error) {
+func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy site.Privacy, password string, schedule site.Schedule, wait time.Duration) (Created, error) {
 	if err := site.CheckIdempotencyKey(in.IdempotencyKey); err != nil {
 		return Created{}, err
 	}
@@ -70,7 +70,7 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 	}
 	runCtx, cancel := context.WithDeadline(ctx, idem.LockedUntil) // done before another request may take the key over
 	defer cancel()
-	r, err := rs.create(runCtx, userID, in.URL, privacy, password, &idem)
+	created, err := rs.create(runCtx, userID, in.URL, privacy, password, schedule, &idem, wait)
 	switch {
 	case errors.Is(err, site.ErrClaimLost):
 		return Created{}, &InProgressError{Wait: time.Second}
@@ -80,19 +80,29 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 		_ = rs.store.ReleaseIdempotency(rctx, idem) // at worst the key stays held until its lock passes
 		return Created{}, err
 	}
-	return Created{Report: r, HTTPStatus: StatusCreated}, nil
+	return created, nil
+}
+
+// checkReplay refuses the replay of live record cur by a request whose
+// fingerprint differs (422), or while the first request runs
+// (*InProgressError), or when it created nothing (site.ErrNotFound).
+func checkReplay(cur site.Idempotency, fingerprint string, now time.Time) error {
+	switch {
+	case cur.Fingerprint != fingerprint:
+		return site.Invalid(site.IdempotencyKeyField,
+			"was used for a request with other input in the last 24 hours: send a new key for a new request")
+	case !cur.Done():
+		return &InProgressError{Wait: min(cur.LockedUntil.Sub(now), maxInProgressRetry)}
+	case len(cur.ReportIDs) == 0:
+		return site.ErrNotFound
+	}
+	return nil
 }
 
 // replay answers a request whose key the live record cur holds.
 func (rs *Reports) replay(ctx context.Context, cur site.Idempotency, fingerprint string, now time.Time) (Created, error) {
-	switch {
-	case cur.Fingerprint != fingerprint:
-		return Created{}, site.Invalid(site.IdempotencyKeyField,
-			"was used for a request with other input in the last 24 hours: send a new key for a new request")
-	case !cur.Done():
-		return Created{}, &InProgressError{Wait: min(cur.LockedUntil.Sub(now), maxInProgressRetry)}
-	case len(cur.ReportIDs) == 0:
-		return Created{}, site.ErrNotFound
+	if err := checkReplay(cur, fingerprint, now); err != nil {
+		return Created{}, err
 	}
 	r, err := rs.store.Report(ctx, cur.UserID, cur.ReportIDs[0])
 	if err != nil {

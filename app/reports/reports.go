@@ -31,6 +31,8 @@ type Reports struct {
 	analyser PageAnalyser
 	pw       accounts.PasswordHasher
 	now      func() time.Time
+	jobs     *jobConfig          // nil: every analysis runs in its request
+	history  ports.ReportHistory // the store's, when it keeps one
 }
 
 // Option adjusts Reports at construction.
@@ -44,6 +46,7 @@ func WithClock(now func() time.Time) Option { return func(rs *Reports) { rs.now 
 // hashing share passwords with pw.
 func New(store ports.ReportStore, analyser PageAnalyser, pw accounts.PasswordHasher, opts ...Option) *Reports {
 	rs := &Reports{store: store, analyser: analyser, pw: pw, now: time.Now}
+	rs.history, _ = store.(ports.ReportHistory)
 	for _, o := range opts {
 		o(rs)
 	}
@@ -59,11 +62,22 @@ type NewReport struct {
 	// input within site.IdempotencyKeyTTL, it creates nothing and answers
 	// the report it created (see Create).
 	IdempotencyKey string
+	// Schedule re-analyses the report daily or weekly ("off", nil: never).
+	Schedule *string
+	// Wait is how long the request waits for the analysis (nil: the
+	// default, DefaultWait; 0 to MaxWait). With jobs (WithJobs), a report
+	// not finished by then is stored pending and answered with
+	// StatusAccepted; its job finishes it.
+	Wait *time.Duration
 }
 
 // StatusCreated is the HTTP status a created report is answered with (201),
 // recorded with its idempotency key for replays.
 const StatusCreated = 201
+
+// StatusAccepted is the HTTP status of a report answered before its
+// analysis finished (202): it is pending, its job finishes it.
+const StatusAccepted = 202
 
 // Created is the outcome of Create: the report and the status to answer.
 type Created struct {
@@ -83,6 +97,12 @@ type ReportUpdate struct {
 	// Reanalyse runs the analysis of the report's URL again and replaces
 	// its results, score, rating, project and generation time.
 	Reanalyse bool
+	// Schedule changes the report's schedule (daily, weekly, off); the
+	// next run is a period after now.
+	Schedule *string
+	// Wait bounds the wait for a re-analysis, as NewReport.Wait does; the
+	// report answered is then pending (running), its job finishes it.
+	Wait *time.Duration
 }
 
 // Create validates in, analyses the URL and stores the report. With an
@@ -106,39 +126,93 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Crea
 	if err != nil {
 		return Created{}, err
 	}
-	if in.IdempotencyKey != "" {
-		return rs.createOnce(ctx, userID, in, privacy, password)
+	wait, err := rs.waitOf(in.Wait)
+	if err != nil {
+		return Created{}, err
 	}
-	r, err := rs.create(ctx, userID, in.URL, privacy, password, nil)
-	return Created{Report: r, HTTPStatus: StatusCreated}, err
+	var schedule site.Schedule
+	if in.Schedule != nil {
+		if schedule, err = site.ParseSchedule(*in.Schedule); err != nil {
+			return Created{}, err
+		}
+	}
+	if in.IdempotencyKey != "" {
+		return rs.createOnce(ctx, userID, in, privacy, password, schedule, min(wait, IdempotencyLock-backstopGrace))
+	}
+	return rs.create(ctx, userID, in.URL, privacy, password, schedule, nil, wait)
 }
 
-// create hashes the password, analyses url and stores the report; with
-// idem, in the transaction that finishes idem.
-func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy site.Privacy, password string, idem *site.Idempotency) (site.Report, error) {
+// create hashes the password, analyses url within wait and stores the
+// report; with idem, in the transaction that finishes idem. An analysis
+// not finished within wait (or not run: wait 0) is stored pending with its
+// job (StatusAccepted).
+func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy site.Privacy, password string, schedule site.Schedule, idem *site.Idempotency, wait time.Duration) (Created, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
-		return site.Report{}, err
-	}
-	a, err := rs.analyser.Analyse(ctx, userID, url)
-	if err != nil {
-		return site.Report{}, err
+		return Created{}, err
 	}
 	now := rs.clock()
-	r := site.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
-	if err := r.Apply(a, now); err != nil {
-		return site.Report{}, err
+	r := site.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
+	setSchedule(&r, schedule, now)
+	if rs.jobs != nil && wait == 0 {
+		return rs.createPending(ctx, r, url, idem, nil)
+	}
+	o, done, later := rs.analyseWithin(ctx, userID, url, wait)
+	if !done {
+		return rs.createPending(ctx, r, url, idem, later)
+	}
+	if o.err != nil {
+		return Created{}, o.err
+	}
+	r.Attempts = 1
+	if err := r.Apply(o.a, now); err != nil {
+		return Created{}, err
 	}
 	if idem == nil {
-		return rs.store.CreateReport(ctx, r)
+		out, err := rs.store.CreateReport(ctx, r)
+		if err == nil {
+			rs.record(ctx, out)
+		}
+		return Created{Report: out, HTTPStatus: StatusCreated}, err
 	}
-	done := *idem
-	done.HTTPStatus = StatusCreated
-	out, err := rs.store.CreateReports(ctx, []site.Report{r}, &done)
+	finished := *idem
+	finished.HTTPStatus = StatusCreated
+	out, err := rs.store.CreateReports(ctx, []site.Report{r}, &finished)
 	if err != nil {
-		return site.Report{}, err
+		return Created{}, err
 	}
-	return out[0], nil
+	rs.record(ctx, out[0])
+	return Created{Report: out[0], HTTPStatus: StatusCreated}, nil
+}
+
+// createPending stores r for url pending, with its job, and answers it
+// StatusAccepted. With later (an analysis running in this process), the
+// report is running, its job waits as a backstop and the analysis' outcome
+// is stored when it comes; otherwise the job runs at once.
+func (rs *Reports) createPending(ctx context.Context, r site.Report, url string, idem *site.Idempotency, later <-chan outcome) (Created, error) {
+	project, err := site.ProjectName(url)
+	if err != nil {
+		return Created{}, err
+	}
+	r.URL, r.Project, r.Status = url, project, site.StatusPending
+	var runAt time.Time
+	if later != nil {
+		r.Status, r.Attempts, runAt = site.StatusRunning, 1, rs.backstop()
+	}
+	var finished *site.Idempotency
+	if idem != nil {
+		f := *idem
+		f.HTTPStatus = StatusAccepted
+		finished = &f
+	}
+	out, _, err := rs.jobs.jobs.CreateWithJob(ctx, r, finished, runAt)
+	if err != nil {
+		return Created{}, err
+	}
+	if later != nil {
+		go rs.finishLate(later, out.UserID, out.ID, false)
+	}
+	return Created{Report: out, HTTPStatus: StatusAccepted}, nil
 }
 
 // sharePassword checks a password sent with privacy and returns it ("" when
@@ -212,29 +286,88 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 	if err != nil {
 		return site.Report{}, err
 	}
-	if in.Privacy == nil && hash == "" && !in.Reanalyse {
+	var schedule *site.Schedule
+	if in.Schedule != nil {
+		sch, err := site.ParseSchedule(*in.Schedule)
+		if err != nil {
+			return site.Report{}, err
+		}
+		schedule = &sch
+	}
+	if in.Privacy == nil && hash == "" && !in.Reanalyse && schedule == nil {
 		return cur, nil // nothing to change
+	}
+	wait, err := rs.waitOf(in.Wait)
+	if err != nil {
+		return site.Report{}, err
 	}
 	var a site.Analysis
 	if in.Reanalyse {
-		if a, err = rs.analyser.Analyse(ctx, userID, cur.URL); err != nil {
-			return site.Report{}, err
+		if rs.jobs != nil && wait == 0 {
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, nil)
 		}
+		o, done, later := rs.analyseWithin(ctx, userID, cur.URL, wait)
+		if !done {
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, later)
+		}
+		if o.err != nil {
+			return site.Report{}, o.err
+		}
+		a = o.a
 	}
 	now := rs.clock()
-	return rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
+	out, err := rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
 		r.Privacy, r.UpdatedAt = privacy, now
 		if hash != "" {
 			r.PasswordHash = hash
+		}
+		if schedule != nil {
+			setSchedule(r, *schedule, now)
 		}
 		if !in.Reanalyse {
 			return nil
 		}
 		url := r.URL // set on creation; the analysis may have been redirected elsewhere
 		err := r.Apply(a, now)
-		r.URL = url
+		r.URL, r.Attempts = url, 1
 		return err
 	})
+	if err == nil && in.Reanalyse {
+		rs.record(ctx, out)
+	}
+	return out, err
+}
+
+// updatePending is Update's write when the re-analysis did not finish
+// within its wait (later: it runs on in this process) or was not run
+// (wait 0): the report is pending, with its job, in one write.
+func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy site.Privacy, hash string, schedule *site.Schedule, later <-chan outcome) (site.Report, error) {
+	now := rs.clock()
+	var runAt time.Time
+	if later != nil {
+		runAt = rs.backstop()
+	}
+	out, _, err := rs.jobs.jobs.UpdateWithJob(ctx, userID, id, func(r *site.Report) error {
+		r.Privacy, r.UpdatedAt, r.Failure = privacy, now, ""
+		if hash != "" {
+			r.PasswordHash = hash
+		}
+		if schedule != nil {
+			setSchedule(r, *schedule, now)
+		}
+		r.Status, r.Attempts = site.StatusPending, 0
+		if later != nil {
+			r.Status, r.Attempts = site.StatusRunning, 1
+		}
+		return nil
+	}, runAt)
+	if err != nil {
+		return site.Report{}, err
+	}
+	if later != nil {
+		go rs.finishLate(later, userID, id, true)
+	}
+	return out, nil
 }
 
 // Delete deletes the user's report id, or returns site.ErrNotFound.

@@ -46,6 +46,6 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newMigrateCmd(), newImportCmd(), newUserCmd(), newDigipinCmd(), newHealthcheckCmd())
+	root.AddCommand(newServeCmd(), newWorkerCmd(), newMigrateCmd(), newImportCmd(), newUserCmd(), newDigipinCmd(), newHealthcheckCmd())
 	return root
 }

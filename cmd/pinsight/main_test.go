@@ -65,7 +65,7 @@ func TestEnvBinding(t *testing.T) {
 }
 
 // mustOptions is options for a test.
-func mustOptions(t *testing.T, cfg serveConfig) fx.Option {
+func mustOptions(t testing.TB, cfg serveConfig) fx.Option {
 	t.Helper()
 	o, err := options(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {

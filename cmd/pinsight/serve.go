@@ -75,9 +75,8 @@ func newServeCmd() *cobra.Command {
 	return cmd
 }
 
-// serve builds the fx app, starts it within ctx and the start timeout (a
-// signal during the start, or the timeout, ends it) and runs it until SIGINT or SIGTERM, then stops the server
-// gracefully. fx's own events go to the log at debug level, its errors at
+// serve builds the fx app and runs it (runApp) until SIGINT or SIGTERM,
+// then stops the server gracefully. fx's own events go to the log at debug level, its errors at
 // error level.
 func serve(ctx context.Context, cfg serveConfig) error {
 	log := newLogger(cfg.LogLevel, cfg.LogFormat)
@@ -86,22 +85,29 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
-	a := fx.New(opts, fx.StopTimeout(cfg.ShutdownTimeout+time.Second), fx.WithLogger(func() fxevent.Logger {
+	return runApp(ctx, opts, cfg.StartTimeout, cfg.ShutdownTimeout, log)
+}
+
+// runApp starts the graph opts within ctx and start (a signal during the
+// start, or the timeout, ends it) and runs it until SIGINT or SIGTERM,
+// then stops it within shutdown.
+func runApp(ctx context.Context, opts fx.Option, start, shutdown time.Duration, log *slog.Logger) error {
+	a := fx.New(opts, fx.StopTimeout(shutdown+time.Second), fx.WithLogger(func() fxevent.Logger {
 		l := &fxevent.SlogLogger{Logger: log}
 		l.UseLogLevel(slog.LevelDebug)
 		return l
 	}))
-	startCtx, cancelStart := context.WithTimeout(ctx, cfg.StartTimeout)
+	startCtx, cancelStart := context.WithTimeout(ctx, start)
 	defer cancelStart()
 	if err := a.Start(startCtx); err != nil {
 		if ctx.Err() == nil && errors.Is(startCtx.Err(), context.DeadlineExceeded) {
-			return fmt.Errorf("not started within --start-timeout %s: %w", cfg.StartTimeout, dig.RootCause(err))
+			return fmt.Errorf("not started within --start-timeout %s: %w", start, dig.RootCause(err))
 		}
 		return dig.RootCause(err)
 	}
 	sig := <-a.Wait()
 	log.Info("signal received", "signal", sig.Signal.String())
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), shutdown)
 	defer cancel()
 	return a.Stop(ctx)
 }

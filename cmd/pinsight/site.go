@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/hex"
 	"fmt"
 	"time"
@@ -13,17 +14,20 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // siteConfig configures the page analyser and the public report page.
 type siteConfig struct {
 	Fetch            fetch.Config
 	Workers          int
-	UserConcurrent   int    // 0: no cap
-	UserDaily        int    // 0: no quota
-	HostPerMinute    int    // per registrable domain; 0: no limit
-	AddressPerMinute int    // 0: no limit
-	CookieKey        string // hex; empty: random at start
+	JobWorkers       int           // queued analyses run at once by this process; 0: Workers
+	Sweep            time.Duration // how often due scheduled analyses are queued
+	UserConcurrent   int           // 0: no cap
+	UserDaily        int           // 0: no quota
+	HostPerMinute    int           // per registrable domain; 0: no limit
+	AddressPerMinute int           // 0: no limit
+	CookieKey        string        // hex; empty: random at start
 }
 
 // siteFlags adds the analyser and share-page flags of serve.
@@ -35,6 +39,8 @@ func siteFlags(f *pflag.FlagSet, c *siteConfig) {
 	f.Int64Var(&c.Fetch.MaxBytes, "max-page-bytes", fetch.DefaultMaxBytes, "bytes of a page analysed; longer pages are analysed on their start")
 	f.StringVar(&c.Fetch.UserAgent, "user-agent", fetch.DefaultUserAgent, "User-Agent of the analyser's requests")
 	f.IntVar(&c.Workers, "analysis-workers", 4, "analyses running at once; beyond, 503 with Retry-After")
+	f.IntVar(&c.JobWorkers, "workers", 0, "queued analyses (jobs) this process runs at once (0: --analysis-workers); they share the --analysis-workers slots with requests' analyses")
+	f.DurationVar(&c.Sweep, "schedule-sweep", ports.DefaultSweep, "how often scheduled (daily, weekly) re-analyses that are due are queued; one instance at a time does it")
 	f.IntVar(&c.UserConcurrent, "user-concurrent-analyses", reports.DefaultUserConcurrent, "analyses one user may run at once, apart from --analysis-workers; beyond, 429 with Retry-After (0: no cap)")
 	f.IntVar(&c.UserDaily, "user-daily-analyses", reports.DefaultUserDaily.Requests, "analyses one user may start in 24 h, re-analyses included, whatever their API key; beyond, 429 with Retry-After (0: no limit)")
 	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", reports.DefaultHostLimit.Requests, "analyses of one target site (its registrable domain: example.com with its subdomains) per minute; beyond, 429 with Retry-After (0: no limit)")
@@ -65,8 +71,12 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 	if c.UserConcurrent <= 0 {
 		analyser.UserConcurrent = -1 // no cap
 	}
+	jobs := ports.JobSettings{Workers: cmp.Or(c.JobWorkers, c.Workers), FetchDeadline: cmp.Or(c.Fetch.Timeout, fetch.DefaultTimeout), Sweep: c.Sweep}
+	if writeTimeout > 5*time.Second {
+		jobs.WaitCap = writeTimeout - 5*time.Second // the answer leaves before the write timeout
+	}
 	return fx.Options(
-		fx.Supply(c.Fetch, analyser, sharepage.Options{CookieKey: key}),
+		fx.Supply(c.Fetch, analyser, sharepage.Options{CookieKey: key}, jobs),
 		fetchfx.Module,
 	), nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"log/slog"
+	"time"
 
 	"go.uber.org/fx"
 
@@ -14,11 +15,37 @@ import (
 // options is the whole application graph for cfg. The choice of adapters is
 // made here, and only here.
 func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
-	site, err := siteOptions(cfg.Site, cfg.HTTP.WriteTimeout)
+	core, err := coreOptions(cfg, cfg.HTTP.WriteTimeout, log)
 	if err != nil {
 		return nil, err
 	}
 	bounds, err := boundaryOptions(cfg.Boundaries)
+	if err != nil {
+		return nil, err
+	}
+	return fx.Options(
+		core,
+		fx.Supply(cfg.HTTP),
+		httpapifx.Module,
+		httpapifx.JobGauges,
+		// Every storage keeps accounts and reports, so the whole API is
+		// served; one without them would choose httpapifx.PostalRoutes.
+		httpapifx.AllRoutes,
+		bounds,
+	), nil
+}
+
+// workerOptions is the graph of `pinsight worker`: the stores, the
+// analyser and the job runner, without the HTTP server.
+func workerOptions(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
+	return coreOptions(cfg, 0, log)
+}
+
+// coreOptions is what serve and worker share: the use cases, the job
+// runner, the stores and the analyser (whose fetch deadline must stay below
+// writeTimeout when it is positive).
+func coreOptions(cfg serveConfig, writeTimeout time.Duration, log *slog.Logger) (fx.Option, error) {
+	site, err := siteOptions(cfg.Site, writeTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -27,16 +54,12 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		return nil, err
 	}
 	return fx.Options(
-		fx.Supply(cfg.HTTP, log, accounts.DefaultPasswordParams, cfg.Passwords, reviewsConfig(cfg.Reviews)),
+		fx.Supply(log, accounts.DefaultPasswordParams, cfg.Passwords, reviewsConfig(cfg.Reviews)),
 		appfx.Module,
-		httpapifx.Module,
-		// Every storage keeps accounts and reports, so the whole API is
-		// served; one without them would choose httpapifx.PostalRoutes.
-		httpapifx.AllRoutes,
+		appfx.JobRunner,
 		stores,
 		rateLimits(cfg.RedisURL),
 		site,
-		bounds,
 		tracingOptions(cfg.Tracing),
 	), nil
 }

@@ -6,6 +6,7 @@ type Analysis struct {
 	Results Results
 	Score   int
 	Rating  Rating
+	Status  int // the HTTP status the page answered with
 }
 
 // checker runs one check over an indexed page.
@@ -23,7 +24,7 @@ func Analyse(f *Fetched, w Weights) Analysis {
 		res[c.Category] = append(res[c.Category], c)
 	}
 	score := res.Score(w)
-	return Analysis{URL: f.FinalURL(), Results: res, Score: score, Rating: RatingFor(score)}
+	return Analysis{URL: f.FinalURL(), Results: res, Score: score, Rating: RatingFor(score), Status: f.Page.Status}
 }
 
 // CheckInfo describes one check the analyser runs, for documentation.

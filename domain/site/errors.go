@@ -12,7 +12,10 @@ var ErrNotFound = fault.New(fault.NotFound, "site: not found")
 type FetchError struct {
 	Reason  string // human-readable, safe to show the client
 	Refused bool   // the target was refused rather than unreachable
-	Err     error  // the cause, for logs; may be nil
+	// Transient says the failure may pass (a timeout, a reset connection):
+	// a queued analysis tries again.
+	Transient bool
+	Err       error // the cause, for logs; may be nil
 }
 
 func (e *FetchError) Error() string { return "site: cannot analyse url: " + e.Reason }

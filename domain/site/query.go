@@ -36,6 +36,7 @@ const (
 // the defaults (search_by url, sort_by id, sort desc, per_page 10, page 1).
 type ReportParams struct {
 	Search, SearchBy, Project, Result, SortBy, Sort string
+	Status                                          string // "" any; else pending, running, generated or failed
 	PerPage, Page                                   int
 }
 
@@ -44,6 +45,7 @@ type ReportQuery struct {
 	Search      string // in URLKey form; "" matches every report
 	Project     string // normalised project name; "" for any
 	Result      Rating // "" for any
+	Status      Status // "" for any
 	SortBy      ReportSort
 	Desc        bool
 	paging.Page // PerPage one of PerPageChoices; beyond the last page the list is empty
@@ -64,6 +66,13 @@ func NewReportQuery(p ReportParams) (ReportQuery, error) {
 			errs.add("result", "must be good, decent or bad")
 		}
 		q.Result = r
+	}
+	if p.Status != "" {
+		st, ok := ParseStatus(p.Status)
+		if !ok {
+			errs.add("status", "must be pending, running, generated or failed")
+		}
+		q.Status = st
 	}
 	switch s := ReportSort(cmp.Or(p.SortBy, "id")); s {
 	case SortReportsByID, SortReportsByGeneratedAt, SortReportsByURL, SortReportsByResult:
@@ -159,7 +168,8 @@ func parsePage(perPage, page int, errs fieldErrors) paging.Page {
 func (q ReportQuery) Matches(r Report) bool {
 	return (q.Search == "" || strings.Contains(URLKey(r.URL), q.Search)) &&
 		(q.Project == "" || r.Project == q.Project) &&
-		(q.Result == "" || r.Rating == q.Result)
+		(q.Result == "" || r.Rating == q.Result) &&
+		(q.Status == "" || StatusOrGenerated(r.Status) == q.Status)
 }
 
 // Compare orders a before b (negative), after (positive), in the query's

@@ -47,6 +47,11 @@ type Report struct {
 	Results      Results
 	Privacy      Privacy
 	PasswordHash string // argon2id PHC string; kept when privacy leaves Protected
+	Status       Status // "" is stored as StatusGenerated
+	Attempts     int    // analyses of the current request started so far
+	Failure      string // why the last analysis failed, when Status is StatusFailed
+	Schedule     Schedule
+	NextRunAt    time.Time // of the next scheduled analysis; zero without a schedule
 	GeneratedAt  time.Time
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
@@ -56,13 +61,14 @@ type Report struct {
 func (r Report) HasPassword() bool { return r.PasswordHash != "" }
 
 // Apply replaces the analysis part of the report (URL, project, score,
-// rating, results) and sets GeneratedAt to at.
+// rating, results), sets GeneratedAt to at and the status to generated.
 func (r *Report) Apply(a Analysis, at time.Time) error {
 	project, err := ProjectName(a.URL)
 	if err != nil {
 		return err
 	}
 	r.URL, r.Project, r.Score, r.Rating, r.Results, r.GeneratedAt = a.URL, project, a.Score, RatingFor(a.Score), a.Results, at
+	r.Status, r.Failure = StatusGenerated, ""
 	return nil
 }
 

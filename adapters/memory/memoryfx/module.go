@@ -9,14 +9,22 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the in-memory account, report and review stores and rate
+// Module provides the in-memory account, report and review stores, the
+// in-process queue of analyses (it needs a ports.JobSettings) and rate
 // limiter: the throwaway storage (memory:).
 var Module = fx.Module("memory",
 	fx.Provide(fx.Annotate(memory.NewAccountStore, fx.As(new(ports.AccountStore)))),
-	fx.Provide(fx.Annotate(memory.NewReportStore, fx.As(new(ports.ReportStore)))),
+	fx.Provide(memory.NewReportStore, reportStore, newJobs),
 	fx.Provide(fx.Annotate(memory.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	RateLimiter,
 )
+
+func reportStore(s *memory.ReportStore) ports.ReportStore { return s }
+
+// newJobs provides the in-process queue of analyses over the reports.
+func newJobs(store *memory.ReportStore, s ports.JobSettings) ports.Jobs {
+	return memory.NewJobs(store, s)
+}
 
 // RateLimiter provides the in-memory rate limiter alone: quotas kept in
 // the process, whatever the storage.

@@ -10,15 +10,18 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/adapters/riverjobs"
 	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the Postgres account and report stores, the *postgres.DB
+// Module provides the Postgres account, report and review stores, the
+// *postgres.DB, the queue of analyses (River; it needs a ports.JobSettings)
 // and a readiness component over the database a postgres.Config in the
 // graph names (the postal directory is chosen apart: PostalStore, or an
-// in-memory replica the caller builds with postgres.LoadDataset). On start it connects and applies pending migrations, within the
+// in-memory replica the caller builds with postgres.LoadDataset). On start
+// it connects and applies pending migrations, within the
 // start's context (failing the start when the database is unreachable); on
 // stop it closes the pool.
 var Module = fx.Module("postgres",
@@ -27,7 +30,13 @@ var Module = fx.Module("postgres",
 	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.ReportStore)))),
 	fx.Provide(fx.Annotate(postgres.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	fx.Provide(appfx.AsComponent(readiness)),
+	fx.Provide(newJobs),
 )
+
+// newJobs provides the durable queue of analyses in the database (River).
+func newJobs(db *postgres.DB, s ports.JobSettings) (ports.Jobs, error) {
+	return postgres.NewJobs(db, riverjobs.ConfigFor(s))
+}
 
 // PostalStore provides the postal store that queries the database on
 // every request (serve keeps an in-memory replica instead).

@@ -9,13 +9,15 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/fx"
 
+	"github.com/pinsight/pinsight/adapters/riverjobs"
 	"github.com/pinsight/pinsight/adapters/sqlite"
 	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the SQLite account, report and review stores and a readiness
+// Module provides the SQLite account, report and review stores, the queue
+// of analyses (River; it needs a ports.JobSettings) and a readiness
 // component over the file a sqlite.Config in the graph names. On start it
 // opens the file and applies pending migrations, within the start's
 // context (failing the start when it cannot); on stop it closes the file.
@@ -25,7 +27,13 @@ var Module = fx.Module("sqlite",
 	fx.Provide(fx.Annotate(sqlite.NewReportStore, fx.As(new(ports.ReportStore)))),
 	fx.Provide(fx.Annotate(sqlite.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	fx.Provide(appfx.AsComponent(readiness)),
+	fx.Provide(newJobs),
 )
+
+// newJobs provides the durable queue of analyses in the file (River).
+func newJobs(db *sqlite.DB, s ports.JobSettings) (ports.Jobs, error) {
+	return sqlite.NewJobs(db, riverjobs.ConfigFor(s))
+}
 
 // dbParams are what newDB takes: with a TracerProvider in the graph
 // (tracingfx), every query is a span, a child of the request's.

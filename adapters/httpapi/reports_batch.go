@@ -1,0 +1,62 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/reports"
+)
+
+type reportBatchInput struct {
+	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Optional name of this request, as for create-report: sent again by the same user within 24 hours with the same body, it queues nothing and answers 202 with the reports it queued as they are now (Idempotent-Replayed: true; deleted ones left out); with another body 422; while the first runs 409."`
+	Body           struct {
+		URLs     []string `json:"urls" minItems:"1" maxItems:"100" doc:"1 to 100 URLs to analyse (http or https), each at most 2,048 characters."`
+		Privacy  *int     `json:"privacy,omitempty" enum:"0,1,2" doc:"Of every report: 0 public, 1 private (default), 2 password."`
+		Password *string  `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2 (one password for every report), refused otherwise."`
+	}
+}
+
+// ReportBatchData lists the reports a batch queued, in the order of its URLs.
+type ReportBatchData struct {
+	Reports []ReportItem `json:"reports" nullable:"false" doc:"One pending report per URL, in the order sent."`
+}
+
+// batchReply is the answer of create-report-batch.
+type batchReply struct {
+	Status   int    `json:"-"`
+	Replayed string `header:"Idempotent-Replayed" doc:"true when the answer replays an earlier request with the same Idempotency-Key; absent otherwise."`
+	Body     Envelope[ReportBatchData]
+}
+
+// registerReportBatch registers POST /reports/batch.
+func registerReportBatch(g huma.API, base string, rs *reports.Reports, acc *accounts.Accounts) {
+	op := huma.Operation{OperationID: "create-report-batch", Method: http.MethodPost, Path: "/reports/batch",
+		Tags: []string{"Reports"}, DefaultStatus: http.StatusAccepted, Summary: "Queue the analysis of up to 100 URLs",
+		Description: "Stores one pending report per URL, with its analysis job, in one transaction and answers 202 " +
+			"at once; poll each report (GET /reports/{id}, or GET /reports?status=pending) until it is generated or " +
+			"failed. Any invalid URL is 422 on urls[i] (every one is listed) and nothing is queued. Quotas apply per " +
+			"URL as its job runs: the per-site throttle spreads a batch in time instead of failing it (past a site's " +
+			"quota, each further quota's worth of its URLs is scheduled one window later), and a job that meets a " +
+			"quota waits for it. Jobs retry as those of create-report. An Idempotency-Key makes a retry safe (see the " +
+			"header). JSON only."}
+	protect(acc, &op)
+	huma.Register(g, op, func(ctx context.Context, in *reportBatchInput) (*batchReply, error) {
+		out, err := rs.CreateBatch(ctx, caller(ctx).User.ID, reports.NewBatch{URLs: in.Body.URLs, Privacy: in.Body.Privacy,
+			Password: in.Body.Password, IdempotencyKey: in.IdempotencyKey})
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		data := ReportBatchData{Reports: make([]ReportItem, 0, len(out.Reports))}
+		for _, r := range out.Reports {
+			data.Reports = append(data.Reports, reportItem(base, r))
+		}
+		reply := &batchReply{Status: http.StatusAccepted, Body: Envelope[ReportBatchData]{Success: true, Data: data}}
+		if out.Replayed {
+			reply.Replayed = "true"
+		}
+		return reply, nil
+	})
+}

@@ -1,0 +1,252 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Jobs is the in-process queue of analyses behind the same port as the
+// durable ones: jobs live in memory (as do the reports of this adapter), so
+// they go with the process, and a report and its job are stored under the
+// store's guarantees one after the other (neither can fail in between).
+type Jobs struct {
+	store   *ReportStore
+	workers int
+	sweep   time.Duration
+	backoff func(attempt int) time.Duration
+
+	mu      sync.Mutex
+	jobs    map[int64]*memJob
+	lastID  int64
+	work    ports.AnalysisWorker
+	started bool
+	stop    chan struct{}
+	ready   chan int64
+	wg      sync.WaitGroup
+	cancel  context.CancelFunc
+}
+
+type memJob struct {
+	ports.AnalysisJob
+	state string // scheduled, running, cancelled, discarded (done jobs are dropped)
+	timer *time.Timer
+}
+
+// Job states of the in-process queue.
+const (
+	memScheduled = "scheduled"
+	memRunning   = "running"
+	memCancelled = "cancelled"
+	memDiscarded = "discarded"
+)
+
+// maxMemoryRuns caps the runs of one job, as River's MaxAttempts does.
+const maxMemoryRuns = 10
+
+// NewJobs returns a queue for store's reports running s.Workers jobs at
+// once (default 4) once started, and enqueuing the scheduled analyses due
+// every s.Sweep (default ports.DefaultSweep).
+func NewJobs(store *ReportStore, s ports.JobSettings) *Jobs {
+	workers, sweep := s.Workers, s.Sweep
+	if workers <= 0 {
+		workers = 4
+	}
+	if sweep <= 0 {
+		sweep = ports.DefaultSweep
+	}
+	return &Jobs{store: store, workers: workers, sweep: sweep, jobs: map[int64]*memJob{}, ready: make(chan int64, 1024),
+		stop: make(chan struct{}), backoff: func(attempt int) time.Duration { return time.Duration(attempt*attempt) * time.Second }}
+}
+
+// CreateWithJob implements ports.Jobs.
+func (j *Jobs) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error) {
+	out, err := j.store.CreateReports(ctx, []site.Report{r}, idem)
+	if err != nil {
+		return site.Report{}, 0, err
+	}
+	return out[0], j.enqueue(out[0].ID, out[0].UserID, runAt), nil
+}
+
+// CreateManyWithJobs implements ports.Jobs.
+func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
+	out, err := j.store.CreateReports(ctx, rs, idem)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]int64, len(out))
+	for i, r := range out {
+		ids[i] = j.enqueue(r.ID, r.UserID, runAt[i])
+	}
+	return out, ids, nil
+}
+
+// UpdateWithJob implements ports.Jobs.
+func (j *Jobs) UpdateWithJob(ctx context.Context, userID, id int64, update func(*site.Report) error, runAt time.Time) (site.Report, int64, error) {
+	out, err := j.store.UpdateReport(ctx, userID, id, update)
+	if err != nil {
+		return site.Report{}, 0, err
+	}
+	return out, j.enqueue(id, userID, runAt), nil
+}
+
+func (j *Jobs) enqueue(reportID, userID int64, runAt time.Time) int64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.lastID++
+	job := &memJob{AnalysisJob: ports.AnalysisJob{ID: j.lastID, ReportID: reportID, UserID: userID}}
+	j.jobs[job.ID] = job
+	j.scheduleLocked(job, time.Until(runAt))
+	return job.ID
+}
+
+// scheduleLocked makes job due after d.
+func (j *Jobs) scheduleLocked(job *memJob, d time.Duration) {
+	job.state = memScheduled
+	id := job.ID
+	job.timer = time.AfterFunc(max(d, 0), func() {
+		select {
+		case j.ready <- id:
+		case <-j.stop:
+		}
+	})
+}
+
+// CancelJob implements ports.Jobs.
+func (j *Jobs) CancelJob(_ context.Context, id int64) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if job, ok := j.jobs[id]; ok && job.state == memScheduled {
+		job.timer.Stop()
+		job.state = memCancelled
+	}
+	return nil
+}
+
+// Start implements ports.Jobs.
+func (j *Jobs) Start(ctx context.Context, work ports.AnalysisWorker) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.started {
+		return ports.ErrJobsStopped
+	}
+	j.started, j.work = true, work
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	j.cancel = cancel
+	for range j.workers {
+		j.wg.Add(1)
+		go j.loop(runCtx)
+	}
+	j.wg.Add(1)
+	go j.sweeper(runCtx)
+	return nil
+}
+
+// sweeper enqueues the scheduled analyses due, at start and every sweep.
+func (j *Jobs) sweeper(ctx context.Context) {
+	defer j.wg.Done()
+	tick := time.NewTicker(j.sweep)
+	defer tick.Stop()
+	for {
+		_, _ = j.EnqueueDue(ctx, time.Now(), 500)
+		select {
+		case <-j.stop:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func (j *Jobs) loop(ctx context.Context) {
+	defer j.wg.Done()
+	for {
+		select {
+		case <-j.stop:
+			return
+		case id := <-j.ready:
+			j.run(ctx, id)
+		}
+	}
+}
+
+// run runs job id once and files its outcome.
+func (j *Jobs) run(ctx context.Context, id int64) {
+	j.mu.Lock()
+	job, ok := j.jobs[id]
+	if !ok || job.state != memScheduled {
+		j.mu.Unlock()
+		return
+	}
+	job.state = memRunning
+	job.Attempt++
+	args := job.AnalysisJob
+	j.mu.Unlock()
+
+	err := j.work(ctx, args)
+
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var snooze *ports.SnoozeError
+	var retry *ports.RetryError
+	switch {
+	case err == nil:
+		delete(j.jobs, id) // done: nothing more to know of it
+	case errors.As(err, &snooze):
+		job.Attempt--
+		j.scheduleLocked(job, snooze.After)
+	case errors.As(err, &retry) && job.Attempt < maxMemoryRuns:
+		j.scheduleLocked(job, j.backoff(job.Attempt))
+	default:
+		job.state = memDiscarded
+	}
+}
+
+// Stop implements ports.Jobs: running jobs finish unless ctx ends first.
+func (j *Jobs) Stop(ctx context.Context) error {
+	j.mu.Lock()
+	if !j.started {
+		j.mu.Unlock()
+		return nil
+	}
+	select {
+	case <-j.stop:
+	default:
+		close(j.stop)
+	}
+	j.mu.Unlock()
+	done := make(chan struct{})
+	go func() { j.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		j.cancel()
+		<-done
+		return ctx.Err()
+	}
+}
+
+// Stats implements ports.Jobs.
+func (j *Jobs) Stats(context.Context) (ports.JobStats, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var st ports.JobStats
+	for _, job := range j.jobs {
+		switch job.state {
+		case memScheduled:
+			st.Queued++
+		case memRunning:
+			st.Running++
+		case memCancelled, memDiscarded:
+			st.Failed++
+		}
+	}
+	return st, nil
+}
+
+// Interface guard.
+var _ ports.Jobs = (*Jobs)(nil)

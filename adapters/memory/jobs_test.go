@@ -1,0 +1,16 @@
+package memory_test
+
+import (
+	"testing"
+
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/ports"
+	"github.com/pinsight/pinsight/ports/porttest"
+)
+
+func TestJobs(t *testing.T) {
+	porttest.TestJobs(t, func(*testing.T) porttest.JobsSubject {
+		store := memory.NewReportStore()
+		return porttest.JobsSubject{Jobs: memory.NewJobs(store, ports.JobSettings{Workers: 2}), Store: store, History: store}
+	})
+}

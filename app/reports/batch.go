@@ -1,0 +1,198 @@
+package reports
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// MaxBatch is how many URLs one batch may hold.
+const MaxBatch = 100
+
+// NewBatch is the input of CreateBatch: URLs to analyse with one privacy
+// and password for all. Nil fields were not sent.
+type NewBatch struct {
+	URLs     []string
+	Privacy  *int
+	Password *string
+	// IdempotencyKey names the request ("" none), as NewReport's does: sent
+	// again with the same input, it queues nothing and answers the reports
+	// it queued, as they are now (deleted ones left out).
+	IdempotencyKey string
+}
+
+// BatchCreated is the outcome of CreateBatch.
+type BatchCreated struct {
+	Reports []site.Report
+	// Replayed tells that an earlier request with the same idempotency key
+	// queued the reports.
+	Replayed bool
+}
+
+// siteLimiter is implemented by analysers that throttle each target site
+// (*Analyser): a batch spreads its jobs in time to fit the quota.
+type siteLimiter interface {
+	SiteLimit() ratelimit.Limit
+}
+
+// SiteLimit returns the quota of analyses per target site.
+func (a *Analyser) SiteLimit() ratelimit.Limit { return a.perSite }
+
+// ErrNoJobs is returned by CreateBatch when analyses are not durable jobs
+// (no WithJobs): a batch is only ever queued.
+var ErrNoJobs = site.Invalid("urls", "batches need the job queue, which this server does not run")
+
+// CreateBatch validates in and stores one pending report per URL with its
+// analysis job, all in one transaction, answering at once (their jobs run
+// later). Every invalid URL is reported (urls[i]) and nothing is stored.
+// The per-site throttle spreads the jobs in time instead of failing them:
+// past the site's quota, each further URL of one site runs a quota window
+// later; quotas and throttles still snooze a job that meets them (the
+// user's daily quota counts each URL as it runs). Errors:
+// *site.ValidationError, accounts.ErrPasswordsBusy, ErrNoJobs, and with
+// an idempotency key those of Create's.
+func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) (BatchCreated, error) {
+	if rs.jobs == nil {
+		return BatchCreated{}, ErrNoJobs
+	}
+	if len(in.URLs) == 0 || len(in.URLs) > MaxBatch {
+		return BatchCreated{}, site.Invalid("urls", "must hold 1 to "+strconv.Itoa(MaxBatch)+" URLs")
+	}
+	invalid := &site.ValidationError{Fields: map[string][]string{}}
+	for i, u := range in.URLs {
+		if err := site.CheckURL(u); err != nil {
+			for _, msgs := range err.(*site.ValidationError).Fields {
+				invalid.Fields["urls["+strconv.Itoa(i)+"]"] = msgs
+			}
+		}
+	}
+	if len(invalid.Fields) > 0 {
+		return BatchCreated{}, invalid
+	}
+	privacy := site.DefaultPrivacy
+	if in.Privacy != nil {
+		p, err := site.ParsePrivacy(*in.Privacy)
+		if err != nil {
+			return BatchCreated{}, err
+		}
+		privacy = p
+	}
+	password, err := sharePassword(privacy, in.Password, false)
+	if err != nil {
+		return BatchCreated{}, err
+	}
+	if in.IdempotencyKey != "" {
+		return rs.batchOnce(ctx, userID, in, privacy, password)
+	}
+	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, nil)
+	return BatchCreated{Reports: out}, err
+}
+
+// batchOnce is CreateBatch under the idempotency key in.IdempotencyKey, as
+// createOnce is Create's.
+func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, privacy site.Privacy, password string) (BatchCreated, error) {
+	if err := site.CheckIdempotencyKey(in.IdempotencyKey); err != nil {
+		return BatchCreated{}, err
+	}
+	now := rs.clock()
+	idem := site.Idempotency{UserID: userID, Key: in.IdempotencyKey, Claim: rand.Text(),
+		Fingerprint: batchFingerprint(userID, in.IdempotencyKey, in.URLs, privacy, password),
+		LockedUntil: now.Add(IdempotencyLock), ExpiresAt: now.Add(site.IdempotencyKeyTTL)}
+	cur, claimed, err := rs.store.ClaimIdempotency(ctx, idem, now)
+	if err != nil {
+		return BatchCreated{}, err
+	}
+	if !claimed {
+		if err := checkReplay(cur, idem.Fingerprint, now); err != nil {
+			return BatchCreated{}, err
+		}
+		out := make([]site.Report, 0, len(cur.ReportIDs))
+		for _, id := range cur.ReportIDs {
+			r, err := rs.store.Report(ctx, userID, id)
+			if errors.Is(err, site.ErrNotFound) {
+				continue
+			} else if err != nil {
+				return BatchCreated{}, err
+			}
+			out = append(out, r)
+		}
+		return BatchCreated{Reports: out, Replayed: true}, nil
+	}
+	finished := idem
+	finished.HTTPStatus = StatusAccepted
+	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, &finished)
+	switch {
+	case errors.Is(err, site.ErrClaimLost):
+		return BatchCreated{}, &InProgressError{Wait: time.Second}
+	case err != nil:
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+		defer cancel()
+		_ = rs.store.ReleaseIdempotency(rctx, idem)
+		return BatchCreated{}, err
+	}
+	return BatchCreated{Reports: out}, nil
+}
+
+// batchFingerprint is the digest of a batch request a replay must match.
+func batchFingerprint(userID int64, key string, urls []string, privacy site.Privacy, password string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "create-batch\x00%d\x00%s\x00%d\x00%s", userID, key, privacy, password)
+	for _, u := range urls {
+		fmt.Fprintf(h, "\x00%s", u)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// createBatch hashes the password and stores one pending report per URL
+// with its job (spread in time), finishing idem in the same transaction.
+func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string, privacy site.Privacy, password string, idem *site.Idempotency) ([]site.Report, error) {
+	hash, err := rs.hash(ctx, password)
+	if err != nil {
+		return nil, err
+	}
+	now := rs.clock()
+	reports := make([]site.Report, len(urls))
+	for i, u := range urls {
+		project, err := site.ProjectName(u)
+		if err != nil {
+			return nil, err
+		}
+		reports[i] = site.Report{UserID: userID, URL: u, Project: project, Privacy: privacy, PasswordHash: hash,
+			Status: site.StatusPending, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
+	}
+	out, _, err := rs.jobs.jobs.CreateManyWithJobs(ctx, reports, idem, rs.spread(urls, time.Now()))
+	return out, err
+}
+
+// spread is when each URL's job runs: the first quota's worth of one
+// site's URLs at once, each further quota's worth one window later.
+func (rs *Reports) spread(urls []string, now time.Time) []time.Time {
+	at := make([]time.Time, len(urls))
+	sl, ok := rs.analyser.(siteLimiter)
+	if !ok || !sl.SiteLimit().Enabled() {
+		return at
+	}
+	limit := sl.SiteLimit()
+	seen := map[string]int{}
+	for i, raw := range urls {
+		u, err := url.Parse(raw)
+		if err != nil {
+			continue
+		}
+		s := siteOf(u.Hostname())
+		if k := seen[s]; k >= limit.Requests {
+			at[i] = now.Add(time.Duration(k/limit.Requests) * limit.Window)
+		}
+		seen[s]++
+	}
+	return at
+}

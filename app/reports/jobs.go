@@ -1,0 +1,302 @@
+package reports
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/fault"
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// MaxWait is the longest a request may wait for its analysis (the wait
+// parameter of create and re-analyse).
+const MaxWait = 60 * time.Second
+
+// DefaultFetchDeadline is the fetch deadline assumed by WithJobs when none
+// is given: the fetcher's default.
+const DefaultFetchDeadline = 15 * time.Second
+
+// backstopGrace is how long after an analysis could at most have run in a
+// request a job takes it over: the job is the analysis' durable backstop
+// (it runs when the process died, or the analysis failed in a way worth
+// retrying), and a no-op when the request's analysis finished.
+const backstopGrace = 10 * time.Second
+
+// jobConfig is what WithJobs sets.
+type jobConfig struct {
+	jobs          ports.Jobs
+	fetchDeadline time.Duration
+	waitCap       time.Duration
+	log           *slog.Logger
+}
+
+// WithJobs makes analyses durable: a request that does not finish its
+// analysis within its wait answers the pending report, which a job of
+// jobs finishes (retried on timeouts, resets and 5xx, rescued after a
+// crash). s.FetchDeadline bounds one analysis (0: DefaultFetchDeadline);
+// the default wait is the fetch deadline + 5 s, so every analysis that
+// finishes at all finishes within it. s.WaitCap, when positive, caps every
+// wait (the server's write timeout must not cut an answer). Without
+// WithJobs, every analysis runs in its request, as it always did.
+func WithJobs(jobs ports.Jobs, s ports.JobSettings, log *slog.Logger) Option {
+	fetchDeadline := s.FetchDeadline
+	if fetchDeadline <= 0 {
+		fetchDeadline = DefaultFetchDeadline
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return func(rs *Reports) {
+		rs.jobs = &jobConfig{jobs: jobs, fetchDeadline: fetchDeadline, waitCap: s.WaitCap, log: log}
+	}
+}
+
+// DefaultWait is the wait of a request that gives none: the fetch deadline
+// + 5 s with jobs; without them analyses always run to their end.
+func (rs *Reports) DefaultWait() time.Duration {
+	if rs.jobs == nil {
+		return MaxWait
+	}
+	w := min(rs.jobs.fetchDeadline+5*time.Second, MaxWait)
+	if rs.jobs.waitCap > 0 {
+		w = min(w, rs.jobs.waitCap)
+	}
+	return w
+}
+
+// waitOf is the wait a request asked for, or the default; a negative or
+// too long one is a *site.ValidationError.
+func (rs *Reports) waitOf(w *time.Duration) (time.Duration, error) {
+	if w == nil {
+		return rs.DefaultWait(), nil
+	}
+	if *w < 0 || *w > MaxWait {
+		return 0, site.Invalid("wait", "must be 0 to 60 seconds")
+	}
+	if rs.jobs != nil && rs.jobs.waitCap > 0 {
+		return min(*w, rs.jobs.waitCap), nil
+	}
+	return *w, nil
+}
+
+// outcome is the end of one analysis.
+type outcome struct {
+	a   site.Analysis
+	err error
+}
+
+// analyseWithin runs the analysis of url for userID and waits for it up
+// to wait. done is false when the wait ran out first: the analysis goes on
+// and its outcome arrives on later. Without jobs it always waits to the
+// end, under ctx, as analyses always ran.
+func (rs *Reports) analyseWithin(ctx context.Context, userID int64, url string, wait time.Duration) (o outcome, done bool, later <-chan outcome) {
+	if rs.jobs == nil {
+		a, err := rs.analyser.Analyse(ctx, userID, url)
+		return outcome{a, err}, true, nil
+	}
+	ch := make(chan outcome, 1)
+	// The analysis outlives the request when it answers 202; the fetch
+	// deadline bounds it, and the extra bound covers the quotas' checks.
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rs.jobs.fetchDeadline+backstopGrace/2)
+	go func() {
+		defer cancel()
+		a, err := rs.analyser.Analyse(actx, userID, url)
+		ch <- outcome{a, err}
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case o := <-ch:
+		return o, true, nil
+	case <-timer.C:
+		return outcome{}, false, ch
+	case <-ctx.Done():
+		cancel()
+		return outcome{err: ctx.Err()}, true, nil
+	}
+}
+
+// backstop is when the job behind an analysis running in a request runs.
+func (rs *Reports) backstop() time.Time {
+	return time.Now().Add(rs.jobs.fetchDeadline + backstopGrace)
+}
+
+// finishLate stores the outcome of an analysis that outlived its request
+// (the report is answered pending): a result, or a failure that will not
+// pass. A failure that may pass leaves the report to its job.
+func (rs *Reports) finishLate(later <-chan outcome, userID, id int64, keepURL bool) {
+	o := <-later
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if o.err == nil || permanent(o.err) {
+		r, err := rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
+			if r.Status.Finished() {
+				return errAlreadyFinished
+			}
+			return rs.settle(r, o, keepURL)
+		})
+		if err == nil {
+			rs.record(ctx, r)
+		}
+		// The backstop job stays queued: when it runs, it finds the report
+		// finished and does nothing.
+		if err != nil && !errors.Is(err, errAlreadyFinished) && !errors.Is(err, site.ErrNotFound) {
+			rs.jobs.log.Warn("reports: store a late analysis", "report", id, "err", err)
+		}
+		return
+	}
+	_, _ = rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
+		if r.Status != site.StatusRunning {
+			return errAlreadyFinished
+		}
+		r.Status, r.Failure = site.StatusPending, reason(o.err)
+		return nil
+	})
+}
+
+// errAlreadyFinished aborts an update of a report another run finished.
+var errAlreadyFinished = errors.New("reports: the report's analysis already finished")
+
+// settle records outcome o on r: the analysis, or (o.err set) the failure.
+func (rs *Reports) settle(r *site.Report, o outcome, keepURL bool) error {
+	now := rs.clock()
+	r.UpdatedAt = now
+	if o.err != nil {
+		r.Status, r.Failure = site.StatusFailed, reason(o.err)
+		return nil
+	}
+	url := r.URL
+	if err := r.Apply(o.a, now); err != nil {
+		return err
+	}
+	if keepURL {
+		r.URL = url
+	}
+	return nil
+}
+
+// permanent reports whether an analysis failure will not pass by trying
+// again: a refused target, an unresolvable name, no valid HTTP answer that
+// is not a reset. Quotas, throttles and busy slots pass.
+func permanent(err error) bool {
+	var fe *site.FetchError
+	return errors.As(err, &fe) && !fe.Transient
+}
+
+// reason is the failure recorded on a report.
+func reason(err error) string {
+	var fe *site.FetchError
+	if errors.As(err, &fe) {
+		return fe.Reason
+	}
+	var tooMany interface{ RetryAfter() time.Duration }
+	if errors.As(err, &tooMany) {
+		return "waiting for an analysis slot or quota"
+	}
+	return "the analysis did not finish"
+}
+
+// RunAnalysis is the worker of queued analyses (a ports.AnalysisWorker):
+// it runs the analysis of the job's report unless the report finished
+// already (its request's analysis did), and records the outcome. A quota,
+// throttle or busy pool snoozes the job until they allow it; a timeout, a
+// reset or a 5xx answer is retried until site.MaxAnalysisAttempts analyses
+// ran, then the report fails (a 5xx then keeps its result, as a first
+// analysis does); a failure that will not pass fails the report at once.
+// The user's cap of analyses at once is checked first, against the running
+// reports in the store (all processes): over it, the job snoozes. A failed
+// report's job ends with the failure (the queue counts it given
+// up); a finished one's ends done.
+func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error {
+	if err := rs.checkUserCap(ctx, job); err != nil {
+		return err
+	}
+	r, err := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
+		if r.Status.Finished() {
+			return errAlreadyFinished
+		}
+		r.Status, r.Attempts = site.StatusRunning, r.Attempts+1
+		return nil
+	})
+	switch {
+	case errors.Is(err, errAlreadyFinished), errors.Is(err, site.ErrNotFound):
+		return nil
+	case err != nil:
+		return &ports.RetryError{Err: err} // the store: try again later
+	}
+	a, err := rs.analyser.Analyse(ctx, job.UserID, r.URL)
+	var wait interface{ RetryAfter() time.Duration }
+	if err != nil && fault.KindOf(err) != fault.Invalid && errors.As(err, &wait) {
+		_, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
+			r.Status, r.Attempts = site.StatusPending, max(r.Attempts-1, 0)
+			return nil
+		})
+		return &ports.SnoozeError{After: max(wait.RetryAfter(), time.Second), Err: errors.Join(err, uerr)}
+	}
+	again := r.Attempts < site.MaxAnalysisAttempts &&
+		((err != nil && !permanent(err)) || (err == nil && a.Status >= 500))
+	done, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
+		if again {
+			r.Status, r.Failure = site.StatusPending, reasonOrStatus(err, a)
+			return nil
+		}
+		return rs.settle(r, outcome{a, err}, r.Rating != "") // a re-analysis keeps its URL
+	})
+	switch {
+	case uerr != nil && !errors.Is(uerr, site.ErrNotFound):
+		return &ports.RetryError{Err: uerr}
+	case again:
+		return &ports.RetryError{Err: errors.New(reasonOrStatus(err, a))}
+	}
+	if uerr == nil {
+		rs.record(ctx, done)
+	}
+	return err // a failure, recorded: the job is given up (nil: done)
+}
+
+// reasonOrStatus says why an analysis is tried again.
+func reasonOrStatus(err error, a site.Analysis) string {
+	if err != nil {
+		return reason(err)
+	}
+	return "the site answered with HTTP status " + strconv.Itoa(a.Status)
+}
+
+// userCapper is implemented by analysers that cap each user's analyses at
+// once (*Analyser).
+type userCapper interface {
+	UserCap() int
+}
+
+// UserCap returns how many analyses one user may run at once (0: no cap).
+func (a *Analyser) UserCap() int { return max(a.users.max, 0) }
+
+// checkUserCap snoozes job while its user has as many analyses running as
+// the cap allows, counted in the store, so the cap holds across processes
+// (the analyser's own count is per process). The job's own report, running
+// when a crashed run is rescued, does not count against it.
+func (rs *Reports) checkUserCap(ctx context.Context, job ports.AnalysisJob) error {
+	uc, ok := rs.analyser.(userCapper)
+	if !ok || uc.UserCap() == 0 {
+		return nil
+	}
+	q, err := site.NewReportQuery(site.ReportParams{Status: string(site.StatusRunning)})
+	if err != nil {
+		return err
+	}
+	_, running, err := rs.store.Reports(ctx, job.UserID, q)
+	if err != nil {
+		return &ports.RetryError{Err: err}
+	}
+	if own, err := rs.store.Report(ctx, job.UserID, job.ReportID); err == nil && own.Status == site.StatusRunning {
+		running--
+	}
+	if running >= uc.UserCap() {
+		return &ports.SnoozeError{After: BusyRetryAfter, Err: &QuotaError{Limit: uc.UserCap(), Wait: BusyRetryAfter}}
+	}
+	return nil
+}

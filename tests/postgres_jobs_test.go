@@ -1,0 +1,31 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/adapters/riverjobs"
+	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/ports/porttest"
+)
+
+func TestPostgresJobs(t *testing.T) {
+	porttest.TestJobs(t, func(t *testing.T) porttest.JobsSubject {
+		db, _ := newDatabase(t)
+		acc := postgres.NewAccountStore(db)
+		for i := 1; i <= 2; i++ {
+			if _, err := acc.CreateUser(context.Background(), account.User{Email: fmt.Sprintf("u%d@example.com", i), CreatedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		jobs, err := postgres.NewJobs(db, riverjobs.Config{Workers: 2, PollInterval: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		store := postgres.NewReportStore(db)
+		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store}
+	})
+}
