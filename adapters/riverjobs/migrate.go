@@ -40,6 +40,10 @@ func migrateTx(ctx context.Context, driver riverdriver.Driver[*sql.Tx], tx *sql.
 	if err != nil {
 		return nil, fmt.Errorf("riverjobs: migrate: %w", err)
 	}
+	// MigrateTx is deprecated because some River versions cannot share one
+	// transaction; StepTx runs one version per transaction, which avoids
+	// exactly that, and keeps each step inside the caller's lock.
+	//lint:ignore SA1019 one version per transaction (see above)
 	res, err := m.MigrateTx(ctx, tx, dir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("riverjobs: migrate %s: %w", dir, err)

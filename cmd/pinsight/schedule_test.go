@@ -49,7 +49,7 @@ func TestScheduleAndHistory(t *testing.T) {
 	}
 	st, raw := c.call(http.MethodPost, "/api/v1/reports", map[string]any{"url": fixture.URL + "/fast", "schedule": "daily"}, &created)
 	if st != http.StatusCreated || created.Data.Schedule != "daily" || created.Data.NextRunAt == nil ||
-		created.Data.NextRunAt.Sub(time.Now()) < 23*time.Hour {
+		time.Until(*created.Data.NextRunAt) < 23*time.Hour {
 		t.Fatalf("create scheduled = %d %s, want daily with the next run in a day", st, raw)
 	}
 	if st, raw := c.call(http.MethodPost, "/api/v1/reports", map[string]any{"url": fixture.URL + "/fast", "schedule": "hourly"}, nil); st != http.StatusUnprocessableEntity {
@@ -93,7 +93,7 @@ func TestScheduleAndHistory(t *testing.T) {
 		} `json:"data"`
 	}
 	c.call(http.MethodGet, "/api/v1/reports/"+itoa(created.Data.ID), nil, &again)
-	if r.Status != "generated" || again.Data.NextRunAt == nil || again.Data.NextRunAt.Sub(time.Now()) < 23*time.Hour {
+	if r.Status != "generated" || again.Data.NextRunAt == nil || time.Until(*again.Data.NextRunAt) < 23*time.Hour {
 		t.Errorf("report after its scheduled run = %+v, next %v; want generated, next run a day later", r, again.Data.NextRunAt)
 	}
 	// Off stops it.
