@@ -36,6 +36,7 @@ type DB struct {
 	*bun.DB
 	timeout        time.Duration
 	connectTimeout time.Duration
+	dsn            string // for connections of their own (the job queue's LISTEN)
 }
 
 // bound gives one store operation its deadline. A stalled server (a
@@ -47,7 +48,7 @@ func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // WithQueryHook returns a handle on the same pool that also calls hook.
 func (db *DB) WithQueryHook(hook bun.QueryHook) *DB {
-	return &DB{DB: db.DB.WithQueryHook(hook), timeout: db.timeout, connectTimeout: db.connectTimeout}
+	return &DB{DB: db.DB.WithQueryHook(hook), timeout: db.timeout, connectTimeout: db.connectTimeout, dsn: db.dsn}
 }
 
 // ErrUnavailable wraps failures to reach the database; it is
@@ -84,7 +85,7 @@ func New(cfg Config) (*DB, error) {
 	sqldb.SetMaxOpenConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetMaxIdleConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), timeout: cfg.StatementTimeout, connectTimeout: cfg.ConnectTimeout}, nil
+	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), timeout: cfg.StatementTimeout, connectTimeout: cfg.ConnectTimeout, dsn: dsn}, nil
 }
 
 // Connect checks, within the connect timeout, that the database answers;
