@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/uptrace/bun"
 
@@ -15,22 +16,42 @@ import (
 
 // Jobs is the durable queue of analyses in PostgreSQL: River's
 // riverdatabasesql driver on the pool bun uses (pgx's stdlib), so a job is
-// inserted with the *sql.Tx that writes its report. Workers poll for due
-// jobs (riverdatabasesql has no LISTEN).
+// inserted with the *sql.Tx that writes its report, with a small pgx pool
+// of its own for LISTEN: workers hear of new jobs at once, on every
+// instance, instead of polling.
 type Jobs struct {
 	*riverjobs.Queue
-	db *DB
+	db     *DB
+	listen *pgxpool.Pool
 }
 
-// NewJobs returns the queue on db; Migrate must have run.
+// NewJobs returns the queue on db; Migrate must have run. Its listening
+// pool connects on first use and is closed by Stop.
 func NewJobs(db *DB, cfg riverjobs.Config) (*Jobs, error) {
-	q, err := riverjobs.New(riverdatabasesql.New(db.DB.DB), db.DB.DB, cfg)
+	pcfg, err := pgxpool.ParseConfig(db.dsn)
 	if err != nil {
+		return nil, fmt.Errorf("postgres: job queue: %w", err)
+	}
+	pcfg.MaxConns = 2 // LISTEN holds one connection
+	listen, err := pgxpool.NewWithConfig(context.Background(), pcfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: job queue: %w", err)
+	}
+	q, err := riverjobs.New(riverdatabasesql.NewWithPgxListener(db.DB.DB, listen), db.DB.DB, cfg)
+	if err != nil {
+		listen.Close()
 		return nil, err
 	}
-	j := &Jobs{Queue: q, db: db}
+	j := &Jobs{Queue: q, db: db, listen: listen}
 	q.SetSweep(j.sweep)
 	return j, nil
+}
+
+// Stop implements ports.Jobs, then closes the listening pool.
+func (j *Jobs) Stop(ctx context.Context) error {
+	err := j.Queue.Stop(ctx)
+	j.listen.Close()
+	return err
 }
 
 // sweep enqueues the scheduled analyses due now (the periodic job).
