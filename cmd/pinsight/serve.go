@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"time"
@@ -79,7 +80,8 @@ func newServeCmd() *cobra.Command {
 // then stops the server gracefully. fx's own events go to the log at debug level, its errors at
 // error level.
 func serve(ctx context.Context, cfg serveConfig) error {
-	log := newLogger(cfg.LogLevel, cfg.LogFormat)
+	log, buf := newLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
+	defer func() { _ = buf.Close() }()
 	slog.SetDefault(log)
 	opts, err := options(cfg, log)
 	if err != nil {
@@ -112,14 +114,19 @@ func runApp(ctx context.Context, opts fx.Option, start, shutdown time.Duration, 
 	return a.Stop(ctx)
 }
 
-func newLogger(level, format string) *slog.Logger {
+// newLogger logs to out through a logBuffer (info lines may lag up to
+// logFlushEvery; warnings and errors are written at once); the caller closes
+// the buffer on exit to write out the rest.
+func newLogger(out io.Writer, level, format string) (*slog.Logger, *logBuffer) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		l = slog.LevelInfo
 	}
 	opts := &slog.HandlerOptions{Level: l}
+	buf := newLogBuffer(out, logFlushEvery)
+	var h slog.Handler = slog.NewJSONHandler(buf, opts)
 	if format == "text" {
-		return slog.New(middleware.ContextLog(slog.NewTextHandler(os.Stderr, opts)))
+		h = slog.NewTextHandler(buf, opts)
 	}
-	return slog.New(middleware.ContextLog(slog.NewJSONHandler(os.Stderr, opts)))
+	return slog.New(middleware.ContextLog(flushOnWarn{h, buf})), buf
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,7 +41,8 @@ func newWorkerCmd() *cobra.Command {
 
 // work runs the worker graph until a signal, then stops it gracefully.
 func work(ctx context.Context, cfg serveConfig) error {
-	log := newLogger(cfg.LogLevel, cfg.LogFormat)
+	log, buf := newLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
+	defer func() { _ = buf.Close() }()
 	slog.SetDefault(log)
 	opts, err := workerOptions(cfg, log)
 	if err != nil {

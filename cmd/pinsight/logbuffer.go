@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// logFlushEvery is how long an info or debug line may wait in the log
+// buffer before it is written out.
+const logFlushEvery = 100 * time.Millisecond
+
+// logBuffer is the log output: lines are gathered in a buffer behind a mutex
+// and written to the underlying writer every interval, at once when a record
+// at warn level or above is logged (see flushOnWarn), and on Close. It saves
+// the write system call per access-log line on the request path.
+type logBuffer struct {
+	mu     sync.Mutex
+	w      *bufio.Writer
+	closed bool
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+// newLogBuffer buffers writes to out and flushes them every interval until
+// Close.
+func newLogBuffer(out io.Writer, every time.Duration) *logBuffer {
+	b := &logBuffer{
+		w:    bufio.NewWriterSize(out, 64<<10),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	go b.loop(every)
+	return b
+}
+
+func (b *logBuffer) loop(every time.Duration) {
+	defer close(b.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			_ = b.Flush()
+		case <-b.stop:
+			return
+		}
+	}
+}
+
+// Write adds p to the buffer (written through once Close has been called).
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n, err := b.w.Write(p)
+	if err == nil && b.closed {
+		err = b.w.Flush()
+	}
+	return n, err
+}
+
+// Flush writes out what the buffer holds.
+func (b *logBuffer) Flush() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.w.Flush()
+}
+
+// Close stops the periodic flush and writes out the buffer; later writes go
+// straight through. It may be called more than once.
+func (b *logBuffer) Close() error {
+	b.mu.Lock()
+	first := !b.closed
+	b.closed = true
+	b.mu.Unlock()
+	if first {
+		close(b.stop)
+		<-b.done
+	}
+	return b.Flush()
+}
+
+// flushOnWarn is a slog handler that flushes its buffer after each record at
+// warn level or above, so warnings and errors are never delayed.
+type flushOnWarn struct {
+	slog.Handler
+	buf *logBuffer
+}
+
+// Handle passes r on, then flushes the buffer if r is a warning or worse.
+func (h flushOnWarn) Handle(ctx context.Context, r slog.Record) error {
+	err := h.Handler.Handle(ctx, r)
+	if r.Level >= slog.LevelWarn {
+		if ferr := h.buf.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	return err
+}
+
+// WithAttrs keeps the flush on the derived handler.
+func (h flushOnWarn) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return flushOnWarn{h.Handler.WithAttrs(attrs), h.buf}
+}
+
+// WithGroup keeps the flush on the derived handler.
+func (h flushOnWarn) WithGroup(name string) slog.Handler {
+	return flushOnWarn{h.Handler.WithGroup(name), h.buf}
+}
