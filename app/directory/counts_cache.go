@@ -31,40 +31,40 @@ func newCountsCache(next ports.ReviewCounts) *countsCache {
 	return &countsCache{next: next, feedback: map[review.Office]postal.Feedback{}, versions: map[postal.Pincode]int64{}}
 }
 
-// Feedback returns the counts of offices, reading only the ones not cached
-// (in one round trip).
-func (c *countsCache) Feedback(ctx context.Context, offices []review.Office) (map[review.Office]postal.Feedback, error) {
-	out := make(map[review.Office]postal.Feedback, len(offices))
-	var missing []review.Office
+// Feedback returns the counts of offices, in order, reading only the ones
+// not cached (in one round trip).
+func (c *countsCache) Feedback(ctx context.Context, offices []review.Office) ([]postal.Feedback, error) {
+	out := make([]postal.Feedback, len(offices))
+	var missing []int // positions in offices
 	c.mu.Lock()
 	gen := c.gen
-	for _, o := range offices {
+	for i, o := range offices {
 		if fb, ok := c.feedback[o]; ok {
-			if fb != (postal.Feedback{}) {
-				out[o] = fb
-			}
+			out[i] = fb
 		} else {
-			missing = append(missing, o)
+			missing = append(missing, i)
 		}
 	}
 	c.mu.Unlock()
 	if len(missing) == 0 {
 		return out, nil
 	}
-	read, err := c.next.Feedback(ctx, missing)
+	ask := make([]review.Office, len(missing))
+	for j, i := range missing {
+		ask[j] = offices[i]
+	}
+	read, err := c.next.Feedback(ctx, ask)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, o := range missing {
-		fb := read[o]
+	for _, i := range missing {
+		fb := read[offices[i]]
 		if c.gen == gen {
-			c.feedback[o] = fb // the zero value too: an office without reviews is the common case
+			c.feedback[offices[i]] = fb // the zero value too: an office without reviews is the common case
 		}
-		if fb != (postal.Feedback{}) {
-			out[o] = fb
-		}
+		out[i] = fb
 	}
 	return out, nil
 }

@@ -29,11 +29,12 @@ func (dir *Directory) Office(ctx context.Context, id int64) (postal.PostOffice, 
 // Identity returns the stable identity of o (see review.Office): its
 // ordinal needs the other offices of its pincode.
 func (dir *Directory) Identity(ctx context.Context, o postal.PostOffice) (review.Office, error) {
-	ids, err := dir.identify(ctx, []postal.PostOffice{o}, nil)
+	offices := []postal.PostOffice{o}
+	keys, err := identify(ctx, dir, offices, self, nil)
 	if err != nil {
 		return review.Office{}, err
 	}
-	return ids[o.ID], nil
+	return keys[0], nil
 }
 
 // Identities returns the identities of the offices of pin in the loaded
@@ -55,68 +56,70 @@ func (dir *Directory) WithFeedback(ctx context.Context, offices []postal.PostOff
 
 // WithNearbyFeedback is WithFeedback for nearby lists.
 func (dir *Directory) WithNearbyFeedback(ctx context.Context, nearby []postal.Nearby) error {
-	offices := make([]postal.PostOffice, len(nearby))
-	for i, n := range nearby {
-		offices[i] = n.Office
-	}
-	if err := dir.WithFeedback(ctx, offices); err != nil {
-		return err
-	}
-	for i := range nearby {
-		nearby[i].Office.Feedback = offices[i].Feedback
-	}
-	return nil
+	return attach(ctx, dir, nearby, func(n *postal.Nearby) *postal.PostOffice { return &n.Office }, nil)
 }
 
-// attach fills offices' Feedback; whole, when not nil, holds every office
-// of their pincodes (a lookup's answer), sparing the reads.
+// self is the office of an office, for attach and identify.
+func self(o *postal.PostOffice) *postal.PostOffice { return o }
+
+// attach fills the Feedback of offices; whole, when not nil, holds every
+// office of their pincodes (a lookup's answer), sparing the reads.
 func (dir *Directory) attach(ctx context.Context, offices, whole []postal.PostOffice) error {
-	if dir.counts == nil || len(offices) == 0 {
+	return attach(ctx, dir, offices, self, whole)
+}
+
+// attach fills the Feedback of the office of each of items (office gives
+// it, in place) with one query of the review counts, the answers of which
+// are cached (countsCache).
+func attach[T any](ctx context.Context, dir *Directory, items []T, office func(*T) *postal.PostOffice, whole []postal.PostOffice) error {
+	if dir.counts == nil || len(items) == 0 {
 		return nil
 	}
-	ids, err := dir.identify(ctx, offices, whole)
+	keys, err := identify(ctx, dir, items, office, whole)
 	if err != nil {
 		return err
-	}
-	keys := make([]review.Office, len(offices))
-	for i, o := range offices {
-		keys[i] = ids[o.ID]
 	}
 	fb, err := dir.counts.Feedback(ctx, keys)
 	if err != nil {
 		return err
 	}
-	for i := range offices {
-		offices[i].Feedback = fb[keys[i]]
+	for i := range items {
+		office(&items[i]).Feedback = fb[i]
 	}
 	return nil
 }
 
-// identify returns the identities of offices by id, from whole when it
-// holds every office of their pincodes, else from the identities of each
-// pincode (identitiesOf).
-func (dir *Directory) identify(ctx context.Context, offices, whole []postal.PostOffice) (map[int64]review.Office, error) {
+// identify returns the identity of the office of each of items, in order:
+// from whole when it holds every office of their pincodes, else from the
+// cached identities of each pincode (identitiesOf).
+func identify[T any](ctx context.Context, dir *Directory, items []T, office func(*T) *postal.PostOffice, whole []postal.PostOffice) ([]review.Office, error) {
+	keys := make([]review.Office, len(items))
 	if whole != nil {
-		return review.Identify(whole), nil
+		ids := review.Identify(whole)
+		for i := range items {
+			keys[i] = ids[office(&items[i]).ID]
+		}
+		return keys, nil
 	}
 	info, err := dir.store.Info(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]review.Office, len(offices))
-	for _, o := range offices {
-		if _, done := out[o.ID]; done {
-			continue
+	var (
+		pin postal.Pincode
+		ids map[int64]review.Office
+	)
+	for i := range items {
+		o := office(&items[i])
+		if ids == nil || o.Pincode != pin {
+			if ids, err = dir.identitiesOf(ctx, info.Version, o.Pincode); err != nil {
+				return nil, err
+			}
+			pin = o.Pincode
 		}
-		ids, err := dir.identitiesOf(ctx, info.Version, o.Pincode)
-		if err != nil {
-			return nil, err
-		}
-		for id, key := range ids {
-			out[id] = key
-		}
+		keys[i] = ids[o.ID]
 	}
-	return out, nil
+	return keys, nil
 }
 
 // identitiesOf returns the identities of the offices of pin in the release
