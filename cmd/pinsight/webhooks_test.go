@@ -105,7 +105,8 @@ type deliveryJSON struct {
 // in-process runner) with the guard on (only the local fixture and
 // receivers allowed): webhooks are validated, a finished report is
 // delivered signed to every webhook, a 5xx is retried until it passes, a
-// 4xx fails at once, and deliveries are listed per webhook and per user.
+// 4xx fails at once, a report failed by a batch job is delivered too, and
+// deliveries are listed per webhook and per user.
 func TestWebhooks(t *testing.T) {
 	for _, storage := range []string{"sqlite", "memory"} {
 		t.Run(storage, func(t *testing.T) {
@@ -245,6 +246,32 @@ func testWebhooks(t *testing.T, dbURL string) {
 	time.Sleep(1500 * time.Millisecond) // past the first backoff: a retry would have run
 	if hits, _, bad := refusing.state(); hits != 1 || len(bad) != 0 {
 		t.Errorf("4xx receiver: %d hits (failures %v), want 1", hits, bad)
+	}
+
+	// A report failed by its job (a batch of a URL the guard refuses) is an
+	// event too.
+	var batch struct {
+		Data struct{ Reports []reportJSON }
+	}
+	if st, raw := c.call(http.MethodPost, "/api/v1/reports/batch", map[string]any{"urls": []string{"http://127.0.0.1:9/refused"}}, &batch); st != http.StatusAccepted || len(batch.Data.Reports) != 1 {
+		t.Fatalf("batch = %d %s, want 202 with one report", st, raw)
+	}
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		if _, events, _ := good.state(); len(events) == 2 {
+			rep, _ := events[1]["report"].(map[string]any)
+			if rep == nil || rep["id"] != float64(batch.Data.Reports[0].ID) || rep["status"] != "failed" || rep["failure"] == "" || rep["failure"] == nil {
+				t.Errorf("event of the failed report = %v", events[1])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no event for the report the batch's job failed")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if _, _, bad := good.state(); len(bad) != 0 {
+		t.Errorf("good receiver: failures %v", bad)
 	}
 
 	// Another user sees none of it; deleting takes the deliveries along.
