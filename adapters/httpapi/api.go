@@ -53,6 +53,16 @@ the per-site throttle. A report may carry schedule (daily, weekly): it is then r
 itself, and GET /reports/{id}/history lists its runs with the checks broken and fixed since the
 run before.
 
+Webhooks (POST /account/webhooks: url, secret of 16+ characters, events): when a report finishes
+(generated or failed, by any path), each of its user's webhooks receives a POST of
+{"event":"report.finished","report":{...},"sent_at":"..."} with the header
+Pinsight-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret>.
+Receivers recompute the HMAC, compare in constant time, and refuse a t more than 5 minutes from
+their clock (replay window). The URL passes the analyser's SSRF guard (at creation: 422 on url;
+and when dialling). Deliveries time out after 10 s; no answer or a 5xx is retried with backoff
+(at most 5 attempts), a 4xx is not; GET /account/webhooks/{id}/deliveries lists each delivery's
+status, attempts, last error and last response status. The secret is returned only on creation.
+
 POST bodies are accepted as application/json or application/x-www-form-urlencoded, except
 batch endpoints, which are JSON only. Request bodies must arrive within 5 s (408).
 

@@ -10,6 +10,7 @@ import (
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
+	"github.com/pinsight/pinsight/app/webhooks"
 )
 
 // Routes holds the use cases the operations call.
@@ -23,7 +24,9 @@ type Routes struct {
 	// Reviews (with Accounts) registers the review and like operations; its
 	// directory should be Directory, so the counts it writes show.
 	Reviews *reviews.Reviews
-	Share   sharepage.Options // the public report page's settings
+	// Webhooks (with Accounts) registers the webhook operations.
+	Webhooks *webhooks.Webhooks
+	Share    sharepage.Options // the public report page's settings
 	// BodyCache holds the encoded answers of the postal reads (nil: Register
 	// makes one of DefaultBodyCacheBytes); Register drops a PIN's entries
 	// when Directory says its offices' counts changed.
@@ -51,6 +54,9 @@ func Register(api huma.API, r Routes) {
 		registerSiteAnalysis(api, r)
 		if r.Reviews != nil {
 			registerReviews(api, r.Reviews, r.Accounts)
+		}
+		if r.Webhooks != nil {
+			registerWebhooks(api, r.Webhooks, r.Accounts)
 		}
 	}
 }

@@ -24,6 +24,7 @@ type Jobs struct {
 	jobs    map[int64]*memJob
 	lastID  int64
 	work    ports.AnalysisWorker
+	deliver ports.DeliveryWorker
 	started bool
 	stop    chan struct{}
 	ready   chan int64
@@ -33,8 +34,9 @@ type Jobs struct {
 
 type memJob struct {
 	ports.AnalysisJob
-	state string // scheduled, running, cancelled, discarded (done jobs are dropped)
-	timer *time.Timer
+	state    string // scheduled, running, cancelled, discarded (done jobs are dropped)
+	delivery int64  // a webhook delivery's id; 0 for an analysis
+	timer    *time.Timer
 }
 
 // Job states of the in-process queue.
@@ -184,9 +186,18 @@ func (j *Jobs) run(ctx context.Context, id int64) {
 	job.state = memRunning
 	job.Attempt++
 	args := job.AnalysisJob
+	deliver, delivery := j.deliver, job.delivery
 	j.mu.Unlock()
 
-	err := j.work(ctx, args)
+	var err error
+	switch {
+	case delivery == 0:
+		err = j.work(ctx, args)
+	case deliver == nil:
+		err = &ports.SnoozeError{After: time.Second}
+	default:
+		err = deliver(ctx, ports.DeliveryJob{ID: id, DeliveryID: delivery, Attempt: args.Attempt})
+	}
 
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -198,7 +209,9 @@ func (j *Jobs) run(ctx context.Context, id int64) {
 	case errors.As(err, &snooze):
 		job.Attempt--
 		j.scheduleLocked(job, snooze.After)
-	case errors.As(err, &retry) && job.Attempt < maxMemoryRuns:
+	case errors.As(err, &retry) && job.delivery != 0 && job.Attempt < site.MaxWebhookAttempts:
+		j.scheduleLocked(job, deliveryBackoff(job.Attempt))
+	case errors.As(err, &retry) && job.delivery == 0 && job.Attempt < maxMemoryRuns:
 		j.scheduleLocked(job, j.backoff(job.Attempt))
 	default:
 		job.state = memDiscarded
@@ -236,6 +249,9 @@ func (j *Jobs) Stats(context.Context) (ports.JobStats, error) {
 	defer j.mu.Unlock()
 	var st ports.JobStats
 	for _, job := range j.jobs {
+		if job.delivery != 0 {
+			continue // analyses only, as the durable queues count
+		}
 		switch job.state {
 		case memScheduled:
 			st.Queued++

@@ -14,3 +14,11 @@ func TestJobs(t *testing.T) {
 		return porttest.JobsSubject{Jobs: memory.NewJobs(store, ports.JobSettings{Workers: 2}), Store: store, History: store}
 	})
 }
+
+func TestWebhooks(t *testing.T) {
+	porttest.TestWebhooks(t, func(*testing.T) porttest.JobsSubject {
+		store := memory.NewReportStore()
+		jobs := memory.NewJobs(store, ports.JobSettings{Workers: 2})
+		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs}
+	})
+}

@@ -25,6 +25,7 @@ type ReportStore struct {
 	keys      map[idemKey]site.Idempotency
 	lastPurge time.Time            // of expired keys
 	runs      map[int64][]site.Run // report id -> its runs, oldest first
+	hooks     hookStore            // webhooks and their deliveries
 }
 
 // idemKey is a user's idempotency key.

@@ -95,6 +95,7 @@ type Queue struct {
 	cfg     Config
 	work    atomic.Pointer[ports.AnalysisWorker]
 	sweep   atomic.Pointer[func(context.Context) error]
+	deliver atomic.Pointer[ports.DeliveryWorker]
 	started atomic.Bool
 }
 
@@ -124,6 +125,7 @@ func New(driver riverdriver.Driver[*sql.Tx], pool *sql.DB, cfg Config) (*Queue, 
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &analysisWorker{q: q})
 	river.AddWorker(workers, &sweepWorker{q: q})
+	river.AddWorker(workers, &deliveryWorker{q: q})
 	sweep := river.NewPeriodicJob(river.PeriodicInterval(cfg.Sweep),
 		func() (river.JobArgs, *river.InsertOpts) { return sweepArgs{}, &river.InsertOpts{MaxAttempts: 1} },
 		&river.PeriodicJobOpts{RunOnStart: true})

@@ -21,3 +21,16 @@ func TestJobs(t *testing.T) {
 		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store}
 	})
 }
+
+func TestWebhooks(t *testing.T) {
+	porttest.TestWebhooks(t, func(t *testing.T) porttest.JobsSubject {
+		db := openDB(t)
+		withUsers(t, db, 2)
+		jobs, err := sqlite.NewJobs(db, riverjobs.Config{Workers: 2, PollInterval: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		store := sqlite.NewReportStore(db)
+		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs}
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
+	"github.com/pinsight/pinsight/app/webhooks"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -66,18 +67,41 @@ type reportsParams struct {
 	Store     ports.ReportStore
 	Analyser  *reports.Analyser
 	Passwords accounts.PasswordHasher
-	Jobs      ports.Jobs        `optional:"true"`
-	Settings  ports.JobSettings `optional:"true"`
-	Log       *slog.Logger      `optional:"true"`
+	Jobs      ports.Jobs         `optional:"true"`
+	Settings  ports.JobSettings  `optional:"true"`
+	Log       *slog.Logger       `optional:"true"`
+	Webhooks  *webhooks.Webhooks `optional:"true"` // told of finished reports
 }
 
 // newReports provides the report use cases with the real analyser: the
 // only one ever wired.
 func newReports(p reportsParams) *reports.Reports {
-	if p.Jobs == nil {
-		return reports.New(p.Store, p.Analyser, p.Passwords)
+	var opts []reports.Option
+	if p.Jobs != nil {
+		opts = append(opts, reports.WithJobs(p.Jobs, p.Settings, p.Log))
 	}
-	return reports.New(p.Store, p.Analyser, p.Passwords, reports.WithJobs(p.Jobs, p.Settings, p.Log))
+	if p.Webhooks != nil {
+		opts = append(opts, reports.WithFinished(p.Webhooks.ReportFinished))
+	}
+	return reports.New(p.Store, p.Analyser, p.Passwords, opts...)
+}
+
+// Webhooks provides the webhook use cases (and runs their deliveries on
+// the job queue): it needs a ports.WebhookStore, a ports.WebhookQueue and
+// a ports.WebhookPoster. With it, the report use cases tell it of every
+// finished report.
+var Webhooks = fx.Provide(newWebhooks)
+
+type webhooksParams struct {
+	fx.In
+	Store  ports.WebhookStore
+	Queue  ports.WebhookQueue
+	Poster ports.WebhookPoster
+	Log    *slog.Logger `optional:"true"`
+}
+
+func newWebhooks(p webhooksParams) *webhooks.Webhooks {
+	return webhooks.New(p.Store, p.Queue, p.Poster, p.Log)
 }
 
 // JobRunner runs the queue's analyses in this process from start to stop

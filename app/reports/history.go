@@ -45,8 +45,12 @@ func (rs *Reports) History(ctx context.Context, userID, id int64) ([]HistoryEntr
 }
 
 // record adds r's finished analysis to its history; a failure to record is
-// logged (the report itself is stored).
+// logged (the report itself is stored). It tells WithFinished's hook of
+// every finished report (generated or failed).
 func (rs *Reports) record(ctx context.Context, r site.Report) {
+	if rs.finished != nil && r.Status.Finished() {
+		rs.finished(context.WithoutCancel(ctx), r)
+	}
 	if rs.history == nil || r.Status != site.StatusGenerated {
 		return
 	}
@@ -62,4 +66,11 @@ func setSchedule(r *site.Report, s site.Schedule, now time.Time) {
 	if p := s.Period(); p > 0 {
 		r.NextRunAt = now.Add(p)
 	}
+}
+
+// WithFinished calls hook with every report whose analysis finished
+// (generated or failed), on every path: a request, a job, a batch, a
+// schedule (webhooks.Webhooks.ReportFinished).
+func WithFinished(hook func(context.Context, site.Report)) Option {
+	return func(rs *Reports) { rs.finished = hook }
 }

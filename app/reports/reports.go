@@ -31,8 +31,9 @@ type Reports struct {
 	analyser PageAnalyser
 	pw       accounts.PasswordHasher
 	now      func() time.Time
-	jobs     *jobConfig          // nil: every analysis runs in its request
-	history  ports.ReportHistory // the store's, when it keeps one
+	jobs     *jobConfig                         // nil: every analysis runs in its request
+	history  ports.ReportHistory                // the store's, when it keeps one
+	finished func(context.Context, site.Report) // WithFinished's hook
 }
 
 // Option adjusts Reports at construction.

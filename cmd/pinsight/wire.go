@@ -57,6 +57,7 @@ func coreOptions(cfg serveConfig, writeTimeout time.Duration, log *slog.Logger) 
 		fx.Supply(log, accounts.DefaultPasswordParams, cfg.Passwords, reviewsConfig(cfg.Reviews)),
 		appfx.Module,
 		appfx.JobRunner,
+		appfx.Webhooks,
 		stores,
 		rateLimits(cfg.RedisURL),
 		site,

@@ -17,6 +17,10 @@ type JobsSubject struct {
 	Jobs    ports.Jobs
 	Store   ports.ReportStore
 	History ports.ReportHistory // the store's history
+	// Webhooks and WebhookQueue (the store's and the queue's) are needed by
+	// TestWebhooks only.
+	Webhooks     ports.WebhookStore
+	WebhookQueue ports.WebhookQueue
 }
 
 // jobsPatience bounds the wait for a job the suite expects to run: queues

@@ -24,6 +24,7 @@ import (
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
+	"github.com/pinsight/pinsight/app/webhooks"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -76,12 +77,13 @@ type allParams struct {
 	Reports   *reports.Reports
 	Projects  *reports.Projects
 	Reviews   *reviews.Reviews
-	Share     sharepage.Options `optional:"true"`
+	Share     sharepage.Options  `optional:"true"`
+	Webhooks  *webhooks.Webhooks `optional:"true"`
 }
 
 func allRoutes(p allParams) httpapi.Routes {
 	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder,
-		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Reviews: p.Reviews, Share: p.Share, BodyCache: httpapi.NewBodyCache(0)}
+		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Reviews: p.Reviews, Share: p.Share, Webhooks: p.Webhooks, BodyCache: httpapi.NewBodyCache(0)}
 }
 
 // register adds the routes to the API, the report page's quota kept by the

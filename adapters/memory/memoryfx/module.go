@@ -14,16 +14,20 @@ import (
 // limiter: the throwaway storage (memory:).
 var Module = fx.Module("memory",
 	fx.Provide(fx.Annotate(memory.NewAccountStore, fx.As(new(ports.AccountStore)))),
-	fx.Provide(memory.NewReportStore, reportStore, newJobs),
+	fx.Provide(memory.NewReportStore, reportStore, webhookStore, newJobs),
 	fx.Provide(fx.Annotate(memory.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	RateLimiter,
 )
 
 func reportStore(s *memory.ReportStore) ports.ReportStore { return s }
 
+func webhookStore(s *memory.ReportStore) ports.WebhookStore { return s }
+
 // newJobs provides the in-process queue of analyses over the reports.
-func newJobs(store *memory.ReportStore, s ports.JobSettings) ports.Jobs {
-	return memory.NewJobs(store, s)
+// It is the queue of webhook deliveries too.
+func newJobs(store *memory.ReportStore, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue) {
+	j := memory.NewJobs(store, s)
+	return j, j
 }
 
 // RateLimiter provides the in-memory rate limiter alone: quotas kept in

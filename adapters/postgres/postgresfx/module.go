@@ -28,14 +28,17 @@ var Module = fx.Module("postgres",
 	fx.Provide(newDB),
 	fx.Provide(fx.Annotate(postgres.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.ReportStore)))),
+	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.WebhookStore)))),
 	fx.Provide(fx.Annotate(postgres.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	fx.Provide(appfx.AsComponent(readiness)),
 	fx.Provide(newJobs),
 )
 
 // newJobs provides the durable queue of analyses in the database (River).
-func newJobs(db *postgres.DB, s ports.JobSettings) (ports.Jobs, error) {
-	return postgres.NewJobs(db, riverjobs.ConfigFor(s))
+// It is the queue of webhook deliveries too.
+func newJobs(db *postgres.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, error) {
+	j, err := postgres.NewJobs(db, riverjobs.ConfigFor(s))
+	return j, j, err
 }
 
 // PostalStore provides the postal store that queries the database on

@@ -25,14 +25,17 @@ var Module = fx.Module("sqlite",
 	fx.Provide(newDB),
 	fx.Provide(fx.Annotate(sqlite.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(sqlite.NewReportStore, fx.As(new(ports.ReportStore)))),
+	fx.Provide(fx.Annotate(sqlite.NewReportStore, fx.As(new(ports.WebhookStore)))),
 	fx.Provide(fx.Annotate(sqlite.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	fx.Provide(appfx.AsComponent(readiness)),
 	fx.Provide(newJobs),
 )
 
 // newJobs provides the durable queue of analyses in the file (River).
-func newJobs(db *sqlite.DB, s ports.JobSettings) (ports.Jobs, error) {
-	return sqlite.NewJobs(db, riverjobs.ConfigFor(s))
+// It is the queue of webhook deliveries too.
+func newJobs(db *sqlite.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, error) {
+	j, err := sqlite.NewJobs(db, riverjobs.ConfigFor(s))
+	return j, j, err
 }
 
 // dbParams are what newDB takes: with a TracerProvider in the graph

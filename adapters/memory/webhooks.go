@@ -1,0 +1,191 @@
+package memory
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// hookStore holds the webhooks and deliveries of a ReportStore.
+type hookStore struct {
+	mu         sync.Mutex
+	hooks      map[int64]site.Webhook
+	deliveries map[int64]site.Delivery
+	lastHook   int64
+	lastDeliv  int64
+}
+
+func (h *hookStore) init() {
+	if h.hooks == nil {
+		h.hooks, h.deliveries = map[int64]site.Webhook{}, map[int64]site.Delivery{}
+	}
+}
+
+func cloneHook(w site.Webhook) site.Webhook {
+	w.Events = slices.Clone(w.Events)
+	return w
+}
+
+func cloneDelivery(d site.Delivery) site.Delivery {
+	d.Body = slices.Clone(d.Body)
+	return d
+}
+
+// CreateWebhook implements ports.WebhookStore.
+func (s *ReportStore) CreateWebhook(_ context.Context, w site.Webhook) (site.Webhook, error) {
+	h := &s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.init()
+	h.lastHook++
+	w.ID = h.lastHook
+	w.CreatedAt = w.CreatedAt.UTC().Truncate(time.Microsecond)
+	h.hooks[w.ID] = cloneHook(w)
+	return cloneHook(w), nil
+}
+
+// Webhooks implements ports.WebhookStore.
+func (s *ReportStore) Webhooks(_ context.Context, userID int64) ([]site.Webhook, error) {
+	h := &s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := []site.Webhook{}
+	for _, w := range h.hooks {
+		if w.UserID == userID {
+			out = append(out, cloneHook(w))
+		}
+	}
+	slices.SortFunc(out, func(a, b site.Webhook) int { return int(a.ID - b.ID) })
+	return out, nil
+}
+
+// Webhook implements ports.WebhookStore.
+func (s *ReportStore) Webhook(_ context.Context, userID, id int64) (site.Webhook, error) {
+	h := &s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	w, ok := h.hooks[id]
+	if !ok || w.UserID != userID {
+		return site.Webhook{}, site.ErrNotFound
+	}
+	return cloneHook(w), nil
+}
+
+// DeleteWebhook implements ports.WebhookStore.
+func (s *ReportStore) DeleteWebhook(_ context.Context, userID, id int64) error {
+	h := &s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	w, ok := h.hooks[id]
+	if !ok || w.UserID != userID {
+		return site.ErrNotFound
+	}
+	delete(h.hooks, id)
+	for did, d := range h.deliveries {
+		if d.WebhookID == id {
+			delete(h.deliveries, did)
+		}
+	}
+	return nil
+}
+
+// Delivery implements ports.WebhookStore.
+func (s *ReportStore) Delivery(_ context.Context, id int64) (site.Delivery, error) {
+	h := &s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	d, ok := h.deliveries[id]
+	if !ok {
+		return site.Delivery{}, site.ErrNotFound
+	}
+	return cloneDelivery(d), nil
+}
+
+// UpdateDelivery implements ports.WebhookStore.
+func (s *ReportStore) UpdateDelivery(_ context.Context, id int64, update func(*site.Delivery) error) (site.Delivery, error) {
+	h := &s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	d, ok := h.deliveries[id]
+	if !ok {
+		return site.Delivery{}, site.ErrNotFound
+	}
+	d = cloneDelivery(d)
+	if err := update(&d); err != nil {
+		return site.Delivery{}, err
+	}
+	d.ID = id
+	d.CreatedAt, d.UpdatedAt = d.CreatedAt.UTC().Truncate(time.Microsecond), d.UpdatedAt.UTC().Truncate(time.Microsecond)
+	h.deliveries[id] = cloneDelivery(d)
+	return d, nil
+}
+
+// Deliveries implements ports.WebhookStore.
+func (s *ReportStore) Deliveries(_ context.Context, userID, webhookID int64, limit int) ([]site.Delivery, error) {
+	h := &s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if w, ok := h.hooks[webhookID]; !ok || w.UserID != userID {
+		return nil, site.ErrNotFound
+	}
+	out := []site.Delivery{}
+	for _, d := range h.deliveries {
+		if d.WebhookID == webhookID {
+			out = append(out, cloneDelivery(d))
+		}
+	}
+	slices.SortFunc(out, func(a, b site.Delivery) int { return int(b.ID - a.ID) })
+	return out[:min(len(out), limit)], nil
+}
+
+// addDeliveries stores ds, IDs assigned.
+func (s *ReportStore) addDeliveries(ds []site.Delivery) []site.Delivery {
+	h := &s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.init()
+	out := make([]site.Delivery, len(ds))
+	for i, d := range ds {
+		h.lastDeliv++
+		d.ID = h.lastDeliv
+		d.CreatedAt, d.UpdatedAt = d.CreatedAt.UTC().Truncate(time.Microsecond), d.UpdatedAt.UTC().Truncate(time.Microsecond)
+		h.deliveries[d.ID] = cloneDelivery(d)
+		out[i] = cloneDelivery(d)
+	}
+	return out
+}
+
+// CreateDeliveries implements ports.WebhookQueue.
+func (j *Jobs) CreateDeliveries(_ context.Context, ds []site.Delivery) ([]site.Delivery, error) {
+	out := j.store.addDeliveries(ds)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, d := range out {
+		j.lastID++
+		job := &memJob{AnalysisJob: ports.AnalysisJob{ID: j.lastID}, delivery: d.ID}
+		j.jobs[job.ID] = job
+		j.scheduleLocked(job, 0)
+	}
+	return out, nil
+}
+
+// SetDeliveryWorker implements ports.WebhookQueue.
+func (j *Jobs) SetDeliveryWorker(w ports.DeliveryWorker) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.deliver = w
+}
+
+// deliveryBackoff is the wait after a failed attempt of a delivery, as on
+// River (riverjobs.DeliveryBackoff): attempt² seconds.
+func deliveryBackoff(attempt int) time.Duration { return time.Duration(attempt*attempt) * time.Second }
+
+// Interface guards.
+var (
+	_ ports.WebhookStore = (*ReportStore)(nil)
+	_ ports.WebhookQueue = (*Jobs)(nil)
+)

@@ -1,0 +1,211 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+type webhookRow struct {
+	bun.BaseModel `bun:"table:webhooks"`
+
+	ID        int64  `bun:"id,pk,autoincrement"`
+	UserID    int64  `bun:"user_id"`
+	URL       string `bun:"url"`
+	Secret    string `bun:"secret"`
+	Events    string `bun:"events"` // JSON list
+	CreatedAt stamp  `bun:"created_at"`
+}
+
+func (r webhookRow) toDomain() (site.Webhook, error) {
+	w := site.Webhook{ID: r.ID, UserID: r.UserID, URL: r.URL, Secret: r.Secret, CreatedAt: r.CreatedAt.utc()}
+	if err := json.Unmarshal([]byte(r.Events), &w.Events); err != nil {
+		return site.Webhook{}, fmt.Errorf("sqlite: webhook %d: %w", r.ID, err)
+	}
+	return w, nil
+}
+
+type deliveryRow struct {
+	bun.BaseModel `bun:"table:webhook_deliveries"`
+
+	ID             int64  `bun:"id,pk,autoincrement"`
+	WebhookID      int64  `bun:"webhook_id"`
+	UserID         int64  `bun:"user_id"`
+	ReportID       int64  `bun:"report_id"`
+	Event          string `bun:"event"`
+	Body           []byte `bun:"body"`
+	Status         string `bun:"status"`
+	Attempts       int    `bun:"attempts"`
+	LastError      string `bun:"last_error"`
+	ResponseStatus int    `bun:"response_status"`
+	CreatedAt      stamp  `bun:"created_at"`
+	UpdatedAt      stamp  `bun:"updated_at"`
+}
+
+func deliveryRowOf(d site.Delivery) deliveryRow {
+	return deliveryRow{ID: d.ID, WebhookID: d.WebhookID, UserID: d.UserID, ReportID: d.ReportID, Event: d.Event,
+		Body: d.Body, Status: string(d.Status), Attempts: d.Attempts, LastError: d.LastError,
+		ResponseStatus: d.ResponseStatus, CreatedAt: stampOf(d.CreatedAt), UpdatedAt: stampOf(d.UpdatedAt)}
+}
+
+func (r deliveryRow) toDomain() site.Delivery {
+	return site.Delivery{ID: r.ID, WebhookID: r.WebhookID, UserID: r.UserID, ReportID: r.ReportID, Event: r.Event,
+		Body: r.Body, Status: site.DeliveryStatus(r.Status), Attempts: r.Attempts, LastError: r.LastError,
+		ResponseStatus: r.ResponseStatus, CreatedAt: r.CreatedAt.utc(), UpdatedAt: r.UpdatedAt.utc()}
+}
+
+// CreateWebhook implements ports.WebhookStore.
+func (s *ReportStore) CreateWebhook(ctx context.Context, w site.Webhook) (site.Webhook, error) {
+	events, err := json.Marshal(w.Events)
+	if err != nil {
+		return site.Webhook{}, fmt.Errorf("sqlite: encode events: %w", err)
+	}
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	row := webhookRow{UserID: w.UserID, URL: w.URL, Secret: w.Secret, Events: string(events), CreatedAt: stampOf(w.CreatedAt)}
+	if _, err := s.db.write.NewInsert().Model(&row).Exec(ctx); err != nil {
+		return site.Webhook{}, wrap("create webhook", err)
+	}
+	return row.toDomain()
+}
+
+// Webhooks implements ports.WebhookStore.
+func (s *ReportStore) Webhooks(ctx context.Context, userID int64) ([]site.Webhook, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var rows []webhookRow
+	if err := s.db.read.NewSelect().Model(&rows).Where("user_id = ?", userID).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, wrap("list webhooks", err)
+	}
+	out := make([]site.Webhook, len(rows))
+	for i, row := range rows {
+		w, err := row.toDomain()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = w
+	}
+	return out, nil
+}
+
+// Webhook implements ports.WebhookStore.
+func (s *ReportStore) Webhook(ctx context.Context, userID, id int64) (site.Webhook, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var row webhookRow
+	if err := s.db.read.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx); err != nil {
+		return site.Webhook{}, rowNotFound(err, "read webhook")
+	}
+	return row.toDomain()
+}
+
+// rowNotFound maps no row to site.ErrNotFound.
+func rowNotFound(err error, op string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return site.ErrNotFound
+	}
+	return wrap(op, err)
+}
+
+// DeleteWebhook implements ports.WebhookStore (its deliveries go with it).
+func (s *ReportStore) DeleteWebhook(ctx context.Context, userID, id int64) error {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	res, err := s.db.write.NewDelete().Model((*webhookRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+	if err != nil {
+		return wrap("delete webhook", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return site.ErrNotFound
+	}
+	return nil
+}
+
+// Delivery implements ports.WebhookStore.
+func (s *ReportStore) Delivery(ctx context.Context, id int64) (site.Delivery, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var row deliveryRow
+	if err := s.db.read.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
+		return site.Delivery{}, rowNotFound(err, "read delivery")
+	}
+	return row.toDomain(), nil
+}
+
+// UpdateDelivery implements ports.WebhookStore.
+func (s *ReportStore) UpdateDelivery(ctx context.Context, id int64, update func(*site.Delivery) error) (site.Delivery, error) {
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var out site.Delivery
+	err := s.db.inTx(ctx, "update delivery", func(ctx context.Context, tx bun.Tx) error {
+		var row deliveryRow
+		if err := tx.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
+			return rowNotFound(err, "read delivery")
+		}
+		out = row.toDomain()
+		if err := update(&out); err != nil {
+			return err
+		}
+		row = deliveryRowOf(out)
+		row.ID = id
+		_, err := tx.NewUpdate().Model(&row).WherePK().Exec(ctx)
+		return wrapNonNil("update delivery", err)
+	})
+	return out, err
+}
+
+// Deliveries implements ports.WebhookStore.
+func (s *ReportStore) Deliveries(ctx context.Context, userID, webhookID int64, limit int) ([]site.Delivery, error) {
+	if _, err := s.Webhook(ctx, userID, webhookID); err != nil {
+		return nil, err
+	}
+	ctx, cancel := s.db.bound(ctx)
+	defer cancel()
+	var rows []deliveryRow
+	err := s.db.read.NewSelect().Model(&rows).Where("webhook_id = ? AND user_id = ?", webhookID, userID).
+		OrderExpr("id DESC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, wrap("list deliveries", err)
+	}
+	out := make([]site.Delivery, len(rows))
+	for i, row := range rows {
+		out[i] = row.toDomain()
+	}
+	return out, nil
+}
+
+// CreateDeliveries implements ports.WebhookQueue: the rows and their jobs
+// in one IMMEDIATE transaction.
+func (j *Jobs) CreateDeliveries(ctx context.Context, ds []site.Delivery) ([]site.Delivery, error) {
+	ctx, cancel := j.db.bound(ctx)
+	defer cancel()
+	out := make([]site.Delivery, len(ds))
+	err := j.db.inTx(ctx, "create deliveries", func(ctx context.Context, tx bun.Tx) error {
+		for i, d := range ds {
+			row := deliveryRowOf(d)
+			row.ID = 0
+			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+				return wrap("create delivery", err)
+			}
+			if _, err := j.InsertDelivery(ctx, tx.Tx, row.ID); err != nil {
+				return wrap("enqueue delivery", err)
+			}
+			out[i] = row.toDomain()
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Interface guards.
+var (
+	_ ports.WebhookStore = (*ReportStore)(nil)
+	_ ports.WebhookQueue = (*Jobs)(nil)
+)

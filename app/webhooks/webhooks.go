@@ -1,0 +1,243 @@
+// Package webhooks is the webhook use cases: a user's endpoints (create,
+// list, delete), the deliveries of report.finished events to them as queued
+// jobs, signed with each endpoint's secret, and the deliveries' record.
+package webhooks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// MaxPerUser caps a user's webhooks.
+const MaxPerUser = 10
+
+// MaxDeliveries is how many deliveries Deliveries lists, newest first.
+const MaxDeliveries = 100
+
+// Webhooks is the webhook use cases.
+type Webhooks struct {
+	store  ports.WebhookStore
+	queue  ports.WebhookQueue
+	poster ports.WebhookPoster
+	now    func() time.Time
+	log    *slog.Logger
+}
+
+// New returns the use cases over store and queue, delivering with poster.
+// It sets the queue's delivery worker.
+func New(store ports.WebhookStore, queue ports.WebhookQueue, poster ports.WebhookPoster, log *slog.Logger) *Webhooks {
+	if log == nil {
+		log = slog.Default()
+	}
+	w := &Webhooks{store: store, queue: queue, poster: poster, now: time.Now, log: log}
+	queue.SetDeliveryWorker(w.Deliver)
+	return w
+}
+
+// NewWebhook is the input of Create. Events nil: every event.
+type NewWebhook struct {
+	URL    string
+	Secret string
+	Events []string
+}
+
+// Create validates in and stores the user's webhook. Errors:
+// *site.ValidationError (url, secret, events; a URL the guard refuses).
+func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (site.Webhook, error) {
+	fields := map[string][]string{}
+	u, err := url.Parse(in.URL)
+	switch {
+	case len(in.URL) > 2048:
+		fields["url"] = []string{"must be at most 2048 characters"}
+	case err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		fields["url"] = []string{"must be an absolute http or https URL"}
+	default:
+		if err := h.poster.Check(in.URL); err != nil {
+			var fe *site.FetchError
+			msg := "is not allowed"
+			if errors.As(err, &fe) {
+				msg = "is refused: " + fe.Reason
+			}
+			fields["url"] = []string{msg}
+		}
+	}
+	if n := len([]rune(in.Secret)); n < site.MinWebhookSecret || len(in.Secret) > 256 {
+		fields["secret"] = []string{"must be 16 to 256 characters"}
+	}
+	events := in.Events
+	if events == nil {
+		events = []string{site.EventReportFinished}
+	}
+	if len(events) == 0 {
+		fields["events"] = []string{"must name at least one event"}
+	}
+	for _, e := range events {
+		if e != site.EventReportFinished {
+			fields["events"] = []string{"unknown event " + strconv.Quote(e) + " (known: report.finished)"}
+		}
+	}
+	if len(fields) > 0 {
+		return site.Webhook{}, &site.ValidationError{Fields: fields}
+	}
+	have, err := h.store.Webhooks(ctx, userID)
+	if err != nil {
+		return site.Webhook{}, err
+	}
+	if len(have) >= MaxPerUser {
+		return site.Webhook{}, site.Invalid("url", "at most "+strconv.Itoa(MaxPerUser)+" webhooks per user")
+	}
+	return h.store.CreateWebhook(ctx, site.Webhook{UserID: userID, URL: in.URL, Secret: in.Secret,
+		Events: events, CreatedAt: h.now().UTC()})
+}
+
+// List returns the user's webhooks, oldest first.
+func (h *Webhooks) List(ctx context.Context, userID int64) ([]site.Webhook, error) {
+	return h.store.Webhooks(ctx, userID)
+}
+
+// Delete deletes the user's webhook id. Errors: site.ErrNotFound.
+func (h *Webhooks) Delete(ctx context.Context, userID, id int64) error {
+	return h.store.DeleteWebhook(ctx, userID, id)
+}
+
+// Deliveries returns the deliveries of the user's webhook id, newest first
+// (at most MaxDeliveries). Errors: site.ErrNotFound.
+func (h *Webhooks) Deliveries(ctx context.Context, userID, id int64) ([]site.Delivery, error) {
+	return h.store.Deliveries(ctx, userID, id, MaxDeliveries)
+}
+
+// EventReport is the report in a report.finished event.
+type EventReport struct {
+	ID          int64     `json:"id"`
+	URL         string    `json:"url"`
+	Project     string    `json:"project"`
+	Status      string    `json:"status"`
+	Score       int       `json:"score"`
+	Result      string    `json:"result"`
+	Failure     string    `json:"failure,omitempty"`
+	Attempts    int       `json:"attempts"`
+	GeneratedAt time.Time `json:"generated_at"`
+}
+
+// Event is the JSON body of a delivery.
+type Event struct {
+	Event  string      `json:"event"`
+	Report EventReport `json:"report"`
+	SentAt time.Time   `json:"sent_at"` // when the event was made (the signature carries each attempt's time)
+}
+
+// ReportFinished enqueues a report.finished delivery of r to each of its
+// user's webhooks that wants it. Failures are logged: the report is
+// stored whatever happens here.
+func (h *Webhooks) ReportFinished(ctx context.Context, r site.Report) {
+	ctx = context.WithoutCancel(ctx)
+	hooks, err := h.store.Webhooks(ctx, r.UserID)
+	if err != nil {
+		h.log.WarnContext(ctx, "webhooks: list for a finished report", "report", r.ID, "err", err)
+		return
+	}
+	now := h.now().UTC()
+	body, err := json.Marshal(Event{Event: site.EventReportFinished, SentAt: now, Report: EventReport{
+		ID: r.ID, URL: r.URL, Project: r.Project, Status: string(r.Status), Score: r.Score, Result: string(r.Rating),
+		Failure: r.Failure, Attempts: r.Attempts, GeneratedAt: r.GeneratedAt.UTC()}})
+	if err != nil {
+		h.log.ErrorContext(ctx, "webhooks: encode event", "err", err)
+		return
+	}
+	var ds []site.Delivery
+	for _, w := range hooks {
+		if w.Wants(site.EventReportFinished) {
+			ds = append(ds, site.Delivery{WebhookID: w.ID, UserID: r.UserID, ReportID: r.ID, Event: site.EventReportFinished,
+				Body: body, Status: site.DeliveryPending, CreatedAt: now, UpdatedAt: now})
+		}
+	}
+	if len(ds) == 0 {
+		return
+	}
+	if _, err := h.queue.CreateDeliveries(ctx, ds); err != nil {
+		h.log.WarnContext(ctx, "webhooks: enqueue deliveries", "report", r.ID, "err", err)
+	}
+}
+
+// Deliver is the worker of delivery jobs (a ports.DeliveryWorker): it
+// POSTs the delivery's body, signed at the time of the attempt, and
+// records the attempt. A network failure or a 5xx answer is retried (a
+// *ports.RetryError) until site.MaxWebhookAttempts attempts; a 2xx
+// delivers; anything else (a 3xx or 4xx answer, a refused target, the last
+// attempt) fails the delivery.
+func (h *Webhooks) Deliver(ctx context.Context, job ports.DeliveryJob) error {
+	d, err := h.store.Delivery(ctx, job.DeliveryID)
+	if errors.Is(err, site.ErrNotFound) {
+		return nil // its webhook was deleted
+	}
+	if err != nil {
+		return &ports.RetryError{Err: err}
+	}
+	if d.Status != site.DeliveryPending {
+		return nil
+	}
+	w, err := h.store.Webhook(ctx, d.UserID, d.WebhookID)
+	if errors.Is(err, site.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return &ports.RetryError{Err: err}
+	}
+	now := h.now()
+	headers := map[string]string{
+		"Content-Type":       "application/json",
+		"User-Agent":         "Pinsight-Webhook/1",
+		site.SignatureHeader: site.Signature(w.Secret, now, d.Body),
+		"Pinsight-Event":     d.Event,
+		"Pinsight-Delivery":  strconv.FormatInt(d.ID, 10),
+	}
+	actx, cancel := context.WithTimeout(ctx, site.WebhookTimeout)
+	status, perr := h.poster.Post(actx, w.URL, headers, d.Body)
+	cancel()
+	var fe *site.FetchError
+	retry := (perr != nil && !(errors.As(perr, &fe) && fe.Refused)) || status >= 500
+	d, uerr := h.store.UpdateDelivery(context.WithoutCancel(ctx), d.ID, func(d *site.Delivery) error {
+		d.Attempts++
+		d.UpdatedAt = h.now().UTC()
+		d.ResponseStatus = status
+		switch {
+		case perr != nil:
+			d.LastError = perr.Error()
+			if errors.As(perr, &fe) {
+				d.LastError = fe.Reason
+			}
+		case status < 200 || status > 299:
+			d.LastError = "the endpoint answered HTTP " + strconv.Itoa(status)
+		default:
+			d.LastError = ""
+		}
+		switch {
+		case perr == nil && status >= 200 && status <= 299:
+			d.Status = site.DeliveryDelivered
+		case retry && d.Attempts < site.MaxWebhookAttempts:
+			d.Status = site.DeliveryPending
+		default:
+			d.Status = site.DeliveryFailed
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(uerr, site.ErrNotFound):
+		return nil
+	case uerr != nil:
+		return &ports.RetryError{Err: uerr}
+	case d.Status == site.DeliveryPending:
+		return &ports.RetryError{Err: errors.New(d.LastError)}
+	case d.Status == site.DeliveryFailed:
+		return errors.New("webhooks: delivery failed: " + d.LastError)
+	}
+	return nil
+}

@@ -1,0 +1,169 @@
+package webhooks_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app/webhooks"
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// fakePoster answers the statuses or errors queued for it and records
+// what it was sent.
+type fakePoster struct {
+	mu      sync.Mutex
+	answers []func() (int, error)
+	sent    []map[string]string
+	checked error
+}
+
+func (p *fakePoster) Check(string) error { return p.checked }
+
+func (p *fakePoster) Post(_ context.Context, _ string, headers map[string]string, _ []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sent = append(p.sent, headers)
+	if len(p.answers) == 0 {
+		return 200, nil
+	}
+	a := p.answers[0]
+	p.answers = p.answers[1:]
+	return a()
+}
+
+func status(n int) func() (int, error) { return func() (int, error) { return n, nil } }
+
+// queue records the deliveries created instead of running them.
+type queue struct {
+	store *memory.ReportStore
+	jobs  *memory.Jobs
+	ds    []site.Delivery
+}
+
+func (q *queue) CreateDeliveries(ctx context.Context, ds []site.Delivery) ([]site.Delivery, error) {
+	out, err := q.jobs.CreateDeliveries(ctx, ds) // stored; the queue is never started
+	q.ds = append(q.ds, out...)
+	return out, err
+}
+
+func (q *queue) SetDeliveryWorker(ports.DeliveryWorker) {}
+
+func setup(t *testing.T, p *fakePoster) (*webhooks.Webhooks, *memory.ReportStore, *queue) {
+	t.Helper()
+	store := memory.NewReportStore()
+	q := &queue{store: store, jobs: memory.NewJobs(store, ports.JobSettings{})}
+	return webhooks.New(store, q, p, nil), store, q
+}
+
+func TestCreateValidates(t *testing.T) {
+	p := &fakePoster{}
+	h, _, _ := setup(t, p)
+	ctx := context.Background()
+	for _, c := range []struct {
+		in    webhooks.NewWebhook
+		field string
+	}{
+		{webhooks.NewWebhook{URL: "https://example.com/h", Secret: "too short"}, "secret"},
+		{webhooks.NewWebhook{URL: "mailto:x@example.com", Secret: "0123456789abcdef"}, "url"},
+		{webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef", Events: []string{}}, "events"},
+		{webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef", Events: []string{"x"}}, "events"},
+	} {
+		_, err := h.Create(ctx, 1, c.in)
+		var ve *site.ValidationError
+		if !errors.As(err, &ve) || len(ve.Fields[c.field]) == 0 {
+			t.Errorf("Create(%+v) = %v, want invalid %s", c.in, err, c.field)
+		}
+	}
+	p.checked = &site.FetchError{Reason: "private address", Refused: true}
+	if _, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "http://10.0.0.1/h", Secret: "0123456789abcdef"}); err == nil {
+		t.Error("a URL the guard refuses was accepted")
+	}
+	p.checked = nil
+	for i := range webhooks.MaxPerUser {
+		if _, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef"}); err != nil {
+			t.Fatalf("webhook %d: %v", i, err)
+		}
+	}
+	if _, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef"}); err == nil {
+		t.Error("more than MaxPerUser webhooks")
+	}
+}
+
+// deliverAll runs the delivery's job until it is over, as a queue would,
+// and returns the attempts run.
+func deliverAll(t *testing.T, h *webhooks.Webhooks, id int64) (int, error) {
+	t.Helper()
+	for attempt := 1; attempt <= 10; attempt++ {
+		err := h.Deliver(context.Background(), ports.DeliveryJob{ID: 1, DeliveryID: id, Attempt: attempt})
+		var retry *ports.RetryError
+		if !errors.As(err, &retry) {
+			return attempt, err
+		}
+	}
+	t.Fatal("still retrying after 10 runs")
+	return 0, nil
+}
+
+func TestDeliverOutcomes(t *testing.T) {
+	ctx := context.Background()
+	report := site.Report{ID: 7, UserID: 1, URL: "https://site.example/", Status: site.StatusFailed, Failure: "no answer", Attempts: 3}
+	for _, c := range []struct {
+		name     string
+		answers  []func() (int, error)
+		runs     int
+		status   site.DeliveryStatus
+		response int
+	}{
+		{"2xx", nil, 1, site.DeliveryDelivered, 200},
+		{"5xx then 2xx", []func() (int, error){status(500), status(503)}, 3, site.DeliveryDelivered, 200},
+		{"network error then 2xx", []func() (int, error){func() (int, error) { return 0, &site.FetchError{Reason: "reset", Transient: true} }}, 2, site.DeliveryDelivered, 200},
+		{"5xx always", []func() (int, error){status(500), status(500), status(500), status(500), status(500), status(500)}, 5, site.DeliveryFailed, 500},
+		{"4xx", []func() (int, error){status(410)}, 1, site.DeliveryFailed, 410},
+		{"3xx", []func() (int, error){status(302)}, 1, site.DeliveryFailed, 302},
+		{"refused", []func() (int, error){func() (int, error) { return 0, &site.FetchError{Reason: "private address", Refused: true} }}, 1, site.DeliveryFailed, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := &fakePoster{answers: c.answers}
+			h, store, q := setup(t, p)
+			w, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://hooks.example/h", Secret: "0123456789abcdef"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := h.Create(ctx, 2, webhooks.NewWebhook{URL: "https://other.example/h", Secret: "0123456789abcdef"}); err != nil {
+				t.Fatal(err)
+			}
+			h.ReportFinished(ctx, report)
+			if len(q.ds) != 1 || q.ds[0].WebhookID != w.ID || q.ds[0].ReportID != 7 {
+				t.Fatalf("deliveries = %+v, want one to the user's webhook", q.ds)
+			}
+			runs, _ := deliverAll(t, h, q.ds[0].ID)
+			d, err := store.Delivery(ctx, q.ds[0].ID)
+			if err != nil || runs != c.runs || d.Attempts != c.runs || d.Status != c.status || d.ResponseStatus != c.response {
+				t.Errorf("after %d runs: %+v, %v; want %d attempts, %s, response %d", runs, d, err, c.runs, c.status, c.response)
+			}
+			if (d.Status == site.DeliveryFailed) == (d.LastError == "") {
+				t.Errorf("last error %q with status %s", d.LastError, d.Status)
+			}
+			for _, hd := range p.sent {
+				if !site.VerifySignature("0123456789abcdef", hd[site.SignatureHeader], d.Body, time.Now(), 5*time.Minute) {
+					t.Errorf("attempt signed %q does not verify", hd[site.SignatureHeader])
+				}
+			}
+		})
+	}
+	// A deleted webhook's delivery is dropped.
+	h, store, q := setup(t, &fakePoster{})
+	w, _ := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://hooks.example/h", Secret: "0123456789abcdef"})
+	h.ReportFinished(ctx, report)
+	if err := store.DeleteWebhook(ctx, 1, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Deliver(ctx, ports.DeliveryJob{DeliveryID: q.ds[0].ID, Attempt: 1}); err != nil {
+		t.Errorf("Deliver of a deleted webhook = %v, want nil", err)
+	}
+}

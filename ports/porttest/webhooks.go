@@ -1,0 +1,142 @@
+package porttest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// TestWebhooks checks a WebhookStore and the WebhookQueue of a Jobs queue:
+// webhooks per user, deliveries stored with their jobs, delivery jobs run
+// (and retried) by the started queue, updates, lists, and deletion taking
+// the deliveries along. newSubject is TestJobs's, with Webhooks and
+// WebhookQueue set; users 1 and 2 must exist.
+func TestWebhooks(t *testing.T, newSubject func(t *testing.T) JobsSubject) {
+	t.Run("store", func(t *testing.T) { testWebhookStore(t, newSubject(t)) })
+	t.Run("deliveries run", func(t *testing.T) { testDeliveriesRun(t, newSubject(t)) })
+}
+
+func newWebhook(t *testing.T, s JobsSubject, userID int64, url string) site.Webhook {
+	t.Helper()
+	at := time.Now().UTC().Truncate(time.Second)
+	w, err := s.Webhooks.CreateWebhook(context.Background(), site.Webhook{UserID: userID, URL: url, Secret: "0123456789abcdef-secret",
+		Events: []string{site.EventReportFinished}, CreatedAt: at})
+	if err != nil || w.ID == 0 || w.URL != url || w.Secret != "0123456789abcdef-secret" || !w.CreatedAt.Equal(at) || !w.Wants(site.EventReportFinished) {
+		t.Fatalf("CreateWebhook = %+v, %v", w, err)
+	}
+	return w
+}
+
+func testWebhookStore(t *testing.T, s JobsSubject) {
+	ctx := context.Background()
+	w1 := newWebhook(t, s, 1, "https://a.example.com/hook")
+	w2 := newWebhook(t, s, 1, "https://b.example.com/hook")
+	w3 := newWebhook(t, s, 2, "https://c.example.com/hook")
+	if ws, err := s.Webhooks.Webhooks(ctx, 1); err != nil || len(ws) != 2 || ws[0].ID != w1.ID || ws[1].ID != w2.ID {
+		t.Errorf("Webhooks(1) = %+v, %v; want w1, w2", ws, err)
+	}
+	if got, err := s.Webhooks.Webhook(ctx, 2, w3.ID); err != nil || got.URL != w3.URL || got.Secret != w3.Secret {
+		t.Errorf("Webhook(2, w3) = %+v, %v", got, err)
+	}
+	if _, err := s.Webhooks.Webhook(ctx, 1, w3.ID); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("Webhook of another user = %v, want ErrNotFound", err)
+	}
+	if err := s.Webhooks.DeleteWebhook(ctx, 1, w3.ID); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("DeleteWebhook of another user = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Webhooks.Deliveries(ctx, 1, w3.ID, 10); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("Deliveries of another user's webhook = %v, want ErrNotFound", err)
+	}
+	if ds, err := s.Webhooks.Deliveries(ctx, 1, w1.ID, 10); err != nil || len(ds) != 0 {
+		t.Errorf("Deliveries of a new webhook = %+v, %v; want none", ds, err)
+	}
+	if _, err := s.Webhooks.Delivery(ctx, 987654); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("Delivery(unknown) = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Webhooks.UpdateDelivery(ctx, 987654, func(*site.Delivery) error { return nil }); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("UpdateDelivery(unknown) = %v, want ErrNotFound", err)
+	}
+	if err := s.Webhooks.DeleteWebhook(ctx, 1, w2.ID); err != nil {
+		t.Fatalf("DeleteWebhook = %v", err)
+	}
+	if ws, err := s.Webhooks.Webhooks(ctx, 1); err != nil || len(ws) != 1 || ws[0].ID != w1.ID {
+		t.Errorf("Webhooks(1) after delete = %+v, %v; want w1", ws, err)
+	}
+	if err := s.Webhooks.DeleteWebhook(ctx, 1, w2.ID); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("second DeleteWebhook = %v, want ErrNotFound", err)
+	}
+}
+
+func testDeliveriesRun(t *testing.T, s JobsSubject) {
+	ctx := context.Background()
+	w1 := newWebhook(t, s, 1, "https://a.example.com/hook")
+	w2 := newWebhook(t, s, 1, "https://b.example.com/hook")
+	var mu sync.Mutex
+	runs := map[int64][]int{} // delivery id -> attempts seen
+	ran := make(chan int64, 16)
+	s.WebhookQueue.SetDeliveryWorker(func(ctx context.Context, job ports.DeliveryJob) error {
+		d, err := s.Webhooks.UpdateDelivery(ctx, job.DeliveryID, func(d *site.Delivery) error {
+			d.Attempts++
+			d.ResponseStatus, d.Status = 200, site.DeliveryDelivered
+			if d.WebhookID == w2.ID && d.Attempts == 1 {
+				d.ResponseStatus, d.Status, d.LastError = 503, site.DeliveryPending, "HTTP 503"
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		runs[job.DeliveryID] = append(runs[job.DeliveryID], job.Attempt)
+		mu.Unlock()
+		ran <- job.DeliveryID
+		if d.Status == site.DeliveryPending {
+			return &ports.RetryError{Err: errors.New(d.LastError)}
+		}
+		return nil
+	})
+	now := time.Now().UTC().Truncate(time.Second)
+	body := []byte(`{"event":"report.finished","report":{"id":7}}`)
+	ds, err := s.WebhookQueue.CreateDeliveries(ctx, []site.Delivery{
+		{WebhookID: w1.ID, UserID: 1, ReportID: 7, Event: site.EventReportFinished, Body: body, Status: site.DeliveryPending, CreatedAt: now, UpdatedAt: now},
+		{WebhookID: w2.ID, UserID: 1, ReportID: 7, Event: site.EventReportFinished, Body: body, Status: site.DeliveryPending, CreatedAt: now, UpdatedAt: now},
+	})
+	if err != nil || len(ds) != 2 || ds[0].ID == 0 || ds[1].ID <= ds[0].ID || string(ds[0].Body) != string(body) {
+		t.Fatalf("CreateDeliveries = %+v, %v", ds, err)
+	}
+	if got, err := s.Webhooks.Delivery(ctx, ds[1].ID); err != nil || got.WebhookID != w2.ID || got.UserID != 1 || got.ReportID != 7 ||
+		got.Status != site.DeliveryPending || string(got.Body) != string(body) || !got.CreatedAt.Equal(now) {
+		t.Errorf("Delivery = %+v, %v", got, err)
+	}
+	startJobs(t, s, newJobRecorder(nil))
+	waitFor(t, "both delivered", func() bool {
+		a, err1 := s.Webhooks.Delivery(ctx, ds[0].ID)
+		b, err2 := s.Webhooks.Delivery(ctx, ds[1].ID)
+		return err1 == nil && err2 == nil && a.Status == site.DeliveryDelivered && b.Status == site.DeliveryDelivered
+	})
+	mu.Lock()
+	if len(runs[ds[0].ID]) != 1 || len(runs[ds[1].ID]) != 2 || runs[ds[1].ID][1] != 2 {
+		t.Errorf("runs = %v; want one of the first delivery, two (attempts 1, 2) of the retried one", runs)
+	}
+	mu.Unlock()
+	if list, err := s.Webhooks.Deliveries(ctx, 1, w2.ID, 10); err != nil || len(list) != 1 || list[0].ID != ds[1].ID ||
+		list[0].Attempts != 2 || list[0].ResponseStatus != 200 || list[0].LastError != "HTTP 503" {
+		t.Errorf("Deliveries(w2) = %+v, %v; want the retried delivery with 2 attempts", list, err)
+	}
+	// Analyses' counts leave deliveries out.
+	if st, err := s.Jobs.Stats(ctx); err != nil || st.Queued != 0 || st.Running != 0 || st.Failed != 0 {
+		t.Errorf("Stats = %+v, %v; want no analyses", st, err)
+	}
+	// A webhook's deliveries go with it.
+	if err := s.Webhooks.DeleteWebhook(ctx, 1, w1.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Webhooks.Delivery(ctx, ds[0].ID); !errors.Is(err, site.ErrNotFound) {
+		t.Errorf("Delivery of a deleted webhook = %v, want ErrNotFound", err)
+	}
+}

@@ -1,0 +1,62 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// WebhookStore keeps users' webhooks and their deliveries.
+type WebhookStore interface {
+	// CreateWebhook stores w (its ID is assigned) and returns it.
+	CreateWebhook(ctx context.Context, w site.Webhook) (site.Webhook, error)
+	// Webhooks returns the user's webhooks, oldest first.
+	Webhooks(ctx context.Context, userID int64) ([]site.Webhook, error)
+	// Webhook returns the user's webhook id. Errors: site.ErrNotFound.
+	Webhook(ctx context.Context, userID, id int64) (site.Webhook, error)
+	// DeleteWebhook deletes the user's webhook id and its deliveries.
+	// Errors: site.ErrNotFound.
+	DeleteWebhook(ctx context.Context, userID, id int64) error
+	// Delivery returns delivery id of any user. Errors: site.ErrNotFound.
+	Delivery(ctx context.Context, id int64) (site.Delivery, error)
+	// UpdateDelivery applies update to delivery id and stores it.
+	// Errors: site.ErrNotFound, update's.
+	UpdateDelivery(ctx context.Context, id int64, update func(*site.Delivery) error) (site.Delivery, error)
+	// Deliveries returns the deliveries of the user's webhook id, newest
+	// first, at most limit. Errors: site.ErrNotFound (no such webhook).
+	Deliveries(ctx context.Context, userID, webhookID int64, limit int) ([]site.Delivery, error)
+}
+
+// DeliveryJob is one queued delivery attempt.
+type DeliveryJob struct {
+	ID         int64 // the queue's id of the job
+	DeliveryID int64
+	Attempt    int // 1 on the first run
+}
+
+// DeliveryWorker runs one delivery job; its answer is read as an
+// AnalysisWorker's: nil done, a *RetryError again after a backoff, any other
+// error over.
+type DeliveryWorker func(ctx context.Context, job DeliveryJob) error
+
+// WebhookQueue stores deliveries with their jobs: the queue that runs
+// analyses (ports.Jobs) runs them too, from Start to Stop.
+type WebhookQueue interface {
+	// CreateDeliveries stores ds (IDs assigned) and enqueues a job for
+	// each, in one transaction.
+	CreateDeliveries(ctx context.Context, ds []site.Delivery) ([]site.Delivery, error)
+	// SetDeliveryWorker sets what runs delivery jobs; call it before
+	// Start. Without one, delivery jobs wait.
+	SetDeliveryWorker(w DeliveryWorker)
+}
+
+// WebhookPoster sends one delivery: a POST of body with headers to url,
+// through the analyser's guard against private targets.
+type WebhookPoster interface {
+	// Check refuses a URL the guard would not dial (scheme, port, address
+	// literal) with a *site.FetchError (Refused).
+	Check(rawURL string) error
+	// Post returns the answer's status. Errors: *site.FetchError
+	// (Refused: the guard said no; Transient: may pass).
+	Post(ctx context.Context, url string, headers map[string]string, body []byte) (int, error)
+}
