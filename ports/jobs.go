@@ -13,7 +13,8 @@ type AnalysisJob struct {
 	ID       int64 // the queue's id of the job
 	ReportID int64
 	UserID   int64
-	Attempt  int // 1 on the first run; snoozes do not count
+	Attempt  int       // 1 on the first run; snoozes do not count
+	DueAt    time.Time // when this run became due (enqueued, scheduled, retried or snoozed until); zero if unknown
 }
 
 // AnalysisWorker runs one job. What it returns decides what the queue does

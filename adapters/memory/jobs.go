@@ -109,6 +109,7 @@ func (j *Jobs) enqueue(reportID, userID int64, runAt time.Time) int64 {
 // scheduleLocked makes job due after d.
 func (j *Jobs) scheduleLocked(job *memJob, d time.Duration) {
 	job.state = memScheduled
+	job.DueAt = time.Now().Add(max(d, 0))
 	id := job.ID
 	job.timer = time.AfterFunc(max(d, 0), func() {
 		select {

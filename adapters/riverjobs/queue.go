@@ -235,7 +235,7 @@ func (w *analysisWorker) Work(ctx context.Context, job *river.Job[analysisArgs])
 	if work == nil {
 		return river.JobSnooze(time.Second) // inserted by a client that does not run jobs yet
 	}
-	err := (*work)(ctx, ports.AnalysisJob{ID: job.ID, ReportID: job.Args.ReportID, UserID: job.Args.UserID, Attempt: job.Attempt})
+	err := (*work)(ctx, ports.AnalysisJob{ID: job.ID, ReportID: job.Args.ReportID, UserID: job.Args.UserID, Attempt: job.Attempt, DueAt: job.ScheduledAt})
 	var snooze *ports.SnoozeError
 	var retry *ports.RetryError
 	switch {

@@ -6,6 +6,7 @@ package appfx
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"go.uber.org/fx"
 
@@ -112,11 +113,43 @@ var JobRunner = fx.Options(
 	fx.Provide(AsComponent(jobsReadiness)),
 )
 
-func runJobs(lc fx.Lifecycle, jobs ports.Jobs, rs *reports.Reports) {
-	lc.Append(fx.Hook{
-		OnStart: func(ctx context.Context) error { return jobs.Start(ctx, rs.RunAnalysis) },
-		OnStop:  jobs.Stop,
+// AnalysisObserver, when the graph holds one, is told of every run of a
+// queued analysis: how long it waited past the time it was due, how long
+// it ran, and what the worker returned (httpapifx.JobGauges records them
+// on /metrics).
+type AnalysisObserver func(job ports.AnalysisJob, waited, ran time.Duration, err error)
+
+type runJobsParams struct {
+	fx.In
+	Lifecycle fx.Lifecycle
+	Jobs      ports.Jobs
+	Reports   *reports.Reports
+	Observe   AnalysisObserver `optional:"true"`
+}
+
+func runJobs(p runJobsParams) {
+	work := ports.AnalysisWorker(p.Reports.RunAnalysis)
+	if p.Observe != nil {
+		work = observed(work, p.Observe)
+	}
+	p.Lifecycle.Append(fx.Hook{
+		OnStart: func(ctx context.Context) error { return p.Jobs.Start(ctx, work) },
+		OnStop:  p.Jobs.Stop,
 	})
+}
+
+// observed is work telling observe of each run.
+func observed(work ports.AnalysisWorker, observe AnalysisObserver) ports.AnalysisWorker {
+	return func(ctx context.Context, job ports.AnalysisJob) error {
+		start := time.Now()
+		var waited time.Duration
+		if !job.DueAt.IsZero() {
+			waited = max(start.Sub(job.DueAt), 0)
+		}
+		err := work(ctx, job)
+		observe(job, waited, time.Since(start), err)
+		return err
+	}
 }
 
 func jobsReadiness(jobs ports.Jobs) health.Component {

@@ -2,18 +2,25 @@ package httpapifx
 
 import (
 	"context"
+	"errors"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
+	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/ports"
 )
 
 // JobGauges exposes the queue of analyses on /metrics: jobs waiting
 // (pinsight_jobs_queued), running (pinsight_jobs_running) and given up
-// (pinsight_jobs_failed, as the queue retains them). It needs a ports.Jobs.
-var JobGauges = fx.Invoke(jobGauges)
+// (pinsight_jobs_failed, as the queue retains them), and, for the runs of
+// this process, how long each waited past its due time
+// (pinsight_job_wait_seconds), how long it ran (pinsight_job_run_seconds)
+// and how it ended (pinsight_job_runs_total by outcome). It needs a
+// ports.Jobs.
+var JobGauges = fx.Options(fx.Invoke(jobGauges), fx.Provide(jobObserver))
 
 func jobGauges(m *middleware.Metrics, jobs ports.Jobs) {
 	read := func(pick func(ports.JobStats) int) func() float64 {
@@ -33,4 +40,37 @@ func jobGauges(m *middleware.Metrics, jobs ports.Jobs) {
 		read(func(s ports.JobStats) int { return s.Running }))
 	m.Gauge("pinsight_jobs_failed", "Queued analyses given up (failed or cancelled) that the queue still retains.",
 		read(func(s ports.JobStats) int { return s.Failed }))
+}
+
+// jobObserver records the runs of queued analyses on the server's registry.
+func jobObserver(m *middleware.Metrics) appfx.AnalysisObserver {
+	wait := prometheus.NewHistogram(prometheus.HistogramOpts{Name: "pinsight_job_wait_seconds",
+		Help:    "Time a queued analysis waited past its due time before a worker took it.",
+		Buckets: []float64{.01, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600}})
+	run := prometheus.NewHistogram(prometheus.HistogramOpts{Name: "pinsight_job_run_seconds",
+		Help:    "Time one run of a queued analysis took (fetch and checks).",
+		Buckets: []float64{.05, .1, .25, .5, 1, 2, 5, 10, 15, 20, 30, 60}})
+	runs := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pinsight_job_runs_total",
+		Help: "Runs of queued analyses by outcome: done, snoozed (a quota said later), retry, failed."}, []string{"outcome"})
+	m.Registry().MustRegister(wait, run, runs)
+	return func(_ ports.AnalysisJob, waited, ran time.Duration, err error) {
+		wait.Observe(waited.Seconds())
+		run.Observe(ran.Seconds())
+		runs.WithLabelValues(jobOutcome(err)).Inc()
+	}
+}
+
+// jobOutcome names what a worker's error asks of the queue.
+func jobOutcome(err error) string {
+	var snooze *ports.SnoozeError
+	var retry *ports.RetryError
+	switch {
+	case err == nil:
+		return "done"
+	case errors.As(err, &snooze):
+		return "snoozed"
+	case errors.As(err, &retry):
+		return "retry"
+	}
+	return "failed"
 }
