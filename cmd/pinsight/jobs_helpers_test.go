@@ -195,18 +195,3 @@ func (c *apiClient) create(url, query string) (int, string, reportJSON) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-// get returns the body of a GET of url, failing the test unless it is 200.
-func get(t *testing.T, url string) string {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
-	}
-	return string(b)
-}

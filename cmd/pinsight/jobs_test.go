@@ -64,10 +64,10 @@ func TestReportLifecycle(t *testing.T) {
 	}
 	// The queued runs are on /metrics: the flaky page's retry, the refused
 	// target's failure, and the runs that finished.
-	if body := get(t, c.base+"/metrics"); !strings.Contains(body, `pinsight_job_runs_total{outcome="retry"}`) ||
+	if st, body := c.call(http.MethodGet, "/metrics", nil, nil); st != http.StatusOK || !strings.Contains(body, `pinsight_job_runs_total{outcome="retry"}`) ||
 		!strings.Contains(body, `pinsight_job_runs_total{outcome="done"}`) || !strings.Contains(body, `pinsight_job_runs_total{outcome="failed"}`) ||
 		!strings.Contains(body, "pinsight_job_wait_seconds_bucket") || !strings.Contains(body, "pinsight_job_run_seconds_count") {
-		t.Errorf("/metrics lacks the job runs (retry, done, failed) or their histograms:\n%.2000s", body)
+		t.Errorf("/metrics (%d) lacks the job runs (retry, done, failed) or their histograms:\n%.2000s", st, body)
 	}
 	// ... while a synchronous request to it is 422 at once, storing nothing.
 	if st, _, _ := c.create("http://"+closed+"/", ""); st != http.StatusUnprocessableEntity {
