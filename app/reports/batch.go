@@ -2,7 +2,6 @@ package reports
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -100,14 +99,8 @@ func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) (
 // batchOnce is CreateBatch under the idempotency key in.IdempotencyKey, as
 // createOnce is Create's.
 func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, privacy site.Privacy, password string) (BatchCreated, error) {
-	if err := site.CheckIdempotencyKey(in.IdempotencyKey); err != nil {
-		return BatchCreated{}, err
-	}
-	now := rs.clock()
-	idem := site.Idempotency{UserID: userID, Key: in.IdempotencyKey, Claim: rand.Text(),
-		Fingerprint: batchFingerprint(userID, in.IdempotencyKey, in.URLs, privacy, password),
-		LockedUntil: now.Add(IdempotencyLock), ExpiresAt: now.Add(site.IdempotencyKeyTTL)}
-	cur, claimed, err := rs.store.ClaimIdempotency(ctx, idem, now)
+	idem, cur, claimed, now, err := rs.claimKey(ctx, userID, in.IdempotencyKey,
+		batchFingerprint(userID, in.IdempotencyKey, in.URLs, privacy, password))
 	if err != nil {
 		return BatchCreated{}, err
 	}
@@ -130,14 +123,8 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 	finished := idem
 	finished.HTTPStatus = StatusAccepted
 	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, &finished)
-	switch {
-	case errors.Is(err, site.ErrClaimLost):
-		return BatchCreated{}, &InProgressError{Wait: time.Second}
-	case err != nil:
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
-		defer cancel()
-		_ = rs.store.ReleaseIdempotency(rctx, idem)
-		return BatchCreated{}, err
+	if err != nil {
+		return BatchCreated{}, rs.settleKey(ctx, idem, err)
 	}
 	return BatchCreated{Reports: out}, nil
 }

@@ -54,14 +54,8 @@ func (e *InProgressError) RetryAfter() time.Duration { return e.Wait }
 // releases the key, so a retry runs again. Keys are remembered for
 // site.IdempotencyKeyTTL.
 func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy site.Privacy, password string, schedule site.Schedule, wait time.Duration) (Created, error) {
-	if err := site.CheckIdempotencyKey(in.IdempotencyKey); err != nil {
-		return Created{}, err
-	}
-	now := rs.clock()
-	idem := site.Idempotency{UserID: userID, Key: in.IdempotencyKey, Claim: rand.Text(),
-		Fingerprint: createFingerprint(userID, in.IdempotencyKey, in.URL, privacy, password),
-		LockedUntil: now.Add(IdempotencyLock), ExpiresAt: now.Add(site.IdempotencyKeyTTL)}
-	cur, claimed, err := rs.store.ClaimIdempotency(ctx, idem, now)
+	idem, cur, claimed, now, err := rs.claimKey(ctx, userID, in.IdempotencyKey,
+		createFingerprint(userID, in.IdempotencyKey, in.URL, privacy, password))
 	if err != nil {
 		return Created{}, err
 	}
@@ -71,16 +65,38 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 	runCtx, cancel := context.WithDeadline(ctx, idem.LockedUntil) // done before another request may take the key over
 	defer cancel()
 	created, err := rs.create(runCtx, userID, in.URL, privacy, password, schedule, &idem, wait)
-	switch {
-	case errors.Is(err, site.ErrClaimLost):
-		return Created{}, &InProgressError{Wait: time.Second}
-	case err != nil:
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
-		defer cancel()
-		_ = rs.store.ReleaseIdempotency(rctx, idem) // at worst the key stays held until its lock passes
-		return Created{}, err
+	if err != nil {
+		return Created{}, rs.settleKey(ctx, idem, err)
 	}
 	return created, nil
+}
+
+// claimKey checks key and claims it for userID with the request's
+// fingerprint. When claimed is false, cur is the live record of an earlier
+// request with the key (see checkReplay); now is the time of the claim.
+func (rs *Reports) claimKey(ctx context.Context, userID int64, key, fingerprint string) (idem, cur site.Idempotency, claimed bool, now time.Time, err error) {
+	if err := site.CheckIdempotencyKey(key); err != nil {
+		return idem, cur, false, now, err
+	}
+	now = rs.clock()
+	idem = site.Idempotency{UserID: userID, Key: key, Claim: rand.Text(), Fingerprint: fingerprint,
+		LockedUntil: now.Add(IdempotencyLock), ExpiresAt: now.Add(site.IdempotencyKeyTTL)}
+	cur, claimed, err = rs.store.ClaimIdempotency(ctx, idem, now)
+	return idem, cur, claimed, now, err
+}
+
+// settleKey is the answer to a request under idem whose work failed with
+// err: *InProgressError when another request took the key over meanwhile,
+// else err, the key released so a retry runs again (at worst it stays held
+// until its lock passes).
+func (rs *Reports) settleKey(ctx context.Context, idem site.Idempotency, err error) error {
+	if errors.Is(err, site.ErrClaimLost) {
+		return &InProgressError{Wait: time.Second}
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+	defer cancel()
+	_ = rs.store.ReleaseIdempotency(rctx, idem)
+	return err
 }
 
 // checkReplay refuses the replay of live record cur by a request whose
