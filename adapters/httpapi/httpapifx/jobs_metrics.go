@@ -23,23 +23,42 @@ import (
 var JobGauges = fx.Options(fx.Invoke(jobGauges), fx.Provide(jobObserver))
 
 func jobGauges(m *middleware.Metrics, jobs ports.Jobs) {
-	read := func(pick func(ports.JobStats) int) func() float64 {
-		return func() float64 {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			st, err := jobs.Stats(ctx)
-			if err != nil {
-				return -1 // unknown: the queue cannot be read (readiness says why)
-			}
-			return float64(pick(st))
-		}
+	m.Registry().MustRegister(&queueCollector{jobs: jobs})
+}
+
+// The gauges of the queue, all read by one Stats call per scrape.
+var (
+	jobsQueuedDesc = prometheus.NewDesc("pinsight_jobs_queued",
+		"Queued analyses waiting to run (due, scheduled or retrying); -1 when the queue cannot be read.", nil, nil)
+	jobsRunningDesc = prometheus.NewDesc("pinsight_jobs_running",
+		"Queued analyses running now, all processes together.", nil, nil)
+	jobsFailedDesc = prometheus.NewDesc("pinsight_jobs_failed",
+		"Queued analyses given up (failed or cancelled) that the queue still retains.", nil, nil)
+)
+
+// queueCollector reports the queue's counts, read once per scrape (one
+// query of the queue's table, not one per gauge); -1 for each when the
+// queue cannot be read (readiness says why).
+type queueCollector struct{ jobs ports.Jobs }
+
+// Describe implements prometheus.Collector.
+func (c *queueCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- jobsQueuedDesc
+	ch <- jobsRunningDesc
+	ch <- jobsFailedDesc
+}
+
+// Collect implements prometheus.Collector.
+func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	st, err := c.jobs.Stats(ctx)
+	if err != nil {
+		st = ports.JobStats{Queued: -1, Running: -1, Failed: -1}
 	}
-	m.Gauge("pinsight_jobs_queued", "Queued analyses waiting to run (due, scheduled or retrying); -1 when the queue cannot be read.",
-		read(func(s ports.JobStats) int { return s.Queued }))
-	m.Gauge("pinsight_jobs_running", "Queued analyses running now, all processes together.",
-		read(func(s ports.JobStats) int { return s.Running }))
-	m.Gauge("pinsight_jobs_failed", "Queued analyses given up (failed or cancelled) that the queue still retains.",
-		read(func(s ports.JobStats) int { return s.Failed }))
+	for desc, n := range map[*prometheus.Desc]int{jobsQueuedDesc: st.Queued, jobsRunningDesc: st.Running, jobsFailedDesc: st.Failed} {
+		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, float64(n))
+	}
 }
 
 // jobObserver records the runs of queued analyses on the server's registry.

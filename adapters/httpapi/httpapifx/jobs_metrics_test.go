@@ -1,7 +1,9 @@
 package httpapifx
 
 import (
+	"context"
 	"errors"
+	"maps"
 	"testing"
 	"time"
 
@@ -47,6 +49,49 @@ func TestJobObserver(t *testing.T) {
 		if runs[outcome] != 1 {
 			t.Errorf("runs by outcome = %v, want one of each", runs)
 			break
+		}
+	}
+}
+
+// countingQueue answers Stats with fixed counts (or err), counting calls.
+type countingQueue struct {
+	ports.Jobs
+	st    ports.JobStats
+	err   error
+	calls int
+}
+
+func (q *countingQueue) Stats(context.Context) (ports.JobStats, error) {
+	q.calls++
+	return q.st, q.err
+}
+
+// TestJobGauges: one scrape reads the queue once for its three gauges, and
+// a queue that cannot be read shows -1 in each.
+func TestJobGauges(t *testing.T) {
+	for _, tc := range []struct {
+		q    *countingQueue
+		want map[string]float64
+	}{
+		{&countingQueue{st: ports.JobStats{Queued: 4, Running: 2, Failed: 1}},
+			map[string]float64{"pinsight_jobs_queued": 4, "pinsight_jobs_running": 2, "pinsight_jobs_failed": 1}},
+		{&countingQueue{err: errors.New("down")},
+			map[string]float64{"pinsight_jobs_queued": -1, "pinsight_jobs_running": -1, "pinsight_jobs_failed": -1}},
+	} {
+		m := middleware.NewMetrics()
+		jobGauges(m, tc.q)
+		families, err := m.Registry().Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]float64{}
+		for _, f := range families {
+			if _, ok := tc.want[f.GetName()]; ok {
+				got[f.GetName()] = f.GetMetric()[0].GetGauge().GetValue()
+			}
+		}
+		if tc.q.calls != 1 || !maps.Equal(got, tc.want) {
+			t.Errorf("scrape: %d Stats calls, gauges %v; want 1 call and %v", tc.q.calls, got, tc.want)
 		}
 	}
 }
