@@ -119,7 +119,7 @@ func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report
 	defer cancel()
 	var row reportRow
 	err := s.db.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx)
-	return row.toDomain(), reportNotFound(err, "get report")
+	return row.toDomain(), siteNotFound(err, "get report")
 }
 
 // ReportByToken implements ports.ReportStore (reports_token is the index).
@@ -131,7 +131,7 @@ func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Rep
 	}
 	var row reportRow
 	err := s.db.NewSelect().Model(&row).Where("token = ?", token).Scan(ctx)
-	return row.toDomain(), reportNotFound(err, "get report by token")
+	return row.toDomain(), siteNotFound(err, "get report by token")
 }
 
 // Reports implements ports.ReportStore.
@@ -201,7 +201,7 @@ func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*sit
 	var row reportRow
 	err := tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).For("UPDATE").Scan(ctx)
 	if err != nil {
-		return site.Report{}, reportNotFound(err, "lock report")
+		return site.Report{}, siteNotFound(err, "lock report")
 	}
 	r := row.toDomain()
 	if err := update(&r); err != nil {
@@ -221,11 +221,17 @@ func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*sit
 
 // DeleteReport implements ports.ReportStore.
 func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error {
+	return s.deleteOwned(ctx, (*reportRow)(nil), userID, id, "delete report")
+}
+
+// deleteOwned deletes the row of model's table whose id is id and whose
+// user_id is userID, or returns site.ErrNotFound (none, or another user's).
+func (s *ReportStore) deleteOwned(ctx context.Context, model any, userID, id int64, op string) error {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
-	res, err := s.db.NewDelete().Model((*reportRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+	res, err := s.db.NewDelete().Model(model).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
 	if err != nil {
-		return wrap("delete report", err)
+		return wrap(op, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return site.ErrNotFound
@@ -255,8 +261,9 @@ func direction(desc bool) string {
 	return "ASC"
 }
 
-// reportNotFound maps sql.ErrNoRows to site.ErrNotFound and wraps the rest.
-func reportNotFound(err error, op string) error {
+// siteNotFound maps sql.ErrNoRows to site.ErrNotFound (no such report,
+// webhook or delivery) and wraps the rest.
+func siteNotFound(err error, op string) error {
 	switch {
 	case err == nil:
 		return nil

@@ -2,9 +2,7 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -102,31 +100,14 @@ func (s *ReportStore) Webhook(ctx context.Context, userID, id int64) (site.Webho
 	defer cancel()
 	var row webhookRow
 	if err := s.db.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx); err != nil {
-		return site.Webhook{}, rowNotFound(err, "read webhook")
+		return site.Webhook{}, siteNotFound(err, "read webhook")
 	}
 	return row.toDomain()
 }
 
-// rowNotFound maps no row to site.ErrNotFound.
-func rowNotFound(err error, op string) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return site.ErrNotFound
-	}
-	return wrap(op, err)
-}
-
 // DeleteWebhook implements ports.WebhookStore (its deliveries go with it).
 func (s *ReportStore) DeleteWebhook(ctx context.Context, userID, id int64) error {
-	ctx, cancel := s.db.bound(ctx)
-	defer cancel()
-	res, err := s.db.NewDelete().Model((*webhookRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
-	if err != nil {
-		return wrap("delete webhook", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return site.ErrNotFound
-	}
-	return nil
+	return s.deleteOwned(ctx, (*webhookRow)(nil), userID, id, "delete webhook")
 }
 
 // Delivery implements ports.WebhookStore.
@@ -135,7 +116,7 @@ func (s *ReportStore) Delivery(ctx context.Context, id int64) (site.Delivery, er
 	defer cancel()
 	var row deliveryRow
 	if err := s.db.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
-		return site.Delivery{}, rowNotFound(err, "read delivery")
+		return site.Delivery{}, siteNotFound(err, "read delivery")
 	}
 	return row.toDomain(), nil
 }
@@ -148,7 +129,7 @@ func (s *ReportStore) UpdateDelivery(ctx context.Context, id int64, update func(
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var row deliveryRow
 		if err := tx.NewSelect().Model(&row).Where("id = ?", id).For("UPDATE").Scan(ctx); err != nil {
-			return rowNotFound(err, "read delivery")
+			return siteNotFound(err, "read delivery")
 		}
 		out = row.toDomain()
 		if err := update(&out); err != nil {

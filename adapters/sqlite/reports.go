@@ -165,7 +165,7 @@ func (s *ReportStore) one(ctx context.Context, op, where string, args ...any) (s
 	defer cancel()
 	var row reportRow
 	if err := s.db.read.NewSelect().Model(&row).Where(where, args...).Scan(ctx); err != nil {
-		return site.Report{}, reportNotFound(err, op)
+		return site.Report{}, siteNotFound(err, op)
 	}
 	return row.toDomain()
 }
@@ -230,7 +230,7 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*site.Report) error) (site.Report, error) {
 	var row reportRow
 	if err := tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx); err != nil {
-		return site.Report{}, reportNotFound(err, "read report to update")
+		return site.Report{}, siteNotFound(err, "read report to update")
 	}
 	r, err := row.toDomain()
 	if err != nil {
@@ -256,11 +256,17 @@ func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*sit
 
 // DeleteReport implements ports.ReportStore.
 func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error {
+	return s.deleteOwned(ctx, (*reportRow)(nil), userID, id, "delete report")
+}
+
+// deleteOwned deletes the row of model's table whose id is id and whose
+// user_id is userID, or returns site.ErrNotFound (none, or another user's).
+func (s *ReportStore) deleteOwned(ctx context.Context, model any, userID, id int64, op string) error {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
-	res, err := s.db.write.NewDelete().Model((*reportRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+	res, err := s.db.write.NewDelete().Model(model).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
 	if err != nil {
-		return wrap("delete report", err)
+		return wrap(op, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return site.ErrNotFound
@@ -293,8 +299,9 @@ func direction(desc bool) string {
 	return "ASC"
 }
 
-// reportNotFound maps sql.ErrNoRows to site.ErrNotFound and wraps the rest.
-func reportNotFound(err error, op string) error {
+// siteNotFound maps sql.ErrNoRows to site.ErrNotFound (no such report,
+// webhook or delivery) and wraps the rest.
+func siteNotFound(err error, op string) error {
 	switch {
 	case err == nil:
 		return nil
