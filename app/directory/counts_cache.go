@@ -22,13 +22,13 @@ type countsCache struct {
 	next ports.ReviewCounts
 
 	mu       sync.Mutex
-	gen      uint64 // bumped by every drop: a read that straddles one stores nothing
-	feedback map[review.Office]postal.Feedback
+	gen      uint64                                               // bumped by every drop: a read that straddles one stores nothing
+	feedback map[postal.Pincode]map[review.Office]postal.Feedback // by pincode, so a write drops its pincode at once
 	versions map[postal.Pincode]int64
 }
 
 func newCountsCache(next ports.ReviewCounts) *countsCache {
-	return &countsCache{next: next, feedback: map[review.Office]postal.Feedback{}, versions: map[postal.Pincode]int64{}}
+	return &countsCache{next: next, feedback: map[postal.Pincode]map[review.Office]postal.Feedback{}, versions: map[postal.Pincode]int64{}}
 }
 
 // Feedback returns the counts of offices, in order, reading only the ones
@@ -39,7 +39,7 @@ func (c *countsCache) Feedback(ctx context.Context, offices []review.Office) ([]
 	c.mu.Lock()
 	gen := c.gen
 	for i, o := range offices {
-		if fb, ok := c.feedback[o]; ok {
+		if fb, ok := c.feedback[o.Pincode][o]; ok {
 			out[i] = fb
 		} else {
 			missing = append(missing, i)
@@ -60,9 +60,15 @@ func (c *countsCache) Feedback(ctx context.Context, offices []review.Office) ([]
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, i := range missing {
-		fb := read[offices[i]]
-		if c.gen == gen {
-			c.feedback[offices[i]] = fb // the zero value too: an office without reviews is the common case
+		o := offices[i]
+		fb := read[o]
+		if c.gen == gen { // the zero value too: an office without reviews is the common case
+			byOffice := c.feedback[o.Pincode]
+			if byOffice == nil {
+				byOffice = map[review.Office]postal.Feedback{}
+				c.feedback[o.Pincode] = byOffice
+			}
+			byOffice[o] = fb
 		}
 		out[i] = fb
 	}
@@ -102,11 +108,7 @@ func (c *countsCache) drop(pin postal.Pincode) {
 		clear(c.versions)
 		return
 	}
-	for o := range c.feedback {
-		if o.Pincode == pin {
-			delete(c.feedback, o)
-		}
-	}
+	delete(c.feedback, pin)
 	delete(c.versions, pin)
 	delete(c.versions, "")
 }
