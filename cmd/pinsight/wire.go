@@ -32,6 +32,7 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		// served; one without them would choose httpapifx.PostalRoutes.
 		httpapifx.AllRoutes,
 		bounds,
+		pprofOptions(cfg.PprofAddr),
 	), nil
 }
 

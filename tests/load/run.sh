@@ -185,6 +185,21 @@ pids+=($!)
 wait_ready "http://127.0.0.1:$BARE_PORT/api/v1/pincodes/110001" 10
 wait_ready "http://127.0.0.1:$FIXTURE_PORT/" 10
 
+# The yardstick must answer the same bytes as Pinsight, or the ratio
+# compares different work: check every 50th PIN of the run's inputs.
+same=0
+for pin in $(awk 'NR % 50 == 1' "$PINS_FILE"); do
+	curl -s -o "$work/bare.json" "http://127.0.0.1:$BARE_PORT/api/v1/pincodes/$pin"
+	curl -s -o "$work/pinsight.json" "$base/api/v1/pincodes/$pin"
+	if ! cmp -s "$work/bare.json" "$work/pinsight.json"; then
+		echo "the yardstick's answer for $pin differs from Pinsight's: update tests/load/bare" >&2
+		diff <(tr ',' '\n' <"$work/bare.json") <(tr ',' '\n' <"$work/pinsight.json") | head -5 >&2
+		exit 1
+	fi
+	same=$((same + 1))
+done
+echo "# yardstick: the same bytes as Pinsight for the $same PIN codes checked"
+
 bare_rps=
 bare_p99=
 printf '%-34s %10s %10s %10s %9s %8s %12s\n' endpoint "req/s" p50 p99 non-2xx "x bare" "p99 x bare"

@@ -1,39 +1,49 @@
 // Command bare is the load test's yardstick: a bare net/http server that
-// answers GET /api/v1/pincodes/{pin} with a JSON envelope shaped like
-// Pinsight's (eight post offices, the average per PIN in the directory),
-// encoded with encoding/json on every request, and nothing else: no
-// middleware, no lookup. Pinsight's throughput is reported as a ratio to it.
+// answers GET /api/v1/pincodes/{pin} with the same bytes as Pinsight (the
+// PIN's offices from the embedded snapshot, in the same envelope and order,
+// with the zero review counts of a server without reviews), looked up in a
+// map and encoded with encoding/json on every request, and nothing else: no
+// middleware, no cache, no logging. Pinsight's throughput is reported as a
+// ratio to it; tests/load/run.sh checks that both answer the same bytes.
 //
 //	go run ./tests/load/bare -addr 127.0.0.1:18081
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"log"
 	"net/http"
 	"time"
+
+	"github.com/pinsight/pinsight/adapters/indiapost"
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/digipin"
+	"github.com/pinsight/pinsight/domain/postal"
 )
 
 // office mirrors the fields of one office in Pinsight's lookup answer.
 type office struct {
-	ID              int      `json:"id"`
-	Pincode         string   `json:"pincode"`
-	PostOffice      string   `json:"post_office"`
-	BranchType      string   `json:"branch_type"`
-	DeliveryStatus  string   `json:"delivery_status"`
-	Circle          string   `json:"circle"`
-	Region          string   `json:"region"`
-	Division        string   `json:"division"`
-	District        string   `json:"district"`
-	State           string   `json:"state"`
-	DistrictID      int      `json:"district_id"`
-	StateID         int      `json:"state_id"`
-	Location        location `json:"location"`
-	LocationQuality string   `json:"location_quality"`
-	Digipin         string   `json:"digipin"`
-	ReviewsCount    int      `json:"reviews_count"`
-	LikesCount      int      `json:"likes_count"`
+	ID              int64     `json:"id"`
+	Pincode         string    `json:"pincode"`
+	PostOffice      string    `json:"post_office"`
+	BranchType      string    `json:"branch_type"`
+	DeliveryStatus  string    `json:"delivery_status"`
+	Circle          string    `json:"circle"`
+	Region          *string   `json:"region"`
+	Division        string    `json:"division"`
+	District        *string   `json:"district"`
+	State           *string   `json:"state"`
+	DistrictID      *int      `json:"district_id"`
+	StateID         *int      `json:"state_id"`
+	Location        *location `json:"location"`
+	LocationQuality string    `json:"location_quality"`
+	Digipin         *string   `json:"digipin"`
+	ReviewsCount    int       `json:"reviews_count"`
+	LikesCount      int       `json:"likes_count"`
+	Rating          *float64  `json:"rating"`
 }
 
 type location struct {
@@ -52,26 +62,59 @@ type envelope struct {
 	Data    lookup `json:"data"`
 }
 
-// officesPerPin is the directory's average number of offices per PIN.
-const officesPerPin = 8
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func optInt(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
+}
+
+// record is the answer's form of o.
+func record(o postal.PostOffice) office {
+	r := office{
+		ID: o.ID, Pincode: string(o.Pincode), PostOffice: o.Name, BranchType: postal.BranchTypeName(o.OfficeType),
+		DeliveryStatus: o.Delivery, Circle: o.Circle, Region: optString(o.Region), Division: o.Division,
+		District: optString(o.District), State: optString(o.State), DistrictID: optInt(o.DistrictID), StateID: optInt(o.StateID),
+		LocationQuality: string(o.Quality),
+	}
+	if o.Location != nil {
+		r.Location = &location{o.Location.Latitude, o.Location.Longitude}
+		if c, err := digipin.EncodeCode(o.Location.Latitude, o.Location.Longitude); err == nil {
+			s := c.String()
+			r.Digipin = &s
+		}
+	}
+	return r
+}
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:18081", "listen address")
 	flag.Parse()
+	res, err := indiapost.Load(snapshot.Files())
+	if err != nil {
+		log.Fatal(err)
+	}
+	store := memory.NewPostalStore(res.Dataset)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/pincodes/{pin}", func(w http.ResponseWriter, r *http.Request) {
-		pin := r.PathValue("pin")
-		offices := make([]office, officesPerPin)
-		for i := range offices {
-			offices[i] = office{
-				ID: i + 1, Pincode: pin, PostOffice: "Connaught Place SO", BranchType: "Sub Office",
-				DeliveryStatus: "Delivery", Circle: "Delhi Circle", Region: "DivReportingCircle",
-				Division: "New Delhi Central Division", District: "New Delhi", State: "Delhi", DistrictID: 79, StateID: 7,
-				Location: location{28.6174167, 77.2129167}, LocationQuality: "exact", Digipin: "39J-42F-J65M",
-			}
+		found, err := store.OfficesByPincode(context.Background(), postal.Pincode(r.PathValue("pin")))
+		if err != nil || len(found) == 0 {
+			http.NotFound(w, r)
+			return
+		}
+		offices := make([]office, len(found))
+		for i, o := range found {
+			offices[i] = record(o)
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(envelope{Success: true, Data: lookup{Pincode: pin, Total: len(offices), PostOffices: offices}})
+		_ = json.NewEncoder(w).Encode(envelope{Success: true, Data: lookup{Pincode: r.PathValue("pin"), Total: len(offices), PostOffices: offices}})
 	})
 	srv := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	log.Fatal(srv.ListenAndServe())
