@@ -9,21 +9,23 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// countsCache keeps, per process, the review counts of the offices and the
-// counts versions of the pincodes it has read, so a postal answer reads the
-// review storage only for what it has not seen since the last change: with
-// a database, repeated lookups send no statement. CountsChanged drops what
-// a write made stale: the entries of its pincode (and the global version),
-// or everything for "". Writes by this process call it directly, writes by
-// other instances through the storage's announcements (NOTIFY on
-// Postgres), so an instance serves a count at most as old as the
-// announcement's delivery.
+// countsCache keeps, per process, the review counts of the pincodes it has
+// read, each pincode's complete (the offices of the release's pincode that
+// have a review or a like: any other has none), and the counts versions of
+// the pincodes, so a postal answer reads the review storage only for what
+// it has not seen since the last change: with a database, repeated lookups
+// send no statement. CountsChanged drops what a write made stale: the
+// entries of its pincode (and the global version), or everything for "".
+// Writes by this process call it directly, writes by other instances
+// through the storage's announcements (NOTIFY on Postgres), so an instance
+// serves a count at most as old as the announcement's delivery.
 type countsCache struct {
 	next ports.ReviewCounts
 
 	mu       sync.Mutex
 	gen      uint64                                               // bumped by every drop: a read that straddles one stores nothing
-	feedback map[postal.Pincode]map[review.Office]postal.Feedback // by pincode, so a write drops its pincode at once
+	release  string                                               // postal.Info.Version the feedback entries were read for
+	feedback map[postal.Pincode]map[review.Office]postal.Feedback // by pincode, complete for the release's offices
 	versions map[postal.Pincode]int64
 }
 
@@ -31,48 +33,41 @@ func newCountsCache(next ports.ReviewCounts) *countsCache {
 	return &countsCache{next: next, feedback: map[postal.Pincode]map[review.Office]postal.Feedback{}, versions: map[postal.Pincode]int64{}}
 }
 
-// Feedback returns the counts of offices, in order, reading only the ones
-// not cached (in one round trip).
-func (c *countsCache) Feedback(ctx context.Context, offices []review.Office) ([]postal.Feedback, error) {
-	out := make([]postal.Feedback, len(offices))
-	var missing []int // positions in offices
+// pinFeedback returns the counts of the offices of pin that have any in
+// the release whose version is release (absent offices have none), read
+// once until they change: on a miss, identities gives the identities of
+// every office of pin in the release, and their counts are read in one
+// round trip. A release names other offices, so a new one starts afresh.
+func (c *countsCache) pinFeedback(ctx context.Context, release string, pin postal.Pincode, identities func() (map[int64]review.Office, error)) (map[review.Office]postal.Feedback, error) {
 	c.mu.Lock()
+	if c.release != release {
+		c.release = release
+		c.gen++
+		clear(c.feedback)
+	}
+	fb, ok := c.feedback[pin]
 	gen := c.gen
-	for i, o := range offices {
-		if fb, ok := c.feedback[o.Pincode][o]; ok {
-			out[i] = fb
-		} else {
-			missing = append(missing, i)
-		}
-	}
 	c.mu.Unlock()
-	if len(missing) == 0 {
-		return out, nil
+	if ok {
+		return fb, nil
 	}
-	ask := make([]review.Office, len(missing))
-	for j, i := range missing {
-		ask[j] = offices[i]
-	}
-	read, err := c.next.Feedback(ctx, ask)
+	ids, err := identities()
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, i := range missing {
-		o := offices[i]
-		fb := read[o]
-		if c.gen == gen { // the zero value too: an office without reviews is the common case
-			byOffice := c.feedback[o.Pincode]
-			if byOffice == nil {
-				byOffice = map[review.Office]postal.Feedback{}
-				c.feedback[o.Pincode] = byOffice
-			}
-			byOffice[o] = fb
-		}
-		out[i] = fb
+	keys := make([]review.Office, 0, len(ids))
+	for _, k := range ids {
+		keys = append(keys, k)
 	}
-	return out, nil
+	if fb, err = c.next.Feedback(ctx, keys); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.gen == gen { // the empty map too: an unreviewed pincode is the common case
+		c.feedback[pin] = fb
+	}
+	c.mu.Unlock()
+	return fb, nil
 }
 
 // CountsVersion returns the counts version of pin, read once until it

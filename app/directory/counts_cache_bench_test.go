@@ -16,21 +16,27 @@ import (
 // go test -run '^$' -bench CountsDrop -benchmem ./app/directory
 func BenchmarkCountsDrop(b *testing.B) {
 	c := newCountsCache(memory.NewReviewStore())
-	var offices []review.Office
+	byPin := map[postal.Pincode]map[int64]review.Office{}
+	var pins []postal.Pincode
 	for pin := range 19600 {
+		p := postal.Pincode(fmt.Sprint(110001 + pin))
+		pins = append(pins, p)
+		byPin[p] = map[int64]review.Office{}
 		for i := range 9 {
-			offices = append(offices, review.Office{Pincode: postal.Pincode(fmt.Sprint(110001 + pin)), NameKey: fmt.Sprint("office ", i), OfficeType: "BO"})
+			byPin[p][int64(pin*9+i)] = review.Office{Pincode: p, NameKey: fmt.Sprint("office ", i), OfficeType: "BO"}
 		}
 	}
 	fill := func() {
-		if _, err := c.Feedback(context.Background(), offices); err != nil {
-			b.Fatal(err)
+		for _, p := range pins {
+			if _, err := c.pinFeedback(context.Background(), "release", p, func() (map[int64]review.Office, error) { return byPin[p], nil }); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	fill()
 	b.ResetTimer()
 	for i := range b.N {
-		c.drop(offices[(i*9)%len(offices)].Pincode)
+		c.drop(pins[i%len(pins)])
 		if i%1000 == 999 { // keep the cache full
 			b.StopTimer()
 			fill()

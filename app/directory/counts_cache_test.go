@@ -1,7 +1,10 @@
 package directory_test
 
 import (
+	"maps"
+
 	"context"
+	"github.com/pinsight/pinsight/geo"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/memory"
@@ -82,5 +85,65 @@ func TestCountsCached(t *testing.T) {
 	dir.CountsChanged("") // every pincode
 	if fb, _ := lookup(); fb != (postal.Feedback{Reviews: 1, RatingSum: 5, Likes: 1}) {
 		t.Fatalf("after a change of every pincode: %+v, want the like counted", fb)
+	}
+}
+
+// TestNearbyCountsPerPincode: a nearby list spanning pincodes carries the
+// counts of its reviewed office and zero for the others; a repeated list
+// reads neither counts nor offices; a new release that brings back a
+// reviewed office carries its counts at once.
+func TestNearbyCountsPerPincode(t *testing.T) {
+	ctx := context.Background()
+	ps := memory.NewPostalStore(porttest.PostalDataset())
+	store := &countingStore{PostalStore: ps}
+	reviews := memory.NewReviewStore()
+	counts := &countingCounts{ReviewStore: reviews}
+	dir := directory.NewWithReviews(store, counts)
+	sahib := review.Office{Pincode: "800008", NameKey: "patna sahib", OfficeType: "BO"}
+	if _, _, err := reviews.PutReview(ctx, review.Review{Office: sahib, UserID: 1, Rating: 3}); err != nil {
+		t.Fatal(err)
+	}
+	near := func() map[int64]postal.Feedback {
+		t.Helper()
+		res, err := dir.Nearby(ctx, geo.NearQuery{Point: geo.Point{Lat: 25.6, Lon: 85.2}, Limit: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[int64]postal.Feedback{}
+		for _, n := range res.Offices {
+			out[n.Office.ID] = n.Office.Feedback
+		}
+		return out
+	}
+	want := map[int64]postal.Feedback{1: {}, 2: {}, 3: {}, 15: {Reviews: 1, RatingSum: 3}}
+	if got := near(); !maps.Equal(got, want) {
+		t.Fatalf("nearby feedback = %v, want %v", got, want)
+	}
+	reads, lookups := counts.feedback, store.lookups
+	if got := near(); !maps.Equal(got, want) || counts.feedback != reads || store.lookups != lookups {
+		t.Fatalf("repeated nearby = %v with %d counts reads and %d PIN lookups more; want the same and none",
+			got, counts.feedback-reads, store.lookups-lookups)
+	}
+
+	ds := porttest.PostalDataset()
+	var kept []postal.PostOffice
+	for _, o := range ds.Offices {
+		if o.ID != 15 {
+			kept = append(kept, o)
+		}
+	}
+	ds.Offices = kept
+	ps.Replace(ds) // Patna Sahib leaves the release...
+	city := review.Office{Pincode: "800008", NameKey: "patna city", OfficeType: "PO"}
+	if _, err := reviews.SetLike(ctx, 2, city, true); err != nil {
+		t.Fatal(err)
+	}
+	dir.CountsChanged("800008") // 800008's counts are read again, in this release
+	if got := near(); len(got) != 4 || got[15] != (postal.Feedback{}) || got[2] != (postal.Feedback{Likes: 1}) {
+		t.Fatalf("nearby without Patna Sahib = %v", got)
+	}
+	ps.Replace(porttest.PostalDataset()) // ...and comes back, with its review
+	if got := near(); got[15] != (postal.Feedback{Reviews: 1, RatingSum: 3}) {
+		t.Fatalf("nearby after Patna Sahib came back = %v, want its review counted", got)
 	}
 }

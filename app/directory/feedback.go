@@ -29,12 +29,11 @@ func (dir *Directory) Office(ctx context.Context, id int64) (postal.PostOffice, 
 // Identity returns the stable identity of o (see review.Office): its
 // ordinal needs the other offices of its pincode.
 func (dir *Directory) Identity(ctx context.Context, o postal.PostOffice) (review.Office, error) {
-	offices := []postal.PostOffice{o}
-	keys, err := identify(ctx, dir, offices, self, nil)
+	ids, err := dir.Identities(ctx, o.Pincode)
 	if err != nil {
 		return review.Office{}, err
 	}
-	return keys[0], nil
+	return ids[o.ID], nil
 }
 
 // Identities returns the identities of the offices of pin in the loaded
@@ -69,57 +68,56 @@ func (dir *Directory) attach(ctx context.Context, offices, whole []postal.PostOf
 }
 
 // attach fills the Feedback of the office of each of items (office gives
-// it, in place) with one query of the review counts, the answers of which
-// are cached (countsCache).
+// it, in place) from the counts of their pincodes (countsCache: one query
+// per pincode not seen since its last change). Identities are computed
+// only for offices of pincodes that have feedback: in a directory where
+// few offices are reviewed, most answers need none.
 func attach[T any](ctx context.Context, dir *Directory, items []T, office func(*T) *postal.PostOffice, whole []postal.PostOffice) error {
 	if dir.counts == nil || len(items) == 0 {
 		return nil
 	}
-	keys, err := identify(ctx, dir, items, office, whole)
-	if err != nil {
-		return err
-	}
-	fb, err := dir.counts.Feedback(ctx, keys)
-	if err != nil {
-		return err
-	}
-	for i := range items {
-		office(&items[i]).Feedback = fb[i]
-	}
-	return nil
-}
-
-// identify returns the identity of the office of each of items, in order:
-// from whole when it holds every office of their pincodes, else from the
-// cached identities of each pincode (identitiesOf).
-func identify[T any](ctx context.Context, dir *Directory, items []T, office func(*T) *postal.PostOffice, whole []postal.PostOffice) ([]review.Office, error) {
-	keys := make([]review.Office, len(items))
-	if whole != nil {
-		ids := review.Identify(whole)
-		for i := range items {
-			keys[i] = ids[office(&items[i]).ID]
-		}
-		return keys, nil
-	}
 	info, err := dir.store.Info(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var (
 		pin postal.Pincode
+		fb  map[review.Office]postal.Feedback
 		ids map[int64]review.Office
 	)
+	identities := func() (map[int64]review.Office, error) {
+		if ids != nil {
+			return ids, nil
+		}
+		if whole != nil {
+			ids = review.Identify(whole)
+			return ids, nil
+		}
+		ids, err = dir.identitiesOf(ctx, info.Version, pin)
+		return ids, err
+	}
 	for i := range items {
 		o := office(&items[i])
-		if ids == nil || o.Pincode != pin {
-			if ids, err = dir.identitiesOf(ctx, info.Version, o.Pincode); err != nil {
-				return nil, err
-			}
+		if i == 0 || o.Pincode != pin {
 			pin = o.Pincode
+			if whole == nil {
+				ids = nil
+			}
+			if fb, err = dir.counts.pinFeedback(ctx, info.Version, pin, identities); err != nil {
+				return err
+			}
 		}
-		keys[i] = ids[o.ID]
+		if len(fb) == 0 {
+			o.Feedback = postal.Feedback{}
+			continue
+		}
+		byID, err := identities()
+		if err != nil {
+			return err
+		}
+		o.Feedback = fb[byID[o.ID]]
 	}
-	return keys, nil
+	return nil
 }
 
 // identitiesOf returns the identities of the offices of pin in the release
