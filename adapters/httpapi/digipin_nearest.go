@@ -62,7 +62,7 @@ func registerDigipinNearest(api huma.API, p *directory.Directory, g *geocode.Geo
 		}
 		d := NearestData{Digipin: res.Digipin, Latitude: at.Lat, Longitude: at.Lon, PostOffices: make([]NearestOffice, len(res.Offices))}
 		for i, o := range res.Offices {
-			d.PostOffices[i] = NearestOffice{NearbyOffice: nearbyOffice(nearby[i]), MatchedBy: o.MatchedBy}
+			d.PostOffices[i] = NearestOffice{NearbyOffice: nearbyOffice(&nearby[i]), MatchedBy: o.MatchedBy}
 		}
 		return ok(d), nil
 	})

@@ -48,11 +48,13 @@ type NearbyOffice struct {
 	FeedbackData
 }
 
-func nearbyOffice(n postal.Nearby) NearbyOffice {
-	o := n.Office
+// nearbyOffice is the record of n; its optional fields point into n (no
+// copies: a nearby answer is on a hot path).
+func nearbyOffice(n *postal.Nearby) NearbyOffice {
+	o := &n.Office
 	return NearbyOffice{
 		ID: o.ID, Pincode: string(o.Pincode), PostOffice: o.Name, BranchType: postal.BranchTypeName(o.OfficeType),
-		DeliveryStatus: o.Delivery, District: optString(o.District), State: optString(o.State),
+		DeliveryStatus: o.Delivery, District: optStringAt(&o.District), State: optStringAt(&o.State),
 		Location:        LocationData{Latitude: o.Location.Latitude, Longitude: o.Location.Longitude},
 		LocationQuality: string(o.Quality), DistanceKm: math.Round(n.DistanceKm*1000) / 1000,
 		FeedbackData: feedbackData(o.Feedback),
@@ -78,8 +80,8 @@ func registerNearby(api huma.API, p *directory.Directory) {
 		}
 		d := NearbyData{Latitude: at.Lat, Longitude: at.Lon, RadiusKm: in.Radius, WithinRadius: res.WithinRadius,
 			PostOffices: make([]NearbyOffice, len(res.Offices))}
-		for i, n := range res.Offices {
-			d.PostOffices[i] = nearbyOffice(n)
+		for i := range res.Offices {
+			d.PostOffices[i] = nearbyOffice(&res.Offices[i])
 		}
 		return ok(d), nil
 	})

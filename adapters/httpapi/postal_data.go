@@ -57,6 +57,15 @@ func optString(s string) *string {
 	return &s
 }
 
+// optStringAt is optString for a string that outlives the answer: it
+// points to it instead of copying it.
+func optStringAt(s *string) *string {
+	if *s == "" {
+		return nil
+	}
+	return s
+}
+
 func optInt(n int) *int {
 	if n == 0 {
 		return nil
