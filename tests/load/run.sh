@@ -18,7 +18,7 @@
 # REPORT_CONNECTIONS (4, the analyser's default pool), SOAK_RATE (200),
 # SOAK_DURATION (60s), LOG_LEVEL (info: access logs on, to a file),
 # PORT (18080; the bare handler and the fixture site use PORT+1, PORT+2, the
-# Postgres server of the postal mode PORT+3), DATABASE_URL (the storage of
+# Postgres server of the postal mode PORT+3, the pre-encoded ceiling PORT+4), DATABASE_URL (the storage of
 # the load and soak runs too; default a SQLite file of the run), REDIS_URL
 # (--redis-url), RATE_LIMIT (--rate-limit; default off),
 # DATA (a data folder to serve; default none: the embedded snapshot).
@@ -36,6 +36,7 @@ SOAK_DURATION=${SOAK_DURATION:-60s}
 LOG_LEVEL=${LOG_LEVEL:-info}
 PORT=${PORT:-18080}
 BARE_PORT=$((PORT + 1))
+CEILING_PORT=$((PORT + 4))
 FIXTURE_PORT=$((PORT + 2))
 base=http://127.0.0.1:$PORT
 
@@ -180,22 +181,27 @@ fi
 
 "$work/bare" -addr "127.0.0.1:$BARE_PORT" &
 pids+=($!)
+"$work/bare" -addr "127.0.0.1:$CEILING_PORT" -preencoded &
+pids+=($!)
 "$work/fixture" -addr "127.0.0.1:$FIXTURE_PORT" &
 pids+=($!)
 wait_ready "http://127.0.0.1:$BARE_PORT/api/v1/pincodes/110001" 10
+wait_ready "http://127.0.0.1:$CEILING_PORT/api/v1/pincodes/110001" 30
 wait_ready "http://127.0.0.1:$FIXTURE_PORT/" 10
 
 # The yardstick must answer the same bytes as Pinsight, or the ratio
 # compares different work: check every 50th PIN of the run's inputs.
 same=0
 for pin in $(awk 'NR % 50 == 1' "$PINS_FILE"); do
-	curl -s -o "$work/bare.json" "http://127.0.0.1:$BARE_PORT/api/v1/pincodes/$pin"
 	curl -s -o "$work/pinsight.json" "$base/api/v1/pincodes/$pin"
-	if ! cmp -s "$work/bare.json" "$work/pinsight.json"; then
-		echo "the yardstick's answer for $pin differs from Pinsight's: update tests/load/bare" >&2
-		diff <(tr ',' '\n' <"$work/bare.json") <(tr ',' '\n' <"$work/pinsight.json") | head -5 >&2
-		exit 1
-	fi
+	for port in "$BARE_PORT" "$CEILING_PORT"; do
+		curl -s -o "$work/bare.json" "http://127.0.0.1:$port/api/v1/pincodes/$pin"
+		if ! cmp -s "$work/bare.json" "$work/pinsight.json"; then
+			echo "the yardstick's answer for $pin differs from Pinsight's: update tests/load/bare" >&2
+			diff <(tr ',' '\n' <"$work/bare.json") <(tr ',' '\n' <"$work/pinsight.json") | head -5 >&2
+			exit 1
+		fi
+	done
 	same=$((same + 1))
 done
 echo "# yardstick: the same bytes as Pinsight for the $same PIN codes checked"
@@ -219,6 +225,7 @@ bench() { # name url script [connections]
 }
 
 bench "bare net/http JSON (yardstick)" "http://127.0.0.1:$BARE_PORT" pincodes.lua
+bench "bare, pre-encoded (the ceiling)" "http://127.0.0.1:$CEILING_PORT" pincodes.lua
 bench "GET /api/v1/pincodes/{pin}" "$base" pincodes.lua
 if $nearby; then
 	bench "GET /api/v1/pincodes/nearby" "$base" nearby.lua
@@ -249,4 +256,5 @@ else
 	bench "POST /api/v1/reports (c=$REPORT_CONNECTIONS)" "$base" report.lua "$REPORT_CONNECTIONS"
 fi
 echo "# targets: GET /pincodes/{pin} >= 0.85 x bare with p99 <= 2 x bare's; /pincodes/nearby and /digipin/encode >= 0.75 x bare"
+echo "# bare = the yardstick (the same bytes, encoded per request); the ceiling (pre-encoded) is shown for reference, in the same x bare units"
 echo "# wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency; ratio = req/s over the bare handler's, p99 x bare = p99 over the bare handler's; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
