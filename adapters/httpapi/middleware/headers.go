@@ -10,6 +10,10 @@ import (
 // none: a dependency is down or the server is not ready yet.
 const defaultRetryAfter = "5"
 
+// nosniff is the value of X-Content-Type-Options, shared by every response
+// (headers are replaced, never edited in place).
+var nosniff = []string{"nosniff"}
+
 // hardened gives every response the headers the contract promises, in one
 // place: X-Content-Type-Options: nosniff on all of them, and Retry-After on
 // every 503 (the default when the handler set none). Only the answers
@@ -22,7 +26,7 @@ const defaultRetryAfter = "5"
 // client would trickle until the server's ReadTimeout.
 func hardened(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header()["X-Content-Type-Options"] = nosniff
 		hw := &hardenedWriter{ResponseWriter: w}
 		if r.ProtoMajor == 1 && r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
 			hw.body = &trackedBody{ReadCloser: r.Body}
@@ -44,7 +48,9 @@ func (w *hardenedWriter) WriteHeader(code int) {
 	if !w.wrote && code >= 200 { // 1xx answers precede the real one
 		w.wrote = true
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff") // again: a handler may have reset the headers
+		if len(h["X-Content-Type-Options"]) == 0 { // a handler may have reset the headers
+			h["X-Content-Type-Options"] = nosniff
+		}
 		if code == http.StatusServiceUnavailable && h.Get("Retry-After") == "" {
 			h.Set("Retry-After", defaultRetryAfter)
 		}

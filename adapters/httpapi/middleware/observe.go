@@ -2,9 +2,10 @@ package middleware
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
@@ -16,24 +17,38 @@ import (
 // maxRequestIDLen bounds a client-supplied X-Request-Id.
 const maxRequestIDLen = 128
 
-type requestIDKey struct{}
+// stateKey holds the *requestState of a request served by the edge.
+type stateKey struct{}
 
-// patternKey holds the *string into which the router writes the route
-// pattern a request matched: middlewares between observed and the router
-// may serve a copy of the request, whose Pattern observed would not see.
-type patternKey struct{}
+// requestState is what the edge keeps in a request's context, in one value
+// (one allocation per request): its id, the logger of the handlers behind
+// the edge, and the route pattern the router writes there (middlewares
+// between observed and the router may serve a copy of the request, whose
+// Pattern observed would not see).
+type requestState struct {
+	id    string
+	route string
+	log   *slog.Logger
+}
+
+func stateOf(ctx context.Context) *requestState {
+	s, _ := ctx.Value(stateKey{}).(*requestState)
+	return s
+}
 
 // recordRoute tells observed the pattern a request matched.
 func recordRoute(ctx context.Context, pattern string) {
-	if p, ok := ctx.Value(patternKey{}).(*string); ok {
-		*p = pattern
+	if s := stateOf(ctx); s != nil {
+		s.route = pattern
 	}
 }
 
 // RequestID returns the id of the request being served, or "".
 func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+	if s := stateOf(ctx); s != nil {
+		return s.id
+	}
+	return ""
 }
 
 // observed assigns each request an id (echoing a sane X-Request-Id) and
@@ -50,12 +65,13 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics, mux *http.ServeMu
 			id = newRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
-		route := new(string)
-		ctx := context.WithValue(context.WithValue(context.WithValue(r.Context(), requestIDKey{}, id), patternKey{}, route), loggerKey{}, log)
+		state := &requestState{id: id, log: log}
+		ctx := context.WithValue(r.Context(), stateKey{}, state)
 		r = r.WithContext(ctx)
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
+		route := &state.route
 		if *route == "" {
 			_, *route = mux.Handler(r)
 		}
@@ -90,9 +106,14 @@ func validRequestID(id string) bool {
 	return true
 }
 
+// newRequestID returns 96 random bits in hex. They come from math/rand/v2
+// (the runtime's ChaCha8, seeded by the OS): unique, without a getrandom
+// system call per request as crypto/rand may make. A request id
+// correlates log lines; it is not a secret.
 func newRequestID() string {
 	var b [12]byte
-	_, _ = rand.Read(b[:])
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint32(b[8:], rand.Uint32())
 	return hex.EncodeToString(b[:])
 }
 
@@ -127,14 +148,12 @@ func (w *statusWriter) Flush() {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-type loggerKey struct{}
-
 // Logger returns the logger of the edge serving the request of ctx (its
 // Options.Log), or one that discards when no edge put one there: the
 // handlers behind the edge log through it, never through slog's default.
 func Logger(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
-		return l
+	if s := stateOf(ctx); s != nil && s.log != nil {
+		return s.log
 	}
 	return discard
 }

@@ -40,8 +40,12 @@ var DefaultRateLimits = RateLimits{
 // Each decision is counted in m by quota and outcome.
 func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, log *slog.Logger, m *Metrics) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if limiter == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
 		limit, key := quotaFor(r, cfg)
-		if limiter == nil || !limit.Enabled() {
+		if !limit.Enabled() {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -106,7 +110,13 @@ func quotaFor(r *http.Request, cfg RateLimits) (ratelimit.Limit, string) {
 	case noQuota:
 		return ratelimit.Limit{}, ""
 	case authQuota:
+		if !cfg.Auth.Enabled() {
+			return cfg.Auth, "" // off: no key to compute
+		}
 		return cfg.Auth, "auth:" + ClientIP(r, cfg.TrustedProxies)
+	}
+	if !cfg.Default.Enabled() {
+		return cfg.Default, ""
 	}
 	if v, ok := verifiedCaller(r.Context()); ok && v.err == nil && v.caller.User.ID != 0 {
 		return cfg.Default, "user:" + strconv.FormatInt(v.caller.User.ID, 10)
