@@ -1,15 +1,14 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/pprof"
 	"time"
 
 	"go.uber.org/fx"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
 )
 
 // pprofOptions serves Go's profiler (net/http/pprof) on its own listener
@@ -26,22 +25,8 @@ func pprofOptions(addr string) fx.Option {
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-		srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-		lc.Append(fx.Hook{
-			OnStart: func(context.Context) error {
-				ln, err := net.Listen("tcp", addr)
-				if err != nil {
-					return err
-				}
-				log.Info("profiler listening", "addr", ln.Addr().String())
-				go func() {
-					if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-						log.Error("profiler stopped", "err", err)
-					}
-				}()
-				return nil
-			},
-			OnStop: srv.Shutdown,
-		})
+		// Profiles and traces stream for ?seconds= (30 s by default): room for long ones.
+		srv := httpapi.NewServer(httpapi.Config{Addr: addr, WriteTimeout: 10 * time.Minute}, mux, log.With("server", "pprof"))
+		lc.Append(fx.Hook{OnStart: srv.Start, OnStop: srv.Stop})
 	})
 }
