@@ -71,23 +71,23 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics, mux *http.ServeMu
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
-		route := &state.route
-		if *route == "" {
-			_, *route = mux.Handler(r)
+		if state.route == "" {
+			_, state.route = mux.Handler(r)
 		}
-		if *route == "" {
-			*route = "unmatched"
+		if state.route == "" {
+			state.route = "unmatched"
 		}
-		m.observe(*route, sw.status, elapsed)
+		route := state.route
+		m.observe(route, sw.status, elapsed)
 		attrs := make([]slog.Attr, 0, 9)
 		attrs = append(attrs, slog.String("request_id", id))
 		if span := trace.SpanFromContext(ctx); span.SpanContext().IsValid() {
-			span.SetName(*route)
-			span.SetAttributes(semconv.HTTPRoute(*route), attribute.String("request_id", id))
+			span.SetName(route)
+			span.SetAttributes(semconv.HTTPRoute(route), attribute.String("request_id", id))
 			attrs = append(attrs, slog.String("trace_id", span.SpanContext().TraceID().String()))
 		}
 		log.LogAttrs(r.Context(), slog.LevelInfo, "request", append(attrs,
-			slog.String("method", r.Method), slog.String("route", *route),
+			slog.String("method", r.Method), slog.String("route", route),
 			slog.String("path", r.URL.Path), slog.Int("status", sw.status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int64("bytes", sw.bytes))...)
 	})
