@@ -58,7 +58,7 @@ func (dir *Directory) WithNearbyFeedback(ctx context.Context, nearby []postal.Ne
 	return attach(ctx, dir, nearby, func(n *postal.Nearby) *postal.PostOffice { return &n.Office }, nil)
 }
 
-// self is the office of an office, for attach and identify.
+// self is the office of an office, for attach.
 func self(o *postal.PostOffice) *postal.PostOffice { return o }
 
 // attach fills the Feedback of offices; whole, when not nil, holds every
