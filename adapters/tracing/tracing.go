@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
@@ -81,9 +80,6 @@ func tracesURL(endpoint string) (string, error) {
 
 // Provider is the TracerProvider to record spans with.
 func (t *Tracing) Provider() trace.TracerProvider { return t.provider }
-
-// Propagator reads and writes W3C trace context (traceparent) headers.
-func Propagator() propagation.TextMapPropagator { return propagation.TraceContext{} }
 
 // Shutdown sends the spans still queued and stops the exporter.
 func (t *Tracing) Shutdown(ctx context.Context) error { return t.provider.Shutdown(ctx) }
