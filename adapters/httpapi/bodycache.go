@@ -6,15 +6,13 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 )
 
 // DefaultBodyCacheBytes bounds a BodyCache made by NewBodyCache(0): the
 // bodies and their gzip variants together.
 const DefaultBodyCacheBytes = 64 << 20
-
-// gzipMinBytes is the smallest cached body stored with a gzip variant (the
-// edge compresses nothing smaller either).
-const gzipMinBytes = 1024
 
 // BodyCache holds the encoded answers of static postal reads (a PIN
 // lookup, a state, a district, the dataset...), each with its gzip
@@ -90,28 +88,31 @@ func (c *BodyCache) Get(version, key string) (*CachedBody, uint64) {
 }
 
 // Put stores an answer for key under the dataset version, with its gzip
-// variant when it is large enough, unless the cache was invalidated since
-// the Get that returned epoch (the answer may then be stale) or the
-// dataset moved on. The tag (e.g. the PIN) groups keys for InvalidateTag.
-// It returns the entry, stored or not.
-func (c *BodyCache) Put(version, key, tag string, epoch uint64, contentType string, body []byte) *CachedBody {
-	e := &CachedBody{ContentType: contentType, Body: bytes.Clone(body), tag: tag}
-	if len(body) >= gzipMinBytes {
-		e.Gzip = gzipBytes(body)
-	}
+// variant when it is large enough (middleware.GzipMinBytes), unless the
+// cache was invalidated since the Get that returned epoch (the answer may
+// then be stale) or the dataset moved on: then nothing is copied or
+// compressed. An answer larger than the whole cache is not stored either,
+// and evicts nothing. The tag (e.g. the PIN) groups keys for InvalidateTag.
+func (c *BodyCache) Put(version, key, tag string, epoch uint64, contentType string, body []byte) {
 	g := c.gen.Load()
 	if g.version != version || g.epoch.Load() != epoch {
-		return e
+		return
+	}
+	e := &CachedBody{ContentType: contentType, Body: bytes.Clone(body), tag: tag}
+	if len(body) >= middleware.GzipMinBytes {
+		e.Gzip = gzipBytes(body)
+	}
+	if e.size() > c.maxBytes {
+		return
 	}
 	for g.bytes.Load()+e.size() > c.maxBytes {
 		if !g.evictOne() {
-			return e // larger than the whole cache
+			return
 		}
 	}
 	if _, loaded := g.entries.LoadOrStore(key, e); !loaded {
 		g.bytes.Add(e.size())
 	}
-	return e
 }
 
 // evictOne drops one entry (any), reporting whether there was one.

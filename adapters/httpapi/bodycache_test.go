@@ -84,3 +84,20 @@ func TestBodyCacheBound(t *testing.T) {
 		t.Errorf("the cache holds only %d bytes of its 64 KiB", c.Bytes())
 	}
 }
+
+// TestBodyCacheOversized: an answer larger than the whole cache is not
+// stored and evicts nothing.
+func TestBodyCacheOversized(t *testing.T) {
+	c := httpapi.NewBodyCache(8 << 10)
+	_, e := c.Get("v", "small")
+	c.Put("v", "small", "", e, "text/plain", []byte("hello"))
+	before := c.Bytes()
+	_, e = c.Get("v", "huge")
+	c.Put("v", "huge", "", e, "text/plain", []byte(strings.Repeat("x", 16<<10)))
+	if got, _ := c.Get("v", "huge"); got != nil {
+		t.Error("an answer larger than the cache was stored")
+	}
+	if got, _ := c.Get("v", "small"); got == nil || c.Bytes() != before {
+		t.Errorf("storing an oversized answer evicted others: small kept %v, %d bytes (was %d)", got != nil, c.Bytes(), before)
+	}
+}

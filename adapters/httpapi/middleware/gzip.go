@@ -9,8 +9,9 @@ import (
 	"github.com/klauspost/compress/gzhttp"
 )
 
-// gzipMinBytes is the smallest body worth compressing.
-const gzipMinBytes = 1024
+// GzipMinBytes is the smallest body worth compressing: the edge leaves
+// smaller answers plain, and the body cache stores no gzip variant of them.
+const GzipMinBytes = 1024
 
 // compressible is the content-type filter: gzhttp's default (no audio,
 // video, JPEG or archive formats) without raster images and WOFF fonts,
@@ -25,7 +26,7 @@ func compressible(ct string) bool {
 
 // gzipWrap is klauspost/compress's gzhttp configured for the API: gzip
 // only (no zstd), at the fastest level, for bodies of at least
-// gzipMinBytes whose content type is not already compressed (see
+// GzipMinBytes whose content type is not already compressed (see
 // compressible); it adds Vary: Accept-Encoding, honours the
 // client's q-values, passes bodies that already carry a Content-Encoding
 // through untouched, and flushes compressed data on http.Flusher.Flush.
@@ -33,7 +34,7 @@ var gzipWrap = mustGzipWrapper()
 
 func mustGzipWrapper() func(http.Handler) http.HandlerFunc {
 	wrap, err := gzhttp.NewWrapper(
-		gzhttp.MinSize(gzipMinBytes),
+		gzhttp.MinSize(GzipMinBytes),
 		gzhttp.CompressionLevel(gzip.BestSpeed),
 		gzhttp.EnableZstd(false),
 		gzhttp.ContentTypeFilter(compressible),
