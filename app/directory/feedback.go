@@ -26,9 +26,18 @@ func (dir *Directory) Office(ctx context.Context, id int64) (postal.PostOffice, 
 	return offices[0], nil
 }
 
-// Identity returns the stable identity of o (see review.Office): its
-// ordinal needs the other offices of its pincode.
-func (dir *Directory) Identity(ctx context.Context, o postal.PostOffice) (review.Office, error) {
+// OfficeIdentity returns the stable identity (see review.Office) of the
+// office whose id is id in the loaded release, without reading its counts;
+// postal.ErrNotFound when the release has none. Its ordinal needs the other
+// offices of its pincode (cached per release).
+func (dir *Directory) OfficeIdentity(ctx context.Context, id int64) (review.Office, error) {
+	if id <= 0 {
+		return review.Office{}, &postal.NotFoundError{What: "post office " + strconv.FormatInt(id, 10)}
+	}
+	o, err := dir.store.Office(ctx, id)
+	if err != nil {
+		return review.Office{}, err
+	}
 	ids, err := dir.Identities(ctx, o.Pincode)
 	if err != nil {
 		return review.Office{}, err

@@ -57,7 +57,7 @@ func (rs *Reviews) OfficeReviews(ctx context.Context, officeID int64, p ListPara
 	if err != nil {
 		return paging.List[Entry]{}, err
 	}
-	_, key, err := rs.office(ctx, officeID)
+	key, err := rs.office(ctx, officeID)
 	if err != nil {
 		return paging.List[Entry]{}, err
 	}

@@ -100,18 +100,8 @@ func (rs *Reviews) take(ctx context.Context, user int64) error {
 }
 
 // office resolves an office id of the loaded release to its identity.
-func (rs *Reviews) office(ctx context.Context, id int64) (postal.PostOffice, review.Office, error) {
-	o, err := rs.dir.Office(ctx, id)
-	if err != nil {
-		return o, review.Office{}, err
-	}
-	key, err := rs.dir.Identity(ctx, o)
-	return o, key, err
-}
-
-// Office returns the office id of the loaded release with its feedback.
-func (rs *Reviews) Office(ctx context.Context, id int64) (postal.PostOffice, error) {
-	return rs.dir.Office(ctx, id)
+func (rs *Reviews) office(ctx context.Context, id int64) (review.Office, error) {
+	return rs.dir.OfficeIdentity(ctx, id)
 }
 
 // Put creates or replaces the user's review of office id; it returns the
@@ -126,7 +116,7 @@ func (rs *Reviews) Put(ctx context.Context, user, officeID int64, d review.Draft
 	if err != nil {
 		return Entry{}, false, err
 	}
-	_, key, err := rs.office(ctx, officeID)
+	key, err := rs.office(ctx, officeID)
 	if err != nil {
 		return Entry{}, false, err
 	}
@@ -146,7 +136,7 @@ func (rs *Reviews) Delete(ctx context.Context, user, officeID int64) error {
 	if err := rs.take(ctx, user); err != nil {
 		return err
 	}
-	_, key, err := rs.office(ctx, officeID)
+	key, err := rs.office(ctx, officeID)
 	if err != nil {
 		return err
 	}
@@ -159,7 +149,7 @@ func (rs *Reviews) Delete(ctx context.Context, user, officeID int64) error {
 
 // Mine returns the user's review of office id, or review.ErrNotFound.
 func (rs *Reviews) Mine(ctx context.Context, user, officeID int64) (Entry, error) {
-	_, key, err := rs.office(ctx, officeID)
+	key, err := rs.office(ctx, officeID)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -173,7 +163,7 @@ func (rs *Reviews) Like(ctx context.Context, user, officeID int64, liked bool) (
 	if err := rs.take(ctx, user); err != nil {
 		return postal.PostOffice{}, err
 	}
-	_, key, err := rs.office(ctx, officeID)
+	key, err := rs.office(ctx, officeID)
 	if err != nil {
 		return postal.PostOffice{}, err
 	}
@@ -189,7 +179,7 @@ func (rs *Reviews) Like(ctx context.Context, user, officeID int64, liked bool) (
 
 // Liked reports whether the user likes office id.
 func (rs *Reviews) Liked(ctx context.Context, user, officeID int64) (bool, error) {
-	_, key, err := rs.office(ctx, officeID)
+	key, err := rs.office(ctx, officeID)
 	if err != nil {
 		return false, err
 	}
