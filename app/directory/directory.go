@@ -246,7 +246,6 @@ type BatchItem struct {
 // request order; transports bound their number.
 func (dir *Directory) Batch(ctx context.Context, pincodes []string) ([]BatchItem, error) {
 	out := make([]BatchItem, len(pincodes))
-	var found []postal.PostOffice // every office of the found PINs, for one count
 	for i, in := range pincodes {
 		out[i].Input = in
 		pin, err := postal.ParsePincode(in)
@@ -258,19 +257,14 @@ func (dir *Directory) Batch(ctx context.Context, pincodes []string) ([]BatchItem
 		if err != nil {
 			return nil, err
 		}
+		if err := dir.attach(ctx, offices, offices); err != nil {
+			return nil, err
+		}
 		out[i].Pincode, out[i].Offices = pin, offices
-		found = append(found, offices...)
 		out[i].Status = BatchFound
 		if len(offices) == 0 {
 			out[i].Status = BatchNotFound
 		}
-	}
-	if err := dir.attach(ctx, found, found); err != nil {
-		return nil, err
-	}
-	for i := range out { // found holds copies: put their counts back in order
-		n := copy(out[i].Offices, found)
-		found = found[n:]
 	}
 	return out, nil
 }
