@@ -41,19 +41,28 @@ func New(cfg Config) (*Fetcher, error) {
 // between fetches (an idle connection kept for the next analysis of a host
 // would skip admit), only between the page, robots.txt and the probe.
 func (f *Fetcher) transport(admit ports.Admit) *http.Transport {
+	t := guardedTransport(f.cfg, f.dialer, admit)
+	t.DisableCompression = true // decoded here, to see the coding and the wire size
+	t.ForceAttemptHTTP2 = true
+	t.MaxIdleConnsPerHost = 4
+	return t
+}
+
+// guardedTransport is a transport that dials only through d (the guard,
+// with admit when not nil) and never through an environment proxy, with
+// cfg's TLS settings and bounded handshakes and response headers: the
+// base of the fetcher's and the poster's.
+func guardedTransport(cfg Config, d *dialer, admit ports.Admit) *http.Transport {
 	t := &http.Transport{
 		Proxy: nil, // never through an environment proxy: the guard checks what is dialled
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			return f.dialer.dial(ctx, network, addr, admit)
+			return d.dial(ctx, network, addr, admit)
 		},
-		TLSHandshakeTimeout:    f.cfg.ConnectTimeout,
-		DisableCompression:     true, // decoded here, to see the coding and the wire size
-		ForceAttemptHTTP2:      true,
-		MaxIdleConnsPerHost:    4,
+		TLSHandshakeTimeout:    cfg.ConnectTimeout,
 		MaxResponseHeaderBytes: 64 << 10,
 	}
-	if f.cfg.TLS != nil {
-		t.TLSClientConfig = f.cfg.TLS.Clone() // the transport adds its ALPN protocols to it
+	if cfg.TLS != nil {
+		t.TLSClientConfig = cfg.TLS.Clone() // the transport adds its ALPN protocols to it
 	}
 	return t
 }

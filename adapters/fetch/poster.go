@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -30,19 +29,8 @@ func NewPoster(cfg Config) (*Poster, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := newDialer(g, cfg.Resolver, cfg)
-	t := &http.Transport{
-		Proxy: nil,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			return d.dial(ctx, network, addr, nil)
-		},
-		TLSHandshakeTimeout:    cfg.ConnectTimeout,
-		MaxResponseHeaderBytes: 64 << 10,
-		MaxIdleConnsPerHost:    2,
-	}
-	if cfg.TLS != nil {
-		t.TLSClientConfig = cfg.TLS.Clone()
-	}
+	t := guardedTransport(cfg, newDialer(g, cfg.Resolver, cfg), nil)
+	t.MaxIdleConnsPerHost = 2
 	client := &http.Client{Transport: t, Timeout: site.WebhookTimeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return &Poster{guard: g, client: client}, nil
