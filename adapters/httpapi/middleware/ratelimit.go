@@ -44,13 +44,14 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, l
 			next.ServeHTTP(w, r)
 			return
 		}
-		limit, key := quotaFor(r, cfg)
+		kind := quotaKind(r)
+		limit, key := quotaFor(r, kind, cfg)
 		if !limit.Enabled() {
 			next.ServeHTTP(w, r)
 			return
 		}
 		quota := "default"
-		if quotaKind(r) == authQuota {
+		if kind == authQuota {
 			quota = "auth"
 		}
 		d, err := limiter.Take(r.Context(), key, limit)
@@ -103,10 +104,11 @@ func operational(path string) bool {
 	return strings.HasPrefix(path, "/openapi") || strings.HasPrefix(path, "/schemas/") || strings.HasPrefix(path, "/docs/")
 }
 
-// quotaFor picks the limit and the client key of a request: the verified
+// quotaFor picks the limit and the client key of a request of kind (see
+// quotaKind): the verified
 // caller's user, else the client IP.
-func quotaFor(r *http.Request, cfg RateLimits) (ratelimit.Limit, string) {
-	switch quotaKind(r) {
+func quotaFor(r *http.Request, kind int, cfg RateLimits) (ratelimit.Limit, string) {
+	switch kind {
 	case noQuota:
 		return ratelimit.Limit{}, ""
 	case authQuota:
