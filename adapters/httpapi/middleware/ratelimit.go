@@ -105,8 +105,7 @@ func operational(path string) bool {
 }
 
 // quotaFor picks the limit and the client key of a request of kind (see
-// quotaKind): the verified
-// caller's user, else the client IP.
+// quotaKind): the verified caller's user, else the client IP.
 func quotaFor(r *http.Request, kind int, cfg RateLimits) (ratelimit.Limit, string) {
 	switch kind {
 	case noQuota:
