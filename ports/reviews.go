@@ -38,12 +38,11 @@ type ReviewStore interface {
 // ReviewCounts is the read side of a ReviewStore the postal directory
 // needs: the counts of offices and the counts versions of pincodes.
 type ReviewCounts interface {
-	// Feedback returns the counts of each of offices that has a review or a
-	// like (the others are absent: the zero postal.Feedback), in one
-	// round trip whatever the number of offices.
-	Feedback(ctx context.Context, offices []review.Office) (map[review.Office]postal.Feedback, error)
-	// CountsVersion returns the counts version of pin: 0 until the first
-	// write to one of its offices, then increasing with each. The empty pin
-	// gives the global version, bumped by every write.
-	CountsVersion(ctx context.Context, pin postal.Pincode) (int64, error)
+	// Counts reads, in one consistent snapshot and one round trip, the
+	// counts of the offices of pin that have a review or a like (stored
+	// under any release's identities), with the versions of pin and the
+	// global one (""); for the empty pin, those of every office and every
+	// pincode. A directory loads them all once and re-reads a pincode when
+	// a write to it is announced.
+	Counts(ctx context.Context, pin postal.Pincode) (review.Counts, error)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/domain/review"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
@@ -64,12 +65,13 @@ func TestServeWithoutDatabase(t *testing.T) {
 	}
 }
 
-// TestServeSurvivesDatabaseOutage stops the database under a running server:
-// postal endpoints keep answering from the instance's in-memory replica,
-// endpoints that need the database (a login) answer 503 in the envelope,
-// and /readyz is not ready; once the database is back, everything recovers
-// without a restart.
-func TestServeSurvivesDatabaseOutage(t *testing.T) {
+// outageServer starts a PostGIS container of the test's own (to be stopped
+// or paused), imports the test dataset, runs seed on it (when not nil) and
+// starts `pinsight serve` on it, with a 3 s statement timeout. It returns
+// the container and the server's base URL once the server answers
+// readyPath (200), a path that must not be one the test needs unasked.
+func outageServer(t *testing.T, seed func(db *postgres.DB), readyPath string) (*tcpostgres.PostgresContainer, string) {
+	t.Helper()
 	image := postGIS.image(t)
 	ctx := context.Background()
 	pgPort := freePort(t)
@@ -97,6 +99,9 @@ func TestServeSurvivesDatabaseOutage(t *testing.T) {
 	if _, err := postgres.ImportDataset(ctx, db, porttest.PostalDataset()); err != nil {
 		t.Fatal(err)
 	}
+	if seed != nil {
+		seed(db)
+	}
 	db.Close()
 
 	addr := "127.0.0.1:" + freePort(t)
@@ -108,9 +113,19 @@ func TestServeSurvivesDatabaseOutage(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
 	base := "http://" + addr
-	lookup := base + "/api/v1/pincodes/800001"
+	waitFor(t, "server up with the database", 30*time.Second, func() bool { return status(base+readyPath) == 200 })
+	return c, base
+}
+
+// TestServeSurvivesDatabaseOutage stops the database under a running server:
+// postal endpoints keep answering from the instance's in-memory replica,
+// endpoints that need the database (a login) answer 503 in the envelope,
+// and /readyz is not ready; once the database is back, everything recovers
+// without a restart.
+func TestServeSurvivesDatabaseOutage(t *testing.T) {
+	c, base := outageServer(t, nil, "/api/v1/pincodes/800001")
+	ctx := context.Background()
 	login := base + "/api/v1/login"
-	waitFor(t, "server up with the database", 30*time.Second, func() bool { return status(lookup) == 200 })
 	if got := postStatus(login); got != 401 {
 		t.Fatalf("login of an unknown user with the database up = %d, want 401", got)
 	}
@@ -124,8 +139,11 @@ func TestServeSurvivesDatabaseOutage(t *testing.T) {
 	if body["success"] != false || body["code"] != "unavailable" {
 		t.Errorf("login body during the outage = %v, want the envelope with code unavailable", body)
 	}
-	if got := status(lookup); got != 200 {
-		t.Errorf("postal lookup during the outage = %d, want 200 from the in-memory replica", got)
+	for _, path := range []string{"/api/v1/pincodes/800001", "/api/v1/pincodes/226002",
+		"/api/v1/pincodes/nearby?latitude=25.6&longitude=85.2&limit=5"} {
+		if got := status(base + path); got != 200 {
+			t.Errorf("GET %s during the outage = %d, want 200 from the in-memory replica", path, got)
+		}
 	}
 	if got := status(base + "/readyz"); got == 200 {
 		t.Errorf("/readyz during the outage = %d, want not ready", got)
@@ -136,6 +154,64 @@ func TestServeSurvivesDatabaseOutage(t *testing.T) {
 	}
 	waitFor(t, "recovery once the database is back", 60*time.Second, func() bool { return postStatus(login) == 401 })
 	waitFor(t, "/readyz 200 once the database is back", 10*time.Second, func() bool { return status(base+"/readyz") == 200 })
+}
+
+// TestServePostalReadsWithDatabasePaused pauses the database (docker
+// pause: connections hang rather than fail) under a running server: PIN
+// lookups never asked before and nearby queries still answer 200 within
+// 1 s each, with the review counts written before the pause. No postal
+// read waits on the database.
+func TestServePostalReadsWithDatabasePaused(t *testing.T) {
+	patna := review.Office{Pincode: "800001", NameKey: "patna", OfficeType: "HO"}
+	c, base := outageServer(t, func(db *postgres.DB) {
+		withUsers(t, db, 2)
+		store := postgres.NewReviewStore(db)
+		for user := int64(1); user <= 2; user++ {
+			if _, _, err := store.PutReview(context.Background(), review.Review{Office: patna, UserID: user, Rating: 3 + int(user),
+				CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}, "/api/v1/dataset")
+	pauseContainer(t, c)
+
+	client := http.Client{Timeout: time.Second}
+	get := func(path string) map[string]any {
+		t.Helper()
+		resp, err := client.Get(base + path)
+		if err != nil {
+			t.Errorf("GET %s with the database paused: %v; want 200 within 1 s", path, err)
+			return nil
+		}
+		defer resp.Body.Close()
+		var body map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 {
+			t.Errorf("GET %s with the database paused = %d (%v); want 200", path, resp.StatusCode, err)
+		}
+		return body
+	}
+	for _, pin := range []string{"800001", "800008", "226001", "226002", "400001", "400002", "700001", "824101"} {
+		body := get("/api/v1/pincodes/" + pin)
+		if pin != "800001" || body == nil {
+			continue
+		}
+		data, _ := body["data"].(map[string]any)
+		offices, _ := data["post_offices"].([]any)
+		var reviews float64
+		for _, o := range offices {
+			if o, _ := o.(map[string]any); o["id"] == 1.0 { // Patna GPO, the first of its name
+
+				reviews, _ = o["reviews_count"].(float64)
+			}
+		}
+		if reviews != 2 {
+			t.Errorf("800001 with the database paused carries %v reviews of office 1, want the 2 written before: %v", reviews, offices)
+		}
+	}
+	for _, q := range []string{"latitude=25.6&longitude=85.2", "latitude=18.94&longitude=72.83&limit=3",
+		"latitude=22.57&longitude=88.35&radius=50", "latitude=26.85&longitude=80.94&limit=10"} {
+		get("/api/v1/pincodes/nearby?" + q)
+	}
 }
 
 // loginBody is a login of a user nobody registered.

@@ -156,24 +156,22 @@ func (s *ReviewStore) Liked(_ context.Context, userID int64, office review.Offic
 	return s.likes[reviewKey{office, userID}], nil
 }
 
-// Feedback implements ports.ReviewStore.
-func (s *ReviewStore) Feedback(_ context.Context, offices []review.Office) (map[review.Office]postal.Feedback, error) {
-	out := map[review.Office]postal.Feedback{}
+// Counts implements ports.ReviewStore.
+func (s *ReviewStore) Counts(_ context.Context, pin postal.Pincode) (review.Counts, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, o := range offices {
-		if f, ok := s.counts[o]; ok {
-			out[o] = f
+	out := review.Counts{Feedback: map[review.Office]postal.Feedback{}, Versions: map[postal.Pincode]int64{}}
+	for o, f := range s.counts {
+		if pin == "" || o.Pincode == pin {
+			out.Feedback[o] = f
+		}
+	}
+	for p, v := range s.versions {
+		if pin == "" || p == pin || p == "" {
+			out.Versions[p] = v
 		}
 	}
 	return out, nil
-}
-
-// CountsVersion implements ports.ReviewStore.
-func (s *ReviewStore) CountsVersion(_ context.Context, pin postal.Pincode) (int64, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.versions[pin], nil
 }
 
 // Interface guards.

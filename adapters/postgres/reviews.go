@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/domain/review"
@@ -198,54 +197,51 @@ func (s *ReviewStore) Liked(ctx context.Context, userID int64, office review.Off
 	return n > 0, nil
 }
 
-// Feedback implements ports.ReviewStore: one aggregate statement over the
-// primary keys of both tables.
-func (s *ReviewStore) Feedback(ctx context.Context, offices []review.Office) (map[review.Office]postal.Feedback, error) {
-	out := map[review.Office]postal.Feedback{}
-	if len(offices) == 0 {
-		return out, nil
-	}
-	byKey := make(map[string]review.Office, len(offices))
-	keys := make([]string, 0, len(offices))
-	for _, o := range offices {
-		if _, dup := byKey[o.Key()]; !dup {
-			byKey[o.Key()] = o
-			keys = append(keys, o.Key())
-		}
-	}
+// Counts implements ports.ReviewStore: two statements in one read-only
+// transaction (a consistent snapshot), over the pincode indexes for one
+// pincode.
+func (s *ReviewStore) Counts(ctx context.Context, pin postal.Pincode) (review.Counts, error) {
+	out := review.Counts{Feedback: map[review.Office]postal.Feedback{}, Versions: map[postal.Pincode]int64{}}
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
+	where, versions, args := "", "", []any{}
+	if pin != "" {
+		where, versions, args = " WHERE pincode = ?", " WHERE pincode IN (?, '')", []any{string(pin)}
+	}
 	var rows []struct {
 		OfficeKey string `bun:"office_key"`
 		Reviews   int    `bun:"reviews"`
 		RatingSum int    `bun:"rating_sum"`
 		Likes     int    `bun:"likes"`
 	}
-	err := s.db.NewRaw("SELECT office_key, sum(reviews)::int AS reviews, sum(rating_sum)::int AS rating_sum, sum(likes)::int AS likes FROM ("+
-		"SELECT office_key, count(*) AS reviews, sum(rating) AS rating_sum, 0 AS likes FROM office_reviews WHERE office_key = ANY(?) GROUP BY office_key "+
-		"UNION ALL SELECT office_key, 0, 0, count(*) FROM office_likes WHERE office_key = ANY(?) GROUP BY office_key"+
-		") AS f GROUP BY office_key", pgdialect.Array(keys), pgdialect.Array(keys)).Scan(ctx, &rows)
+	var vs []struct {
+		Pincode string `bun:"pincode"`
+		Version int64  `bun:"version"`
+	}
+	err := s.db.RunInTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
+		err := tx.NewRaw("SELECT office_key, sum(reviews)::int AS reviews, sum(rating_sum)::int AS rating_sum, sum(likes)::int AS likes FROM ("+
+			"SELECT office_key, count(*) AS reviews, sum(rating) AS rating_sum, 0 AS likes FROM office_reviews"+where+" GROUP BY office_key "+
+			"UNION ALL SELECT office_key, 0, 0, count(*) FROM office_likes"+where+" GROUP BY office_key"+
+			") AS f GROUP BY office_key", append(args, args...)...).Scan(ctx, &rows)
+		if err != nil {
+			return err
+		}
+		return tx.NewRaw("SELECT pincode, version FROM review_versions"+versions, args...).Scan(ctx, &vs)
+	})
 	if err != nil {
-		return nil, wrap("count reviews", err)
+		return review.Counts{}, wrap("read review counts", err)
 	}
 	for _, r := range rows {
-		out[byKey[r.OfficeKey]] = postal.Feedback{Reviews: r.Reviews, Likes: r.Likes, RatingSum: r.RatingSum}
+		office, ok := review.ParseKey(r.OfficeKey)
+		if !ok {
+			return review.Counts{}, errors.New("postgres: stored office key " + r.OfficeKey + " does not parse")
+		}
+		out.Feedback[office] = postal.Feedback{Reviews: r.Reviews, Likes: r.Likes, RatingSum: r.RatingSum}
+	}
+	for _, v := range vs {
+		out.Versions[postal.Pincode(v.Pincode)] = v.Version
 	}
 	return out, nil
-}
-
-// CountsVersion implements ports.ReviewStore.
-func (s *ReviewStore) CountsVersion(ctx context.Context, pin postal.Pincode) (int64, error) {
-	ctx, cancel := s.db.bound(ctx)
-	defer cancel()
-	var v []int64
-	if err := s.db.NewRaw("SELECT version FROM review_versions WHERE pincode = ?", string(pin)).Scan(ctx, &v); err != nil {
-		return 0, wrap("read counts version", err)
-	}
-	if len(v) == 0 {
-		return 0, nil
-	}
-	return v[0], nil
 }
 
 // Interface guards.
@@ -254,7 +250,9 @@ var _ ports.ReviewStore = (*ReviewStore)(nil)
 // ReviewsSubscription relays every instance's review and like writes to
 // changed, with the office's pincode, on a Listener; after a
 // (re)connection it calls changed with "" - every pincode - since
-// announcements may have been missed. changed must not block.
+// announcements may have been missed. changed must not block: it re-reads
+// the counts in the background (directory.CountsChanged), never dropping
+// the ones it serves.
 func ReviewsSubscription(changed func(pin postal.Pincode)) Subscription {
 	return Subscription{
 		Channel: ReviewsChannel,

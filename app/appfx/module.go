@@ -187,15 +187,20 @@ func newGeocoder(p geocoderParams) *geocode.Geocoder { return geocode.New(p.Stor
 // every office's counts are zero.
 type directoryParams struct {
 	fx.In
-	Store   ports.PostalStore
-	Reviews ports.ReviewStore `optional:"true"`
+	Lifecycle fx.Lifecycle
+	Store     ports.PostalStore
+	Reviews   ports.ReviewStore `optional:"true"`
 }
 
+// newDirectory provides the directory; with reviews it loads every count
+// at start (a failure fails the start), so no postal answer reads them.
 func newDirectory(p directoryParams) *directory.Directory {
 	if p.Reviews == nil {
 		return directory.New(p.Store)
 	}
-	return directory.NewWithReviews(p.Store, p.Reviews)
+	dir := directory.NewWithReviews(p.Store, p.Reviews)
+	p.Lifecycle.Append(fx.Hook{OnStart: dir.LoadCounts})
+	return dir
 }
 
 // reviewsParams are what the review use case needs; its writes are limited

@@ -18,7 +18,7 @@ import (
 // applying the contract's selection rules over a PostalStore.
 type Directory struct {
 	store      ports.PostalStore
-	counts     *countsCache // nil: no reviews, every office's Feedback is zero
+	counts     *countsReplica // nil: no reviews, every office's Feedback is zero
 	hooks      countsHooks
 	identities identityCache
 }
@@ -28,11 +28,15 @@ type Directory struct {
 func New(store ports.PostalStore) *Directory { return &Directory{store: store} }
 
 // NewWithReviews returns the directory over store whose office records
-// carry the live review and like counts of counts. It caches what it reads
-// of counts until CountsChanged says it changed: every write to counts
-// must be followed by a call to CountsChanged, on every instance.
+// carry the review and like counts of counts. It holds every count in
+// memory (read whole at LoadCounts or the first use), so its postal answers
+// never read counts; every write to counts must be followed by a
+// RefreshCounts (on the writing instance) or a CountsChanged (on every
+// other one).
 func NewWithReviews(store ports.PostalStore, counts ports.ReviewCounts) *Directory {
-	return &Directory{store: store, counts: newCountsCache(counts)}
+	dir := &Directory{store: store}
+	dir.counts = newCountsReplica(counts, dir.notifyCounts)
+	return dir
 }
 
 // Info describes the loaded dataset (postal.ErrNoData when none).

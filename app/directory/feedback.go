@@ -77,8 +77,8 @@ func (dir *Directory) attach(ctx context.Context, offices, whole []postal.PostOf
 }
 
 // attach fills the Feedback of the office of each of items (office gives
-// it, in place) from the counts of their pincodes (countsCache: one query
-// per pincode not seen since its last change). Identities are computed
+// it, in place) from the counts of their pincodes, held in memory
+// (countsReplica: no read of the review storage). Identities are computed
 // only for offices of pincodes that have feedback: in a directory where
 // few offices are reviewed, most answers need none.
 func attach[T any](ctx context.Context, dir *Directory, items []T, office func(*T) *postal.PostOffice, whole []postal.PostOffice) error {
@@ -112,7 +112,7 @@ func attach[T any](ctx context.Context, dir *Directory, items []T, office func(*
 			if whole == nil {
 				ids = nil
 			}
-			if fb, err = dir.counts.pinFeedback(ctx, info.Version, pin, identities); err != nil {
+			if fb, err = dir.counts.pinFeedback(ctx, pin); err != nil {
 				return err
 			}
 		}
@@ -172,27 +172,58 @@ func (dir *Directory) CountsVersion(ctx context.Context, pin postal.Pincode) (in
 	if dir.counts == nil {
 		return 0, nil
 	}
-	return dir.counts.CountsVersion(ctx, pin)
+	return dir.counts.version(ctx, pin)
 }
 
-// OnCountsChanged registers fn, called with the pincode after each change
-// of the counts of one of its offices (by this process, or by another one
-// when the storage announces it): a cache of encoded answers drops what it
-// holds of that pincode (and of lists spanning pincodes). fn must not
-// block.
+// LoadCounts reads every review count into memory unless done already:
+// a server calls it at start, so that no postal answer ever waits on the
+// review storage (without it, the first answer with counts loads them).
+func (dir *Directory) LoadCounts(ctx context.Context) error {
+	if dir.counts == nil {
+		return nil
+	}
+	return dir.counts.load(ctx)
+}
+
+// OnCountsChanged registers fn, called with the pincode after the counts
+// of one of its offices changed in memory (a write by this process, or by
+// another one the storage announced; "" after every count was read
+// again): a cache of encoded answers drops what it holds of that pincode
+// (and of lists spanning pincodes). fn must not block.
 func (dir *Directory) OnCountsChanged(fn func(pin postal.Pincode)) {
 	dir.hooks.mu.Lock()
 	defer dir.hooks.mu.Unlock()
 	dir.hooks.fns = append(dir.hooks.fns, fn)
 }
 
-// CountsChanged tells the OnCountsChanged hooks that the counts of an
-// office of pin changed: the review use case calls it after each write,
-// the storage's announcement listener for other instances' writes.
-func (dir *Directory) CountsChanged(pin postal.Pincode) {
-	if dir.counts != nil {
-		dir.counts.drop(pin)
+// RefreshCounts re-reads the counts of pin ("" : of every pincode) now,
+// then tells the OnCountsChanged hooks: the review use case calls it after
+// each of its writes, so the writer reads what it wrote. When the read
+// fails the counts held are served, and read again later (on the next
+// change or a read after a backoff).
+func (dir *Directory) RefreshCounts(ctx context.Context, pin postal.Pincode) error {
+	if dir.counts == nil {
+		dir.notifyCounts(pin)
+		return nil
 	}
+	return dir.counts.refresh(ctx, pin)
+}
+
+// CountsChanged says that the counts of an office of pin changed ("" :
+// maybe any, e.g. after announcements were lost): they are re-read in the
+// background, then the OnCountsChanged hooks are told, and until then the
+// counts held are served. It never blocks: the storage's announcement
+// listener calls it for other instances' writes.
+func (dir *Directory) CountsChanged(pin postal.Pincode) {
+	if dir.counts == nil {
+		dir.notifyCounts(pin)
+		return
+	}
+	dir.counts.changed(pin)
+}
+
+// notifyCounts calls the OnCountsChanged hooks.
+func (dir *Directory) notifyCounts(pin postal.Pincode) {
 	dir.hooks.mu.Lock()
 	fns := dir.hooks.fns
 	dir.hooks.mu.Unlock()

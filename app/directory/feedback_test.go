@@ -24,9 +24,9 @@ func (s *countingStore) OfficesByPincode(ctx context.Context, pin postal.Pincode
 	return s.PostalStore.OfficesByPincode(ctx, pin)
 }
 
-// TestFeedbackIdentitiesCached: lists of offices read each pincode's
-// offices once per release to know their identities, and a new release
-// reads them again.
+// TestFeedbackIdentitiesCached: lists of offices read the offices of each
+// pincode that has feedback once per release to know their identities
+// (the others need none), and a new release reads them again.
 func TestFeedbackIdentitiesCached(t *testing.T) {
 	ctx := context.Background()
 	ps := memory.NewPostalStore(porttest.PostalDataset())
@@ -54,12 +54,12 @@ func TestFeedbackIdentitiesCached(t *testing.T) {
 			found = o.Feedback == (postal.Feedback{Reviews: 1, RatingSum: 4})
 		}
 	}
-	if !found || store.lookups != len(pins) {
-		t.Fatalf("search: office 1 counted %v, %d PIN lookups for %d PINs", found, store.lookups, len(pins))
+	if !found || len(pins) < 2 || store.lookups != 1 {
+		t.Fatalf("search: office 1 counted %v, %d PIN lookups for %d PINs; want 1 (800001, the one with feedback)", found, store.lookups, len(pins))
 	}
 	search()
-	if store.lookups != len(pins) {
-		t.Errorf("a second search read %d more PINs; want none", store.lookups-len(pins))
+	if store.lookups != 1 {
+		t.Errorf("a second search read %d more PINs; want none", store.lookups-1)
 	}
 	ds := porttest.PostalDataset()
 	ds.Offices = ds.Offices[1:] // another release: office 1 is gone

@@ -1,8 +1,9 @@
 // Package reviews lets users review and like post offices: one review and
 // one like per user and office, written against the office's stable
 // identity (review.Office) and addressed by the loaded release's office
-// id. Writes are rate limited per user and tell the directory, whose
-// counts version and OnCountsChanged hooks keep postal caches true.
+// id. Writes are rate limited per user and have the directory re-read the
+// counts of their pincode, whose counts version and OnCountsChanged hooks
+// keep postal caches true.
 package reviews
 
 import (
@@ -104,6 +105,15 @@ func (rs *Reviews) office(ctx context.Context, id int64) (review.Office, error) 
 	return rs.dir.OfficeIdentity(ctx, id)
 }
 
+// refreshCounts has the directory read pin's counts after a write, so the
+// writer reads it; when that fails the write stands and the directory reads
+// them again later.
+func (rs *Reviews) refreshCounts(ctx context.Context, pin postal.Pincode) {
+	if err := rs.dir.RefreshCounts(ctx, pin); err != nil {
+		slog.WarnContext(ctx, "review counts not re-read after a write; serving the ones held until a retry", "pincode", pin, "err", err)
+	}
+}
+
 // Put creates or replaces the user's review of office id; it returns the
 // stored review and true when it was created. Invalid drafts are a
 // *review.ValidationError, an unknown office postal.ErrNotFound, too many
@@ -126,7 +136,7 @@ func (rs *Reviews) Put(ctx context.Context, user, officeID int64, d review.Draft
 	if err != nil {
 		return Entry{}, false, err
 	}
-	rs.dir.CountsChanged(key.Pincode)
+	rs.refreshCounts(ctx, key.Pincode)
 	return Entry{Review: r, OfficeID: officeID}, created, nil
 }
 
@@ -143,7 +153,7 @@ func (rs *Reviews) Delete(ctx context.Context, user, officeID int64) error {
 	if err := rs.store.DeleteReview(ctx, user, key); err != nil {
 		return err
 	}
-	rs.dir.CountsChanged(key.Pincode)
+	rs.refreshCounts(ctx, key.Pincode)
 	return nil
 }
 
@@ -172,7 +182,7 @@ func (rs *Reviews) Like(ctx context.Context, user, officeID int64, liked bool) (
 		return postal.PostOffice{}, err
 	}
 	if changed {
-		rs.dir.CountsChanged(key.Pincode)
+		rs.refreshCounts(ctx, key.Pincode)
 	}
 	return rs.dir.Office(ctx, officeID)
 }

@@ -3,6 +3,7 @@ package porttest
 import (
 	"context"
 	"errors"
+	"maps"
 	"sync"
 	"testing"
 	"time"
@@ -154,27 +155,27 @@ func testReviewLikes(t *testing.T, s ports.ReviewStore) {
 			t.Errorf("Liked(%d) = %v, %v; want %v", user, got, err, want)
 		}
 	}
-	f, err := s.Feedback(ctx, []review.Office{reviewOfficeA})
-	if err != nil || f[reviewOfficeA] != (postal.Feedback{Likes: 1}) {
-		t.Errorf("Feedback after likes = %v, %v; want 1 like", f, err)
+	c, err := s.Counts(ctx, reviewOfficeA.Pincode)
+	if err != nil || c.Feedback[reviewOfficeA] != (postal.Feedback{Likes: 1}) {
+		t.Errorf("Counts after likes = %v, %v; want 1 like", c.Feedback, err)
 	}
 }
 
 func testReviewFeedback(t *testing.T, s ports.ReviewStore) {
 	ctx := context.Background()
-	version := func(pin postal.Pincode) int64 {
+	counts := func(pin postal.Pincode) review.Counts {
 		t.Helper()
-		v, err := s.CountsVersion(ctx, pin)
+		c, err := s.Counts(ctx, pin)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return v
+		return c
 	}
-	if f, err := s.Feedback(ctx, []review.Office{reviewOfficeA, reviewOfficeB}); err != nil || len(f) != 0 {
-		t.Errorf("empty Feedback = %v, %v", f, err)
-	}
-	if f, err := s.Feedback(ctx, nil); err != nil || len(f) != 0 {
-		t.Errorf("Feedback(nil) = %v, %v", f, err)
+	version := func(pin postal.Pincode) int64 { t.Helper(); return counts("").Versions[pin] }
+	for _, pin := range []postal.Pincode{"", "110001", "999999"} {
+		if c := counts(pin); len(c.Feedback) != 0 || len(c.Versions) != 0 {
+			t.Errorf("Counts(%q) of an empty store = %+v; want nothing", pin, c)
+		}
 	}
 	a0, b0, all0 := version("110001"), version("560001"), version("")
 	if _, _, err := s.PutReview(ctx, newReview(reviewOfficeA, 1, 5, 0)); err != nil {
@@ -200,13 +201,20 @@ func testReviewFeedback(t *testing.T, s ports.ReviewStore) {
 	if b2 != b1+1 {
 		t.Errorf("560001 version %d -> %d after one like and one repeat; want +1", b1, b2)
 	}
-	f, err := s.Feedback(ctx, []review.Office{reviewOfficeA, reviewOfficeA2, reviewOfficeB})
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := counts("")
 	want := map[review.Office]postal.Feedback{reviewOfficeA: {Reviews: 2, Likes: 1, RatingSum: 7}, reviewOfficeB: {Likes: 1}}
-	if len(f) != len(want) || f[reviewOfficeA] != want[reviewOfficeA] || f[reviewOfficeB] != want[reviewOfficeB] {
-		t.Errorf("Feedback = %v; want %v", f, want)
+	if !maps.Equal(all.Feedback, want) {
+		t.Errorf("Counts(\"\").Feedback = %v; want %v", all.Feedback, want)
+	}
+	if len(all.Versions) != 3 || all.Versions["110001"] == 0 || all.Versions["560001"] != b2 || all.Versions[""] < all.Versions["110001"] {
+		t.Errorf("Counts(\"\").Versions = %v; want 110001, 560001 and the global one", all.Versions)
+	}
+	one := counts("110001") // one pincode: its offices, its version and the global one
+	if !maps.Equal(one.Feedback, map[review.Office]postal.Feedback{reviewOfficeA: want[reviewOfficeA]}) {
+		t.Errorf("Counts(110001).Feedback = %v; want office A only", one.Feedback)
+	}
+	if !maps.Equal(one.Versions, map[postal.Pincode]int64{"110001": all.Versions["110001"], "": all.Versions[""]}) {
+		t.Errorf("Counts(110001).Versions = %v; want 110001's and the global one of %v", one.Versions, all.Versions)
 	}
 	if _, _, err := s.PutReview(ctx, newReview(reviewOfficeA, 2, 4, 2)); err != nil { // replace: 5 + 4
 		t.Fatal(err)
@@ -214,12 +222,20 @@ func testReviewFeedback(t *testing.T, s ports.ReviewStore) {
 	if err := s.DeleteReview(ctx, 1, reviewOfficeA); err != nil {
 		t.Fatal(err)
 	}
-	f, _ = s.Feedback(ctx, []review.Office{reviewOfficeA})
-	if f[reviewOfficeA] != (postal.Feedback{Reviews: 1, Likes: 1, RatingSum: 4}) {
-		t.Errorf("Feedback after replace and delete = %v", f[reviewOfficeA])
+	if f := counts("110001").Feedback; f[reviewOfficeA] != (postal.Feedback{Reviews: 1, Likes: 1, RatingSum: 4}) {
+		t.Errorf("Counts after replace and delete = %v", f[reviewOfficeA])
 	}
 	if a3 := version("110001"); a3 <= a1 {
 		t.Errorf("110001 version did not grow: %d -> %d", a1, a3)
+	}
+	if err := s.DeleteReview(ctx, 2, reviewOfficeA); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetLike(ctx, 3, reviewOfficeA, false); err != nil {
+		t.Fatal(err)
+	}
+	if c := counts("110001"); len(c.Feedback) != 0 || c.Versions["110001"] == 0 {
+		t.Errorf("Counts(110001) with nothing left = %+v; want no feedback and its version kept", c)
 	}
 }
 
@@ -248,10 +264,11 @@ func testReviewConcurrent(t *testing.T, s ports.ReviewStore) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	f, err := s.Feedback(ctx, []review.Office{reviewOfficeB})
+	c, err := s.Counts(ctx, reviewOfficeB.Pincode)
 	if err != nil {
 		t.Fatal(err)
 	}
+	f := c.Feedback
 	likes := 0
 	sum := 0
 	for user := int64(1); user <= 3; user++ {
