@@ -7,11 +7,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/domain/review"
+	"github.com/pinsight/pinsight/geo"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
 
@@ -121,4 +126,62 @@ func between(s, open, close string) string {
 	_, rest, _ := strings.Cut(s, open)
 	v, _, _ := strings.Cut(rest, close)
 	return v
+}
+
+// TestPostgresReviewCountsStatements: a directory counting Postgres reviews
+// reads every count once, at LoadCounts; then lookups and nearby lists of
+// pincodes never asked before send no statement, with or without reviews;
+// a write refreshed by the instance reads its pincode in one transaction.
+func TestPostgresReviewCountsStatements(t *testing.T) {
+	db, _ := newDatabase(t)
+	ctx := context.Background()
+	if _, err := postgres.ImportDataset(ctx, db, porttest.PostalDataset()); err != nil {
+		t.Fatal(err)
+	}
+	ds, _, err := postgres.LoadDataset(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withUsers(t, db, 1)
+	patna := review.Office{Pincode: "800001", NameKey: "patna", OfficeType: "HO"}
+	store := postgres.NewReviewStore(db)
+	if _, _, err := store.PutReview(ctx, review.Review{Office: patna, UserID: 1, Rating: 5, CreatedAt: time.Now(), UpdatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	counter := &statementCounter{}
+	dir := directory.NewWithReviews(memory.NewPostalStore(ds), postgres.NewReviewStore(db.WithQueryHook(counter)))
+	if err := dir.LoadCounts(ctx); err != nil {
+		t.Fatal(err)
+	}
+	n, sent := counter.take()
+	t.Logf("LoadCounts: %d statements %q", n, sent)
+	for _, pin := range []string{"800001", "800008", "226001", "400001", "700001"} {
+		if _, _, err := dir.Lookup(ctx, pin); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dir.CountsVersion(ctx, postal.Pincode(pin)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := dir.Nearby(ctx, geo.NearQuery{Point: geo.Point{Lat: 25.6, Lon: 85.2}, Limit: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if n, sent := counter.take(); n != 0 {
+		t.Errorf("first lookups and a nearby list sent %d statements, want 0: %q", n, sent)
+	}
+	if _, err := store.SetLike(ctx, 1, patna, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := dir.RefreshCounts(ctx, "800001"); err != nil {
+		t.Fatal(err)
+	}
+	n, sent = counter.take()
+	t.Logf("RefreshCounts of one pincode: %d statements %q", n, sent)
+	o, err := dir.Office(ctx, 1) // Patna GPO
+	if err != nil || o.Feedback != (postal.Feedback{Reviews: 1, RatingSum: 5, Likes: 1}) {
+		t.Errorf("office 1 after the refresh: %+v, %v; want the review and the like", o.Feedback, err)
+	}
+	if n, sent := counter.take(); n != 0 {
+		t.Errorf("reading the office after the refresh sent %d statements, want 0: %q", n, sent)
+	}
 }

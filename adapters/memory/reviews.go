@@ -3,6 +3,7 @@ package memory
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"sync"
 
@@ -16,8 +17,8 @@ type ReviewStore struct {
 	mu       sync.RWMutex
 	reviews  map[reviewKey]review.Review
 	likes    map[reviewKey]bool
-	versions map[postal.Pincode]int64 // "" is the global version
-	counts   map[review.Office]postal.Feedback
+	versions map[postal.Pincode]int64                             // "" is the global version
+	counts   map[postal.Pincode]map[review.Office]postal.Feedback // by pincode: Counts reads one
 }
 
 // reviewKey is one user's entry for one office.
@@ -29,18 +30,24 @@ type reviewKey struct {
 // NewReviewStore returns an empty store.
 func NewReviewStore() *ReviewStore {
 	return &ReviewStore{reviews: map[reviewKey]review.Review{}, likes: map[reviewKey]bool{}, versions: map[postal.Pincode]int64{},
-		counts: map[review.Office]postal.Feedback{}}
+		counts: map[postal.Pincode]map[review.Office]postal.Feedback{}}
 }
 
 // change adds reviews, likes and ratings to office's counts and records
 // the change in the versions; the caller holds mu.
 func (s *ReviewStore) change(office review.Office, reviews, likes, ratings int) {
-	f := s.counts[office]
+	byOffice := s.counts[office.Pincode]
+	f := byOffice[office]
 	f.Reviews, f.Likes, f.RatingSum = f.Reviews+reviews, f.Likes+likes, f.RatingSum+ratings
-	if f == (postal.Feedback{}) {
-		delete(s.counts, office)
-	} else {
-		s.counts[office] = f
+	switch {
+	case f != (postal.Feedback{}) && byOffice == nil:
+		s.counts[office.Pincode] = map[review.Office]postal.Feedback{office: f}
+	case f != (postal.Feedback{}):
+		byOffice[office] = f
+	case len(byOffice) == 1:
+		delete(s.counts, office.Pincode)
+	default:
+		delete(byOffice, office)
 	}
 	s.versions[office.Pincode]++
 	s.versions[""]++
@@ -161,13 +168,16 @@ func (s *ReviewStore) Counts(_ context.Context, pin postal.Pincode) (review.Coun
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := review.Counts{Feedback: map[review.Office]postal.Feedback{}, Versions: map[postal.Pincode]int64{}}
-	for o, f := range s.counts {
-		if pin == "" || o.Pincode == pin {
-			out.Feedback[o] = f
+	if pin == "" {
+		for _, byOffice := range s.counts {
+			maps.Copy(out.Feedback, byOffice)
 		}
+		maps.Copy(out.Versions, s.versions)
+		return out, nil
 	}
-	for p, v := range s.versions {
-		if pin == "" || p == pin || p == "" {
+	maps.Copy(out.Feedback, s.counts[pin])
+	for _, p := range []postal.Pincode{pin, ""} {
+		if v, ok := s.versions[p]; ok {
 			out.Versions[p] = v
 		}
 	}
