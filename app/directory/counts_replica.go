@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pinsight/pinsight/domain/postal"
@@ -39,10 +40,10 @@ type countsReplica struct {
 	next    ports.ReviewCounts
 	swapped func(pin postal.Pincode) // called after each install, outside the lock ("" : everything)
 
-	loadMu sync.Mutex // one first load at a time
+	loadMu sync.Mutex  // one first load at a time
+	loaded atomic.Bool // a first reading is installed (set under mu)
 
 	mu       sync.RWMutex
-	loaded   bool
 	feedback map[postal.Pincode]map[review.Office]postal.Feedback // every reviewed or liked office, by pincode
 	versions map[postal.Pincode]int64                             // every pincode written to, "" the global one
 	pending  map[postal.Pincode]struct{}                          // announced, not re-read yet ("": everything)
@@ -58,18 +59,12 @@ func newCountsReplica(next ports.ReviewCounts, swapped func(postal.Pincode)) *co
 // load reads every count once, if no reading was installed yet: the only
 // time a read waits on the storage (a directory loads at start).
 func (c *countsReplica) load(ctx context.Context) error {
-	c.mu.RLock()
-	loaded := c.loaded
-	c.mu.RUnlock()
-	if loaded {
+	if c.loaded.Load() {
 		return nil
 	}
 	c.loadMu.Lock()
 	defer c.loadMu.Unlock()
-	c.mu.RLock()
-	loaded = c.loaded
-	c.mu.RUnlock()
-	if loaded {
+	if c.loaded.Load() {
 		return nil
 	}
 	return c.read(ctx, "")
@@ -193,9 +188,7 @@ func (c *countsReplica) failedLocked() {
 // read reads the counts of pin ("" : all; all too until a first reading
 // is installed), installs them and tells swapped.
 func (c *countsReplica) read(ctx context.Context, pin postal.Pincode) error {
-	c.mu.RLock()
-	first := !c.loaded
-	c.mu.RUnlock()
+	first := !c.loaded.Load()
 	if first {
 		pin = ""
 	}
@@ -233,7 +226,7 @@ func (c *countsReplica) install(pin postal.Pincode, counts review.Counts) {
 		c.versions[""] = global
 		return
 	}
-	if c.loaded { // keep what a racing re-read of one pincode installed after this reading
+	if c.loaded.Load() { // keep what a racing re-read of one pincode installed after this reading
 		for p, v := range c.versions {
 			if p != "" && v > counts.Versions[p] {
 				counts.Versions[p] = v
@@ -250,5 +243,6 @@ func (c *countsReplica) install(pin postal.Pincode, counts review.Counts) {
 		versions = map[postal.Pincode]int64{}
 	}
 	versions[""] = global
-	c.feedback, c.versions, c.loaded = byPin, versions, true
+	c.feedback, c.versions = byPin, versions
+	c.loaded.Store(true)
 }
