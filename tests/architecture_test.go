@@ -118,7 +118,7 @@ func forbiddenImport(from, to string) string {
 	case under(from, "ports") && !(under(to, "ports") || under(to, "domain") || under(to, "geo") || under(to, "digipin")):
 		return "ports may import only domain, geo and digipin"
 	case under(from, "app/postaldir") && (under(to, "adapters/memory") && !isFx(to) || under(to, "adapters/indiapost")):
-		return "" // the one-call directory (DESIGN §8.1) loads the files into the memory store
+		return "" // the one-call directory (the whole postal directory, no server, in one call) loads the files into the memory store
 	case under(from, "adapters/httpapi/internal/apitest") && under(to, "adapters/memory") && !isFx(to):
 		return "" // the HTTP tests' shared fixtures (internal: no library user links them) run on the memory stores
 	case under(from, "app") && (under(to, "adapters") || under(to, "cmd")):

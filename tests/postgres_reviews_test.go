@@ -84,10 +84,10 @@ func withUsers(t testing.TB, db *postgres.DB, n int) {
 	}
 }
 
-// BenchmarkPostgresReviewFeedback is porttest.BenchmarkReviewFeedback on
-// Postgres: go test ./tests -run '^$' -bench PostgresReviewFeedback -benchmem
-func BenchmarkPostgresReviewFeedback(b *testing.B) {
-	porttest.BenchmarkReviewFeedback(b, func(tb testing.TB) ports.ReviewStore {
+// BenchmarkPostgresReviewCounts is porttest.BenchmarkReviewCounts on
+// Postgres: go test ./tests -run '^$' -bench PostgresReviewCounts -benchmem
+func BenchmarkPostgresReviewCounts(b *testing.B) {
+	porttest.BenchmarkReviewCounts(b, func(tb testing.TB) ports.ReviewStore {
 		db, _ := newDatabase(tb)
 		withUsers(tb, db, 3)
 		return postgres.NewReviewStore(db)

@@ -58,14 +58,7 @@ func (c *statementCounter) take() (int, []string) {
 // report its transaction. docs/SCALING.md quotes the figures it logs.
 func TestPostgresStatementsPerRequest(t *testing.T) {
 	db, _ := newDatabase(t)
-	ctx := context.Background()
-	if _, err := postgres.ImportDataset(ctx, db, porttest.PostalDataset()); err != nil {
-		t.Fatal(err)
-	}
-	ds, _, err := postgres.LoadDataset(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := importedDataset(t, db)
 	counter := &statementCounter{}
 	hooked := db.WithQueryHook(counter)
 	h := twinHandler(memory.NewPostalStore(ds), postgres.NewAccountStore(hooked), postgres.NewReportStore(hooked))
@@ -121,6 +114,21 @@ func TestPostgresStatementsPerRequest(t *testing.T) {
 	t.Logf("GET /reports: %d statements %q", n, sent)
 }
 
+// importedDataset imports the test dataset into db and reads it back, as
+// an instance's replica does.
+func importedDataset(t *testing.T, db *postgres.DB) *postal.Dataset {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := postgres.ImportDataset(ctx, db, porttest.PostalDataset()); err != nil {
+		t.Fatal(err)
+	}
+	ds, _, err := postgres.LoadDataset(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
 // between returns the text of s between the first open and the next close.
 func between(s, open, close string) string {
 	_, rest, _ := strings.Cut(s, open)
@@ -135,13 +143,7 @@ func between(s, open, close string) string {
 func TestPostgresReviewCountsStatements(t *testing.T) {
 	db, _ := newDatabase(t)
 	ctx := context.Background()
-	if _, err := postgres.ImportDataset(ctx, db, porttest.PostalDataset()); err != nil {
-		t.Fatal(err)
-	}
-	ds, _, err := postgres.LoadDataset(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := importedDataset(t, db)
 	withUsers(t, db, 1)
 	patna := review.Office{Pincode: "800001", NameKey: "patna", OfficeType: "HO"}
 	store := postgres.NewReviewStore(db)

@@ -148,8 +148,8 @@ func TestAllPins(t *testing.T) {
 
 // TestAllPinsHTTP makes the same comparison through GET /pincodes/{pincode}
 // for every PIN. It takes ~25 s under the race detector on 2 cores, so the
-// race pass skips it (DESIGN §7: heavy full-data equivalence tests run once,
-// without -race).
+// race pass skips it: heavy full-data equivalence tests run once, in the
+// plain pass, never under -race.
 func TestAllPinsHTTP(t *testing.T) {
 	if raceEnabled {
 		t.Skip("skipped under the race detector: runs in the plain test pass")

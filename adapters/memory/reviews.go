@@ -37,17 +37,18 @@ func NewReviewStore() *ReviewStore {
 // the change in the versions; the caller holds mu.
 func (s *ReviewStore) change(office review.Office, reviews, likes, ratings int) {
 	byOffice := s.counts[office.Pincode]
+	if byOffice == nil {
+		byOffice = map[review.Office]postal.Feedback{}
+		s.counts[office.Pincode] = byOffice
+	}
 	f := byOffice[office]
 	f.Reviews, f.Likes, f.RatingSum = f.Reviews+reviews, f.Likes+likes, f.RatingSum+ratings
-	switch {
-	case f != (postal.Feedback{}) && byOffice == nil:
-		s.counts[office.Pincode] = map[review.Office]postal.Feedback{office: f}
-	case f != (postal.Feedback{}):
-		byOffice[office] = f
-	case len(byOffice) == 1:
-		delete(s.counts, office.Pincode)
-	default:
+	byOffice[office] = f
+	if f == (postal.Feedback{}) {
 		delete(byOffice, office)
+	}
+	if len(byOffice) == 0 {
+		delete(s.counts, office.Pincode)
 	}
 	s.versions[office.Pincode]++
 	s.versions[""]++

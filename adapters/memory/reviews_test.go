@@ -12,7 +12,7 @@ func TestReviewStore(t *testing.T) {
 	porttest.TestReviewStore(t, func(*testing.T) ports.ReviewStore { return memory.NewReviewStore() })
 }
 
-// BenchmarkReviewFeedback: go test ./adapters/memory -run '^$' -bench ReviewFeedback -benchmem
-func BenchmarkReviewFeedback(b *testing.B) {
-	porttest.BenchmarkReviewFeedback(b, func(testing.TB) ports.ReviewStore { return memory.NewReviewStore() })
+// BenchmarkReviewCounts: go test ./adapters/memory -run '^$' -bench ReviewCounts -benchmem
+func BenchmarkReviewCounts(b *testing.B) {
+	porttest.BenchmarkReviewCounts(b, func(testing.TB) ports.ReviewStore { return memory.NewReviewStore() })
 }

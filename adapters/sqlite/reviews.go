@@ -200,10 +200,10 @@ func (s *ReviewStore) Liked(ctx context.Context, userID int64, office review.Off
 // transaction (a consistent snapshot), over the pincode indexes for one
 // pincode.
 func (s *ReviewStore) Counts(ctx context.Context, pin postal.Pincode) (review.Counts, error) {
-	if holdsNUL(string(pin)) {
-		return review.Counts{Feedback: map[review.Office]postal.Feedback{}, Versions: map[postal.Pincode]int64{}}, nil
-	}
 	out := review.Counts{Feedback: map[review.Office]postal.Feedback{}, Versions: map[postal.Pincode]int64{}}
+	if holdsNUL(string(pin)) {
+		return out, nil
+	}
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	where, versions, args := "", "", []any{}

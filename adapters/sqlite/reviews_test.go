@@ -16,9 +16,9 @@ func TestReviewStore(t *testing.T) {
 	})
 }
 
-// BenchmarkReviewFeedback: go test ./adapters/sqlite -run '^$' -bench ReviewFeedback -benchmem
-func BenchmarkReviewFeedback(b *testing.B) {
-	porttest.BenchmarkReviewFeedback(b, func(tb testing.TB) ports.ReviewStore {
+// BenchmarkReviewCounts: go test ./adapters/sqlite -run '^$' -bench ReviewCounts -benchmem
+func BenchmarkReviewCounts(b *testing.B) {
+	porttest.BenchmarkReviewCounts(b, func(tb testing.TB) ports.ReviewStore {
 		db := openDB(tb)
 		withUsers(tb, db, 3)
 		return sqlite.NewReviewStore(db)

@@ -2,7 +2,6 @@ package directory
 
 import (
 	"context"
-	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,25 +72,24 @@ func (c *countsReplica) load(ctx context.Context) error {
 // pinFeedback returns the counts of the reviewed or liked offices of pin
 // (any other office has none). The map is shared: read it only.
 func (c *countsReplica) pinFeedback(ctx context.Context, pin postal.Pincode) (map[review.Office]postal.Feedback, error) {
-	if err := c.load(ctx); err != nil {
-		return nil, err
-	}
-	c.mu.RLock()
-	fb, due := c.feedback[pin], c.retryDue()
-	c.mu.RUnlock()
-	if due {
-		c.drainLater()
-	}
-	return fb, nil
+	return held(ctx, c, func() map[review.Office]postal.Feedback { return c.feedback[pin] })
 }
 
 // version returns the counts version of pin ("" : the global one).
 func (c *countsReplica) version(ctx context.Context, pin postal.Pincode) (int64, error) {
+	return held(ctx, c, func() int64 { return c.versions[pin] })
+}
+
+// held returns get's reading of the counts held (under the read lock, once
+// a first reading is installed), and starts a failed re-read again if it
+// is due.
+func held[T any](ctx context.Context, c *countsReplica, get func() T) (T, error) {
 	if err := c.load(ctx); err != nil {
-		return 0, err
+		var none T
+		return none, err
 	}
 	c.mu.RLock()
-	v, due := c.versions[pin], c.retryDue()
+	v, due := get(), c.retryDue()
 	c.mu.RUnlock()
 	if due {
 		c.drainLater()
@@ -112,8 +110,7 @@ func (c *countsReplica) refresh(ctx context.Context, pin postal.Pincode) error {
 	err := c.read(ctx, pin)
 	if err != nil {
 		c.mu.Lock()
-		c.pending[pin] = struct{}{}
-		c.failedLocked()
+		c.failedLocked(pin)
 		c.mu.Unlock()
 	}
 	return err
@@ -133,7 +130,7 @@ func (c *countsReplica) changed(pin postal.Pincode) {
 // runs or a failure's backoff is not over.
 func (c *countsReplica) drainLater() {
 	c.mu.Lock()
-	start := len(c.pending) > 0 && !c.running && time.Now().After(c.retryAt)
+	start := c.retryDue()
 	if start {
 		c.running = true
 	}
@@ -168,8 +165,7 @@ func (c *countsReplica) drain() {
 		cancel()
 		c.mu.Lock()
 		if err != nil {
-			c.pending[pin] = struct{}{}
-			c.failedLocked()
+			c.failedLocked(pin)
 			c.running = false
 			c.mu.Unlock()
 			return
@@ -179,8 +175,10 @@ func (c *countsReplica) drain() {
 	}
 }
 
-// failedLocked pushes the next retry back; the caller holds mu.
-func (c *countsReplica) failedLocked() {
+// failedLocked keeps pin pending after a failed re-read and pushes the
+// next retry back; the caller holds mu.
+func (c *countsReplica) failedLocked(pin postal.Pincode) {
+	c.pending[pin] = struct{}{}
 	c.backoff = min(max(2*c.backoff, time.Second), countsRetryMax)
 	c.retryAt = time.Now().Add(c.backoff)
 }
@@ -226,21 +224,19 @@ func (c *countsReplica) install(pin postal.Pincode, counts review.Counts) {
 		c.versions[""] = global
 		return
 	}
-	if c.loaded.Load() { // keep what a racing re-read of one pincode installed after this reading
-		for p, v := range c.versions {
-			if p != "" && v > counts.Versions[p] {
-				counts.Versions[p] = v
-				if fb, ok := c.feedback[p]; ok {
-					byPin[p] = fb
-				} else {
-					delete(byPin, p)
-				}
-			}
-		}
-	}
-	versions := maps.Clone(counts.Versions)
+	versions := counts.Versions // the reading is ours to keep
 	if versions == nil {
 		versions = map[postal.Pincode]int64{}
+	}
+	for p, v := range c.versions { // keep what a racing re-read of one pincode installed after this reading
+		if p != "" && v > versions[p] {
+			versions[p] = v
+			if fb, ok := c.feedback[p]; ok {
+				byPin[p] = fb
+			} else {
+				delete(byPin, p)
+			}
+		}
 	}
 	versions[""] = global
 	c.feedback, c.versions = byPin, versions

@@ -10,12 +10,12 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// BenchmarkReviewFeedback measures the re-read of one pincode's counts
+// BenchmarkReviewCounts measures the re-read of one pincode's counts
 // (Counts, 4 offices) in a store holding a review and a like by each of 3
 // users of each of 2,000 offices in 500 pincodes: what a directory does
 // after each announced write. newStore must return an empty store whose
 // users 1 to 3 exist.
-func BenchmarkReviewFeedback(b *testing.B, newStore func(tb testing.TB) ports.ReviewStore) {
+func BenchmarkReviewCounts(b *testing.B, newStore func(tb testing.TB) ports.ReviewStore) {
 	ctx := context.Background()
 	s := newStore(b)
 	offices := make([]review.Office, 2000)
