@@ -3,25 +3,24 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/adapters/riverjobs"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/adapters/sqlstore"
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Jobs is the durable queue of analyses in PostgreSQL: River's
+// Jobs is the durable queue of analyses and webhook deliveries in PostgreSQL: River's
 // riverdatabasesql driver on the pool bun uses (pgx's stdlib), so a job is
 // inserted with the *sql.Tx that writes its report, with a small pgx pool
 // of its own for LISTEN: workers hear of new jobs at once, on every
 // instance, instead of polling.
 type Jobs struct {
 	*riverjobs.Queue
-	db     *DB
+	*sqlstore.JobStore
 	listen *pgxpool.Pool
 }
 
@@ -42,8 +41,8 @@ func NewJobs(db *DB, cfg riverjobs.Config) (*Jobs, error) {
 		listen.Close()
 		return nil, err
 	}
-	j := &Jobs{Queue: q, db: db, listen: listen}
-	q.SetSweep(j.sweep)
+	j := &Jobs{Queue: q, JobStore: sqlstore.NewJobStore(db.engine(), q), listen: listen}
+	q.SetSweep(j.Sweep)
 	return j, nil
 }
 
@@ -53,15 +52,6 @@ func (j *Jobs) Stop(ctx context.Context) error {
 	j.listen.Close()
 	return err
 }
-
-// sweep enqueues the scheduled analyses due now (the periodic job).
-func (j *Jobs) sweep(ctx context.Context) error {
-	_, err := j.EnqueueDue(ctx, time.Now(), sweepBatch)
-	return err
-}
-
-// sweepBatch bounds the reports one sweep enqueues; the next takes the rest.
-const sweepBatch = 500
 
 // riverLockKey serialises River's migrations across instances
 // (pg_advisory_xact_lock: released with the transaction, so a killed
@@ -93,66 +83,8 @@ func migrateRiver(ctx context.Context, db *DB, down bool) ([]string, error) {
 	}
 }
 
-// CreateWithJob implements ports.Jobs.
-func (j *Jobs) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error) {
-	out, ids, err := j.create(ctx, []site.Report{r}, idem, []time.Time{runAt})
-	if err != nil {
-		return site.Report{}, 0, err
-	}
-	return out[0], ids[0], nil
-}
-
-// CreateManyWithJobs implements ports.Jobs.
-func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
-	return j.create(ctx, rs, idem, runAt)
-}
-
-// create inserts rs and their jobs in one transaction.
-func (j *Jobs) create(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
-	ctx, cancel := j.db.bound(ctx)
-	defer cancel()
-	rows := make([]reportRow, len(rs))
-	for i, r := range rs {
-		rows[i] = reportRowFrom(r)
-		rows[i].ID, rows[i].Token = 0, site.NewShareToken()
-	}
-	jobIDs := make([]int64, len(rows))
-	err := j.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) (err error) {
-		if err := insertReports(ctx, tx, rows, idem); err != nil {
-			return err
-		}
-		for i, row := range rows {
-			if jobIDs[i], err = j.Insert(ctx, tx.Tx, row.ID, row.UserID, runAt[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, txErr("create reports with jobs", err)
-	}
-	out := make([]site.Report, len(rows))
-	for i, row := range rows {
-		out[i] = row.toDomain()
-	}
-	return out, jobIDs, nil
-}
-
-// UpdateWithJob implements ports.Jobs.
-func (j *Jobs) UpdateWithJob(ctx context.Context, userID, id int64, update func(*site.Report) error, runAt time.Time) (site.Report, int64, error) {
-	ctx, cancel := j.db.bound(ctx)
-	defer cancel()
-	var out site.Report
-	var jobID int64
-	err := j.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) (err error) {
-		if out, err = updateIn(ctx, tx, userID, id, update); err != nil {
-			return err
-		}
-		jobID, err = j.Insert(ctx, tx.Tx, id, userID, runAt)
-		return err
-	})
-	return out, jobID, txErr("update report with job", err)
-}
-
-// Interface guard.
-var _ ports.Jobs = (*Jobs)(nil)
+// Interface guards.
+var (
+	_ ports.Jobs         = (*Jobs)(nil)
+	_ ports.WebhookQueue = (*Jobs)(nil)
+)

@@ -245,8 +245,3 @@ func (db *DB) inTx(ctx context.Context, op string, fn func(ctx context.Context, 
 	}
 	return err
 }
-
-// bound gives one store operation the statement timeout.
-func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, db.timeout)
-}

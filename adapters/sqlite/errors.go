@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"strings"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -55,16 +54,4 @@ func isUniqueViolation(err error) bool {
 
 func isForeignKeyViolation(err error) bool {
 	return code(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
-}
-
-// holdsNUL reports whether any of ss holds a NUL character. Stored text
-// never does (bun cannot even write one into a statement), so a lookup by
-// such a value matches nothing, as in the memory store, instead of failing.
-func holdsNUL(ss ...string) bool {
-	for _, s := range ss {
-		if strings.IndexByte(s, 0) >= 0 {
-			return true
-		}
-	}
-	return false
 }

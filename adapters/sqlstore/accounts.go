@@ -1,9 +1,8 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
+	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -46,83 +45,92 @@ func (r keyRow) toDomain() account.APIKey {
 	return k
 }
 
-// AccountStore keeps users and keys in the database file.
-type AccountStore struct {
-	db *DB
-}
+// KeysChannel is the channel on which a revoked key's ID (in decimal) is
+// announced on commit, so that every instance drops the key from its cache
+// of verified keys.
+const KeysChannel = "pinsight_keys"
 
-// NewAccountStore returns a store on db.
-func NewAccountStore(db *DB) *AccountStore { return &AccountStore{db: db} }
+// AccountStore keeps users and their API keys.
+type AccountStore struct{ store }
+
+// NewAccountStore returns the account store on e.
+func NewAccountStore(e Engine) *AccountStore { return &AccountStore{newStore(e)} }
 
 // CreateUser implements ports.AccountStore.
 func (s *AccountStore) CreateUser(ctx context.Context, u account.User) (account.User, error) {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	row := userRow{Email: u.Email, PasswordHash: u.PasswordHash, CreatedAt: stampOf(u.CreatedAt)}
-	_, err := s.db.write.NewInsert().Model(&row).Returning("id").Exec(ctx)
-	if isUniqueViolation(err) {
+	_, err := s.e.Write.NewInsert().Model(&row).Returning("id").Exec(ctx)
+	if s.e.UniqueViolation(err) {
 		return account.User{}, account.ErrEmailTaken
 	}
 	if err != nil {
-		return account.User{}, wrap("create user", err)
+		return account.User{}, s.wrap("create user", err)
 	}
 	return row.toDomain(), nil
 }
 
 // UserByEmail implements ports.AccountStore.
 func (s *AccountStore) UserByEmail(ctx context.Context, email string) (account.User, error) {
-	if holdsNUL(email) {
-		return account.User{}, account.ErrNotFound
-	}
-	ctx, cancel := s.db.bound(ctx)
-	defer cancel()
-	var row userRow
-	err := s.db.read.NewSelect().Model(&row).Where("email = ?", email).Scan(ctx)
-	return row.toDomain(), notFound(err, "user by email")
+	return s.user(ctx, "user by email", "email = ?", email)
 }
 
 // UserByID implements ports.AccountStore.
 func (s *AccountStore) UserByID(ctx context.Context, id int64) (account.User, error) {
-	ctx, cancel := s.db.bound(ctx)
+	return s.user(ctx, "user by id", "id = ?", id)
+}
+
+// user reads the user where matches, or account.ErrNotFound.
+func (s *AccountStore) user(ctx context.Context, op, where string, arg any) (account.User, error) {
+	if text, ok := arg.(string); ok && s.dialect.unstorable(text) {
+		return account.User{}, account.ErrNotFound
+	}
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var row userRow
-	err := s.db.read.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
-	return row.toDomain(), notFound(err, "user by id")
+	if err := s.e.Read.NewSelect().Model(&row).Where(where, arg).Scan(ctx); err != nil {
+		return account.User{}, s.missing(err, account.ErrNotFound, op)
+	}
+	return row.toDomain(), nil
 }
 
 // CreateKey implements ports.AccountStore.
 func (s *AccountStore) CreateKey(ctx context.Context, k account.APIKey) (account.APIKey, error) {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	row := keyRow{UserID: k.UserID, Name: k.Name, Prefix: k.Prefix, Hash: k.Hash, CreatedAt: stampOf(k.CreatedAt)}
-	if _, err := s.db.write.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
-		if isForeignKeyViolation(err) {
+	if _, err := s.e.Write.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
+		if s.e.ForeignKeyViolation(err) {
 			return account.APIKey{}, account.ErrNotFound
 		}
-		return account.APIKey{}, wrap("create key", err)
+		return account.APIKey{}, s.wrap("create key", err)
 	}
 	return row.toDomain(), nil
 }
 
 // KeyByHash implements ports.AccountStore.
 func (s *AccountStore) KeyByHash(ctx context.Context, hash string, now time.Time) (account.APIKey, error) {
-	if holdsNUL(hash) {
+	if s.dialect.unstorable(hash) {
 		return account.APIKey{}, account.ErrNotFound
 	}
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var row keyRow
-	err := s.db.write.NewUpdate().Model(&row).Set("last_used_at = ?", stampOf(now)).Where("hash = ?", hash).Returning("*").Scan(ctx)
-	return row.toDomain(), notFound(err, "key by hash")
+	err := s.e.Write.NewUpdate().Model(&row).Set("last_used_at = ?", stampOf(now)).Where("hash = ?", hash).Returning("*").Scan(ctx)
+	if err != nil {
+		return account.APIKey{}, s.missing(err, account.ErrNotFound, "key by hash")
+	}
+	return row.toDomain(), nil
 }
 
 // Keys implements ports.AccountStore.
 func (s *AccountStore) Keys(ctx context.Context, userID int64) ([]account.APIKey, error) {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var rows []keyRow
-	if err := s.db.read.NewSelect().Model(&rows).Where("user_id = ?", userID).Order("id").Scan(ctx); err != nil {
-		return nil, wrap("list keys", err)
+	if err := s.e.Read.NewSelect().Model(&rows).Where("user_id = ?", userID).Order("id").Scan(ctx); err != nil {
+		return nil, s.wrap("list keys", err)
 	}
 	out := make([]account.APIKey, len(rows))
 	for i, r := range rows {
@@ -131,29 +139,21 @@ func (s *AccountStore) Keys(ctx context.Context, userID int64) ([]account.APIKey
 	return out, nil
 }
 
-// RevokeKey implements ports.AccountStore.
+// RevokeKey implements ports.AccountStore. The deletion is announced on
+// KeysChannel when, and only if, it commits.
 func (s *AccountStore) RevokeKey(ctx context.Context, userID, keyID int64) error {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	res, err := s.db.write.NewDelete().Model((*keyRow)(nil)).Where("id = ? AND user_id = ?", keyID, userID).Exec(ctx)
-	if err != nil {
-		return wrap("revoke key", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return account.ErrNotFound
-	}
-	return nil
-}
-
-// notFound maps sql.ErrNoRows to account.ErrNotFound and wraps the rest.
-func notFound(err error, op string) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return account.ErrNotFound
-	}
-	if err != nil {
-		return wrap(op, err)
-	}
-	return nil
+	return s.inTx(ctx, "revoke key", func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewDelete().Model((*keyRow)(nil)).Where("id = ? AND user_id = ?", keyID, userID).Exec(ctx)
+		if err != nil {
+			return s.wrap("revoke key", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return account.ErrNotFound
+		}
+		return s.wrap("announce revoked key", s.dialect.notify(ctx, tx, KeysChannel, fmt.Sprint(keyID)))
+	})
 }
 
 // Interface guard.

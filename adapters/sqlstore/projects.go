@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -16,33 +16,33 @@ type projectRow struct {
 // Projects implements ports.ReportStore: one GROUP BY over the user's
 // reports; the average is truncated by integer division, as in Go.
 func (s *ReportStore) Projects(ctx context.Context, userID int64, q site.ProjectQuery) ([]site.Project, int, error) {
-	if holdsNUL(q.Search) {
+	if s.dialect.unstorable(q.Search) {
 		return []site.Project{}, 0, nil
 	}
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	filter := s.db.read.NewSelect().Model((*reportRow)(nil)).Where("user_id = ?", userID)
+	filter := s.e.Read.NewSelect().Model((*reportRow)(nil)).Where("user_id = ?", userID)
 	if q.Search != "" {
-		filter.Where("instr(project, ?) > 0", q.Search)
+		filter.Where(s.dialect.contains("project"), q.Search)
 	}
 	var total int
-	if err := s.db.read.NewSelect().TableExpr("(?) AS f", filter.ColumnExpr("DISTINCT project")).ColumnExpr("count(*)").Scan(ctx, &total); err != nil {
-		return nil, 0, wrap("count projects", err)
+	if err := s.e.Read.NewSelect().TableExpr("(?) AS f", filter.ColumnExpr("DISTINCT project")).ColumnExpr("count(*)").Scan(ctx, &total); err != nil {
+		return nil, 0, s.wrap("count projects", err)
 	}
-	sel := s.db.read.NewSelect().Model((*reportRow)(nil)).Where("user_id = ?", userID).
+	sel := s.e.Read.NewSelect().Model((*reportRow)(nil)).Where("user_id = ?", userID).
 		ColumnExpr("project, count(*) AS reports, sum(score) / count(*) AS score, min(created_at) AS created_at").
 		GroupExpr("project")
 	if q.Search != "" {
-		sel.Where("instr(project, ?) > 0", q.Search)
+		sel.Where(s.dialect.contains("project"), q.Search)
 	}
 	dir := direction(q.Desc)
 	if q.SortBy == site.SortProjectsByCreatedAt {
-		sel.OrderExpr("min(created_at) " + dir) // fixed-width UTC text: text order is time order
+		sel.OrderExpr("min(created_at) " + dir) // SQLite's fixed-width UTC text sorts as time
 	}
-	sel.OrderExpr("project COLLATE BINARY " + dir).Limit(int64(q.PerPage)).Offset(int64(q.Offset()))
+	sel.OrderExpr(s.dialect.binary("project") + " " + dir).Limit(int64(q.PerPage)).Offset(int64(q.Offset()))
 	var rows []projectRow
 	if err := sel.Scan(ctx, &rows); err != nil {
-		return nil, 0, wrap("list projects", err)
+		return nil, 0, s.wrap("list projects", err)
 	}
 	out := make([]site.Project, len(rows))
 	for i, r := range rows {

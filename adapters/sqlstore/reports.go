@@ -1,11 +1,7 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
-	"errors"
-	"fmt"
 
 	"github.com/uptrace/bun"
 
@@ -34,49 +30,56 @@ type reportRow struct {
 	GeneratedAt  stamp  `bun:"generated_at"`
 	CreatedAt    stamp  `bun:"created_at"`
 	UpdatedAt    stamp  `bun:"updated_at"`
-	Results      string `bun:"results"` // JSON; the last column, which lists never read
+	// Results are JSON (jsonb on PostgreSQL); the last column, which lists
+	// never read.
+	Results site.Results `bun:"results"`
 }
 
-func reportRowFrom(r site.Report) (reportRow, error) {
+func reportRowFrom(r site.Report) reportRow {
 	if r.Results == nil {
 		r.Results = site.Results{}
 	}
-	results, err := json.Marshal(r.Results)
-	if err != nil {
-		return reportRow{}, fmt.Errorf("sqlite: encode results: %w", err)
-	}
 	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
-		Score: r.Score, Rating: string(r.Rating), Results: string(results), Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
+		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
 		Status: string(site.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
 		Schedule: string(r.Schedule), NextRunAt: stampOf(r.NextRunAt),
-		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}, nil
+		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}
 }
 
-// summary is the row as a list shows it: every field but the results.
-func (row reportRow) summary() site.Report {
+// newReportRows are the rows of new reports rs, each with a fresh token.
+func newReportRows(rs []site.Report) []reportRow {
+	rows := make([]reportRow, len(rs))
+	for i, r := range rs {
+		rows[i] = reportRowFrom(r)
+		rows[i].ID, rows[i].Token = 0, site.NewShareToken()
+	}
+	return rows
+}
+
+func (row reportRow) toDomain() site.Report {
 	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
-		Rating: site.Rating(row.Rating), Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
+		Rating: site.Rating(row.Rating), Results: row.Results, Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
 		Status: site.Status(row.Status), Attempts: row.Attempts, Failure: row.Failure,
 		Schedule: site.Schedule(row.Schedule), NextRunAt: row.NextRunAt.utc(),
 		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
 }
 
-func (row reportRow) toDomain() (site.Report, error) {
-	r := row.summary()
-	if err := json.Unmarshal([]byte(row.Results), &r.Results); err != nil {
-		return site.Report{}, fmt.Errorf("sqlite: report %d: decode results: %w", row.ID, err)
+// reportsOf turns stored rows into reports.
+func reportsOf(rows []reportRow) []site.Report {
+	out := make([]site.Report, len(rows))
+	for i, row := range rows {
+		out[i] = row.toDomain()
 	}
-	return r, nil
+	return out
 }
 
-// ReportStore keeps reports in the database file, one row per report with
-// its checks as JSON text.
-type ReportStore struct {
-	db *DB
-}
+// ReportStore keeps reports (one row each, its checks as JSON), their
+// projects, history and Idempotency-Key records, and users' webhooks and
+// deliveries.
+type ReportStore struct{ store }
 
-// NewReportStore returns a store on db.
-func NewReportStore(db *DB) *ReportStore { return &ReportStore{db: db} }
+// NewReportStore returns the report store on e.
+func NewReportStore(e Engine) *ReportStore { return &ReportStore{newStore(e)} }
 
 // CreateReport implements ports.ReportStore.
 func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
@@ -87,63 +90,34 @@ func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Rep
 	return out[0], nil
 }
 
-// CreateReports implements ports.ReportStore: one IMMEDIATE transaction
-// inserts the reports and finishes the idempotency record.
+// CreateReports implements ports.ReportStore: one transaction inserts the
+// reports and finishes the idempotency record.
 func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error) {
-	rows, err := newReportRows(rs)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := s.db.bound(ctx)
+	rows := newReportRows(rs)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	err = s.db.inTx(ctx, "create reports", func(ctx context.Context, tx bun.Tx) error {
-		return insertReports(ctx, tx, rows, idem)
+	err := s.inTx(ctx, "create reports", func(ctx context.Context, tx bun.Tx) error {
+		return s.insertReports(ctx, tx, rows, idem)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return domainReports(rows)
-}
-
-// newReportRows are the rows of new reports rs, each with a fresh token.
-func newReportRows(rs []site.Report) ([]reportRow, error) {
-	rows := make([]reportRow, len(rs))
-	for i, r := range rs {
-		row, err := reportRowFrom(r)
-		if err != nil {
-			return nil, err
-		}
-		row.ID, row.Token = 0, site.NewShareToken()
-		rows[i] = row
-	}
-	return rows, nil
+	return reportsOf(rows), nil
 }
 
 // insertReports inserts rows (setting their IDs) and finishes idem, in tx.
-func insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, idem *site.Idempotency) error {
+func (s store) insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, idem *site.Idempotency) error {
 	ids := make([]int64, len(rows))
 	for i := range rows {
 		if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
-			return wrap("create report", err)
+			return s.wrap("create report", err)
 		}
 		ids[i] = rows[i].ID
 	}
 	if idem == nil {
 		return nil
 	}
-	return finishIdempotency(ctx, tx, *idem, ids)
-}
-
-// domainReports turns stored rows into reports.
-func domainReports(rows []reportRow) ([]site.Report, error) {
-	var err error
-	out := make([]site.Report, len(rows))
-	for i, row := range rows {
-		if out[i], err = row.toDomain(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return s.finishIdempotency(ctx, tx, *idem, ids)
 }
 
 // Report implements ports.ReportStore.
@@ -153,7 +127,7 @@ func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report
 
 // ReportByToken implements ports.ReportStore (reports_token is the index).
 func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Report, error) {
-	if holdsNUL(token) {
+	if s.dialect.unstorable(token) {
 		return site.Report{}, site.ErrNotFound
 	}
 	return s.one(ctx, "get report by token", "token = ?", token)
@@ -161,26 +135,26 @@ func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Rep
 
 // one reads the report matching where, or site.ErrNotFound.
 func (s *ReportStore) one(ctx context.Context, op, where string, args ...any) (site.Report, error) {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var row reportRow
-	if err := s.db.read.NewSelect().Model(&row).Where(where, args...).Scan(ctx); err != nil {
-		return site.Report{}, siteNotFound(err, op)
+	if err := s.e.Read.NewSelect().Model(&row).Where(where, args...).Scan(ctx); err != nil {
+		return site.Report{}, s.missing(err, site.ErrNotFound, op)
 	}
-	return row.toDomain()
+	return row.toDomain(), nil
 }
 
 // Reports implements ports.ReportStore.
 func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
-	if holdsNUL(q.Search, q.Project, string(q.Result)) {
+	if s.dialect.unstorable(q.Search, q.Project, string(q.Result), string(q.Status)) {
 		return []site.Report{}, 0, nil
 	}
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var rows []reportRow
-	sel := s.db.read.NewSelect().Model(&rows).ExcludeColumn("results").Where("user_id = ?", userID)
+	sel := s.e.Read.NewSelect().Model(&rows).ExcludeColumn("results").Where("user_id = ?", userID)
 	if q.Search != "" {
-		sel.Where("instr(url_key, ?) > 0", q.Search)
+		sel.Where(s.dialect.contains("url_key"), q.Search)
 	}
 	if q.Project != "" {
 		sel.Where("project = ?", q.Project)
@@ -194,64 +168,54 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQu
 	dir := direction(q.Desc)
 	switch q.SortBy {
 	case site.SortReportsByGeneratedAt:
-		sel.OrderExpr("generated_at " + dir) // fixed-width UTC text: text order is time order
+		sel.OrderExpr("generated_at " + dir)
 	case site.SortReportsByURL:
-		sel.OrderExpr("url COLLATE BINARY " + dir)
+		sel.OrderExpr(s.dialect.binary("url") + " " + dir)
 	case site.SortReportsByResult:
 		sel.OrderExpr("score " + dir)
 	}
 	sel.OrderExpr("id " + dir).Limit(int64(q.PerPage)).Offset(int64(q.Offset()))
 	total, err := sel.ScanAndCount(ctx)
 	if err != nil {
-		return nil, 0, wrap("list reports", err)
+		return nil, 0, s.wrap("list reports", err)
 	}
-	out := make([]site.Report, len(rows))
-	for i, row := range rows {
-		out[i] = row.summary()
-	}
-	return out, int(total), nil
+	return reportsOf(rows), int(total), nil
 }
 
-// UpdateReport implements ports.ReportStore: the transaction starts
-// IMMEDIATE, holding SQLite's write lock for the read, the update and the
-// write.
+// UpdateReport implements ports.ReportStore: the row is locked for the
+// read, the update and the write.
 func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update func(*site.Report) error) (site.Report, error) {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var out site.Report
-	err := s.db.inTx(ctx, "update report", func(ctx context.Context, tx bun.Tx) (err error) {
-		out, err = updateIn(ctx, tx, userID, id, update)
+	err := s.inTx(ctx, "update report", func(ctx context.Context, tx bun.Tx) (err error) {
+		out, err = s.updateIn(ctx, tx, userID, id, update)
 		return err
 	})
 	return out, err
 }
 
-// updateIn is UpdateReport's read, update and write within tx.
-func updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+// updateIn is UpdateReport's locked read, update and write within tx.
+func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*site.Report) error) (site.Report, error) {
 	var row reportRow
-	if err := tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx); err != nil {
-		return site.Report{}, siteNotFound(err, "read report to update")
-	}
-	r, err := row.toDomain()
+	err := s.dialect.lockRows(tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID), false).Scan(ctx)
 	if err != nil {
-		return site.Report{}, err
+		return site.Report{}, s.missing(err, site.ErrNotFound, "read report to update")
 	}
+	r := row.toDomain()
 	if err := update(&r); err != nil {
 		return site.Report{}, err
 	}
 	r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.utc()
-	next, err := reportRowFrom(r)
-	if err != nil {
-		return site.Report{}, err
-	}
+	next := reportRowFrom(r)
 	_, err = tx.NewUpdate().Model(&next).
 		Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash",
 			"status", "attempts", "failure", "schedule", "next_run_at", "generated_at", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
-		return site.Report{}, wrap("update report", err)
+		return site.Report{}, s.wrap("update report", err)
 	}
-	return next.toDomain()
+	return next.toDomain(), nil
 }
 
 // DeleteReport implements ports.ReportStore.
@@ -262,11 +226,11 @@ func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error 
 // deleteOwned deletes the row of model's table whose id is id and whose
 // user_id is userID, or returns site.ErrNotFound (none, or another user's).
 func (s *ReportStore) deleteOwned(ctx context.Context, model any, userID, id int64, op string) error {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	res, err := s.db.write.NewDelete().Model(model).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+	res, err := s.e.Write.NewDelete().Model(model).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
 	if err != nil {
-		return wrap(op, err)
+		return s.wrap(op, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return site.ErrNotFound
@@ -276,39 +240,20 @@ func (s *ReportStore) deleteOwned(ctx context.Context, model any, userID, id int
 
 // DeleteProject implements ports.ReportStore.
 func (s *ReportStore) DeleteProject(ctx context.Context, userID int64, name string) (int, error) {
-	if holdsNUL(name) {
+	if s.dialect.unstorable(name) {
 		return 0, site.ErrNotFound
 	}
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	res, err := s.db.write.NewDelete().Model((*reportRow)(nil)).Where("user_id = ? AND project = ?", userID, name).Exec(ctx)
+	res, err := s.e.Write.NewDelete().Model((*reportRow)(nil)).Where("user_id = ? AND project = ?", userID, name).Exec(ctx)
 	if err != nil {
-		return 0, wrap("delete project", err)
+		return 0, s.wrap("delete project", err)
 	}
 	n, _ := res.RowsAffected()
 	if n == 0 {
 		return 0, site.ErrNotFound
 	}
 	return int(n), nil
-}
-
-func direction(desc bool) string {
-	if desc {
-		return "DESC"
-	}
-	return "ASC"
-}
-
-// siteNotFound maps sql.ErrNoRows to site.ErrNotFound (no such report,
-// webhook or delivery) and wraps the rest.
-func siteNotFound(err error, op string) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, sql.ErrNoRows):
-		return site.ErrNotFound
-	}
-	return wrap(op, err)
 }
 
 // Interface guard.

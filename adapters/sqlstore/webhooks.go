@@ -1,9 +1,7 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/uptrace/bun"
 
@@ -14,20 +12,16 @@ import (
 type webhookRow struct {
 	bun.BaseModel `bun:"table:webhooks"`
 
-	ID        int64  `bun:"id,pk,autoincrement"`
-	UserID    int64  `bun:"user_id"`
-	URL       string `bun:"url"`
-	Secret    string `bun:"secret"`
-	Events    string `bun:"events"` // JSON list
-	CreatedAt stamp  `bun:"created_at"`
+	ID        int64    `bun:"id,pk,autoincrement"`
+	UserID    int64    `bun:"user_id"`
+	URL       string   `bun:"url"`
+	Secret    string   `bun:"secret"`
+	Events    []string `bun:"events"` // a JSON list
+	CreatedAt stamp    `bun:"created_at"`
 }
 
-func (r webhookRow) toDomain() (site.Webhook, error) {
-	w := site.Webhook{ID: r.ID, UserID: r.UserID, URL: r.URL, Secret: r.Secret, CreatedAt: r.CreatedAt.utc()}
-	if err := json.Unmarshal([]byte(r.Events), &w.Events); err != nil {
-		return site.Webhook{}, fmt.Errorf("sqlite: webhook %d: %w", r.ID, err)
-	}
-	return w, nil
+func (r webhookRow) toDomain() site.Webhook {
+	return site.Webhook{ID: r.ID, UserID: r.UserID, URL: r.URL, Secret: r.Secret, Events: r.Events, CreatedAt: r.CreatedAt.utc()}
 }
 
 type deliveryRow struct {
@@ -61,47 +55,39 @@ func (r deliveryRow) toDomain() site.Delivery {
 
 // CreateWebhook implements ports.WebhookStore.
 func (s *ReportStore) CreateWebhook(ctx context.Context, w site.Webhook) (site.Webhook, error) {
-	events, err := json.Marshal(w.Events)
-	if err != nil {
-		return site.Webhook{}, fmt.Errorf("sqlite: encode events: %w", err)
-	}
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	row := webhookRow{UserID: w.UserID, URL: w.URL, Secret: w.Secret, Events: string(events), CreatedAt: stampOf(w.CreatedAt)}
-	if _, err := s.db.write.NewInsert().Model(&row).Exec(ctx); err != nil {
-		return site.Webhook{}, wrap("create webhook", err)
+	row := webhookRow{UserID: w.UserID, URL: w.URL, Secret: w.Secret, Events: w.Events, CreatedAt: stampOf(w.CreatedAt)}
+	if _, err := s.e.Write.NewInsert().Model(&row).Exec(ctx); err != nil {
+		return site.Webhook{}, s.wrap("create webhook", err)
 	}
-	return row.toDomain()
+	return row.toDomain(), nil
 }
 
 // Webhooks implements ports.WebhookStore.
 func (s *ReportStore) Webhooks(ctx context.Context, userID int64) ([]site.Webhook, error) {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var rows []webhookRow
-	if err := s.db.read.NewSelect().Model(&rows).Where("user_id = ?", userID).OrderExpr("id").Scan(ctx); err != nil {
-		return nil, wrap("list webhooks", err)
+	if err := s.e.Read.NewSelect().Model(&rows).Where("user_id = ?", userID).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, s.wrap("list webhooks", err)
 	}
 	out := make([]site.Webhook, len(rows))
 	for i, row := range rows {
-		w, err := row.toDomain()
-		if err != nil {
-			return nil, err
-		}
-		out[i] = w
+		out[i] = row.toDomain()
 	}
 	return out, nil
 }
 
 // Webhook implements ports.WebhookStore.
 func (s *ReportStore) Webhook(ctx context.Context, userID, id int64) (site.Webhook, error) {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var row webhookRow
-	if err := s.db.read.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx); err != nil {
-		return site.Webhook{}, siteNotFound(err, "read webhook")
+	if err := s.e.Read.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx); err != nil {
+		return site.Webhook{}, s.missing(err, site.ErrNotFound, "read webhook")
 	}
-	return row.toDomain()
+	return row.toDomain(), nil
 }
 
 // DeleteWebhook implements ports.WebhookStore (its deliveries go with it).
@@ -111,24 +97,25 @@ func (s *ReportStore) DeleteWebhook(ctx context.Context, userID, id int64) error
 
 // Delivery implements ports.WebhookStore.
 func (s *ReportStore) Delivery(ctx context.Context, id int64) (site.Delivery, error) {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var row deliveryRow
-	if err := s.db.read.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
-		return site.Delivery{}, siteNotFound(err, "read delivery")
+	if err := s.e.Read.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
+		return site.Delivery{}, s.missing(err, site.ErrNotFound, "read delivery")
 	}
 	return row.toDomain(), nil
 }
 
-// UpdateDelivery implements ports.WebhookStore.
+// UpdateDelivery implements ports.WebhookStore: the row is locked for the
+// read, the update and the write.
 func (s *ReportStore) UpdateDelivery(ctx context.Context, id int64, update func(*site.Delivery) error) (site.Delivery, error) {
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var out site.Delivery
-	err := s.db.inTx(ctx, "update delivery", func(ctx context.Context, tx bun.Tx) error {
+	err := s.inTx(ctx, "update delivery", func(ctx context.Context, tx bun.Tx) error {
 		var row deliveryRow
-		if err := tx.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
-			return siteNotFound(err, "read delivery")
+		if err := s.dialect.lockRows(tx.NewSelect().Model(&row).Where("id = ?", id), false).Scan(ctx); err != nil {
+			return s.missing(err, site.ErrNotFound, "read delivery")
 		}
 		out = row.toDomain()
 		if err := update(&out); err != nil {
@@ -137,7 +124,7 @@ func (s *ReportStore) UpdateDelivery(ctx context.Context, id int64, update func(
 		row = deliveryRowOf(out)
 		row.ID = id
 		_, err := tx.NewUpdate().Model(&row).WherePK().Exec(ctx)
-		return wrapNonNil("update delivery", err)
+		return s.wrap("update delivery", err)
 	})
 	return out, err
 }
@@ -147,13 +134,13 @@ func (s *ReportStore) Deliveries(ctx context.Context, userID, webhookID int64, l
 	if _, err := s.Webhook(ctx, userID, webhookID); err != nil {
 		return nil, err
 	}
-	ctx, cancel := s.db.bound(ctx)
+	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var rows []deliveryRow
-	err := s.db.read.NewSelect().Model(&rows).Where("webhook_id = ? AND user_id = ?", webhookID, userID).
+	err := s.e.Read.NewSelect().Model(&rows).Where("webhook_id = ? AND user_id = ?", webhookID, userID).
 		OrderExpr("id DESC").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
-		return nil, wrap("list deliveries", err)
+		return nil, s.wrap("list deliveries", err)
 	}
 	out := make([]site.Delivery, len(rows))
 	for i, row := range rows {
@@ -162,31 +149,5 @@ func (s *ReportStore) Deliveries(ctx context.Context, userID, webhookID int64, l
 	return out, nil
 }
 
-// CreateDeliveries implements ports.WebhookQueue: the rows and their jobs
-// in one IMMEDIATE transaction.
-func (j *Jobs) CreateDeliveries(ctx context.Context, ds []site.Delivery) ([]site.Delivery, error) {
-	ctx, cancel := j.db.bound(ctx)
-	defer cancel()
-	out := make([]site.Delivery, len(ds))
-	err := j.db.inTx(ctx, "create deliveries", func(ctx context.Context, tx bun.Tx) error {
-		for i, d := range ds {
-			row := deliveryRowOf(d)
-			row.ID = 0
-			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
-				return wrap("create delivery", err)
-			}
-			if _, err := j.InsertDelivery(ctx, tx.Tx, row.ID); err != nil {
-				return wrap("enqueue delivery", err)
-			}
-			out[i] = row.toDomain()
-		}
-		return nil
-	})
-	return out, err
-}
-
-// Interface guards.
-var (
-	_ ports.WebhookStore = (*ReportStore)(nil)
-	_ ports.WebhookQueue = (*Jobs)(nil)
-)
+// Interface guard.
+var _ ports.WebhookStore = (*ReportStore)(nil)

@@ -1,0 +1,46 @@
+package postgres
+
+import (
+	"github.com/pinsight/pinsight/adapters/sqlstore"
+	"github.com/pinsight/pinsight/domain/postal"
+)
+
+// engine describes the database to the shared SQL store: one pool for
+// reads and writes.
+func (db *DB) engine() sqlstore.Engine {
+	return sqlstore.Engine{Name: "postgres", Read: db.DB, Write: db.DB, Timeout: db.timeout,
+		Unavailable: isUnavailable, UniqueViolation: isUniqueViolation, ForeignKeyViolation: isForeignKeyViolation}
+}
+
+// NewAccountStore returns the store of users and API keys in PostgreSQL.
+func NewAccountStore(db *DB) *sqlstore.AccountStore { return sqlstore.NewAccountStore(db.engine()) }
+
+// NewReportStore returns the store of reports, their history,
+// Idempotency-Key records, webhooks and deliveries in PostgreSQL.
+func NewReportStore(db *DB) *sqlstore.ReportStore { return sqlstore.NewReportStore(db.engine()) }
+
+// NewReviewStore returns the store of reviews and likes in PostgreSQL.
+func NewReviewStore(db *DB) *sqlstore.ReviewStore { return sqlstore.NewReviewStore(db.engine()) }
+
+// KeysChannel is the NOTIFY channel on which a revoked key's ID is
+// announced, so that every instance drops it from its cache of verified
+// keys.
+const KeysChannel = sqlstore.KeysChannel
+
+// ReviewsChannel is the NOTIFY channel on which every review or like that
+// changes an office's counts is announced, with the office's pincode.
+const ReviewsChannel = sqlstore.ReviewsChannel
+
+// ReviewsSubscription relays every instance's review and like writes to
+// changed, with the office's pincode, on a Listener; after a
+// (re)connection it calls changed with "" - every pincode - since
+// announcements may have been missed. changed must not block: it re-reads
+// the counts in the background (directory.CountsChanged), never dropping
+// the ones it serves.
+func ReviewsSubscription(changed func(pin postal.Pincode)) Subscription {
+	return Subscription{
+		Channel: ReviewsChannel,
+		Notify:  func(payload string) { changed(postal.Pincode(payload)) },
+		Missed:  func() { changed("") },
+	}
+}

@@ -1,0 +1,22 @@
+package sqlite
+
+import (
+	"github.com/pinsight/pinsight/adapters/sqlstore"
+)
+
+// engine describes the file to the shared SQL store: reads on the
+// read-only pool, writes and transactions (IMMEDIATE) on the one writer.
+func (db *DB) engine() sqlstore.Engine {
+	return sqlstore.Engine{Name: "sqlite", Read: db.read, Write: db.write, Timeout: db.timeout,
+		Unavailable: isUnavailable, UniqueViolation: isUniqueViolation, ForeignKeyViolation: isForeignKeyViolation}
+}
+
+// NewAccountStore returns the store of users and API keys in the file.
+func NewAccountStore(db *DB) *sqlstore.AccountStore { return sqlstore.NewAccountStore(db.engine()) }
+
+// NewReportStore returns the store of reports, their history,
+// Idempotency-Key records, webhooks and deliveries in the file.
+func NewReportStore(db *DB) *sqlstore.ReportStore { return sqlstore.NewReportStore(db.engine()) }
+
+// NewReviewStore returns the store of reviews and likes in the file.
+func NewReviewStore(db *DB) *sqlstore.ReviewStore { return sqlstore.NewReviewStore(db.engine()) }

@@ -1,0 +1,190 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/uptrace/bun"
+	bundialect "github.com/uptrace/bun/dialect"
+	"github.com/uptrace/bun/schema"
+)
+
+// This file holds everything the store does differently on SQLite and on
+// PostgreSQL; the rest of the package is one code path for both.
+
+// dialect is the SQL dialect of an engine's connections.
+type dialect struct{ pg bool }
+
+func dialectOf(db *bun.DB) dialect { return dialect{pg: db.Dialect().Name() == bundialect.PG} }
+
+// isPG reports whether gen writes PostgreSQL.
+func isPG(gen schema.QueryGen) bool { return gen.Dialect().Name() == bundialect.PG }
+
+// contains is the condition that column holds the query argument as a
+// substring, compared byte for byte (no LIKE wildcards, no case folding).
+func (d dialect) contains(column string) string {
+	if d.pg {
+		return "strpos(" + column + ", ?) > 0"
+	}
+	return "instr(" + column + ", ?) > 0"
+}
+
+// binary is column under the collation that orders text by its bytes, as
+// the memory store orders strings.
+func (d dialect) binary(column string) string {
+	if d.pg {
+		return column + ` COLLATE "C"`
+	}
+	return column + " COLLATE BINARY"
+}
+
+// lockRows locks the rows q reads until the transaction ends (FOR UPDATE;
+// with skip, rows another transaction holds are passed over, so instances
+// claiming work at once never take the same row). SQLite has no row locks:
+// its transactions start IMMEDIATE, holding the file's write lock, which
+// serialises them instead.
+func (d dialect) lockRows(q *bun.SelectQuery, skip bool) *bun.SelectQuery {
+	switch {
+	case !d.pg:
+		return q
+	case skip:
+		return q.For("UPDATE SKIP LOCKED")
+	}
+	return q.For("UPDATE")
+}
+
+// notify announces payload on channel when tx commits, and only if it
+// commits (PostgreSQL's pg_notify), for other instances' caches. SQLite
+// serves one process: there is nobody to tell.
+func (d dialect) notify(ctx context.Context, tx bun.Tx, channel, payload string) error {
+	if !d.pg {
+		return nil
+	}
+	_, err := tx.NewRaw("SELECT pg_notify(?, ?)", channel, payload).Exec(ctx)
+	return err
+}
+
+// snapshot is the options of a read-only transaction whose statements all
+// see one state of the database (PostgreSQL needs REPEATABLE READ for
+// that; an SQLite read transaction is a snapshot already).
+func (d dialect) snapshot() *sql.TxOptions {
+	if d.pg {
+		return &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	return &sql.TxOptions{ReadOnly: true}
+}
+
+// unstorable reports whether any of ss is text the engine cannot hold: NUL
+// anywhere, and on PostgreSQL invalid UTF-8. No stored value equals or
+// contains such text, so a lookup by it matches nothing, as in the memory
+// store, instead of failing.
+func (d dialect) unstorable(ss ...string) bool {
+	for _, s := range ss {
+		if strings.IndexByte(s, 0) >= 0 || (d.pg && !utf8.ValidString(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// stampLayout is how SQLite stores times: RFC 3339 in UTC with exactly six
+// fractional digits, so that text order is time order (sorting, min()) and
+// the resolution is a PostgreSQL timestamptz's.
+const stampLayout = "2006-01-02T15:04:05.000000Z"
+
+// stamp is a time column: timestamptz on PostgreSQL, stampLayout text on
+// SQLite; always in UTC, to the microsecond.
+type stamp time.Time
+
+// stampOf is t as it will be stored.
+func stampOf(t time.Time) stamp { return stamp(t.UTC().Truncate(time.Microsecond)) }
+
+// utc returns the stored time, in UTC.
+func (s stamp) utc() time.Time { return time.Time(s).UTC() }
+
+// AppendQuery implements schema.QueryAppender: bun writes the time in the
+// dialect's form.
+func (s stamp) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
+	if isPG(gen) {
+		return gen.Dialect().AppendTime(b, s.utc()), nil
+	}
+	return gen.Dialect().AppendString(b, s.utc().Format(stampLayout)), nil
+}
+
+// Value implements driver.Valuer, for values handed to the driver directly.
+func (s stamp) Value() (driver.Value, error) { return s.utc(), nil }
+
+// Scan implements sql.Scanner: a timestamptz, or stampLayout text.
+func (s *stamp) Scan(v any) error {
+	var text string
+	switch v := v.(type) {
+	case time.Time:
+		*s = stampOf(v)
+		return nil
+	case string:
+		text = v
+	case []byte:
+		text = string(v)
+	default:
+		return fmt.Errorf("sqlstore: a stored time is %T, want a time or text", v)
+	}
+	t, err := time.Parse(stampLayout, text)
+	if err != nil {
+		return fmt.Errorf("sqlstore: stored time %q: %w", text, err)
+	}
+	*s = stamp(t)
+	return nil
+}
+
+// idList is a list of row ids: an int8[] on PostgreSQL, a JSON array on
+// SQLite.
+type idList []int64
+
+// AppendQuery implements schema.QueryAppender.
+func (l idList) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
+	open, close := byte('['), byte(']')
+	if isPG(gen) {
+		open, close = '{', '}'
+	}
+	text := []byte{open}
+	for i, id := range l {
+		if i > 0 {
+			text = append(text, ',')
+		}
+		text = strconv.AppendInt(text, id, 10)
+	}
+	return gen.Dialect().AppendString(b, string(append(text, close))), nil
+}
+
+// Scan implements sql.Scanner: "{1,2}" or "[1,2]".
+func (l *idList) Scan(v any) error {
+	var text string
+	switch v := v.(type) {
+	case string:
+		text = v
+	case []byte:
+		text = string(v)
+	default:
+		return fmt.Errorf("sqlstore: a stored id list is %T, want text", v)
+	}
+	inner := strings.Trim(strings.TrimSpace(text), "{}[]")
+	out := idList{}
+	for _, f := range strings.Split(inner, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		id, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return fmt.Errorf("sqlstore: stored id list %q: %w", text, err)
+		}
+		out = append(out, id)
+	}
+	*l = out
+	return nil
+}

@@ -1,0 +1,152 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/pinsight/pinsight/domain/site"
+)
+
+// Enqueuer puts jobs on an engine's durable queue within the transaction
+// that writes what they work on, so a job exists if and only if its row
+// does (River's Queue.Insert and Queue.InsertDelivery).
+type Enqueuer interface {
+	// Insert enqueues the analysis of the user's report reportID to run at
+	// runAt (now when zero), and returns the job's id.
+	Insert(ctx context.Context, tx *sql.Tx, reportID, userID int64, runAt time.Time) (int64, error)
+	// InsertDelivery enqueues webhook delivery deliveryID.
+	InsertDelivery(ctx context.Context, tx *sql.Tx, deliveryID int64) (int64, error)
+}
+
+// JobStore is the transactional half of ports.Jobs and
+// ports.WebhookQueue: the writes that enqueue jobs with their rows. An
+// engine's queue type embeds it beside the queue that runs the jobs.
+type JobStore struct {
+	store
+	queue Enqueuer
+}
+
+// NewJobStore returns the job store on e, enqueueing on q.
+func NewJobStore(e Engine, q Enqueuer) *JobStore { return &JobStore{store: newStore(e), queue: q} }
+
+// SweepBatch bounds the scheduled reports one sweep enqueues; the next
+// sweep takes the rest.
+const SweepBatch = 500
+
+// Sweep enqueues the scheduled analyses due now: the queue's periodic job.
+func (j *JobStore) Sweep(ctx context.Context) error {
+	_, err := j.EnqueueDue(ctx, time.Now(), SweepBatch)
+	return err
+}
+
+// CreateWithJob implements ports.Jobs.
+func (j *JobStore) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error) {
+	out, ids, err := j.create(ctx, []site.Report{r}, idem, []time.Time{runAt})
+	if err != nil {
+		return site.Report{}, 0, err
+	}
+	return out[0], ids[0], nil
+}
+
+// CreateManyWithJobs implements ports.Jobs.
+func (j *JobStore) CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
+	return j.create(ctx, rs, idem, runAt)
+}
+
+// create inserts rs and their jobs in one transaction.
+func (j *JobStore) create(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
+	rows := newReportRows(rs)
+	ctx, cancel := j.bound(ctx)
+	defer cancel()
+	jobIDs := make([]int64, len(rows))
+	err := j.inTx(ctx, "create reports with jobs", func(ctx context.Context, tx bun.Tx) (err error) {
+		if err := j.insertReports(ctx, tx, rows, idem); err != nil {
+			return err
+		}
+		for i, row := range rows {
+			if jobIDs[i], err = j.queue.Insert(ctx, tx.Tx, row.ID, row.UserID, runAt[i]); err != nil {
+				return j.wrap("enqueue analysis", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return reportsOf(rows), jobIDs, nil
+}
+
+// UpdateWithJob implements ports.Jobs.
+func (j *JobStore) UpdateWithJob(ctx context.Context, userID, id int64, update func(*site.Report) error, runAt time.Time) (site.Report, int64, error) {
+	ctx, cancel := j.bound(ctx)
+	defer cancel()
+	var out site.Report
+	var jobID int64
+	err := j.inTx(ctx, "update report with job", func(ctx context.Context, tx bun.Tx) (err error) {
+		if out, err = j.updateIn(ctx, tx, userID, id, update); err != nil {
+			return err
+		}
+		jobID, err = j.queue.Insert(ctx, tx.Tx, id, userID, runAt)
+		return j.wrap("enqueue analysis", err)
+	})
+	return out, jobID, err
+}
+
+// EnqueueDue implements ports.Jobs: due rows are locked, skipping those
+// another transaction holds, so instances sweeping at once never take the
+// same report.
+func (j *JobStore) EnqueueDue(ctx context.Context, now time.Time, limit int) (int, error) {
+	ctx, cancel := j.bound(ctx)
+	defer cancel()
+	n := 0
+	err := j.inTx(ctx, "enqueue scheduled analyses", func(ctx context.Context, tx bun.Tx) error {
+		var rows []reportRow
+		due := tx.NewSelect().Model(&rows).Column("id", "user_id", "schedule").
+			Where("schedule <> '' AND next_run_at <= ? AND status IN ('generated', 'failed')", stampOf(now)).
+			OrderExpr("next_run_at").Limit(int64(limit))
+		if err := j.dialect.lockRows(due, true).Scan(ctx); err != nil {
+			return j.wrap("find due reports", err)
+		}
+		for _, row := range rows {
+			next := stampOf(now.Add(site.Schedule(row.Schedule).Period()))
+			_, err := tx.NewUpdate().Model((*reportRow)(nil)).
+				Set("status = ?", string(site.StatusPending)).Set("attempts = 0").Set("failure = ''").Set("next_run_at = ?", next).
+				Where("id = ?", row.ID).Exec(ctx)
+			if err != nil {
+				return j.wrap("mark report due", err)
+			}
+			if _, err := j.queue.Insert(ctx, tx.Tx, row.ID, row.UserID, time.Time{}); err != nil {
+				return j.wrap("enqueue scheduled analysis", err)
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// CreateDeliveries implements ports.WebhookQueue: the rows and their jobs
+// in one transaction.
+func (j *JobStore) CreateDeliveries(ctx context.Context, ds []site.Delivery) ([]site.Delivery, error) {
+	ctx, cancel := j.bound(ctx)
+	defer cancel()
+	out := make([]site.Delivery, len(ds))
+	err := j.inTx(ctx, "create deliveries", func(ctx context.Context, tx bun.Tx) error {
+		for i, d := range ds {
+			row := deliveryRowOf(d)
+			row.ID = 0
+			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+				return j.wrap("create delivery", err)
+			}
+			if _, err := j.queue.InsertDelivery(ctx, tx.Tx, row.ID); err != nil {
+				return j.wrap("enqueue delivery", err)
+			}
+			out[i] = row.toDomain()
+		}
+		return nil
+	})
+	return out, err
+}
