@@ -15,6 +15,7 @@ import (
 	"github.com/uptrace/bun/migrate"
 
 	"github.com/pinsight/pinsight/adapters/postgres/migrations"
+	"github.com/pinsight/pinsight/adapters/sqlstore"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -179,23 +180,7 @@ func Rollback(ctx context.Context, db *DB) ([]string, error) {
 
 // MigrationStatus lists every known migration and whether it ran.
 func MigrationStatus(ctx context.Context, db *DB) ([]string, error) {
-	m := migrate.NewMigrator(db.DB, migrations.Migrations)
-	if err := m.Init(ctx); err != nil {
-		return nil, err
-	}
-	ms, err := m.MigrationsWithStatus(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(ms))
-	for _, mg := range ms {
-		state := "pending"
-		if mg.IsApplied() {
-			state = "applied " + mg.MigratedAt.UTC().Format(time.RFC3339)
-		}
-		out = append(out, mg.Name+" "+state)
-	}
-	return out, nil
+	return sqlstore.MigrationStatus(ctx, migrate.NewMigrator(db.DB, migrations.Migrations))
 }
 
 // Ping checks that the database answers within 2 seconds.

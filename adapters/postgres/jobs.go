@@ -41,7 +41,7 @@ func NewJobs(db *DB, cfg riverjobs.Config) (*Jobs, error) {
 		listen.Close()
 		return nil, err
 	}
-	j := &Jobs{Queue: q, JobStore: sqlstore.NewJobStore(db.engine(), q), listen: listen}
+	j := &Jobs{Queue: q, JobStore: sqlstore.NewJobStore(db.Engine(), q), listen: listen}
 	q.SetSweep(j.Sweep)
 	return j, nil
 }

@@ -5,22 +5,22 @@ import (
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
-// engine describes the database to the shared SQL store: one pool for
+// Engine describes the database to the shared SQL store: one pool for
 // reads and writes.
-func (db *DB) engine() sqlstore.Engine {
+func (db *DB) Engine() sqlstore.Engine {
 	return sqlstore.Engine{Name: "postgres", Read: db.DB, Write: db.DB, Timeout: db.timeout,
 		Unavailable: isUnavailable, UniqueViolation: isUniqueViolation, ForeignKeyViolation: isForeignKeyViolation}
 }
 
 // NewAccountStore returns the store of users and API keys in PostgreSQL.
-func NewAccountStore(db *DB) *sqlstore.AccountStore { return sqlstore.NewAccountStore(db.engine()) }
+func NewAccountStore(db *DB) *sqlstore.AccountStore { return sqlstore.NewAccountStore(db.Engine()) }
 
 // NewReportStore returns the store of reports, their history,
 // Idempotency-Key records, webhooks and deliveries in PostgreSQL.
-func NewReportStore(db *DB) *sqlstore.ReportStore { return sqlstore.NewReportStore(db.engine()) }
+func NewReportStore(db *DB) *sqlstore.ReportStore { return sqlstore.NewReportStore(db.Engine()) }
 
 // NewReviewStore returns the store of reviews and likes in PostgreSQL.
-func NewReviewStore(db *DB) *sqlstore.ReviewStore { return sqlstore.NewReviewStore(db.engine()) }
+func NewReviewStore(db *DB) *sqlstore.ReviewStore { return sqlstore.NewReviewStore(db.Engine()) }
 
 // KeysChannel is the NOTIFY channel on which a revoked key's ID is
 // announced, so that every instance drops it from its cache of verified

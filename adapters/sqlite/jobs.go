@@ -27,7 +27,7 @@ func NewJobs(db *DB, cfg riverjobs.Config) (*Jobs, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Jobs{Queue: q, JobStore: sqlstore.NewJobStore(db.engine(), q)}
+	j := &Jobs{Queue: q, JobStore: sqlstore.NewJobStore(db.Engine(), q)}
 	q.SetSweep(j.Sweep)
 	return j, nil
 }

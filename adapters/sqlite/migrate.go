@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun/migrate"
 
 	"github.com/pinsight/pinsight/adapters/sqlite/migrations"
+	"github.com/pinsight/pinsight/adapters/sqlstore"
 )
 
 // errAppliedElsewhere stops a run whose next migration another process
@@ -104,21 +105,9 @@ func Rollback(ctx context.Context, db *DB) ([]string, error) {
 
 // MigrationStatus lists every known migration and whether it ran.
 func MigrationStatus(ctx context.Context, db *DB) ([]string, error) {
-	m := newMigrator(db)
-	if err := m.Init(ctx); err != nil {
-		return nil, wrap("init migrations", err)
-	}
-	ms, err := m.MigrationsWithStatus(ctx)
+	out, err := sqlstore.MigrationStatus(ctx, newMigrator(db))
 	if err != nil {
 		return nil, wrap("migration status", err)
-	}
-	out := make([]string, 0, len(ms))
-	for _, mg := range ms {
-		state := "pending"
-		if mg.IsApplied() {
-			state = "applied " + mg.MigratedAt.UTC().Format(time.RFC3339)
-		}
-		out = append(out, mg.Name+" "+state)
 	}
 	return out, nil
 }

@@ -4,19 +4,19 @@ import (
 	"github.com/pinsight/pinsight/adapters/sqlstore"
 )
 
-// engine describes the file to the shared SQL store: reads on the
+// Engine describes the file to the shared SQL store: reads on the
 // read-only pool, writes and transactions (IMMEDIATE) on the one writer.
-func (db *DB) engine() sqlstore.Engine {
+func (db *DB) Engine() sqlstore.Engine {
 	return sqlstore.Engine{Name: "sqlite", Read: db.read, Write: db.write, Timeout: db.timeout,
 		Unavailable: isUnavailable, UniqueViolation: isUniqueViolation, ForeignKeyViolation: isForeignKeyViolation}
 }
 
 // NewAccountStore returns the store of users and API keys in the file.
-func NewAccountStore(db *DB) *sqlstore.AccountStore { return sqlstore.NewAccountStore(db.engine()) }
+func NewAccountStore(db *DB) *sqlstore.AccountStore { return sqlstore.NewAccountStore(db.Engine()) }
 
 // NewReportStore returns the store of reports, their history,
 // Idempotency-Key records, webhooks and deliveries in the file.
-func NewReportStore(db *DB) *sqlstore.ReportStore { return sqlstore.NewReportStore(db.engine()) }
+func NewReportStore(db *DB) *sqlstore.ReportStore { return sqlstore.NewReportStore(db.Engine()) }
 
 // NewReviewStore returns the store of reviews and likes in the file.
-func NewReviewStore(db *DB) *sqlstore.ReviewStore { return sqlstore.NewReviewStore(db.engine()) }
+func NewReviewStore(db *DB) *sqlstore.ReviewStore { return sqlstore.NewReviewStore(db.Engine()) }

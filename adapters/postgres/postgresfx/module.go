@@ -11,6 +11,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/adapters/riverjobs"
+	"github.com/pinsight/pinsight/adapters/sqlstore/sqlstorefx"
 	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
@@ -26,10 +27,8 @@ import (
 // stop it closes the pool.
 var Module = fx.Module("postgres",
 	fx.Provide(newDB),
-	fx.Provide(fx.Annotate(postgres.NewAccountStore, fx.As(new(ports.AccountStore)))),
-	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.ReportStore)))),
-	fx.Provide(fx.Annotate(postgres.NewReportStore, fx.As(new(ports.WebhookStore)))),
-	fx.Provide(fx.Annotate(postgres.NewReviewStore, fx.As(new(ports.ReviewStore)))),
+	fx.Provide((*postgres.DB).Engine),
+	sqlstorefx.Stores,
 	fx.Provide(appfx.AsComponent(readiness)),
 	fx.Provide(newJobs),
 )

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/riverjobs"
 	"github.com/pinsight/pinsight/adapters/sqlite"
+	"github.com/pinsight/pinsight/adapters/sqlstore/sqlstorefx"
 	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/ports"
@@ -23,10 +24,8 @@ import (
 // context (failing the start when it cannot); on stop it closes the file.
 var Module = fx.Module("sqlite",
 	fx.Provide(newDB),
-	fx.Provide(fx.Annotate(sqlite.NewAccountStore, fx.As(new(ports.AccountStore)))),
-	fx.Provide(fx.Annotate(sqlite.NewReportStore, fx.As(new(ports.ReportStore)))),
-	fx.Provide(fx.Annotate(sqlite.NewReportStore, fx.As(new(ports.WebhookStore)))),
-	fx.Provide(fx.Annotate(sqlite.NewReviewStore, fx.As(new(ports.ReviewStore)))),
+	fx.Provide((*sqlite.DB).Engine),
+	sqlstorefx.Stores,
 	fx.Provide(appfx.AsComponent(readiness)),
 	fx.Provide(newJobs),
 )
