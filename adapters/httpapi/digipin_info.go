@@ -9,7 +9,7 @@ import (
 	"github.com/pinsight/pinsight/digipin"
 )
 
-// InfoData describes the DIGIPIN system (seed §4.14) plus a table of levels.
+// InfoData describes the DIGIPIN system plus a table of its levels.
 type InfoData struct {
 	Description     string            `json:"description"`
 	Bounds          BoundsData        `json:"bounds"`

@@ -1,4 +1,4 @@
-package tests
+package arch
 
 import (
 	"encoding/json"
@@ -26,7 +26,7 @@ type pkg struct {
 func listPackages(t *testing.T) (project []pkg, standard map[string]bool) {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Dir,Standard,Imports,Deps,GoFiles", "./...")
-	cmd.Dir = ".."
+	cmd.Dir = repoRoot
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -127,6 +127,8 @@ func forbiddenImport(from, to string) string {
 		return "riverjobs (River's glue) imports no adapter"
 	case (under(from, "adapters/sqlite") || under(from, "adapters/postgres")) && under(to, "adapters/riverjobs"):
 		return "" // the SQL adapters share River's glue: the queue is theirs, on their *sql.Tx
+	case (under(from, "adapters/sqlite") || under(from, "adapters/postgres")) && under(to, "adapters/sqlstore"):
+		return "" // the SQL engines share one bun store: the storage ports written once, handed each engine's handles
 	case under(from, "adapters") && under(to, "adapters") && adapterOf(from) != adapterOf(to):
 		return "an adapter never imports another adapter"
 	case !under(from, "cmd") && !under(from, "tests") && under(to, "cmd"):
@@ -233,6 +235,22 @@ func TestForbiddenImportRules(t *testing.T) {
 		{"adapters/httpapi", "app", true},
 		{"adapters/httpapi", "adapters/memory", false},
 		{"adapters/postgres/migrations", "adapters/postgres", true},
+		{"adapters/sqlite", "adapters/sqlstore", true},
+		{"adapters/sqlite/sqlitefx", "adapters/sqlstore", true},
+		{"adapters/postgres", "adapters/sqlstore/dialect", true},
+		{"adapters/postgres/postgresfx", "adapters/sqlstore", true},
+		{"adapters/sqlstore", "adapters/sqlite", false},
+		{"adapters/sqlstore", "adapters/postgres", false},
+		{"adapters/sqlstore", "adapters/riverjobs", false},
+		{"adapters/sqlstore", "adapters/memory", false},
+		{"adapters/memory", "adapters/sqlstore", false},
+		{"adapters/redis", "adapters/sqlstore", false},
+		{"adapters/riverjobs", "adapters/sqlstore", false},
+		{"adapters/httpapi", "adapters/sqlstore", false},
+		{"adapters/sqlitex", "adapters/sqlstore", false},
+		{"adapters/sqlite", "adapters/sqlstorex", false},
+		{"app", "adapters/sqlstore", false},
+		{"domain/site", "adapters/sqlstore", false},
 		{"adapters/memory", "cmd/pinsight", false},
 		{"cmd/pinsight", "adapters/memory", true},
 	}

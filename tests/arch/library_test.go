@@ -1,4 +1,4 @@
-package tests
+package arch
 
 import (
 	"os"
@@ -56,7 +56,7 @@ func main() {
 // finds the nearest offices and searches; and its build links no fx, huma,
 // bun, pgx or Docker package.
 func TestOutsideModule(t *testing.T) {
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,12 @@
+// Package arch holds Pinsight's light repository checks, which need no
+// container engine and compile no testcontainers: the architecture rules
+// (which package may import or link what, from go list), the library's
+// acceptance test (an outside module using Pinsight as a library), and the
+// documentation checks (the contributor's guide names every port and
+// conformance suite; no file cites a document the repository lacks).
+// Run them alone with go test ./tests/arch.
+package arch
+
+// repoRoot is the module's root, relative to this package's directory
+// (where go test runs its tests).
+const repoRoot = "../.."
