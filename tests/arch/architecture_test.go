@@ -178,10 +178,10 @@ var forbiddenInLibrary = []string{
 }
 
 // isLibrary reports whether path is a library package: app/... (each use
-// case and postaldir), adapters/memory, digipin, geo and domain/..., fx
-// packages excepted.
+// case and postaldir), adapters/memory, adapters/fetch/audit (one page's
+// analysis in one call), digipin, geo and domain/..., fx packages excepted.
 func isLibrary(path string) bool {
-	return !isFx(path) && (under(path, "app") || rel(path) == "adapters/memory" ||
+	return !isFx(path) && (under(path, "app") || rel(path) == "adapters/memory" || rel(path) == "adapters/fetch/audit" ||
 		under(path, "digipin") || under(path, "geo") || under(path, "domain"))
 }
 
@@ -201,7 +201,7 @@ func checkLibraryDeps(t *testing.T, project []pkg) {
 			}
 		}
 	}
-	for _, want := range []string{"app/directory", "app/geocode", "app/accounts", "app/reports", "app/health", "app/postaldir", "adapters/memory", "digipin", "geo", "domain/postal"} {
+	for _, want := range []string{"app/directory", "app/geocode", "app/accounts", "app/reports", "app/health", "app/postaldir", "adapters/memory", "adapters/fetch/audit", "digipin", "geo", "domain/postal"} {
 		if !slices.Contains(checked, want) {
 			t.Errorf("library package %s was not checked (checked: %v)", want, checked)
 		}
@@ -253,6 +253,7 @@ func TestForbiddenImportRules(t *testing.T) {
 		{"domain/site", "adapters/sqlstore", false},
 		{"adapters/memory", "cmd/pinsight", false},
 		{"cmd/pinsight", "adapters/memory", true},
+		{"adapters/fetch/audit", "adapters/fetch", true},
 	}
 	for _, tt := range tests {
 		if got := forbiddenImport(m(tt.from), m(tt.to)) == ""; got != tt.allowed {
@@ -260,7 +261,7 @@ func TestForbiddenImportRules(t *testing.T) {
 		}
 	}
 	for path, want := range map[string]bool{"app/reports": true, "app/appfx": false, "adapters/memory": true, "adapters/memory/memoryfx": false,
-		"adapters/sqlite": false, "domain/fault": true, "digipin/digipintest": true, "ports": false, "cmd/pinsight": false} {
+		"adapters/sqlite": false, "adapters/fetch/audit": true, "adapters/fetch": false, "domain/fault": true, "digipin/digipintest": true, "ports": false, "cmd/pinsight": false} {
 		if got := isLibrary(m(path)); got != want {
 			t.Errorf("isLibrary(%s) = %v, want %v", path, got, want)
 		}
