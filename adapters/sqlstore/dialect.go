@@ -122,16 +122,12 @@ func (s stamp) Value() (driver.Value, error) { return s.utc(), nil }
 
 // Scan implements sql.Scanner: a timestamptz, or stampLayout text.
 func (s *stamp) Scan(v any) error {
-	var text string
-	switch v := v.(type) {
-	case time.Time:
-		*s = stampOf(v)
+	if t, ok := v.(time.Time); ok {
+		*s = stampOf(t)
 		return nil
-	case string:
-		text = v
-	case []byte:
-		text = string(v)
-	default:
+	}
+	text, ok := textOf(v)
+	if !ok {
 		return fmt.Errorf("sqlstore: a stored time is %T, want a time or text", v)
 	}
 	t, err := time.Parse(stampLayout, text)
@@ -164,13 +160,8 @@ func (l idList) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
 
 // Scan implements sql.Scanner: "{1,2}" or "[1,2]".
 func (l *idList) Scan(v any) error {
-	var text string
-	switch v := v.(type) {
-	case string:
-		text = v
-	case []byte:
-		text = string(v)
-	default:
+	text, ok := textOf(v)
+	if !ok {
 		return fmt.Errorf("sqlstore: a stored id list is %T, want text", v)
 	}
 	inner := strings.Trim(strings.TrimSpace(text), "{}[]")
@@ -187,4 +178,15 @@ func (l *idList) Scan(v any) error {
 	}
 	*l = out
 	return nil
+}
+
+// textOf is a scanned text column's value.
+func textOf(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case []byte:
+		return string(v), true
+	}
+	return "", false
 }
