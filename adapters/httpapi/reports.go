@@ -185,8 +185,8 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := &createdReply{Status: r.HTTPStatus, Body: Envelope[ReportData]{Success: true, Data: reportData(base, r.Report)}}
-		if r.HTTPStatus == http.StatusAccepted {
+		out := &createdReply{Status: outcomeStatus[r.Outcome], Body: Envelope[ReportData]{Success: true, Data: reportData(base, r.Report)}}
+		if r.Outcome == site.OutcomeAccepted {
 			out.Location = base + reportPath(r.ID)
 		}
 		if r.Replayed {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/domain/site"
 )
 
 type reportBatchInput struct {
@@ -53,7 +54,7 @@ func registerReportBatch(g huma.API, base string, rs *reports.Reports, acc *acco
 		for _, r := range out.Reports {
 			data.Reports = append(data.Reports, reportItem(base, r))
 		}
-		reply := &batchReply{Status: http.StatusAccepted, Body: Envelope[ReportBatchData]{Success: true, Data: data}}
+		reply := &batchReply{Status: outcomeStatus[site.OutcomeAccepted], Body: Envelope[ReportBatchData]{Success: true, Data: data}}
 		if out.Replayed {
 			reply.Replayed = "true"
 		}

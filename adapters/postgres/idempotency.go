@@ -24,7 +24,7 @@ type idempotencyRow struct {
 }
 
 func (row idempotencyRow) toDomain() site.Idempotency {
-	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, HTTPStatus: row.HTTPStatus,
+	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, Outcome: outcomeFromColumn(row.HTTPStatus),
 		ReportIDs: row.ReportIDs, LockedUntil: row.LockedUntil.UTC(), ExpiresAt: row.ExpiresAt.UTC()}
 	if len(i.ReportIDs) == 0 {
 		i.ReportIDs = nil
@@ -38,7 +38,7 @@ func (row idempotencyRow) toDomain() site.Idempotency {
 func (s *ReportStore) ClaimIdempotency(ctx context.Context, idem site.Idempotency, now time.Time) (site.Idempotency, bool, error) {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
-	idem.HTTPStatus, idem.ReportIDs = 0, nil
+	idem.Outcome, idem.ReportIDs = site.OutcomeNone, nil
 	var out site.Idempotency
 	claimed := false
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -90,7 +90,7 @@ func (s *ReportStore) ReleaseIdempotency(ctx context.Context, idem site.Idempote
 // idem's claim and the reports it created; site.ErrClaimLost when the
 // claim is no longer held.
 func finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idempotency, ids []int64) error {
-	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("http_status = ?", idem.HTTPStatus).Set("report_ids = ?", pgArray(ids)).
+	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("http_status = ?", outcomeColumn(idem.Outcome)).Set("report_ids = ?", pgArray(ids)).
 		Where("user_id = ? AND key = ? AND claim = ? AND http_status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
 	if err != nil {
 		return wrap("finish idempotency key", err)
@@ -103,3 +103,28 @@ func finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idempotency, id
 
 // pgArray is ids as a PostgreSQL array value.
 func pgArray(ids []int64) any { return pgdialect.Array(ids) }
+
+// outcomeColumn is the http_status value stored for o: the status earlier
+// versions stored (201 created, 202 accepted; 0 unfinished), so the rows of
+// either version replay alike.
+func outcomeColumn(o site.Outcome) int {
+	switch o {
+	case site.OutcomeCreated:
+		return 201
+	case site.OutcomeAccepted:
+		return 202
+	}
+	return 0
+}
+
+// outcomeFromColumn reads an http_status value: 0 unfinished, 202
+// accepted, any other status (201 in practice) created.
+func outcomeFromColumn(status int) site.Outcome {
+	switch status {
+	case 0:
+		return site.OutcomeNone
+	case 202:
+		return site.OutcomeAccepted
+	}
+	return site.OutcomeCreated
+}

@@ -27,7 +27,7 @@ type idempotencyRow struct {
 }
 
 func (row idempotencyRow) toDomain() (site.Idempotency, error) {
-	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, HTTPStatus: row.HTTPStatus,
+	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, Outcome: outcomeFromColumn(row.HTTPStatus),
 		LockedUntil: row.LockedUntil.utc(), ExpiresAt: row.ExpiresAt.utc()}
 	if err := json.Unmarshal([]byte(row.ReportIDs), &i.ReportIDs); err != nil {
 		return site.Idempotency{}, fmt.Errorf("sqlite: idempotency key of user %d: decode report ids: %w", row.UserID, err)
@@ -46,7 +46,7 @@ func (s *ReportStore) ClaimIdempotency(ctx context.Context, idem site.Idempotenc
 	}
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
-	idem.HTTPStatus, idem.ReportIDs = 0, nil
+	idem.Outcome, idem.ReportIDs = site.OutcomeNone, nil
 	out, claimed := idem, true
 	err := s.db.inTx(ctx, "claim idempotency key", func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewDelete().Model((*idempotencyRow)(nil)).Where("expires_at <= ?", stampOf(now)).Exec(ctx); err != nil {
@@ -108,7 +108,7 @@ func finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idempotency, id
 	if err != nil {
 		return err
 	}
-	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("http_status = ?", idem.HTTPStatus).Set("report_ids = ?", string(raw)).
+	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("http_status = ?", outcomeColumn(idem.Outcome)).Set("report_ids = ?", string(raw)).
 		Where("user_id = ? AND key = ? AND claim = ? AND http_status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
 	if err != nil {
 		return wrap("finish idempotency key", err)
@@ -117,4 +117,29 @@ func finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idempotency, id
 		return site.ErrClaimLost
 	}
 	return nil
+}
+
+// outcomeColumn is the http_status value stored for o: the status earlier
+// versions stored (201 created, 202 accepted; 0 unfinished), so the rows of
+// either version replay alike.
+func outcomeColumn(o site.Outcome) int {
+	switch o {
+	case site.OutcomeCreated:
+		return 201
+	case site.OutcomeAccepted:
+		return 202
+	}
+	return 0
+}
+
+// outcomeFromColumn reads an http_status value: 0 unfinished, 202
+// accepted, any other status (201 in practice) created.
+func outcomeFromColumn(status int) site.Outcome {
+	switch status {
+	case 0:
+		return site.OutcomeNone
+	case 202:
+		return site.OutcomeAccepted
+	}
+	return site.OutcomeCreated
 }
