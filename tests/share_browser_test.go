@@ -102,10 +102,12 @@ func TestSharePageInBrowser(t *testing.T) {
 	analyser := reports.NewAnalyser(onePage{page}, reports.AnalyserConfig{})
 	store := memory.NewReportStore()
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil),
+	if err := httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil),
 		Accounts: accounts.New(memory.NewAccountStore(), accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})),
 		Reports:  reports.New(store, analyser, accounts.NewPasswords(accounts.DefaultPasswordParams, accounts.PasswordLimits{})), Projects: reports.NewProjects(store),
-		Share: sharepage.Options{Limiter: memory.NewRateLimiter()}})
+		Share: sharepage.Options{Limiter: memory.NewRateLimiter()}}); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(middleware.NewHandler(mux, middleware.Options{}))
 	defer srv.Close()
 

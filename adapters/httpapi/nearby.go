@@ -8,7 +8,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/app/directory"
-	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
 )
@@ -85,10 +84,4 @@ func registerNearby(api huma.API, p *directory.Directory) {
 		}
 		return ok(d), nil
 	})
-}
-
-// registerGeo adds the operations that search the directory by position.
-func registerGeo(api huma.API, p *directory.Directory, g *geocode.Geocoder) {
-	registerNearby(api, p)
-	registerDigipinNearest(api, p, g)
 }

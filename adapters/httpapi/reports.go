@@ -232,11 +232,8 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 }
 
 // registerSiteAnalysis registers the report and project operations and the
-// public report page for the use cases r provides (all need Accounts).
+// public report page for the use cases r provides, with r.Accounts.
 func registerSiteAnalysis(api huma.API, r Routes) {
-	if r.Accounts == nil {
-		return
-	}
 	if r.Reports != nil {
 		registerReports(api, r.Reports, r.Accounts)
 		share := r.Share

@@ -57,7 +57,9 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 	}
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
-	httpapi.Register(api, r)
+	if err := httpapi.Register(api, r); err != nil {
+		t.Fatal(err)
+	}
 	h := middleware.NewHandler(mux, middleware.Options{Authenticate: r.Accounts.Authenticate})
 
 	if status, body := call(h, http.MethodPost, "/api/v1/register", "", map[string]any{"email": hostileEmail, "password": hostilePassword}); status != http.StatusCreated {

@@ -52,7 +52,9 @@ func TestSecurityHeaders(t *testing.T) {
 	inside, release := make(chan struct{}, 1), make(chan struct{})
 	build := func(r httpapi.Routes, limits middleware.RequestLimits) http.Handler {
 		mux := http.NewServeMux()
-		httpapi.Register(httpapi.NewAPI(mux), r)
+		if err := httpapi.Register(httpapi.NewAPI(mux), r); err != nil {
+			t.Fatal(err)
+		}
 		m := middleware.NewMetrics()
 		mux.Handle("GET /metrics", m)
 		mux.HandleFunc("GET /api/v1/panic", func(http.ResponseWriter, *http.Request) { panic("boom") })

@@ -47,10 +47,12 @@ func newQuotaServer(t *testing.T, limits middleware.RequestLimits, extra func(*h
 	acc := accounts.New(countingStore{memory.NewAccountStore(), s.verifications}, apitest.Passwords)
 	store := memory.NewReportStore()
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{
+	if err := httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{
 		Health: health.New(nil), Accounts: acc,
 		Reports: reports.New(store, apitest.NewFakeAnalyser(), apitest.Passwords), Projects: reports.NewProjects(store),
-	})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	if extra != nil {
 		extra(mux)
 	}

@@ -26,7 +26,9 @@ func NewHandler(t *testing.T, r httpapi.Routes) http.Handler {
 		r.Health = health.New(nil)
 	}
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), r)
+	if err := httpapi.Register(httpapi.NewAPI(mux), r); err != nil {
+		t.Fatal(err)
+	}
 	return middleware.NewHandler(mux, middleware.Options{})
 }
 
