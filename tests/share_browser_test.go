@@ -114,7 +114,11 @@ func TestSharePageInBrowser(t *testing.T) {
 	siteAPI(t, srv, http.MethodPost, "/api/v1/register", "", url.Values{"email": {"ada@example.com"}, "password": {"correct horse"}})
 	var tok struct{ Token string }
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/login", "", url.Values{"email": {"ada@example.com"}, "password": {"correct horse"}}), &tok)
-	var pub, prot, priv httpapi.ReportData
+	var pub, prot, priv struct {
+		ID       int64  `json:"id"`
+		Score    int    `json:"score"`
+		ShareURL string `json:"share_url"`
+	}
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/"}, "privacy": {"0"}}), &pub)
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/p"}, "privacy": {"2"}, "password": {"open sesame"}}), &prot)
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/q"}}), &priv)

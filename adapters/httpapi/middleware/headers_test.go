@@ -13,6 +13,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
@@ -161,7 +162,7 @@ func TestSecurityHeaders(t *testing.T) {
 func analyserReport(t *testing.T, h http.Handler, key, form string) string {
 	t.Helper()
 	res := apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, form, apitest.Bearer(key)...)
-	var r httpapi.ReportData
+	var r wire.ReportData
 	res.Decode(t, &r)
 	if res.Status != http.StatusCreated {
 		t.Fatalf("create %q = %d %s", form, res.Status, res.Message)
