@@ -71,7 +71,7 @@ type JobStats struct {
 // queue runs them again once they are found stuck).
 type Jobs interface {
 	// CreateWithJob stores r as ReportStore.CreateReports does (idem
-	// included; idem.HTTPStatus is recorded) and, in the same
+	// included; idem.Outcome is recorded) and, in the same
 	// transaction, enqueues the analysis of the new report to run at runAt
 	// (now when zero or past). It returns the report and the job's id.
 	CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error)

@@ -18,13 +18,13 @@ type ReportStore interface {
 	// CreateReports stores rs as CreateReport does, in order (their IDs
 	// increase in that order), in one transaction. When idem is not nil,
 	// the same transaction finishes the user's unfinished record of
-	// idem.Key held by idem.Claim: its HTTPStatus becomes idem.HTTPStatus and its
+	// idem.Key held by idem.Claim: its Outcome becomes idem.Outcome and its
 	// ReportIDs the new IDs, so a report and its key are stored together
 	// or not at all. When that claim is no longer held, nothing is stored
 	// and the error is site.ErrClaimLost.
 	CreateReports(ctx context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error)
 	// ClaimIdempotency starts a request under idem.Key for idem.UserID
-	// (idem.HTTPStatus is 0): when the user's record of that key is not live at
+	// (idem.Outcome is site.OutcomeNone): when the user's record of that key is not live at
 	// now (site.Idempotency.Live: none, expired, or unfinished past its
 	// LockedUntil), it stores idem in its place and returns it with true;
 	// otherwise it returns the live record, unchanged, with false, and the

@@ -50,13 +50,15 @@ type WebhookQueue interface {
 	SetDeliveryWorker(w DeliveryWorker)
 }
 
-// WebhookPoster sends one delivery: a POST of body with headers to url,
-// through the analyser's guard against private targets.
+// WebhookPoster sends one attempt of a delivery to url, through the
+// analyser's guard against private targets. How a message is written on
+// the wire (a POST, its headers) is the poster's.
 type WebhookPoster interface {
 	// Check refuses a URL the guard would not dial (scheme, port, address
 	// literal) with a *site.FetchError (Refused).
 	Check(rawURL string) error
-	// Post returns the answer's status. Errors: *site.FetchError
-	// (Refused: the guard said no; Transient: may pass).
-	Post(ctx context.Context, url string, headers map[string]string, body []byte) (int, error)
+	// Post sends m to url and returns the status the endpoint answered.
+	// Errors: *site.FetchError (Refused: the guard said no; Transient: may
+	// pass).
+	Post(ctx context.Context, url string, m site.WebhookMessage) (int, error)
 }

@@ -87,7 +87,7 @@ func twinHandler(postalStore ports.PostalStore, accountStore ports.AccountStore,
 	analyser := reports.NewAnalyser(twinFetcher{}, reports.AnalyserConfig{HostLimit: reports.NoLimit})
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
-	httpapi.Register(api, httpapi.Routes{
+	if err := httpapi.Register(api, httpapi.Routes{
 		Health:    health.New(nil),
 		Directory: directory.New(postalStore),
 		Geocoder:  geocode.New(postalStore, nil),
@@ -96,7 +96,9 @@ func twinHandler(postalStore ports.PostalStore, accountStore ports.AccountStore,
 		Projects:  reports.NewProjects(reportStore),
 		Share: sharepage.Options{CookieKey: []byte("equivalence key"), Limiter: memory.NewRateLimiter(),
 			Attempts: ratelimit.Limit{Requests: 100, Window: time.Minute}},
-	})
+	}); err != nil {
+		panic(err)
+	}
 	return middleware.NewHandler(mux, middleware.Options{})
 }
 

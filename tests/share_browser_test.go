@@ -102,17 +102,23 @@ func TestSharePageInBrowser(t *testing.T) {
 	analyser := reports.NewAnalyser(onePage{page}, reports.AnalyserConfig{})
 	store := memory.NewReportStore()
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil),
+	if err := httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil),
 		Accounts: accounts.New(memory.NewAccountStore(), accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})),
 		Reports:  reports.New(store, analyser, accounts.NewPasswords(accounts.DefaultPasswordParams, accounts.PasswordLimits{})), Projects: reports.NewProjects(store),
-		Share: sharepage.Options{Limiter: memory.NewRateLimiter()}})
+		Share: sharepage.Options{Limiter: memory.NewRateLimiter()}}); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(middleware.NewHandler(mux, middleware.Options{}))
 	defer srv.Close()
 
 	siteAPI(t, srv, http.MethodPost, "/api/v1/register", "", url.Values{"email": {"ada@example.com"}, "password": {"correct horse"}})
 	var tok struct{ Token string }
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/login", "", url.Values{"email": {"ada@example.com"}, "password": {"correct horse"}}), &tok)
-	var pub, prot, priv httpapi.ReportData
+	var pub, prot, priv struct {
+		ID       int64  `json:"id"`
+		Score    int    `json:"score"`
+		ShareURL string `json:"share_url"`
+	}
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/"}, "privacy": {"0"}}), &pub)
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/p"}, "privacy": {"2"}, "password": {"open sesame"}}), &prot)
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/q"}}), &priv)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 
 	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
@@ -63,18 +64,30 @@ func refusedFetch(err error) error {
 	return &site.FetchError{Reason: reason, Refused: true, Err: err}
 }
 
-// Post implements ports.WebhookPoster.
-func (p *Poster) Post(ctx context.Context, rawURL string, headers map[string]string, body []byte) (int, error) {
+// The headers of a webhook delivery besides Content-Type: receivers read
+// the signature, event and delivery by these names.
+const (
+	webhookAgent           = "Pinsight-Webhook/1"
+	webhookSignatureHeader = "Pinsight-Signature"
+	webhookEventHeader     = "Pinsight-Event"
+	webhookDeliveryHeader  = "Pinsight-Delivery"
+)
+
+// Post implements ports.WebhookPoster: a POST of m.Body as
+// application/json, with the signature, event and delivery id in headers.
+func (p *Poster) Post(ctx context.Context, rawURL string, m site.WebhookMessage) (int, error) {
 	if err := p.Check(rawURL); err != nil {
 		return 0, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(m.Body))
 	if err != nil {
 		return 0, &site.FetchError{Reason: "the URL cannot be requested", Refused: true, Err: err}
 	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", webhookAgent)
+	req.Header.Set(webhookSignatureHeader, m.Signature)
+	req.Header.Set(webhookEventHeader, m.Event)
+	req.Header.Set(webhookDeliveryHeader, strconv.FormatInt(m.DeliveryID, 10))
 	resp, err := p.client.Do(req)
 	if err != nil {
 		var re *RefusedError

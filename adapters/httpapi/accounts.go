@@ -3,10 +3,10 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/domain/account"
 )
@@ -23,43 +23,19 @@ const passwordBusyDoc = "Password hashing (argon2id, 19 MiB each) runs a bounded
 	"stays busy for the wait (--password-hashes, --password-wait), the answer is 503 with Retry-After (the server is " +
 	"saturated, not the client over a quota, hence not 429)."
 
-// UserData is a user as the API shows it.
-type UserData struct {
-	ID        int64     `json:"id"`
-	Email     string    `json:"email"`
-	CreatedAt time.Time `json:"created_at"`
+// accountData is the caller's account.
+type accountData struct {
+	wire.UserData
+	CurrentKey wire.KeyData `json:"current_key"`
 }
 
-// KeyData describes an API key without the key itself.
-type KeyData struct {
-	ID         int64      `json:"id"`
-	Name       string     `json:"name"`
-	Prefix     string     `json:"prefix" doc:"The key's first characters, to recognise it."`
-	CreatedAt  time.Time  `json:"created_at"`
-	LastUsedAt *time.Time `json:"last_used_at"`
+// keysData lists the caller's keys.
+type keysData struct {
+	Keys []wire.KeyData `json:"keys"`
 }
 
-// TokenData is a newly minted key: the token is shown this once.
-type TokenData struct {
-	Token     string   `json:"token" doc:"The API key: send it as Authorization: Bearer <token>. Shown once."`
-	TokenType string   `json:"token_type" example:"Bearer"`
-	Key       KeyData  `json:"key"`
-	User      UserData `json:"user"`
-}
-
-// AccountData is the caller's account.
-type AccountData struct {
-	UserData
-	CurrentKey KeyData `json:"current_key"`
-}
-
-// KeysData lists the caller's keys.
-type KeysData struct {
-	Keys []KeyData `json:"keys"`
-}
-
-// DeletedData confirms a deletion.
-type DeletedData struct {
+// deletedData confirms a deletion.
+type deletedData struct {
 	ID      int64 `json:"id"`
 	Deleted bool  `json:"deleted"`
 }
@@ -82,16 +58,16 @@ type keyIDInput struct {
 	ID int64 `path:"id" doc:"Key id."`
 }
 
-func userData(u account.User) UserData {
-	return UserData{ID: u.ID, Email: u.Email, CreatedAt: u.CreatedAt}
+func userData(u account.User) wire.UserData {
+	return wire.UserData{ID: u.ID, Email: u.Email, CreatedAt: u.CreatedAt}
 }
 
-func keyData(k account.APIKey) KeyData {
-	return KeyData{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt}
+func keyDataOf(k account.APIKey) wire.KeyData {
+	return wire.KeyData{ID: k.ID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt}
 }
 
-func tokenData(s accounts.Session) TokenData {
-	return TokenData{Token: s.Key, TokenType: "Bearer", Key: keyData(s.Info), User: userData(s.User)}
+func tokenDataOf(s accounts.Session) wire.TokenData {
+	return wire.TokenData{Token: s.Key, TokenType: "Bearer", Key: keyDataOf(s.Info), User: userData(s.User)}
 }
 
 func registerAccounts(api huma.API, acc *accounts.Accounts) {
@@ -102,7 +78,7 @@ func registerAccounts(api huma.API, acc *accounts.Accounts) {
 		Summary: "Create an account", Tags: tags,
 		Description: "A taken e-mail is 422 on email. Log in afterwards to get an API key. " + passwordPolicyDoc +
 			" The e-mail must be valid UTF-8 without control or invisible characters (422 on email). " + passwordBusyDoc,
-	}, func(ctx context.Context, in *credentialsInput) (*Reply[UserData], error) {
+	}, func(ctx context.Context, in *credentialsInput) (*reply[wire.UserData], error) {
 		u, err := acc.Register(ctx, in.Body.Email, in.Body.Password)
 		if err != nil {
 			return nil, toHTTP(err)
@@ -116,23 +92,23 @@ func registerAccounts(api huma.API, acc *accounts.Accounts) {
 		Summary: "Log in: mint a new API key", Tags: tags,
 		Description: "Each login mints a new key (named by `name`, invisible and control characters removed); earlier keys " +
 			"stay valid until revoked. A wrong password and an unknown e-mail are the same 401, in the same time. " + passwordBusyDoc,
-	}, func(ctx context.Context, in *credentialsInput) (*Reply[TokenData], error) {
+	}, func(ctx context.Context, in *credentialsInput) (*reply[wire.TokenData], error) {
 		s, err := acc.Login(ctx, in.Body.Email, in.Body.Password, in.Body.Name)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(tokenData(s)), nil
+		return ok(tokenDataOf(s)), nil
 	})
 	op := huma.Operation{OperationID: "get-account", Method: http.MethodGet, Path: "/account", Summary: "The caller's account", Tags: tags}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*Reply[AccountData], error) {
+	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*reply[accountData], error) {
 		p := caller(ctx)
-		return ok(AccountData{UserData: userData(p.User), CurrentKey: keyData(p.Key)}), nil
+		return ok(accountData{UserData: userData(p.User), CurrentKey: keyDataOf(p.Key)}), nil
 	})
 	op = huma.Operation{OperationID: "rotate-api-key", Method: http.MethodPost, Path: "/account/api-key",
 		Summary: "Rotate the key in use", Tags: tags, Description: "Mints a new key and revokes the one that authenticated this request."}
 	protect(acc, &op)
-	registerForm(g, op, func(ctx context.Context, in *rotateInput) (*Reply[TokenData], error) {
+	registerForm(g, op, func(ctx context.Context, in *rotateInput) (*reply[wire.TokenData], error) {
 		p, name := caller(ctx), ""
 		if in.Body != nil {
 			name = in.Body.Name
@@ -141,7 +117,7 @@ func registerAccounts(api huma.API, acc *accounts.Accounts) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(tokenData(s)), nil
+		return ok(tokenDataOf(s)), nil
 	})
 	registerKeys(g, acc)
 }
@@ -149,23 +125,23 @@ func registerAccounts(api huma.API, acc *accounts.Accounts) {
 func registerKeys(g huma.API, acc *accounts.Accounts) {
 	op := huma.Operation{OperationID: "list-api-keys", Method: http.MethodGet, Path: "/account/keys", Summary: "List the caller's API keys", Tags: []string{"Accounts"}}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*Reply[KeysData], error) {
+	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*reply[keysData], error) {
 		keys, err := acc.Keys(ctx, caller(ctx).User.ID)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := KeysData{Keys: make([]KeyData, 0, len(keys))}
+		out := keysData{Keys: make([]wire.KeyData, 0, len(keys))}
 		for _, k := range keys {
-			out.Keys = append(out.Keys, keyData(k))
+			out.Keys = append(out.Keys, keyDataOf(k))
 		}
 		return ok(out), nil
 	})
 	op = huma.Operation{OperationID: "revoke-api-key", Method: http.MethodDelete, Path: "/account/keys/{id}", Summary: "Revoke one of the caller's API keys", Tags: []string{"Accounts"}}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *keyIDInput) (*Reply[DeletedData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *keyIDInput) (*reply[deletedData], error) {
 		if err := acc.RevokeKey(ctx, caller(ctx).User.ID, in.ID); err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(DeletedData{ID: in.ID, Deleted: true}), nil
+		return ok(deletedData{ID: in.ID, Deleted: true}), nil
 	})
 }

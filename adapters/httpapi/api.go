@@ -14,8 +14,8 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 )
 
-// Version is the API version reported in the OpenAPI document.
-const Version = "1.3.0"
+// version is the API version reported in the OpenAPI document.
+const version = "1.3.0"
 
 // prefix is the path prefix of every API operation.
 const prefix = middleware.APIPrefix
@@ -82,7 +82,7 @@ implementation (grid cells are half-open: a point on an interior grid line belon
 north / east of it). Decoded centres are rounded to 6 decimals, as the official code prints them.`
 
 // NewAPI creates the huma API on mux with Pinsight's configuration: the
-// ErrorBody model, no $schema links, form bodies, OpenAPI at /openapi.json and
+// errorBody model, no $schema links, form bodies, OpenAPI at /openapi.json and
 // docs at /docs.
 func NewAPI(mux *http.ServeMux) huma.API {
 	return newAPI(mux, "")
@@ -93,7 +93,7 @@ func NewAPI(mux *http.ServeMux) huma.API {
 // name base; routes are registered on mux without it (Handler strips it).
 func newAPI(mux *http.ServeMux, base string) huma.API {
 	useEnvelope()
-	cfg := huma.DefaultConfig("Pinsight API", Version)
+	cfg := huma.DefaultConfig("Pinsight API", version)
 	if base != "" {
 		cfg.Servers = []*huma.Server{{URL: base, Description: "The API as mounted by its host."}}
 	}

@@ -65,9 +65,9 @@ func writeErr(ctx huma.Context, err error) {
 			}
 		}
 	}
-	var body *ErrorBody
+	var body *errorBody
 	if !errors.As(err, &body) {
-		body = newError(http.StatusInternalServerError, "internal server error").(*ErrorBody)
+		body = newError(http.StatusInternalServerError, "internal server error").(*errorBody)
 	}
 	ctx.SetHeader("Content-Type", "application/json")
 	ctx.SetStatus(body.status)

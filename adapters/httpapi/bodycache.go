@@ -24,8 +24,8 @@ const DefaultBodyCacheBytes = 64 << 20
 // answer of the previous dataset is never served after the new one is.
 //
 // Answers that change within a dataset version (live counts of a PIN's
-// offices, say) are invalidated per key with Invalidate, or for every
-// key sharing a tag (the PIN of a PIN's operations) with InvalidateTag;
+// offices, say) are invalidated per key with invalidate, or for every
+// key sharing a tag (the PIN of a PIN's operations) with invalidateTag;
 // an answer computed before an invalidation is not stored after it
 // (Put takes the epoch Get returned), and an ETag built for such an
 // answer must then name the per-key version too (see cacheable).
@@ -37,20 +37,20 @@ type BodyCache struct {
 // cacheGeneration is the cache of one dataset version.
 type cacheGeneration struct {
 	version string
-	entries sync.Map // string -> *CachedBody
+	entries sync.Map // string -> *cachedBody
 	bytes   atomic.Int64
 	epoch   atomic.Uint64 // bumped by every invalidation
 }
 
-// CachedBody is one encoded answer.
-type CachedBody struct {
+// cachedBody is one encoded answer.
+type cachedBody struct {
 	ContentType string
 	Body        []byte
 	Gzip        []byte // nil: too small to be worth compressing
 	tag         string
 }
 
-func (b *CachedBody) size() int64 { return int64(len(b.Body) + len(b.Gzip) + len(b.tag) + 64) }
+func (b *cachedBody) size() int64 { return int64(len(b.Body) + len(b.Gzip) + len(b.tag) + 64) }
 
 // NewBodyCache returns an empty cache holding at most maxBytes of bodies
 // (0: DefaultBodyCacheBytes). Beyond, storing an answer evicts others.
@@ -76,29 +76,29 @@ func (c *BodyCache) generation(version string) *cacheGeneration {
 	}
 }
 
-// Get returns the answer stored for key under the dataset version, and
+// get returns the answer stored for key under the dataset version, and
 // the epoch to hand to Put when there is none.
-func (c *BodyCache) Get(version, key string) (*CachedBody, uint64) {
+func (c *BodyCache) get(version, key string) (*cachedBody, uint64) {
 	g := c.generation(version)
 	epoch := g.epoch.Load()
 	if v, ok := g.entries.Load(key); ok {
-		return v.(*CachedBody), epoch
+		return v.(*cachedBody), epoch
 	}
 	return nil, epoch
 }
 
-// Put stores an answer for key under the dataset version, with its gzip
+// put stores an answer for key under the dataset version, with its gzip
 // variant when it is large enough (middleware.GzipMinBytes), unless the
 // cache was invalidated since the Get that returned epoch (the answer may
 // then be stale) or the dataset moved on: then nothing is copied or
 // compressed. An answer larger than the whole cache is not stored either,
 // and evicts nothing. The tag (e.g. the PIN) groups keys for InvalidateTag.
-func (c *BodyCache) Put(version, key, tag string, epoch uint64, contentType string, body []byte) {
+func (c *BodyCache) put(version, key, tag string, epoch uint64, contentType string, body []byte) {
 	g := c.gen.Load()
 	if g.version != version || g.epoch.Load() != epoch {
 		return
 	}
-	e := &CachedBody{ContentType: contentType, Body: bytes.Clone(body), tag: tag}
+	e := &cachedBody{ContentType: contentType, Body: bytes.Clone(body), tag: tag}
 	if len(body) >= middleware.GzipMinBytes {
 		e.Gzip = gzipBytes(body)
 	}
@@ -120,7 +120,7 @@ func (g *cacheGeneration) evictOne() bool {
 	evicted := false
 	g.entries.Range(func(k, v any) bool {
 		if g.entries.CompareAndDelete(k, v) {
-			g.bytes.Add(-v.(*CachedBody).size())
+			g.bytes.Add(-v.(*cachedBody).size())
 			evicted = true
 		}
 		return !evicted
@@ -128,23 +128,23 @@ func (g *cacheGeneration) evictOne() bool {
 	return evicted
 }
 
-// Invalidate drops the answer stored for key, whatever its version.
-func (c *BodyCache) Invalidate(key string) {
+// invalidate drops the answer stored for key, whatever its version.
+func (c *BodyCache) invalidate(key string) {
 	g := c.gen.Load()
 	g.epoch.Add(1)
 	if v, ok := g.entries.LoadAndDelete(key); ok {
-		g.bytes.Add(-v.(*CachedBody).size())
+		g.bytes.Add(-v.(*cachedBody).size())
 	}
 }
 
-// InvalidateTag drops every answer stored with tag (every cached answer
+// invalidateTag drops every answer stored with tag (every cached answer
 // about one PIN, for the PIN's tag).
-func (c *BodyCache) InvalidateTag(tag string) {
+func (c *BodyCache) invalidateTag(tag string) {
 	g := c.gen.Load()
 	g.epoch.Add(1)
 	g.entries.Range(func(k, v any) bool {
-		if v.(*CachedBody).tag == tag && g.entries.CompareAndDelete(k, v) {
-			g.bytes.Add(-v.(*CachedBody).size())
+		if v.(*cachedBody).tag == tag && g.entries.CompareAndDelete(k, v) {
+			g.bytes.Add(-v.(*cachedBody).size())
 		}
 		return true
 	})

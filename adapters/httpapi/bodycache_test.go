@@ -1,4 +1,4 @@
-package httpapi_test
+package httpapi
 
 import (
 	"bytes"
@@ -6,19 +6,17 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/pinsight/pinsight/adapters/httpapi"
 )
 
 func TestBodyCache(t *testing.T) {
-	c := httpapi.NewBodyCache(0)
+	c := NewBodyCache(0)
 	big := []byte(`{"data":"` + strings.Repeat("a", 2000) + `"}`)
-	got, epoch := c.Get("v1", "lookup/110001")
+	got, epoch := c.get("v1", "lookup/110001")
 	if got != nil {
 		t.Fatal("an empty cache answered")
 	}
-	c.Put("v1", "lookup/110001", "110001", epoch, "application/json", big)
-	got, _ = c.Get("v1", "lookup/110001")
+	c.put("v1", "lookup/110001", "110001", epoch, "application/json", big)
+	got, _ = c.get("v1", "lookup/110001")
 	if got == nil || !bytes.Equal(got.Body, big) || got.ContentType != "application/json" {
 		t.Fatalf("stored answer = %+v", got)
 	}
@@ -29,53 +27,53 @@ func TestBodyCache(t *testing.T) {
 	if plain, _ := io.ReadAll(zr); !bytes.Equal(plain, big) || len(got.Gzip) >= len(big) {
 		t.Errorf("gzip variant: %d bytes, decompresses to %d", len(got.Gzip), len(plain))
 	}
-	_, epoch = c.Get("v1", "small")
-	c.Put("v1", "small", "", epoch, "application/json", []byte(`{}`))
-	if s, _ := c.Get("v1", "small"); s == nil || s.Gzip != nil {
+	_, epoch = c.get("v1", "small")
+	c.put("v1", "small", "", epoch, "application/json", []byte(`{}`))
+	if s, _ := c.get("v1", "small"); s == nil || s.Gzip != nil {
 		t.Errorf("a small body = %+v, want stored without a gzip variant", s)
 	}
 
 	// A new dataset version drops every entry at once; the old version's
 	// late Put is not stored.
-	if got, epoch = c.Get("v2", "lookup/110001"); got != nil {
+	if got, epoch = c.get("v2", "lookup/110001"); got != nil {
 		t.Fatal("the previous dataset's answer was served")
 	}
-	c.Put("v1", "lookup/110001", "110001", epoch, "application/json", big)
-	if got, _ = c.Get("v2", "lookup/110001"); got != nil {
+	c.put("v1", "lookup/110001", "110001", epoch, "application/json", big)
+	if got, _ = c.get("v2", "lookup/110001"); got != nil {
 		t.Fatal("a late answer of the previous dataset was stored")
 	}
 
 	// Invalidation per key and per tag; an answer computed before an
 	// invalidation is not stored after it.
 	for _, k := range []string{"lookup/110001", "details/110001", "lookup/110002"} {
-		_, e := c.Get("v2", k)
-		c.Put("v2", k, k[len(k)-6:], e, "application/json", big)
+		_, e := c.get("v2", k)
+		c.put("v2", k, k[len(k)-6:], e, "application/json", big)
 	}
-	c.InvalidateTag("110001")
+	c.invalidateTag("110001")
 	for k, want := range map[string]bool{"lookup/110001": false, "details/110001": false, "lookup/110002": true} {
-		if got, _ := c.Get("v2", k); (got != nil) != want {
+		if got, _ := c.get("v2", k); (got != nil) != want {
 			t.Errorf("after InvalidateTag(110001), %s cached = %v", k, got != nil)
 		}
 	}
-	_, stale := c.Get("v2", "lookup/110003")
-	c.Invalidate("lookup/110002")
-	c.Put("v2", "lookup/110003", "110003", stale, "application/json", big)
-	if got, _ := c.Get("v2", "lookup/110002"); got != nil {
+	_, stale := c.get("v2", "lookup/110003")
+	c.invalidate("lookup/110002")
+	c.put("v2", "lookup/110003", "110003", stale, "application/json", big)
+	if got, _ := c.get("v2", "lookup/110002"); got != nil {
 		t.Error("Invalidate left the entry")
 	}
-	if got, _ := c.Get("v2", "lookup/110003"); got != nil {
+	if got, _ := c.get("v2", "lookup/110003"); got != nil {
 		t.Error("an answer computed before an invalidation was stored after it")
 	}
 }
 
 // TestBodyCacheBound: the cache never holds more than its budget.
 func TestBodyCacheBound(t *testing.T) {
-	c := httpapi.NewBodyCache(64 << 10)
+	c := NewBodyCache(64 << 10)
 	body := []byte(strings.Repeat("x", 900))
 	for i := range 1000 {
 		k := strings.Repeat("k", i%7) + string(rune('a'+i%26)) + strings.Repeat("z", i/26)
-		_, e := c.Get("v", k)
-		c.Put("v", k, "", e, "text/plain", body)
+		_, e := c.get("v", k)
+		c.put("v", k, "", e, "text/plain", body)
 		if c.Bytes() > 64<<10 {
 			t.Fatalf("after %d answers the cache holds %d bytes", i+1, c.Bytes())
 		}
@@ -88,16 +86,16 @@ func TestBodyCacheBound(t *testing.T) {
 // TestBodyCacheOversized: an answer larger than the whole cache is not
 // stored and evicts nothing.
 func TestBodyCacheOversized(t *testing.T) {
-	c := httpapi.NewBodyCache(8 << 10)
-	_, e := c.Get("v", "small")
-	c.Put("v", "small", "", e, "text/plain", []byte("hello"))
+	c := NewBodyCache(8 << 10)
+	_, e := c.get("v", "small")
+	c.put("v", "small", "", e, "text/plain", []byte("hello"))
 	before := c.Bytes()
-	_, e = c.Get("v", "huge")
-	c.Put("v", "huge", "", e, "text/plain", []byte(strings.Repeat("x", 16<<10)))
-	if got, _ := c.Get("v", "huge"); got != nil {
+	_, e = c.get("v", "huge")
+	c.put("v", "huge", "", e, "text/plain", []byte(strings.Repeat("x", 16<<10)))
+	if got, _ := c.get("v", "huge"); got != nil {
 		t.Error("an answer larger than the cache was stored")
 	}
-	if got, _ := c.Get("v", "small"); got == nil || c.Bytes() != before {
+	if got, _ := c.get("v", "small"); got == nil || c.Bytes() != before {
 		t.Errorf("storing an oversized answer evicted others: small kept %v, %d bytes (was %d)", got != nil, c.Bytes(), before)
 	}
 }

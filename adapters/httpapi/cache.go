@@ -88,7 +88,7 @@ func cacheable(p *directory.Directory, cache *BodyCache) func(huma.Context, func
 			return
 		}
 		key := cacheKey(ctx) + "\x00" + etag
-		hit, epoch := cache.Get(info.Version, key)
+		hit, epoch := cache.get(info.Version, key)
 		if hit != nil {
 			writeCached(ctx, hit, etag, maxAge)
 			return
@@ -96,7 +96,7 @@ func cacheable(p *directory.Directory, cache *BodyCache) func(huma.Context, func
 		rec := &recordingContext{cachingContext: cachingContext{humaContext: ctx, etag: etag, maxAge: maxAge}}
 		next(rec)
 		if rec.status == http.StatusOK && rec.contentType != "" {
-			cache.Put(info.Version, key, countsTag(scope, ctx.Param), epoch, rec.contentType, rec.body.Bytes())
+			cache.put(info.Version, key, countsTag(scope, ctx.Param), epoch, rec.contentType, rec.body.Bytes())
 		}
 	}
 }
@@ -152,9 +152,9 @@ func countsTag(scope string, param func(string) string) string {
 func dropCounts(cache *BodyCache) func(postal.Pincode) {
 	return func(pin postal.Pincode) {
 		if pin != "" {
-			cache.InvalidateTag(string(pin))
+			cache.invalidateTag(string(pin))
 		}
-		cache.InvalidateTag(countsAnyTag)
+		cache.invalidateTag(countsAnyTag)
 	}
 }
 
@@ -178,7 +178,7 @@ func cacheKey(ctx huma.Context) string {
 }
 
 // writeCached answers from a stored body, gzipped when the client takes it.
-func writeCached(ctx huma.Context, e *CachedBody, etag, maxAge string) {
+func writeCached(ctx huma.Context, e *cachedBody, etag, maxAge string) {
 	body := e.Body
 	ctx.SetHeader("Content-Type", e.ContentType)
 	if e.Gzip != nil && middleware.AcceptsGzip(ctx.Header("Accept-Encoding")) {

@@ -29,7 +29,9 @@ func TestCachedAnswers(t *testing.T) {
 	routes := apitest.PostalRoutes(store)
 	routes.BodyCache = cache
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), routes)
+	if err := httpapi.Register(httpapi.NewAPI(mux), routes); err != nil {
+		t.Fatal(err)
+	}
 	h := middleware.NewHandler(mux, middleware.Options{})
 
 	const path = "/api/v1/pincodes/110001"

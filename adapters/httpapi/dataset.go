@@ -10,11 +10,11 @@ import (
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
-// DatasetData describes the served dataset.
-type DatasetData struct {
+// datasetData describes the served dataset.
+type datasetData struct {
 	Source        string                `json:"source" enum:"embedded,files,unknown" doc:"Where the served dataset was read from: embedded (the official snapshot compiled into the binary), files (named by the operator with --data-dir or one flag per file) or unknown (imported into the database by a version that did not record it)."`
 	Release       *string               `json:"release" doc:"Publication date of the post office directory (its data.gov.in update date), YYYY-MM-DD; null when not known (files named by the operator)." example:"2025-10-03"`
-	Files         []DatasetFileData     `json:"files" nullable:"false" doc:"The files read, the directory first (empty when the source is unknown)."`
+	Files         []datasetFileData     `json:"files" nullable:"false" doc:"The files read, the directory first (empty when the source is unknown)."`
 	Licence       string                `json:"licence"`
 	LicenceURL    string                `json:"licence_url"`
 	Attribution   string                `json:"attribution"`
@@ -29,8 +29,8 @@ type DatasetData struct {
 	Cleaning      postal.CleaningReport `json:"cleaning"`
 }
 
-// DatasetFileData is one file of the served dataset.
-type DatasetFileData struct {
+// datasetFileData is one file of the served dataset.
+type datasetFileData struct {
 	Role   string  `json:"role" enum:"directory,states,districts,legacy_districts,villages"`
 	Name   string  `json:"name" doc:"The file's name (without its folder)." example:"all_india_pincode_directory.csv.gz"`
 	Date   *string `json:"date" doc:"The file's own publication date, YYYY-MM-DD; null when not known." example:"2025-10-03"`
@@ -39,17 +39,17 @@ type DatasetFileData struct {
 }
 
 // newDatasetData is the answer for info.
-func newDatasetData(info postal.Info) DatasetData {
+func newDatasetData(info postal.Info) datasetData {
 	src := info.Source
 	kind := src.Kind
 	if kind == "" {
 		kind = postal.SourceUnknown
 	}
-	files := make([]DatasetFileData, 0, len(src.Files))
+	files := make([]datasetFileData, 0, len(src.Files))
 	for _, f := range src.Files {
-		files = append(files, DatasetFileData{Role: f.Role, Name: f.Name, Date: optString(f.Date), Rows: f.Rows, SHA256: f.SHA256})
+		files = append(files, datasetFileData{Role: f.Role, Name: f.Name, Date: optString(f.Date), Rows: f.Rows, SHA256: f.SHA256})
 	}
-	return DatasetData{
+	return datasetData{
 		Source: kind, Release: optString(src.Release), Files: files,
 		Licence: postal.Licence, LicenceURL: postal.LicenceURL, Attribution: postal.Attribution, Version: info.Version,
 		LGDCodes: info.HasLGD, PostOffices: info.Offices, Pincodes: info.Pincodes, States: info.States,
@@ -61,7 +61,7 @@ func registerDataset(g huma.API, p *directory.Directory) {
 	huma.Register(g, huma.Operation{
 		OperationID: "dataset", Method: http.MethodGet, Path: "/dataset", Tags: []string{"Dataset"},
 		Summary: "Source, release, licence, counts and cleaning of the served data",
-	}, func(ctx context.Context, _ *struct{}) (*Reply[DatasetData], error) {
+	}, func(ctx context.Context, _ *struct{}) (*reply[datasetData], error) {
 		info, err := p.Info(ctx)
 		if err != nil {
 			return nil, toHTTP(err)

@@ -17,8 +17,8 @@ const maxBatch = 100
 // Earth sphere (R = 6371.0088 km).
 const metresPerDegree = 6371008.8 * math.Pi / 180
 
-// EncodeData is the result of encoding a point.
-type EncodeData struct {
+// encodeData is the result of encoding a point.
+type encodeData struct {
 	Digipin   string  `json:"digipin" example:"39J-49L-L8T4"`
 	Latitude  float64 `json:"latitude"`
 	Longitude float64 `json:"longitude"`
@@ -31,25 +31,25 @@ type decodeInput struct {
 	}
 }
 
-// DecodeData is the centre and extent of a code's cell.
-type DecodeData struct {
+// decodeData is the centre and extent of a code's cell.
+type decodeData struct {
 	Digipin   string       `json:"digipin"`
 	Latitude  float64      `json:"latitude" doc:"Cell centre, 6 decimals."`
 	Longitude float64      `json:"longitude" doc:"Cell centre, 6 decimals."`
-	Bounds    BoundsData   `json:"bounds" doc:"The cell's extent."`
-	Geometry  *GeoJSONRect `json:"geometry,omitempty" doc:"The cell as a GeoJSON Polygon (with ?geometry=true)."`
+	Bounds    boundsData   `json:"bounds" doc:"The cell's extent."`
+	Geometry  *geoJSONRect `json:"geometry,omitempty" doc:"The cell as a GeoJSON Polygon (with ?geometry=true)."`
 }
 
-// BoundsData is a latitude / longitude box.
-type BoundsData struct {
+// boundsData is a latitude / longitude box.
+type boundsData struct {
 	MinLatitude  float64 `json:"min_latitude"`
 	MaxLatitude  float64 `json:"max_latitude"`
 	MinLongitude float64 `json:"min_longitude"`
 	MaxLongitude float64 `json:"max_longitude"`
 }
 
-// GeoJSONRect is a GeoJSON Polygon geometry ([longitude, latitude] order).
-type GeoJSONRect struct {
+// geoJSONRect is a GeoJSON Polygon geometry ([longitude, latitude] order).
+type geoJSONRect struct {
 	Type        string         `json:"type" enum:"Polygon"`
 	Coordinates [][][2]float64 `json:"coordinates"`
 }
@@ -58,8 +58,8 @@ type validateInput struct {
 	Digipin string `query:"digipin" required:"true" doc:"The code to check."`
 }
 
-// ValidateData tells whether a code is well-formed.
-type ValidateData struct {
+// validateData tells whether a code is well-formed.
+type validateData struct {
 	Digipin   string  `json:"digipin" doc:"The code as sent."`
 	Valid     bool    `json:"valid"`
 	Reason    *string `json:"reason" doc:"Why the code is invalid; null when valid."`
@@ -72,19 +72,19 @@ func registerDigipin(api huma.API) {
 	registerForm(g, huma.Operation{
 		OperationID: "digipin-decode", Method: http.MethodPost, Path: "/digipin/decode",
 		Summary: "Decode a DIGIPIN to its cell centre", Tags: []string{"DIGIPIN"},
-	}, func(_ context.Context, in *decodeInput) (*Reply[DecodeData], error) {
+	}, func(_ context.Context, in *decodeInput) (*reply[decodeData], error) {
 		c, err := digipin.ParseCode(in.Body.Digipin)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(decodeData(c, in.Geometry)), nil
+		return ok(decodeDataOf(c, in.Geometry)), nil
 	})
 	huma.Register(g, huma.Operation{
 		OperationID: "digipin-validate", Method: http.MethodGet, Path: "/digipin/validate",
 		Summary: "Check the syntax of a DIGIPIN", Tags: []string{"DIGIPIN"},
 		Description: "Syntax only. An invalid code still answers 200 with valid=false and a reason.",
-	}, func(_ context.Context, in *validateInput) (*Reply[ValidateData], error) {
-		out := ValidateData{Digipin: in.Digipin}
+	}, func(_ context.Context, in *validateInput) (*reply[validateData], error) {
+		out := validateData{Digipin: in.Digipin}
 		c, err := digipin.ParseCode(in.Digipin)
 		if se, isSyntax := err.(*digipin.SyntaxError); isSyntax {
 			reason := se.Reason()
@@ -100,12 +100,12 @@ func registerDigipin(api huma.API) {
 	registerDigipinBatch(g)
 }
 
-func decodeData(c digipin.Code, geometry bool) DecodeData {
+func decodeDataOf(c digipin.Code, geometry bool) decodeData {
 	lat, lon := digipin.DecodeCode(c)
 	b := digipin.CellOf(c, digipin.Levels).Bounds()
-	d := DecodeData{
+	d := decodeData{
 		Digipin: c.String(), Latitude: round6(lat), Longitude: round6(lon),
-		Bounds: BoundsData{MinLatitude: b.MinLat, MaxLatitude: b.MaxLat, MinLongitude: b.MinLon, MaxLongitude: b.MaxLon},
+		Bounds: boundsData{MinLatitude: b.MinLat, MaxLatitude: b.MaxLat, MinLongitude: b.MinLon, MaxLongitude: b.MaxLon},
 	}
 	if geometry {
 		d.Geometry = rectGeoJSON(b)
@@ -114,8 +114,8 @@ func decodeData(c digipin.Code, geometry bool) DecodeData {
 }
 
 // rectGeoJSON returns a box as a closed, counter-clockwise GeoJSON ring.
-func rectGeoJSON(b digipin.Rect) *GeoJSONRect {
-	return &GeoJSONRect{Type: "Polygon", Coordinates: [][][2]float64{{
+func rectGeoJSON(b digipin.Rect) *geoJSONRect {
+	return &geoJSONRect{Type: "Polygon", Coordinates: [][][2]float64{{
 		{b.MinLon, b.MinLat}, {b.MaxLon, b.MinLat}, {b.MaxLon, b.MaxLat}, {b.MinLon, b.MaxLat}, {b.MinLon, b.MinLat},
 	}}}
 }

@@ -10,15 +10,15 @@ import (
 	"github.com/pinsight/pinsight/digipin"
 )
 
-// BatchPoint is one point of an encode batch; fields are checked per item.
-type BatchPoint struct {
+// batchPoint is one point of an encode batch; fields are checked per item.
+type batchPoint struct {
 	Latitude  *float64 `json:"latitude,omitempty"`
 	Longitude *float64 `json:"longitude,omitempty"`
 }
 
 type encodeBatchInput struct {
 	Body struct {
-		Items []BatchPoint `json:"items" minItems:"1" doc:"1 to 100 points; more is 413."`
+		Items []batchPoint `json:"items" minItems:"1" doc:"1 to 100 points; more is 413."`
 	}
 }
 
@@ -28,30 +28,30 @@ type decodeBatchInput struct {
 	}
 }
 
-// BatchItem is the outcome of one item: a result or per-field errors.
-type BatchItem[T any] struct {
+// batchItem is the outcome of one item: a result or per-field errors.
+type batchItem[T any] struct {
 	Index   int                 `json:"index"`
 	Success bool                `json:"success"`
 	Result  *T                  `json:"result,omitempty"`
 	Errors  map[string][]string `json:"errors,omitempty"`
 }
 
-// BatchData holds per-item outcomes in request order.
-type BatchData[T any] struct {
+// batchData holds per-item outcomes in request order.
+type batchData[T any] struct {
 	Total     int            `json:"total"`
 	Succeeded int            `json:"succeeded"`
 	Failed    int            `json:"failed"`
-	Results   []BatchItem[T] `json:"results"`
+	Results   []batchItem[T] `json:"results"`
 }
 
-func (b *BatchData[T]) add(i int, v *T, errs map[string][]string) {
+func (b *batchData[T]) add(i int, v *T, errs map[string][]string) {
 	b.Total++
 	if errs != nil {
 		b.Failed++
 	} else {
 		b.Succeeded++
 	}
-	b.Results = append(b.Results, BatchItem[T]{Index: i, Success: errs == nil, Result: v, Errors: errs})
+	b.Results = append(b.Results, batchItem[T]{Index: i, Success: errs == nil, Result: v, Errors: errs})
 }
 
 // checkBatchSize answers 413 for a batch of more than maxBatch items.
@@ -67,11 +67,11 @@ func registerDigipinBatch(api huma.API) {
 		OperationID: "digipin-encode-batch", Method: http.MethodPost, Path: "/digipin/encode/batch",
 		Summary: "Encode up to 100 points", Tags: []string{"DIGIPIN"},
 		Description: "JSON only. Each item succeeds or carries its own errors; the request fails only when malformed or larger than 100 items (413).",
-	}, func(_ context.Context, in *encodeBatchInput) (*Reply[BatchData[EncodeData]], error) {
+	}, func(_ context.Context, in *encodeBatchInput) (*reply[batchData[encodeData]], error) {
 		if err := checkBatchSize(len(in.Body.Items)); err != nil {
 			return nil, err
 		}
-		var out BatchData[EncodeData]
+		var out batchData[encodeData]
 		for i, p := range in.Body.Items {
 			v, errs := encodeItem(p)
 			out.add(i, v, errs)
@@ -82,25 +82,25 @@ func registerDigipinBatch(api huma.API) {
 		OperationID: "digipin-decode-batch", Method: http.MethodPost, Path: "/digipin/decode/batch",
 		Summary: "Decode up to 100 codes", Tags: []string{"DIGIPIN"},
 		Description: "JSON only. Each item succeeds or carries its own errors; more than 100 items is 413.",
-	}, func(_ context.Context, in *decodeBatchInput) (*Reply[BatchData[DecodeData]], error) {
+	}, func(_ context.Context, in *decodeBatchInput) (*reply[batchData[decodeData]], error) {
 		if err := checkBatchSize(len(in.Body.Items)); err != nil {
 			return nil, err
 		}
-		var out BatchData[DecodeData]
+		var out batchData[decodeData]
 		for i, s := range in.Body.Items {
 			c, err := digipin.ParseCode(s)
 			if err != nil {
 				out.add(i, nil, itemErrors(err))
 				continue
 			}
-			d := decodeData(c, false)
+			d := decodeDataOf(c, false)
 			out.add(i, &d, nil)
 		}
 		return ok(out), nil
 	})
 }
 
-func encodeItem(p BatchPoint) (*EncodeData, map[string][]string) {
+func encodeItem(p batchPoint) (*encodeData, map[string][]string) {
 	errs := map[string][]string{}
 	if p.Latitude == nil {
 		errs["latitude"] = []string{"is required"}
@@ -115,12 +115,12 @@ func encodeItem(p BatchPoint) (*EncodeData, map[string][]string) {
 	if err != nil {
 		return nil, itemErrors(err)
 	}
-	return &EncodeData{Digipin: c.String(), Latitude: *p.Latitude, Longitude: *p.Longitude}, nil
+	return &encodeData{Digipin: c.String(), Latitude: *p.Latitude, Longitude: *p.Longitude}, nil
 }
 
 // itemErrors renders a domain error as the field map of a batch item.
 func itemErrors(err error) map[string][]string {
-	if body, isBody := toHTTP(err).(*ErrorBody); isBody && body.Errors != nil {
+	if body, isBody := toHTTP(err).(*errorBody); isBody && body.Errors != nil {
 		return body.Errors
 	}
 	return map[string][]string{"item": {"cannot be processed"}}

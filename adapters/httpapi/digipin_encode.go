@@ -47,7 +47,7 @@ func registerDigipinEncode(g huma.API) {
 		OperationID: "digipin-encode", Method: http.MethodPost, Path: "/digipin/encode",
 		Summary: "Encode a point as a DIGIPIN", Tags: []string{"DIGIPIN"},
 		Description: "Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.",
-	}, func(_ context.Context, in *encodeInput) (*Reply[EncodeData], error) {
+	}, func(_ context.Context, in *encodeInput) (*reply[encodeData], error) {
 		lat, lon, err := in.point()
 		if err != nil {
 			return nil, err
@@ -56,6 +56,6 @@ func registerDigipinEncode(g huma.API) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(EncodeData{Digipin: c.String(), Latitude: lat, Longitude: lon}), nil
+		return ok(encodeData{Digipin: c.String(), Latitude: lat, Longitude: lon}), nil
 	})
 }

@@ -9,31 +9,31 @@ import (
 	"github.com/pinsight/pinsight/digipin"
 )
 
-// InfoData describes the DIGIPIN system plus a table of its levels.
-type InfoData struct {
+// infoData describes the DIGIPIN system plus a table of its levels.
+type infoData struct {
 	Description     string            `json:"description"`
-	Bounds          BoundsData        `json:"bounds"`
+	Bounds          boundsData        `json:"bounds"`
 	Grid            [4][4]string      `json:"grid" doc:"Rows north to south, columns west to east."`
 	ValidCharacters []string          `json:"valid_characters"`
 	Format          string            `json:"format"`
 	Endpoints       map[string]string `json:"endpoints"`
-	Levels          []LevelData       `json:"levels" doc:"Cell size at each code length."`
+	Levels          []levelData       `json:"levels" doc:"Cell size at each code length."`
 }
 
-// LevelData is the cell size of codes (or prefixes) of one length.
-type LevelData struct {
+// levelData is the cell size of codes (or prefixes) of one length.
+type levelData struct {
 	Level            int     `json:"level"`
 	CellSizeDegrees  float64 `json:"cell_size_degrees"`
 	ApproxCellSizeM  float64 `json:"approx_cell_size_m" doc:"North-south extent in metres (east-west shrinks with cos(latitude))."`
 	ApproxCellAreaM2 float64 `json:"approx_cell_area_m2" doc:"Area at the equator in square metres."`
 }
 
-// infoData is computed once: it never changes.
-var infoData = func() InfoData {
-	d := InfoData{
+// infoAnswer is the info answer, computed once: it never changes.
+var infoAnswer = func() infoData {
+	d := infoData{
 		Description: "DIGIPIN is India Post's open national geocode: the bounding box is divided 4x4 ten times " +
 			"and each level adds one of 16 characters, giving a cell of about 3.8 m x 3.8 m.",
-		Bounds: BoundsData{MinLatitude: digipin.MinLat, MaxLatitude: digipin.MaxLat, MinLongitude: digipin.MinLon, MaxLongitude: digipin.MaxLon},
+		Bounds: boundsData{MinLatitude: digipin.MinLat, MaxLatitude: digipin.MaxLat, MinLongitude: digipin.MinLon, MaxLongitude: digipin.MaxLon},
 		Format: "XXX-XXX-XXXX",
 		Endpoints: map[string]string{
 			"encode": prefix + "/digipin/encode", "decode": prefix + "/digipin/decode", "info": prefix + "/digipin/info",
@@ -51,7 +51,7 @@ var infoData = func() InfoData {
 	for level := 1; level <= digipin.Levels; level++ {
 		deg := digipin.CellSize(level)
 		m := deg * metresPerDegree
-		d.Levels = append(d.Levels, LevelData{Level: level, CellSizeDegrees: deg, ApproxCellSizeM: round6(m), ApproxCellAreaM2: round6(m * m)})
+		d.Levels = append(d.Levels, levelData{Level: level, CellSizeDegrees: deg, ApproxCellSizeM: round6(m), ApproxCellAreaM2: round6(m * m)})
 	}
 	return d
 }()
@@ -60,7 +60,7 @@ func registerDigipinInfo(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "digipin-info", Method: http.MethodGet, Path: "/digipin/info",
 		Summary: "DIGIPIN specification: bounds, grid, characters, levels", Tags: []string{"DIGIPIN"},
-	}, func(context.Context, *struct{}) (*Reply[InfoData], error) {
-		return ok(infoData), nil
+	}, func(context.Context, *struct{}) (*reply[infoData], error) {
+		return ok(infoAnswer), nil
 	})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/domain/postal"
@@ -21,17 +22,17 @@ type nearestInput struct {
 // Resolve requires point or both latitude and longitude.
 func (in *nearestInput) Resolve(ctx huma.Context) []error { return resolvePointQuery(ctx) }
 
-// NearestData is a point's DIGIPIN with the post offices serving it.
-type NearestData struct {
+// nearestData is a point's DIGIPIN with the post offices serving it.
+type nearestData struct {
 	Digipin     string          `json:"digipin" example:"39J-49L-L8T4"`
 	Latitude    float64         `json:"latitude"`
 	Longitude   float64         `json:"longitude"`
-	PostOffices []NearestOffice `json:"post_offices" doc:"Offices matched by boundary first (nearest first), then the rest by distance; ties by id."`
+	PostOffices []nearestOffice `json:"post_offices" doc:"Offices matched by boundary first (nearest first), then the rest by distance; ties by id."`
 }
 
-// NearestOffice is a nearby office with how it was matched.
-type NearestOffice struct {
-	NearbyOffice
+// nearestOffice is a nearby office with how it was matched.
+type nearestOffice struct {
+	wire.NearbyOffice
 	MatchedBy string `json:"matched_by" enum:"boundary,distance" doc:"boundary: its PIN's boundary polygon contains the point; distance: by distance alone."`
 }
 
@@ -44,7 +45,7 @@ func registerDigipinNearest(api huma.API, p *directory.Directory, g *geocode.Geo
 	huma.Register(group(api), huma.Operation{
 		OperationID: "digipin-nearest", Method: http.MethodGet, Path: "/digipin/nearest", Tags: []string{"DIGIPIN"},
 		Summary: "Post offices serving a point", Description: desc,
-	}, func(ctx context.Context, in *nearestInput) (*Reply[NearestData], error) {
+	}, func(ctx context.Context, in *nearestInput) (*reply[nearestData], error) {
 		at, err := queryPoint(in.Point, in.Latitude, in.Longitude, geocode.DigipinBox)
 		if err != nil {
 			return nil, toHTTP(err)
@@ -60,9 +61,9 @@ func registerDigipinNearest(api huma.API, p *directory.Directory, g *geocode.Geo
 		if err := p.WithNearbyFeedback(ctx, nearby); err != nil {
 			return nil, toHTTP(err)
 		}
-		d := NearestData{Digipin: res.Digipin, Latitude: at.Lat, Longitude: at.Lon, PostOffices: make([]NearestOffice, len(res.Offices))}
+		d := nearestData{Digipin: res.Digipin, Latitude: at.Lat, Longitude: at.Lon, PostOffices: make([]nearestOffice, len(res.Offices))}
 		for i, o := range res.Offices {
-			d.PostOffices[i] = NearestOffice{NearbyOffice: nearbyOffice(&nearby[i]), MatchedBy: o.MatchedBy}
+			d.PostOffices[i] = nearestOffice{NearbyOffice: nearbyOffice(&nearby[i]), MatchedBy: o.MatchedBy}
 		}
 		return ok(d), nil
 	})

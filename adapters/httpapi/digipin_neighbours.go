@@ -14,29 +14,29 @@ type neighboursInput struct {
 	Geometry bool   `query:"geometry" doc:"Also return each cell as a GeoJSON Polygon."`
 }
 
-// NeighboursData is a cell with the cells around it at the same level.
-type NeighboursData struct {
-	Cell       CellData   `json:"cell"`
-	Neighbours []CellData `json:"neighbours" doc:"Clockwise from the north; fewer than 8 at the grid's edge."`
+// neighboursData is a cell with the cells around it at the same level.
+type neighboursData struct {
+	Cell       cellData   `json:"cell"`
+	Neighbours []cellData `json:"neighbours" doc:"Clockwise from the north; fewer than 8 at the grid's edge."`
 }
 
-// CellData is a grid cell: its symbols, level, centre and extent.
-type CellData struct {
+// cellData is a grid cell: its symbols, level, centre and extent.
+type cellData struct {
 	Digipin   string       `json:"digipin" doc:"The cell's symbols, grouped like a code (a prefix for levels below 10)."`
 	Level     int          `json:"level" minimum:"1" maximum:"10"`
 	Direction string       `json:"direction,omitempty" enum:"N,NE,E,SE,S,SW,W,NW" doc:"Where this neighbour lies; absent for the cell itself."`
 	Latitude  float64      `json:"latitude" doc:"Cell centre, 6 decimals."`
 	Longitude float64      `json:"longitude" doc:"Cell centre, 6 decimals."`
-	Bounds    BoundsData   `json:"bounds"`
-	Geometry  *GeoJSONRect `json:"geometry,omitempty" doc:"The cell as a GeoJSON Polygon (with ?geometry=true)."`
+	Bounds    boundsData   `json:"bounds"`
+	Geometry  *geoJSONRect `json:"geometry,omitempty" doc:"The cell as a GeoJSON Polygon (with ?geometry=true)."`
 }
 
-func cellData(c digipin.Cell, geometry bool) CellData {
+func cellDataOf(c digipin.Cell, geometry bool) cellData {
 	b := c.Bounds()
 	lat, lon := b.Center()
-	d := CellData{
+	d := cellData{
 		Digipin: c.String(), Level: c.Level(), Latitude: round6(lat), Longitude: round6(lon),
-		Bounds: BoundsData{MinLatitude: b.MinLat, MaxLatitude: b.MaxLat, MinLongitude: b.MinLon, MaxLongitude: b.MaxLon},
+		Bounds: boundsData{MinLatitude: b.MinLat, MaxLatitude: b.MaxLat, MinLongitude: b.MinLon, MaxLongitude: b.MaxLon},
 	}
 	if geometry {
 		d.Geometry = rectGeoJSON(b)
@@ -71,16 +71,16 @@ func registerDigipinNeighbours(g huma.API) {
 		OperationID: "digipin-neighbours", Method: http.MethodGet, Path: "/digipin/{code}/neighbours", Tags: []string{"DIGIPIN"},
 		Summary:     "Cells around a DIGIPIN cell",
 		Description: "The up to 8 cells surrounding a code's cell at the same level (a prefix gives a coarser cell). 422 for a bad code.",
-	}, func(_ context.Context, in *neighboursInput) (*Reply[NeighboursData], error) {
+	}, func(_ context.Context, in *neighboursInput) (*reply[neighboursData], error) {
 		c, err := digipin.ParseCell(in.Code)
 		if se, isSyntax := err.(*digipin.SyntaxError); isSyntax {
 			return nil, invalid("code", se.Reason())
 		} else if err != nil {
 			return nil, toHTTP(err)
 		}
-		d := NeighboursData{Cell: cellData(c, in.Geometry)}
+		d := neighboursData{Cell: cellDataOf(c, in.Geometry)}
 		for _, n := range c.Neighbours() {
-			nd := cellData(n, in.Geometry)
+			nd := cellDataOf(n, in.Geometry)
 			nd.Direction = direction(c.Bounds(), n.Bounds())
 			d.Neighbours = append(d.Neighbours, nd)
 		}

@@ -35,7 +35,8 @@ type HandlerOptions struct {
 //	mux.Handle("/geo/", h)
 //
 // A BasePath must start with "/" and may not end with one (nor hold "//",
-// "." or ".." segments, a query or spaces).
+// "." or ".." segments, a query or spaces). Routes lacking a use case an
+// operation needs is an error naming the operations (see Routes).
 func Handler(o HandlerOptions) (http.Handler, error) {
 	base, err := cleanBasePath(o.BasePath)
 	if err != nil {
@@ -48,7 +49,9 @@ func Handler(o HandlerOptions) (http.Handler, error) {
 		o.Edge.Authenticate = o.Routes.Accounts.Authenticate
 	}
 	mux := http.NewServeMux()
-	Register(newAPI(mux, base), o.Routes)
+	if err := Register(newAPI(mux, base), o.Routes); err != nil {
+		return nil, err
+	}
 	h := middleware.NewHandler(mux, o.Edge)
 	if base == "" {
 		return h, nil

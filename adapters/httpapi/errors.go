@@ -12,14 +12,15 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/domain/fault"
 	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/domain/site"
 )
 
-// ErrorBody is the failure envelope of every endpoint:
+// errorBody is the failure envelope of every endpoint:
 // {"success": false, "code": ..., "message": ..., "errors": {field: [messages]}}.
-// Errors lists at most MaxFieldErrors field errors (one field and one
+// Errors lists at most maxFieldErrors field errors (one field and one
 // message each); ErrorsTruncated counts those left out, so a body of
 // thousands of bad keys cannot produce an answer larger than itself.
-type ErrorBody struct {
+type errorBody struct {
 	status int
 
 	Success         bool                `json:"success" doc:"Always false."`
@@ -29,22 +30,22 @@ type ErrorBody struct {
 	ErrorsTruncated int                 `json:"errors_truncated,omitempty" doc:"Field errors left out of errors beyond the first 20; absent when none were."`
 }
 
-// MaxFieldErrors bounds the field errors of one error envelope.
-const MaxFieldErrors = 20
+// maxFieldErrors bounds the field errors of one error envelope.
+const maxFieldErrors = 20
 
 // Error implements error.
-func (e *ErrorBody) Error() string { return e.Message }
+func (e *errorBody) Error() string { return e.Message }
 
 // GetStatus implements huma.StatusError.
-func (e *ErrorBody) GetStatus() int { return e.status }
+func (e *errorBody) GetStatus() int { return e.status }
 
-// newError builds an ErrorBody; errs may be *huma.ErrorDetail values (from
+// newError builds an errorBody; errs may be *huma.ErrorDetail values (from
 // huma's validation or from fieldError) or plain errors. At most
-// MaxFieldErrors of them are listed, missing required fields first (they
+// maxFieldErrors of them are listed, missing required fields first (they
 // turn a 422 into a 400, so the answer names them), then the others in the
 // order given; ErrorsTruncated counts the rest.
 func newError(status int, msg string, errs ...error) huma.StatusError {
-	e := &ErrorBody{status: status, Message: msg}
+	e := &errorBody{status: status, Message: msg}
 	var required, other []fieldMessage // the first MaxFieldErrors of each
 	missing, total := false, 0
 	for _, err := range errs {
@@ -59,14 +60,14 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 		}
 		total++
 		switch {
-		case isMissing && len(required) < MaxFieldErrors:
+		case isMissing && len(required) < maxFieldErrors:
 			required = append(required, fieldMessage{field, text})
-		case !isMissing && len(other) < MaxFieldErrors:
+		case !isMissing && len(other) < maxFieldErrors:
 			other = append(other, fieldMessage{field, text})
 		}
 	}
 	listed := append(required, other...)
-	listed = listed[:min(len(listed), MaxFieldErrors)]
+	listed = listed[:min(len(listed), maxFieldErrors)]
 	if len(listed) > 0 {
 		e.Errors = make(map[string][]string, len(listed))
 	}
@@ -92,7 +93,7 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 type fieldMessage struct{ field, msg string }
 
 // useEnvelope makes huma build its own errors (validation, malformed
-// bodies, unknown fields...) as ErrorBody. huma.NewError and
+// bodies, unknown fields...) as errorBody. huma.NewError and
 // NewErrorWithContext are package variables of huma, so this is done once,
 // by the first NewAPI (or Handler); the package's own errors never go
 // through them (newError), so they need no API built first.
@@ -191,6 +192,14 @@ var statusOf = map[fault.Kind]int{
 	fault.RateLimited:  http.StatusTooManyRequests,
 	fault.Busy:         http.StatusServiceUnavailable,
 	fault.Unavailable:  http.StatusServiceUnavailable,
+}
+
+// outcomeStatus is the HTTP status of each outcome of a creation request:
+// 201 for a report analysed and stored, 202 for reports stored pending
+// (Location then names the report when there is one).
+var outcomeStatus = map[site.Outcome]int{
+	site.OutcomeCreated:  http.StatusCreated,
+	site.OutcomeAccepted: http.StatusAccepted,
 }
 
 // serverHints add this server's advice to the message of errors whose

@@ -12,14 +12,15 @@ import (
 	"github.com/pinsight/pinsight/app/postaldir"
 )
 
-// A host program serves the postal API under /geo on its own mux, beside
-// its own routes, with its own server.
+// A host program serves the postal and DIGIPIN API under /geo on its own
+// mux, beside its own routes, with its own server.
 func ExampleHandler() {
 	dir, err := postaldir.Open(context.Background())
 	if err != nil {
 		log.Fatal(err)
 	}
-	api, err := httpapi.Handler(httpapi.HandlerOptions{BasePath: "/geo", Routes: httpapi.Routes{Directory: dir}})
+	api, err := httpapi.Handler(httpapi.HandlerOptions{BasePath: "/geo",
+		Routes: httpapi.Routes{Directory: dir.Directory, Geocoder: dir.Geocoder}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -30,10 +31,24 @@ func ExampleHandler() {
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/geo/api/v1/pincodes/110001", nil))
 	var body struct {
-		Data httpapi.PincodeData `json:"data"`
+		Data struct {
+			Pincode string `json:"pincode"`
+		} `json:"data"`
 	}
 	_ = json.Unmarshal(rec.Body.Bytes(), &body)
 	fmt.Println(rec.Code, body.Data.Pincode)
+
+	rec = httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/geo/api/v1/digipin/nearest?point=28.6328,77.2197&limit=1", nil))
+	var nearest struct {
+		Data struct {
+			PostOffices []struct {
+				Pincode string `json:"pincode"`
+			} `json:"post_offices"`
+		} `json:"data"`
+	}
+	_ = json.Unmarshal(rec.Body.Bytes(), &nearest)
+	fmt.Println(rec.Code, len(nearest.Data.PostOffices))
 
 	rec = httptest.NewRecorder()
 	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/geo/openapi.json", nil))
@@ -44,5 +59,6 @@ func ExampleHandler() {
 	fmt.Println(rec.Code, doc.Servers[0].URL)
 	// Output:
 	// 200 110001
+	// 200 1
 	// 200 /geo
 }

@@ -9,13 +9,13 @@ import (
 	"github.com/pinsight/pinsight/app/health"
 )
 
-// HealthData is the liveness answer.
-type HealthData struct {
+// healthData is the liveness answer.
+type healthData struct {
 	Status string `json:"status" example:"ok"`
 }
 
-// ReadyData lists the state of every component.
-type ReadyData struct {
+// readyData lists the state of every component.
+type readyData struct {
 	Ready      bool                    `json:"ready"`
 	Components []health.ComponentState `json:"components"`
 }
@@ -24,8 +24,8 @@ func registerHealth(api huma.API, h *health.Health) {
 	huma.Register(api, huma.Operation{
 		OperationID: "healthz", Method: http.MethodGet, Path: "/healthz",
 		Summary: "Liveness: the process is up", Tags: []string{"Operations"},
-	}, func(context.Context, *struct{}) (*Reply[HealthData], error) {
-		return ok(HealthData{Status: "ok"}), nil
+	}, func(context.Context, *struct{}) (*reply[healthData], error) {
+		return ok(healthData{Status: "ok"}), nil
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "readyz", Method: http.MethodGet, Path: "/readyz",
@@ -36,10 +36,10 @@ func registerHealth(api huma.API, h *health.Health) {
 			"texts; the causes (driver errors, addresses) go to the server log only.",
 		Tags:      []string{"Operations"},
 		Responses: map[string]*huma.Response{"503": {Description: "A component is unavailable or did not answer in time."}},
-	}, func(ctx context.Context, _ *struct{}) (*Reply[ReadyData], error) {
+	}, func(ctx context.Context, _ *struct{}) (*reply[readyData], error) {
 		ready, states := h.Ready(ctx)
 		if ready {
-			return ok(ReadyData{Ready: true, Components: states}), nil
+			return ok(readyData{Ready: true, Components: states}), nil
 		}
 		var details []error
 		for _, s := range states {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/app/directory"
-	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
 )
@@ -24,38 +24,23 @@ type nearbyInput struct {
 // Resolve requires point or both latitude and longitude.
 func (in *nearbyInput) Resolve(ctx huma.Context) []error { return resolvePointQuery(ctx) }
 
-// NearbyData lists the offices near a point.
-type NearbyData struct {
-	Latitude     float64        `json:"latitude"`
-	Longitude    float64        `json:"longitude"`
-	RadiusKm     float64        `json:"radius_km"`
-	WithinRadius bool           `json:"within_radius" doc:"False when nothing lay within the radius: post_offices are then the closest at any distance."`
-	PostOffices  []NearbyOffice `json:"post_offices" doc:"Nearest first, ties by id; offices without a location are never listed."`
-}
-
-// NearbyOffice is the reduced office record of the nearby lists.
-type NearbyOffice struct {
-	ID              int64        `json:"id"`
-	Pincode         string       `json:"pincode"`
-	PostOffice      string       `json:"post_office"`
-	BranchType      string       `json:"branch_type" enum:"Head Office,Sub Office,Branch Office"`
-	DeliveryStatus  string       `json:"delivery_status" enum:"Delivery,Non Delivery"`
-	District        *string      `json:"district" doc:"LGD name; null when unknown."`
-	State           *string      `json:"state" doc:"LGD name; null when unknown."`
-	Location        LocationData `json:"location"`
-	LocationQuality string       `json:"location_quality" enum:"exact,corrected,approximate" doc:"approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices."`
-	DistanceKm      float64      `json:"distance_km" doc:"Great-circle (Haversine, R = 6371.0088 km) distance, rounded to the metre."`
-	FeedbackData
+// nearbyData lists the offices near a point.
+type nearbyData struct {
+	Latitude     float64             `json:"latitude"`
+	Longitude    float64             `json:"longitude"`
+	RadiusKm     float64             `json:"radius_km"`
+	WithinRadius bool                `json:"within_radius" doc:"False when nothing lay within the radius: post_offices are then the closest at any distance."`
+	PostOffices  []wire.NearbyOffice `json:"post_offices" doc:"Nearest first, ties by id; offices without a location are never listed."`
 }
 
 // nearbyOffice is the record of n; its optional fields point into n (no
 // copies: a nearby answer is on a hot path).
-func nearbyOffice(n *postal.Nearby) NearbyOffice {
+func nearbyOffice(n *postal.Nearby) wire.NearbyOffice {
 	o := &n.Office
-	return NearbyOffice{
+	return wire.NearbyOffice{
 		ID: o.ID, Pincode: string(o.Pincode), PostOffice: o.Name, BranchType: postal.BranchTypeName(o.OfficeType),
 		DeliveryStatus: o.Delivery, District: optStringAt(&o.District), State: optStringAt(&o.State),
-		Location:        LocationData{Latitude: o.Location.Latitude, Longitude: o.Location.Longitude},
+		Location:        wire.LocationData{Latitude: o.Location.Latitude, Longitude: o.Location.Longitude},
 		LocationQuality: string(o.Quality), DistanceKm: math.Round(n.DistanceKm*1000) / 1000,
 		FeedbackData: feedbackData(o.Feedback),
 	}
@@ -69,7 +54,7 @@ func registerNearby(api huma.API, p *directory.Directory) {
 		Summary: "Post offices near a point",
 		Description: "Offices within radius km, nearest first. When none lies within the radius, the closest limit " +
 			"offices at any distance, with data.within_radius false. 400 when latitude or longitude is missing, 422 when out of range.",
-	}, func(ctx context.Context, in *nearbyInput) (*Reply[NearbyData], error) {
+	}, func(ctx context.Context, in *nearbyInput) (*reply[nearbyData], error) {
 		at, err := queryPoint(in.Point, in.Latitude, in.Longitude, geo.WorldBox)
 		if err != nil {
 			return nil, toHTTP(err)
@@ -78,17 +63,11 @@ func registerNearby(api huma.API, p *directory.Directory) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		d := NearbyData{Latitude: at.Lat, Longitude: at.Lon, RadiusKm: in.Radius, WithinRadius: res.WithinRadius,
-			PostOffices: make([]NearbyOffice, len(res.Offices))}
+		d := nearbyData{Latitude: at.Lat, Longitude: at.Lon, RadiusKm: in.Radius, WithinRadius: res.WithinRadius,
+			PostOffices: make([]wire.NearbyOffice, len(res.Offices))}
 		for i := range res.Offices {
 			d.PostOffices[i] = nearbyOffice(&res.Offices[i])
 		}
 		return ok(d), nil
 	})
-}
-
-// registerGeo adds the operations that search the directory by position.
-func registerGeo(api huma.API, p *directory.Directory, g *geocode.Geocoder) {
-	registerNearby(api, p)
-	registerDigipinNearest(api, p, g)
 }

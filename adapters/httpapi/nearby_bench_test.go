@@ -22,7 +22,9 @@ func BenchmarkNearbyHTTP(b *testing.B) {
 	mux := http.NewServeMux()
 	routes := apitest.PostalRoutes(store)
 	routes.Directory = directory.NewWithReviews(store, memory.NewReviewStore())
-	httpapi.Register(httpapi.NewAPI(mux), routes)
+	if err := httpapi.Register(httpapi.NewAPI(mux), routes); err != nil {
+		b.Fatal(err)
+	}
 	reviewed := middleware.NewHandler(mux, middleware.Options{})
 	var reqs []*http.Request
 	located := 0

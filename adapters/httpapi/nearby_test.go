@@ -57,7 +57,9 @@ func geoHandler(t *testing.T, withBoundaries bool) http.Handler {
 		r.Geocoder = geocode.New(store, b)
 	}
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), r)
+	if err := httpapi.Register(httpapi.NewAPI(mux), r); err != nil {
+		t.Fatal(err)
+	}
 	return middleware.NewHandler(mux, middleware.Options{})
 }
 

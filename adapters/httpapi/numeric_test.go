@@ -34,7 +34,9 @@ func TestNumericParametersPlainDecimal(t *testing.T) {
 	reportStore := memory.NewReportStore()
 	r := apitest.PostalRoutes(memory.NewPostalStore(porttest.PostalDataset()))
 	r.Accounts, r.Reports, r.Projects = acc, reports.New(reportStore, apitest.NewFakeAnalyser(), apitest.Passwords), reports.NewProjects(reportStore)
-	httpapi.Register(api, r)
+	if err := httpapi.Register(api, r); err != nil {
+		t.Fatal(err)
+	}
 	h := middleware.NewHandler(mux, middleware.Options{Authenticate: acc.Authenticate})
 	key := apitest.Login(t, h, "ada@example.com")
 

@@ -15,38 +15,38 @@ type pincodeBatchInput struct {
 	}
 }
 
-// PincodeBatchItem is one pincode's outcome.
-type PincodeBatchItem struct {
+// pincodeBatchItem is one pincode's outcome.
+type pincodeBatchItem struct {
 	Pincode     string       `json:"pincode" doc:"As sent."`
 	Status      string       `json:"status" enum:"found,not_found,invalid"`
 	Total       int          `json:"total"`
-	PostOffices []OfficeData `json:"post_offices,omitempty"`
+	PostOffices []officeData `json:"post_offices,omitempty"`
 	Errors      []string     `json:"errors,omitempty"`
 }
 
-// PincodeBatchData holds the outcomes in request order.
-type PincodeBatchData struct {
+// pincodeBatchData holds the outcomes in request order.
+type pincodeBatchData struct {
 	Total    int                `json:"total"`
 	Found    int                `json:"found"`
 	NotFound int                `json:"not_found"`
 	Invalid  int                `json:"invalid"`
-	Results  []PincodeBatchItem `json:"results"`
+	Results  []pincodeBatchItem `json:"results"`
 }
 
-// PincodeValidateItem tells whether one pincode is well-formed and exists.
-type PincodeValidateItem struct {
+// pincodeValidateItem tells whether one pincode is well-formed and exists.
+type pincodeValidateItem struct {
 	Pincode string  `json:"pincode"`
 	Valid   bool    `json:"valid" doc:"Syntax: 6 digits, the first not 0."`
 	Exists  bool    `json:"exists" doc:"At least one post office has it."`
 	Reason  *string `json:"reason"`
 }
 
-// PincodeValidateData holds the checks in request order.
-type PincodeValidateData struct {
+// pincodeValidateData holds the checks in request order.
+type pincodeValidateData struct {
 	Total   int                   `json:"total"`
 	Valid   int                   `json:"valid"`
 	Exists  int                   `json:"exists"`
-	Results []PincodeValidateItem `json:"results"`
+	Results []pincodeValidateItem `json:"results"`
 }
 
 const notFoundReason = "no post office has this pincode"
@@ -56,14 +56,14 @@ func registerPincodeBatch(g huma.API, p *directory.Directory) {
 	huma.Register(g, huma.Operation{
 		OperationID: "pincode-batch", Method: http.MethodPost, Path: "/pincodes/batch", Tags: tags,
 		Summary: "Look up up to 100 pincodes", Description: "JSON only. Each pincode is found, not_found or invalid; more than 100 is 413.",
-	}, func(ctx context.Context, in *pincodeBatchInput) (*Reply[PincodeBatchData], error) {
+	}, func(ctx context.Context, in *pincodeBatchInput) (*reply[pincodeBatchData], error) {
 		items, err := batch(ctx, p, in.Body.Pincodes)
 		if err != nil {
 			return nil, err
 		}
-		out := PincodeBatchData{Total: len(items), Results: make([]PincodeBatchItem, len(items))}
+		out := pincodeBatchData{Total: len(items), Results: make([]pincodeBatchItem, len(items))}
 		for i, it := range items {
-			r := PincodeBatchItem{Pincode: it.Input, Status: string(it.Status), Total: len(it.Offices), PostOffices: officesData(it.Offices)}
+			r := pincodeBatchItem{Pincode: it.Input, Status: string(it.Status), Total: len(it.Offices), PostOffices: officesData(it.Offices)}
 			switch it.Status {
 			case directory.BatchFound:
 				out.Found++
@@ -81,14 +81,14 @@ func registerPincodeBatch(g huma.API, p *directory.Directory) {
 	huma.Register(g, huma.Operation{
 		OperationID: "pincode-validate", Method: http.MethodPost, Path: "/pincodes/validate", Tags: tags,
 		Summary: "Check the syntax and existence of up to 100 pincodes", Description: "JSON only; more than 100 is 413.",
-	}, func(ctx context.Context, in *pincodeBatchInput) (*Reply[PincodeValidateData], error) {
+	}, func(ctx context.Context, in *pincodeBatchInput) (*reply[pincodeValidateData], error) {
 		items, err := batch(ctx, p, in.Body.Pincodes)
 		if err != nil {
 			return nil, err
 		}
-		out := PincodeValidateData{Total: len(items), Results: make([]PincodeValidateItem, len(items))}
+		out := pincodeValidateData{Total: len(items), Results: make([]pincodeValidateItem, len(items))}
 		for i, it := range items {
-			r := PincodeValidateItem{Pincode: it.Input, Valid: it.Status != directory.BatchInvalid, Exists: it.Status == directory.BatchFound}
+			r := pincodeValidateItem{Pincode: it.Input, Valid: it.Status != directory.BatchInvalid, Exists: it.Status == directory.BatchFound}
 			switch {
 			case !r.Valid:
 				r.Reason = optString("must be 6 digits, the first not 0")

@@ -23,7 +23,9 @@ const fixtureDataDir = "../indiapost/testdata"
 // postalHandler builds the production handler serving store.
 func postalHandler(store *memory.PostalStore) http.Handler {
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), apitest.PostalRoutes(store))
+	if err := httpapi.Register(httpapi.NewAPI(mux), apitest.PostalRoutes(store)); err != nil {
+		panic(err)
+	}
 	return middleware.NewHandler(mux, middleware.Options{})
 }
 

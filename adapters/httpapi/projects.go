@@ -34,25 +34,25 @@ func registerProjects(api huma.API, projects *reports.Projects, acc *accounts.Ac
 			"number of reports, their average score (truncated) and its band. Invalid search_by, sort_by, sort, " +
 			"per_page (10, 25, 50 or 100) or page values are 422. data: {projects, meta}."}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *projectListInput) (*Reply[ProjectsData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *projectListInput) (*reply[projectsData], error) {
 		page, err := projects.List(ctx, caller(ctx).User.ID, site.ProjectParams{
 			Search: in.Search, SearchBy: in.SearchBy, SortBy: in.SortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page,
 		})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(projectsData(page)), nil
+		return ok(projectsDataOf(page)), nil
 	})
 	op = huma.Operation{OperationID: "delete-project", Method: http.MethodDelete, Path: "/projects/{project}", Tags: tags,
 		Summary: "Delete a project: every one of the caller's reports of that host",
 		Description: "Answers the number of reports deleted. A project the caller has no report of is 404, " +
 			"whoever else has one."}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *projectInput) (*Reply[ProjectDeletedData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *projectInput) (*reply[projectDeletedData], error) {
 		n, err := projects.Delete(ctx, caller(ctx).User.ID, in.Project)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(ProjectDeletedData{Project: site.NormalizeProject(in.Project), Deleted: true, ReportsDeleted: n}), nil
+		return ok(projectDeletedData{Project: site.NormalizeProject(in.Project), Deleted: true, ReportsDeleted: n}), nil
 	})
 }

@@ -28,7 +28,9 @@ func FuzzQueryDecoding(f *testing.F) {
 	}
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
-	httpapi.Register(api, apitest.PostalRoutes(memory.NewPostalStore(ds)))
+	if err := httpapi.Register(api, apitest.PostalRoutes(memory.NewPostalStore(ds))); err != nil {
+		f.Fatal(err)
+	}
 	h := middleware.NewHandler(mux, middleware.Options{})
 	var paths []string
 	for p, item := range api.OpenAPI().Paths {

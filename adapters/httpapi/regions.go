@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/app/directory"
 )
 
@@ -13,10 +14,10 @@ type statesInput struct {
 	Q string `query:"q" maxLength:"100" doc:"Name prefix filter."`
 }
 
-// StatesData lists states.
-type StatesData struct {
+// statesData lists states.
+type statesData struct {
 	Total  int         `json:"total"`
-	States []StateData `json:"states"`
+	States []stateData `json:"states"`
 }
 
 type stateInput struct {
@@ -28,11 +29,11 @@ type stateDistrictsInput struct {
 	Q     string `query:"q" maxLength:"100" doc:"District name prefix filter (LGD name or India Post's spelling)."`
 }
 
-// StateDistrictsData lists a state's districts.
-type StateDistrictsData struct {
+// stateDistrictsData lists a state's districts.
+type stateDistrictsData struct {
 	State     string         `json:"state"`
 	Total     int            `json:"total"`
-	Districts []DistrictItem `json:"districts"`
+	Districts []districtItem `json:"districts"`
 }
 
 type districtInput struct {
@@ -41,16 +42,16 @@ type districtInput struct {
 
 type districtPincodesInput struct {
 	District string `path:"district"`
-	PageParams
+	wire.PageParams
 }
 
-// DistrictPincodesData pages a district's offices.
-type DistrictPincodesData struct {
+// districtPincodesData pages a district's offices.
+type districtPincodesData struct {
 	District string       `json:"district"`
 	State    string       `json:"state"`
 	Total    int          `json:"total"`
-	Results  []OfficeData `json:"results"`
-	Meta     Meta         `json:"meta"`
+	Results  []officeData `json:"results"`
+	Meta     wire.Meta    `json:"meta"`
 }
 
 const refDoc = " An ambiguous name or prefix is 422 listing the candidates; an unknown one is 404."
@@ -58,52 +59,52 @@ const refDoc = " An ambiguous name or prefix is 422 listing the candidates; an u
 func registerRegions(g huma.API, p *directory.Directory) {
 	tags := []string{"States and districts"}
 	huma.Register(g, huma.Operation{OperationID: "list-states", Method: http.MethodGet, Path: "/states", Tags: tags, Summary: "States and union territories"},
-		func(ctx context.Context, in *statesInput) (*Reply[StatesData], error) {
+		func(ctx context.Context, in *statesInput) (*reply[statesData], error) {
 			states, err := p.States(ctx, in.Q)
 			if err != nil {
 				return nil, toHTTP(err)
 			}
-			out := StatesData{Total: len(states), States: make([]StateData, len(states))}
+			out := statesData{Total: len(states), States: make([]stateData, len(states))}
 			for i, s := range states {
-				out.States[i] = stateData(s)
+				out.States[i] = stateDataOf(s)
 			}
 			return ok(out), nil
 		})
 	huma.Register(g, huma.Operation{OperationID: "get-state", Method: http.MethodGet, Path: "/states/{state}", Tags: tags, Summary: "A state with its counts", Description: refDoc},
-		func(ctx context.Context, in *stateInput) (*Reply[StateData], error) {
+		func(ctx context.Context, in *stateInput) (*reply[stateData], error) {
 			s, err := p.State(ctx, in.State)
 			if err != nil {
 				return nil, toHTTP(err)
 			}
-			return ok(stateData(s)), nil
+			return ok(stateDataOf(s)), nil
 		})
 	huma.Register(g, huma.Operation{OperationID: "state-districts", Method: http.MethodGet, Path: "/states/{state}/districts", Tags: tags, Summary: "Districts of a state", Description: refDoc},
-		func(ctx context.Context, in *stateDistrictsInput) (*Reply[StateDistrictsData], error) {
+		func(ctx context.Context, in *stateDistrictsInput) (*reply[stateDistrictsData], error) {
 			s, ds, err := p.Districts(ctx, in.State, in.Q)
 			if err != nil {
 				return nil, toHTTP(err)
 			}
-			out := StateDistrictsData{State: s.Name, Total: len(ds), Districts: make([]DistrictItem, len(ds))}
+			out := stateDistrictsData{State: s.Name, Total: len(ds), Districts: make([]districtItem, len(ds))}
 			for i, d := range ds {
-				out.Districts[i] = districtItem(d)
+				out.Districts[i] = districtItemOf(d)
 			}
 			return ok(out), nil
 		})
 	huma.Register(g, huma.Operation{OperationID: "get-district", Method: http.MethodGet, Path: "/districts/{district}", Tags: tags, Summary: "A district with its state and counts", Description: refDoc},
-		func(ctx context.Context, in *districtInput) (*Reply[DistrictData], error) {
+		func(ctx context.Context, in *districtInput) (*reply[districtData], error) {
 			d, err := p.District(ctx, in.District)
 			if err != nil {
 				return nil, toHTTP(err)
 			}
-			return ok(districtData(d)), nil
+			return ok(districtDataOf(d)), nil
 		})
 	huma.Register(g, huma.Operation{Metadata: countsOf(countsAny), OperationID: "district-pincodes", Method: http.MethodGet, Path: "/districts/{district}/pincodes", Tags: tags,
 		Summary: "Post offices of a district, by pincode", Description: "total counts offices." + refDoc},
-		func(ctx context.Context, in *districtPincodesInput) (*Reply[DistrictPincodesData], error) {
-			d, offices, err := p.DistrictOffices(ctx, in.District, in.page())
+		func(ctx context.Context, in *districtPincodesInput) (*reply[districtPincodesData], error) {
+			d, offices, err := p.DistrictOffices(ctx, in.District, in.Paging())
 			if err != nil {
 				return nil, toHTTP(err)
 			}
-			return ok(DistrictPincodesData{District: d.Name, State: d.StateName, Total: offices.Total, Results: officesData(offices.Items), Meta: meta(offices.Page, offices.Total)}), nil
+			return ok(districtPincodesData{District: d.Name, State: d.StateName, Total: offices.Total, Results: officesData(offices.Items), Meta: metaOf(offices.Page, offices.Total)}), nil
 		})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
@@ -86,7 +87,7 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 			"values are 422, never replaced by defaults. Items carry every report field except results (fetch one " +
 			"report for its checks). data: {reports, meta: {total, per_page, current_page, last_page}}."}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *reportListInput) (*Reply[ReportsData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *reportListInput) (*reply[wire.ReportsData], error) {
 		page, err := rs.List(ctx, caller(ctx).User.ID, site.ReportParams{
 			Search: in.Search, SearchBy: in.SearchBy, Project: in.Project, Result: in.Result,
 			SortBy: in.SortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page, Status: in.Status,
@@ -94,17 +95,17 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(reportsData(base, page)), nil
+		return ok(reportsDataOf(base, page)), nil
 	})
 	op = huma.Operation{OperationID: "get-report", Method: http.MethodGet, Path: "/reports/{id}", Tags: tags,
 		Summary: "Fetch one of the caller's reports", Description: "Another user's report is 404. " + scoreDoc}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*Reply[ReportData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*reply[wire.ReportData], error) {
 		r, err := rs.Get(ctx, caller(ctx).User.ID, in.ID)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(reportData(base, r)), nil
+		return ok(reportDataOf(base, r)), nil
 	})
 	registerReportWrites(g, base, rs, acc)
 	registerReportBatch(g, base, rs, acc)
@@ -118,7 +119,7 @@ type createdReply struct {
 	Status   int    `json:"-"`
 	Replayed string `header:"Idempotent-Replayed" doc:"true when the answer replays an earlier request with the same Idempotency-Key (the report as it is now); absent otherwise."`
 	Location string `header:"Location" doc:"With 202: the path of the pending report, /reports/{id}."`
-	Body     Envelope[ReportData]
+	Body     envelope[wire.ReportData]
 }
 
 // updatedReply is the answer of update-report: 200, or 202 with Location
@@ -126,7 +127,7 @@ type createdReply struct {
 type updatedReply struct {
 	Status   int    `json:"-"`
 	Location string `header:"Location" doc:"With 202: the path of the report, /reports/{id}."`
-	Body     Envelope[ReportData]
+	Body     envelope[wire.ReportData]
 }
 
 // Resolve notes whether wait was sent (absent takes the server's default).
@@ -185,8 +186,8 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := &createdReply{Status: r.HTTPStatus, Body: Envelope[ReportData]{Success: true, Data: reportData(base, r.Report)}}
-		if r.HTTPStatus == http.StatusAccepted {
+		out := &createdReply{Status: outcomeStatus[r.Outcome], Body: envelope[wire.ReportData]{Success: true, Data: reportDataOf(base, r.Report)}}
+		if r.Outcome == site.OutcomeAccepted {
 			out.Location = base + reportPath(r.ID)
 		}
 		if r.Replayed {
@@ -214,7 +215,7 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := &updatedReply{Status: http.StatusOK, Body: Envelope[ReportData]{Success: true, Data: reportData(base, r)}}
+		out := &updatedReply{Status: http.StatusOK, Body: envelope[wire.ReportData]{Success: true, Data: reportDataOf(base, r)}}
 		if upd.Reanalyse && !r.Status.Finished() {
 			out.Status, out.Location = http.StatusAccepted, base+reportPath(r.ID)
 		}
@@ -223,20 +224,17 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 	op = huma.Operation{OperationID: "delete-report", Method: http.MethodDelete, Path: "/reports/{id}", Tags: tags,
 		Summary: "Delete one of the caller's reports", Description: "Another user's report is 404."}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*Reply[DeletedData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*reply[deletedData], error) {
 		if err := rs.Delete(ctx, caller(ctx).User.ID, in.ID); err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(DeletedData{ID: in.ID, Deleted: true}), nil
+		return ok(deletedData{ID: in.ID, Deleted: true}), nil
 	})
 }
 
 // registerSiteAnalysis registers the report and project operations and the
-// public report page for the use cases r provides (all need Accounts).
+// public report page for the use cases r provides, with r.Accounts.
 func registerSiteAnalysis(api huma.API, r Routes) {
-	if r.Accounts == nil {
-		return
-	}
 	if r.Reports != nil {
 		registerReports(api, r.Reports, r.Accounts)
 		share := r.Share

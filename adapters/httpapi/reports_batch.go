@@ -6,8 +6,10 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/domain/site"
 )
 
 type reportBatchInput struct {
@@ -19,16 +21,16 @@ type reportBatchInput struct {
 	}
 }
 
-// ReportBatchData lists the reports a batch queued, in the order of its URLs.
-type ReportBatchData struct {
-	Reports []ReportItem `json:"reports" nullable:"false" doc:"One pending report per URL, in the order sent."`
+// reportBatchData lists the reports a batch queued, in the order of its URLs.
+type reportBatchData struct {
+	Reports []wire.ReportItem `json:"reports" nullable:"false" doc:"One pending report per URL, in the order sent."`
 }
 
 // batchReply is the answer of create-report-batch.
 type batchReply struct {
 	Status   int    `json:"-"`
 	Replayed string `header:"Idempotent-Replayed" doc:"true when the answer replays an earlier request with the same Idempotency-Key; absent otherwise."`
-	Body     Envelope[ReportBatchData]
+	Body     envelope[reportBatchData]
 }
 
 // registerReportBatch registers POST /reports/batch.
@@ -49,11 +51,11 @@ func registerReportBatch(g huma.API, base string, rs *reports.Reports, acc *acco
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		data := ReportBatchData{Reports: make([]ReportItem, 0, len(out.Reports))}
+		data := reportBatchData{Reports: make([]wire.ReportItem, 0, len(out.Reports))}
 		for _, r := range out.Reports {
 			data.Reports = append(data.Reports, reportItem(base, r))
 		}
-		reply := &batchReply{Status: http.StatusAccepted, Body: Envelope[ReportBatchData]{Success: true, Data: data}}
+		reply := &batchReply{Status: outcomeStatus[site.OutcomeAccepted], Body: envelope[reportBatchData]{Success: true, Data: data}}
 		if out.Replayed {
 			reply.Replayed = "true"
 		}

@@ -11,8 +11,8 @@ import (
 	"github.com/pinsight/pinsight/app/reports"
 )
 
-// RunData is one finished analysis of a report.
-type RunData struct {
+// runData is one finished analysis of a report.
+type runData struct {
 	At      time.Time `json:"at" doc:"When the analysis ran."`
 	Score   int       `json:"score" minimum:"0" maximum:"100"`
 	Result  string    `json:"result" enum:"good,decent,bad"`
@@ -21,9 +21,9 @@ type RunData struct {
 	Fixed   []string  `json:"fixed" nullable:"false" doc:"Checks passing in this run that failed in the run before."`
 }
 
-// HistoryData lists a report's runs, newest first.
-type HistoryData struct {
-	Runs []RunData `json:"runs" nullable:"false" doc:"At most 100, newest first."`
+// historyData lists a report's runs, newest first.
+type historyData struct {
+	Runs []runData `json:"runs" nullable:"false" doc:"At most 100, newest first."`
 }
 
 // registerReportHistory registers GET /reports/{id}/history.
@@ -34,17 +34,17 @@ func registerReportHistory(g huma.API, rs *reports.Reports, acc *accounts.Accoun
 			"schedule) with its score, result and failing checks, and the checks that changed since the run before " +
 			"(broken, fixed); newest first, at most 100. Another user's report is 404."}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*Reply[HistoryData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*reply[historyData], error) {
 		entries, err := rs.History(ctx, caller(ctx).User.ID, in.ID)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := HistoryData{Runs: make([]RunData, 0, len(entries))}
+		out := historyData{Runs: make([]runData, 0, len(entries))}
 		for _, e := range entries {
 			if e.Failing == nil {
 				e.Failing = []string{}
 			}
-			out.Runs = append(out.Runs, RunData{At: e.At.UTC(), Score: e.Score, Result: string(e.Rating),
+			out.Runs = append(out.Runs, runData{At: e.At.UTC(), Score: e.Score, Result: string(e.Rating),
 				Failing: e.Failing, Broken: e.Broken, Fixed: e.Fixed})
 		}
 		return ok(out), nil

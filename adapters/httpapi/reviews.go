@@ -44,7 +44,7 @@ type reviewPutInput struct {
 // reviewPutReply is 201 when the review was created, 200 when replaced.
 type reviewPutReply struct {
 	Status int `json:"-"`
-	Body   Envelope[ReviewData]
+	Body   envelope[reviewData]
 }
 
 // reviewsDoc is what every review operation shares.
@@ -62,12 +62,12 @@ func registerOfficeByID(api huma.API, p *directory.Directory) {
 		Tags: []string{"Post offices"}, Summary: "One post office by id",
 		Description: "The office record of the loaded release whose id is id, with its live reviews_count, likes_count " +
 			"and rating. 404 when the release has no such id (ids are per release).",
-	}, func(ctx context.Context, in *officeIDInput) (*Reply[OfficeData], error) {
+	}, func(ctx context.Context, in *officeIDInput) (*reply[officeData], error) {
 		o, err := p.Office(ctx, in.ID)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(officeData(o)), nil
+		return ok(officeDataOf(o)), nil
 	})
 }
 
@@ -79,22 +79,22 @@ func registerReviews(api huma.API, rs *reviews.Reviews, acc *accounts.Accounts) 
 		OperationID: "list-office-reviews", Method: http.MethodGet, Path: "/post-offices/{id}/reviews", Tags: tags,
 		Summary:     "Reviews of a post office",
 		Description: "Public. sort_by created_at (default) or rating; sort desc (default) or asc; ties by author." + reviewsDoc,
-	}, func(ctx context.Context, in *reviewListInput) (*Reply[ReviewsData], error) {
+	}, func(ctx context.Context, in *reviewListInput) (*reply[reviewsData], error) {
 		l, err := rs.OfficeReviews(ctx, in.ID, reviews.ListParams{SortBy: in.SortBy, Sort: in.Sort, Page: in.Page, PerPage: in.PerPage})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(reviewsData(l)), nil
+		return ok(reviewsDataOf(l)), nil
 	})
 	op := huma.Operation{OperationID: "get-my-review", Method: http.MethodGet, Path: "/post-offices/{id}/review", Tags: tags,
 		Summary: "The caller's review of a post office", Description: "404 when the caller has none." + reviewsDoc}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *officeIDInput) (*Reply[ReviewData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *officeIDInput) (*reply[reviewData], error) {
 		e, err := rs.Mine(ctx, caller(ctx).User.ID, in.ID)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(reviewData(e)), nil
+		return ok(reviewDataOf(e)), nil
 	})
 	op = huma.Operation{OperationID: "put-review", Method: http.MethodPut, Path: "/post-offices/{id}/review", Tags: tags,
 		Summary: "Write the caller's review of a post office",
@@ -112,29 +112,29 @@ func registerReviews(api huma.API, rs *reviews.Reviews, acc *accounts.Accounts) 
 		if created {
 			status = http.StatusCreated
 		}
-		return &reviewPutReply{Status: status, Body: Envelope[ReviewData]{Success: true, Data: reviewData(e)}}, nil
+		return &reviewPutReply{Status: status, Body: envelope[reviewData]{Success: true, Data: reviewDataOf(e)}}, nil
 	})
 	op = huma.Operation{OperationID: "delete-review", Method: http.MethodDelete, Path: "/post-offices/{id}/review", Tags: tags,
 		Summary: "Delete the caller's review of a post office", Description: "404 when the caller has none (another " +
 			"user's review is never touched)." + reviewsDoc}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *officeIDInput) (*Reply[ReviewDeletedData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *officeIDInput) (*reply[reviewDeletedData], error) {
 		if err := rs.Delete(ctx, caller(ctx).User.ID, in.ID); err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(ReviewDeletedData{OfficeID: in.ID, Deleted: true}), nil
+		return ok(reviewDeletedData{OfficeID: in.ID, Deleted: true}), nil
 	})
 	registerLikes(g, rs, acc)
 	op = huma.Operation{OperationID: "list-my-reviews", Method: http.MethodGet, Path: "/account/reviews", Tags: tags,
 		Summary: "The caller's reviews", Description: "Of every office, office_id null for an office the loaded " +
 			"release does not have. sort_by created_at (default) or rating; sort desc (default) or asc." + reviewsDoc}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *myReviewsInput) (*Reply[ReviewsData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *myReviewsInput) (*reply[reviewsData], error) {
 		l, err := rs.UserReviews(ctx, caller(ctx).User.ID, reviews.ListParams{SortBy: in.SortBy, Sort: in.Sort, Page: in.Page, PerPage: in.PerPage})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(reviewsData(l)), nil
+		return ok(reviewsDataOf(l)), nil
 	})
 }
 
@@ -149,12 +149,12 @@ func registerLikes(g huma.API, rs *reviews.Reviews, acc *accounts.Accounts) {
 			op.Description = "Idempotent: unliking an office not liked changes nothing. Answers the office's counts." + reviewsDoc
 		}
 		protect(acc, &op)
-		huma.Register(g, op, func(ctx context.Context, in *officeIDInput) (*Reply[LikeData], error) {
+		huma.Register(g, op, func(ctx context.Context, in *officeIDInput) (*reply[likeData], error) {
 			o, err := rs.Like(ctx, caller(ctx).User.ID, in.ID, like)
 			if err != nil {
 				return nil, toHTTP(err)
 			}
-			return ok(LikeData{OfficeID: o.ID, Liked: like, FeedbackData: feedbackData(o.Feedback)}), nil
+			return ok(likeData{OfficeID: o.ID, Liked: like, FeedbackData: feedbackData(o.Feedback)}), nil
 		})
 	}
 }

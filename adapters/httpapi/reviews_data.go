@@ -3,13 +3,14 @@ package httpapi
 import (
 	"time"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/domain/paging"
 )
 
-// ReviewData is a review of a post office. Texts are returned exactly as
+// reviewData is a review of a post office. Texts are returned exactly as
 // stored (JSON-escaped); a client rendering them as HTML must escape them.
-type ReviewData struct {
+type reviewData struct {
 	OfficeID  *int64    `json:"office_id" doc:"The office's id in the loaded release; null when the release has no office of the reviewed identity (the review is kept, not counted on any office)."`
 	Pincode   string    `json:"pincode"`
 	UserID    int64     `json:"user_id" doc:"The author."`
@@ -20,8 +21,8 @@ type ReviewData struct {
 	UpdatedAt time.Time `json:"updated_at" doc:"Last replaced."`
 }
 
-func reviewData(e reviews.Entry) ReviewData {
-	d := ReviewData{Pincode: string(e.Office.Pincode), UserID: e.UserID, Rating: e.Rating, Title: e.Title, Text: e.Text,
+func reviewDataOf(e reviews.Entry) reviewData {
+	d := reviewData{Pincode: string(e.Office.Pincode), UserID: e.UserID, Rating: e.Rating, Title: e.Title, Text: e.Text,
 		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC()}
 	if e.OfficeID != 0 {
 		id := e.OfficeID
@@ -30,29 +31,29 @@ func reviewData(e reviews.Entry) ReviewData {
 	return d
 }
 
-// ReviewsData pages reviews.
-type ReviewsData struct {
-	Reviews []ReviewData `json:"reviews"`
-	Meta    Meta         `json:"meta"`
+// reviewsData pages reviews.
+type reviewsData struct {
+	Reviews []reviewData `json:"reviews"`
+	Meta    wire.Meta    `json:"meta"`
 }
 
-func reviewsData(l paging.List[reviews.Entry]) ReviewsData {
-	out := ReviewsData{Reviews: make([]ReviewData, len(l.Items)), Meta: meta(l.Page, l.Total)}
+func reviewsDataOf(l paging.List[reviews.Entry]) reviewsData {
+	out := reviewsData{Reviews: make([]reviewData, len(l.Items)), Meta: metaOf(l.Page, l.Total)}
 	for i, e := range l.Items {
-		out.Reviews[i] = reviewData(e)
+		out.Reviews[i] = reviewDataOf(e)
 	}
 	return out
 }
 
-// LikeData is the caller's like of an office with the office's counts.
-type LikeData struct {
+// likeData is the caller's like of an office with the office's counts.
+type likeData struct {
 	OfficeID int64 `json:"office_id"`
 	Liked    bool  `json:"liked" doc:"Whether the caller likes the office now."`
-	FeedbackData
+	wire.FeedbackData
 }
 
-// ReviewDeletedData answers the deletion of the caller's review.
-type ReviewDeletedData struct {
+// reviewDeletedData answers the deletion of the caller's review.
+type reviewDeletedData struct {
 	OfficeID int64 `json:"office_id"`
 	Deleted  bool  `json:"deleted"`
 }

@@ -1,6 +1,9 @@
 package httpapi
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
@@ -13,18 +16,37 @@ import (
 	"github.com/pinsight/pinsight/app/webhooks"
 )
 
-// Routes holds the use cases the operations call.
+// Routes holds the use cases the operations call, and so says what the API
+// serves. Health and the DIGIPIN codec operations (encode, decode,
+// validate, info, neighbours and their batches) are always served. Every
+// other use case serves its group of operations when set and none of them
+// when nil (they then answer 404, as unknown routes do):
+//
+//   - Directory: the postal operations: pincode lookups, details,
+//     villages, search, batches and validation, states and districts,
+//     the dataset, offices near a point (pincode-nearby) and
+//     get-post-office.
+//   - Geocoder: digipin-nearest, which needs Directory too.
+//   - Accounts: register, login, the account and its API keys.
+//   - Reports: the report operations and the public report page /r/{token};
+//     they need Accounts.
+//   - Projects: the project operations; they need Accounts.
+//   - Reviews: the review and like operations; they need Accounts.
+//   - Webhooks: the webhook operations; they need Accounts.
+//
+// A use case set without one its operations need is an error of Handler
+// and Register naming those operations: an operation is never left out
+// silently. app/postaldir's Open returns a Directory and a Geocoder over
+// the same offices, which serve every postal and DIGIPIN operation.
 type Routes struct {
-	Health    *health.Health
-	Accounts  *accounts.Accounts   // nil: the account operations are not registered
-	Directory *directory.Directory // nil: the postal operations are not registered
-	Geocoder  *geocode.Geocoder    // nil: /pincodes/nearby and /digipin/nearest are not registered
-	Reports   *reports.Reports     // nil (or no Accounts): the report operations and page are not registered
-	Projects  *reports.Projects    // nil (or no Accounts): the project operations are not registered
-	// Reviews (with Accounts) registers the review and like operations; its
-	// directory should be Directory, so the counts it writes show.
-	Reviews *reviews.Reviews
-	// Webhooks (with Accounts) registers the webhook operations.
+	Health    *health.Health // nil: Handler uses an always-ready one
+	Accounts  *accounts.Accounts
+	Directory *directory.Directory
+	Geocoder  *geocode.Geocoder
+	Reports   *reports.Reports
+	Projects  *reports.Projects
+	// Reviews' directory should be Directory, so the counts it writes show.
+	Reviews  *reviews.Reviews
 	Webhooks *webhooks.Webhooks
 	Share    sharepage.Options // the public report page's settings
 	// BodyCache holds the encoded answers of the postal reads (nil: Register
@@ -33,8 +55,62 @@ type Routes struct {
 	BodyCache *BodyCache
 }
 
-// Register adds every operation to api.
-func Register(api huma.API, r Routes) {
+// routeGroup is the operations one use case of Routes serves.
+type routeGroup struct {
+	field string   // the Routes field that serves the group
+	set   bool     // whether it is set
+	ops   []string // the group's operation IDs (and pages), for errors
+	needs []need   // the other use cases its operations need
+}
+
+// need is a use case a group needs besides its own.
+type need struct {
+	field string
+	set   bool
+}
+
+// groups lists the groups of operations r may serve.
+func (r Routes) groups() []routeGroup {
+	accounts := need{"Accounts", r.Accounts != nil}
+	return []routeGroup{
+		{field: "Geocoder", set: r.Geocoder != nil, ops: []string{"digipin-nearest"},
+			needs: []need{{"Directory", r.Directory != nil}}},
+		{field: "Reports", set: r.Reports != nil, needs: []need{accounts}, ops: []string{
+			"create-report", "create-report-batch", "list-reports", "get-report", "update-report",
+			"delete-report", "get-report-history", "the report page " + sharepage.Prefix + "{token}"}},
+		{field: "Projects", set: r.Projects != nil, needs: []need{accounts}, ops: []string{"list-projects", "delete-project"}},
+		{field: "Reviews", set: r.Reviews != nil, needs: []need{accounts}, ops: []string{
+			"list-office-reviews", "get-my-review", "put-review", "delete-review", "like-office", "unlike-office",
+			"list-my-reviews"}},
+		{field: "Webhooks", set: r.Webhooks != nil, needs: []need{accounts}, ops: []string{
+			"create-webhook", "list-webhooks", "delete-webhook", "list-webhook-deliveries"}},
+	}
+}
+
+// check refuses a use case set without one its operations need, naming
+// the operations.
+func (r Routes) check() error {
+	var errs []error
+	for _, g := range r.groups() {
+		if !g.set {
+			continue
+		}
+		for _, n := range g.needs {
+			if !n.set {
+				errs = append(errs, errors.New("httpapi: Routes."+g.field+" is set without Routes."+n.field+
+					", which its operations need: "+strings.Join(g.ops, ", ")))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Register adds the operations r serves to api (see Routes); it registers
+// nothing and fails when a use case of r lacks one its operations need.
+func Register(api huma.API, r Routes) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	registerHealth(api, r.Health)
 	registerDigipin(api)
 	if r.Directory != nil {
@@ -45,8 +121,9 @@ func Register(api huma.API, r Routes) {
 		r.Directory.OnCountsChanged(dropCounts(cache))
 		registerPostal(api, r.Directory, cache)
 		registerOfficeByID(api, r.Directory)
+		registerNearby(api, r.Directory)
 		if r.Geocoder != nil {
-			registerGeo(api, r.Directory, r.Geocoder)
+			registerDigipinNearest(api, r.Directory, r.Geocoder)
 		}
 	}
 	if r.Accounts != nil {
@@ -59,4 +136,5 @@ func Register(api huma.API, r Routes) {
 			registerWebhooks(api, r.Webhooks, r.Accounts)
 		}
 	}
+	return nil
 }

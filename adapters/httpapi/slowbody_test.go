@@ -31,7 +31,7 @@ func TestSlowFormBodyReleasesSlot(t *testing.T) {
 	}
 	registerForm(group(api), huma.Operation{
 		OperationID: "slow-form", Method: http.MethodPost, Path: "/slow-form", BodyReadTimeout: 300 * time.Millisecond,
-	}, func(_ context.Context, in *input) (*Reply[string], error) { return ok(in.Body.A), nil })
+	}, func(_ context.Context, in *input) (*reply[string], error) { return ok(in.Body.A), nil })
 	h := middleware.NewHandler(mux, middleware.Options{Limits: middleware.RequestLimits{MaxConcurrent: 1}})
 	srv := NewServer(Config{Addr: "127.0.0.1:0", ReadTimeout: 30 * time.Second}, h, slog.New(slog.DiscardHandler))
 	if err := srv.Start(context.Background()); err != nil {

@@ -12,9 +12,9 @@ import (
 	"github.com/pinsight/pinsight/domain/site"
 )
 
-// WebhookData is one of the caller's webhooks. The secret is shown once,
+// webhookData is one of the caller's webhooks. The secret is shown once,
 // in the answer that creates it; afterwards only its prefix.
-type WebhookData struct {
+type webhookData struct {
 	ID           int64     `json:"id"`
 	URL          string    `json:"url"`
 	Events       []string  `json:"events" nullable:"false"`
@@ -23,8 +23,8 @@ type WebhookData struct {
 	CreatedAt    time.Time `json:"created_at"`
 }
 
-func webhookData(w site.Webhook, withSecret bool) WebhookData {
-	d := WebhookData{ID: w.ID, URL: w.URL, Events: w.Events, SecretPrefix: w.SecretPrefix(), CreatedAt: w.CreatedAt.UTC()}
+func webhookDataOf(w site.Webhook, withSecret bool) webhookData {
+	d := webhookData{ID: w.ID, URL: w.URL, Events: w.Events, SecretPrefix: w.SecretPrefix(), CreatedAt: w.CreatedAt.UTC()}
 	if d.Events == nil {
 		d.Events = []string{}
 	}
@@ -34,13 +34,13 @@ func webhookData(w site.Webhook, withSecret bool) WebhookData {
 	return d
 }
 
-// WebhooksData lists the caller's webhooks.
-type WebhooksData struct {
-	Webhooks []WebhookData `json:"webhooks" nullable:"false"`
+// webhooksData lists the caller's webhooks.
+type webhooksData struct {
+	Webhooks []webhookData `json:"webhooks" nullable:"false"`
 }
 
-// DeliveryData is one delivery of an event to a webhook.
-type DeliveryData struct {
+// deliveryData is one delivery of an event to a webhook.
+type deliveryData struct {
 	ID             int64     `json:"id"`
 	ReportID       int64     `json:"report_id"`
 	Event          string    `json:"event"`
@@ -52,9 +52,9 @@ type DeliveryData struct {
 	UpdatedAt      time.Time `json:"updated_at" doc:"When the last attempt ended."`
 }
 
-// DeliveriesData lists a webhook's deliveries, newest first.
-type DeliveriesData struct {
-	Deliveries []DeliveryData `json:"deliveries" nullable:"false" doc:"At most 100, newest first."`
+// deliveriesData lists a webhook's deliveries, newest first.
+type deliveriesData struct {
+	Deliveries []deliveryData `json:"deliveries" nullable:"false" doc:"At most 100, newest first."`
 }
 
 type webhookInput struct {
@@ -90,50 +90,50 @@ func registerWebhooks(api huma.API, hooks *webhooks.Webhooks, acc *accounts.Acco
 			"analyser's guard refuses (private or loopback addresses, ports other than 80 and 443), is 422 on url; a secret " +
 			"shorter than 16 characters is 422 on secret; at most 10 webhooks per user. " + webhookDoc}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *webhookInput) (*Reply[WebhookData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *webhookInput) (*reply[webhookData], error) {
 		w, err := hooks.Create(ctx, caller(ctx).User.ID, webhooks.NewWebhook{URL: in.Body.URL, Secret: in.Body.Secret, Events: in.Body.Events})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		r := ok(webhookData(w, true))
+		r := ok(webhookDataOf(w, true))
 		r.Status = http.StatusCreated
 		return r, nil
 	})
 	op = huma.Operation{OperationID: "list-webhooks", Method: http.MethodGet, Path: "/account/webhooks", Tags: tags,
 		Summary: "The caller's webhooks", Description: "Oldest first; secrets are shown by their prefix only."}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*Reply[WebhooksData], error) {
+	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*reply[webhooksData], error) {
 		ws, err := hooks.List(ctx, caller(ctx).User.ID)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := WebhooksData{Webhooks: make([]WebhookData, 0, len(ws))}
+		out := webhooksData{Webhooks: make([]webhookData, 0, len(ws))}
 		for _, w := range ws {
-			out.Webhooks = append(out.Webhooks, webhookData(w, false))
+			out.Webhooks = append(out.Webhooks, webhookDataOf(w, false))
 		}
 		return ok(out), nil
 	})
 	op = huma.Operation{OperationID: "delete-webhook", Method: http.MethodDelete, Path: "/account/webhooks/{id}", Tags: tags,
 		Summary: "Delete one of the caller's webhooks", Description: "Its deliveries go with it; pending ones are not sent. Another user's webhook is 404."}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *webhookIDInput) (*Reply[DeletedData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *webhookIDInput) (*reply[deletedData], error) {
 		if err := hooks.Delete(ctx, caller(ctx).User.ID, in.ID); err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(DeletedData{ID: in.ID, Deleted: true}), nil
+		return ok(deletedData{ID: in.ID, Deleted: true}), nil
 	})
 	op = huma.Operation{OperationID: "list-webhook-deliveries", Method: http.MethodGet, Path: "/account/webhooks/{id}/deliveries",
 		Tags: tags, Summary: "The deliveries of one of the caller's webhooks",
 		Description: "Newest first, at most 100, each with its status, attempts, last error and last answer's status. Another user's webhook is 404."}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *webhookIDInput) (*Reply[DeliveriesData], error) {
+	huma.Register(g, op, func(ctx context.Context, in *webhookIDInput) (*reply[deliveriesData], error) {
 		ds, err := hooks.Deliveries(ctx, caller(ctx).User.ID, in.ID)
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := DeliveriesData{Deliveries: make([]DeliveryData, 0, len(ds))}
+		out := deliveriesData{Deliveries: make([]deliveryData, 0, len(ds))}
 		for _, d := range ds {
-			out.Deliveries = append(out.Deliveries, DeliveryData{ID: d.ID, ReportID: d.ReportID, Event: d.Event,
+			out.Deliveries = append(out.Deliveries, deliveryData{ID: d.ID, ReportID: d.ReportID, Event: d.Event,
 				Status: string(d.Status), Attempts: d.Attempts, LastError: d.LastError, ResponseStatus: d.ResponseStatus,
 				CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC()})
 		}

@@ -104,7 +104,7 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []site.Report, idem *s
 	}
 	s.lastID += int64(len(next))
 	if idem != nil {
-		held.HTTPStatus, held.ReportIDs = idem.HTTPStatus, ids
+		held.Outcome, held.ReportIDs = idem.Outcome, ids
 		s.keys[idemKey{idem.UserID, idem.Key}] = held
 	}
 	return out, nil
@@ -123,7 +123,7 @@ func (s *ReportStore) ClaimIdempotency(_ context.Context, idem site.Idempotency,
 	if cur, found := s.keys[k]; found && cur.Live(now) {
 		return cloneIdempotency(cur), false, nil
 	}
-	idem.HTTPStatus, idem.ReportIDs = 0, nil
+	idem.Outcome, idem.ReportIDs = site.OutcomeNone, nil
 	s.keys[k] = idem
 	return idem, true, nil
 }

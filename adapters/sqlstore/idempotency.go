@@ -17,14 +17,14 @@ type idempotencyRow struct {
 	Key         string `bun:"key,pk"`
 	Fingerprint string `bun:"fingerprint"`
 	Claim       string `bun:"claim"`
-	HTTPStatus  int    `bun:"http_status"`
+	Outcome     int    `bun:"http_status"` // as statusOf stores it
 	ReportIDs   idList `bun:"report_ids"`
 	LockedUntil stamp  `bun:"locked_until"`
 	ExpiresAt   stamp  `bun:"expires_at"`
 }
 
 func (row idempotencyRow) toDomain() site.Idempotency {
-	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, HTTPStatus: row.HTTPStatus,
+	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, Outcome: outcomeOf(row.Outcome),
 		ReportIDs: row.ReportIDs, LockedUntil: row.LockedUntil.utc(), ExpiresAt: row.ExpiresAt.utc()}
 	if len(i.ReportIDs) == 0 {
 		i.ReportIDs = nil
@@ -93,7 +93,7 @@ func (s *ReportStore) ReleaseIdempotency(ctx context.Context, idem site.Idempote
 // idem's claim and the reports it created; site.ErrClaimLost when the
 // claim is no longer held.
 func (s store) finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idempotency, ids []int64) error {
-	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("http_status = ?", idem.HTTPStatus).Set("report_ids = ?", idList(ids)).
+	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("http_status = ?", statusOf(idem.Outcome)).Set("report_ids = ?", idList(ids)).
 		Where("user_id = ? AND key = ? AND claim = ? AND http_status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
 	if err != nil {
 		return s.wrap("finish idempotency key", err)
@@ -102,4 +102,29 @@ func (s store) finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idemp
 		return site.ErrClaimLost
 	}
 	return nil
+}
+
+// statusOf is the http_status value stored for o: the HTTP status earlier
+// versions stored (201 created, 202 accepted; 0 unfinished), so the rows of
+// either version replay alike.
+func statusOf(o site.Outcome) int {
+	switch o {
+	case site.OutcomeCreated:
+		return 201
+	case site.OutcomeAccepted:
+		return 202
+	}
+	return 0
+}
+
+// outcomeOf reads an http_status value: 0 unfinished, 202 accepted, any
+// other status (201 in practice) created.
+func outcomeOf(status int) site.Outcome {
+	switch status {
+	case 0:
+		return site.OutcomeNone
+	case 202:
+		return site.OutcomeAccepted
+	}
+	return site.OutcomeCreated
 }

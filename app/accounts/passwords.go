@@ -45,8 +45,8 @@ type PasswordHasher interface {
 // the whole wait: a fault.Busy whose RetryAfter is PasswordRetryAfter.
 var ErrPasswordsBusy = fault.NewRetry(fault.Busy, "accounts: too many password checks at once: retry shortly", PasswordRetryAfter)
 
-// PasswordRetryAfter is the Retry-After sent with ErrPasswordsBusy: a
-// verification takes tens of milliseconds, so slots free up quickly.
+// PasswordRetryAfter is the wait before a retry that ErrPasswordsBusy
+// suggests: a verification takes tens of milliseconds, so slots free up quickly.
 const PasswordRetryAfter = time.Second
 
 // DefaultPasswordWait is how long a request waits for a password slot.

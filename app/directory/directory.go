@@ -42,8 +42,8 @@ func NewWithReviews(store ports.PostalStore, counts ports.ReviewCounts) *Directo
 // Info describes the loaded dataset (postal.ErrNoData when none).
 func (dir *Directory) Info(ctx context.Context) (postal.Info, error) { return dir.store.Info(ctx) }
 
-// Lookup returns the offices of a pincode; 422 for bad syntax, not found
-// when the PIN has no office.
+// Lookup returns the offices of a pincode: a *postal.ValidationError for
+// bad syntax, not found when the PIN has no office.
 func (dir *Directory) Lookup(ctx context.Context, pincode string) (postal.Pincode, []postal.PostOffice, error) {
 	pin, err := postal.ParsePincode(pincode)
 	if err != nil {

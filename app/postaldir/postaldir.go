@@ -3,10 +3,12 @@
 // indiapost/snapshot), or a folder holding files of the same names, read,
 // cleaned and indexed in memory behind the directory use cases (lookups,
 // office details, villages, states and districts, search, batches, offices
-// near a point, the dataset's description).
+// near a point, the dataset's description) and the geocoder (the offices
+// serving a point, by its DIGIPIN).
 //
 //	dir, err := postaldir.Open(ctx)
 //	pin, offices, err := dir.Lookup(ctx, "110001")
+//	near, err := dir.Geocoder.Nearest(ctx, geo.Point{Lat: 28.63, Lon: 77.22}, 3)
 //
 // It is the one package outside cmd that wires adapters (memory and
 // indiapost); it links no HTTP framework, SQL driver or fx. Loading the
@@ -23,10 +25,22 @@ import (
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/geocode"
 )
 
+// Postal is an opened directory: its use cases, and the geocoder over the
+// same offices. Together they are what a transport needs to serve every
+// postal and DIGIPIN operation (for the HTTP API: httpapi.Routes's
+// Directory and Geocoder).
+type Postal struct {
+	*directory.Directory
+	// Geocoder answers which offices serve a point; without boundary
+	// data, by distance alone.
+	Geocoder *geocode.Geocoder
+}
+
 // Open returns the directory over the snapshot embedded in the module.
-func Open(ctx context.Context) (*directory.Directory, error) {
+func Open(ctx context.Context) (*Postal, error) {
 	return load(ctx, snapshot.Files())
 }
 
@@ -35,18 +49,18 @@ func Open(ctx context.Context) (*directory.Directory, error) {
 // Directory (all_india_pincode_directory, required), and when present the
 // LGD states and districts (lgd_states, lgd_districts, with
 // lgd_districts_legacy_c2021) and villages (lgd_villages_pincode*).
-func OpenFS(ctx context.Context, fsys fs.FS) (*directory.Directory, error) {
+func OpenFS(ctx context.Context, fsys fs.FS) (*Postal, error) {
 	return load(ctx, indiapost.FindFS(fsys))
 }
 
 // OpenDir is OpenFS over the folder dir.
-func OpenDir(ctx context.Context, dir string) (*directory.Directory, error) {
+func OpenDir(ctx context.Context, dir string) (*Postal, error) {
 	return OpenFS(ctx, os.DirFS(dir))
 }
 
 // load reads, cleans and indexes the files. It returns when ctx is done,
 // leaving the reading to finish unseen.
-func load(ctx context.Context, files indiapost.Files) (*directory.Directory, error) {
+func load(ctx context.Context, files indiapost.Files) (*Postal, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -70,6 +84,6 @@ func load(ctx context.Context, files indiapost.Files) (*directory.Directory, err
 		if l.err != nil {
 			return nil, l.err
 		}
-		return directory.New(l.store), nil
+		return &Postal{Directory: directory.New(l.store), Geocoder: geocode.New(l.store, nil)}, nil
 	}
 }

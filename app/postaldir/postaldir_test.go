@@ -9,6 +9,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/app/postaldir"
+	"github.com/pinsight/pinsight/geo"
 )
 
 const header = "circlename,regionname,divisionname,officename,pincode,officetype,delivery,district,statename,latitude,longitude\n"
@@ -27,6 +28,10 @@ func TestOpenDir(t *testing.T) {
 	info, err := d.Info(ctx)
 	if err != nil || info.Offices != 1 || info.Source.Kind != "files" {
 		t.Errorf("Info = %+v, %v; want one office read from files", info, err)
+	}
+	near, err := d.Geocoder.Nearest(ctx, geo.Point{Lat: 25.61, Lon: 85.14}, 1)
+	if err != nil || len(near.Offices) != 1 || near.Offices[0].Office.Pincode != "800001" {
+		t.Errorf("Geocoder.Nearest = %+v, %v; want the office of the same files", near, err)
 	}
 	if _, err := postaldir.OpenDir(ctx, t.TempDir()); !errors.Is(err, indiapost.ErrNoDirectory) {
 		t.Errorf("OpenDir(an empty folder) err = %v, want indiapost.ErrNoDirectory", err)

@@ -15,8 +15,8 @@ import (
 // whose RetryAfter is BusyRetryAfter.
 var ErrBusy = fault.NewRetry(fault.Busy, "reports: every analysis slot is busy: retry shortly", BusyRetryAfter)
 
-// BusyRetryAfter is the Retry-After transports send with ErrBusy, and with
-// a QuotaError on the analyses running at once: analyses take seconds, so a
+// BusyRetryAfter is the wait before a retry that ErrBusy, and a QuotaError
+// on the analyses running at once, suggest: analyses take seconds, so a
 // slot frees up soon.
 const BusyRetryAfter = 5 * time.Second
 
@@ -63,7 +63,7 @@ func (e *QuotaError) Reason() string {
 }
 
 // RetryAfterSeconds rounds d up to whole seconds, at least 1, as error
-// texts (and HTTP's Retry-After) give a delay.
+// texts give a delay.
 func RetryAfterSeconds(d time.Duration) int {
 	s := int((d + time.Second - 1) / time.Second)
 	return max(s, 1)

@@ -29,7 +29,8 @@ type NewBatch struct {
 	IdempotencyKey string
 }
 
-// BatchCreated is the outcome of CreateBatch.
+// BatchCreated is the outcome of CreateBatch: its reports are stored
+// pending, a replay's included (site.OutcomeAccepted).
 type BatchCreated struct {
 	Reports []site.Report
 	// Replayed tells that an earlier request with the same idempotency key
@@ -121,7 +122,7 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 		return BatchCreated{Reports: out, Replayed: true}, nil
 	}
 	finished := idem
-	finished.HTTPStatus = StatusAccepted
+	finished.Outcome = site.OutcomeAccepted
 	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, &finished)
 	if err != nil {
 		return BatchCreated{}, rs.settleKey(ctx, idem, err)

@@ -19,7 +19,7 @@ import (
 // server stopped mid-request) so a retry runs the request again.
 const IdempotencyLock = time.Minute
 
-// maxInProgressRetry bounds the Retry-After of InProgressError: the first
+// maxInProgressRetry bounds the wait of InProgressError: the first
 // request usually finishes within seconds.
 const maxInProgressRetry = 5 * time.Second
 
@@ -48,8 +48,9 @@ func (e *InProgressError) RetryAfter() time.Duration { return e.Wait }
 // user: the first request claims the key, runs (at most IdempotencyLock)
 // and records its answer in the report's transaction. A later request
 // with the key and the same input runs nothing and answers the first
-// answer's status with the report's current state (site.ErrNotFound when
-// it was deleted since); with other input it is refused (422 on the key);
+// request's outcome with the report's current state (site.ErrNotFound when
+// it was deleted since); with other input it is refused (a
+// *site.ValidationError on the key);
 // while the first still runs it is *InProgressError. A request that fails
 // releases the key, so a retry runs again. Keys are remembered for
 // site.IdempotencyKeyTTL.
@@ -100,7 +101,7 @@ func (rs *Reports) settleKey(ctx context.Context, idem site.Idempotency, err err
 }
 
 // checkReplay refuses the replay of live record cur by a request whose
-// fingerprint differs (422), or while the first request runs
+// fingerprint differs (a *site.ValidationError), or while the first request runs
 // (*InProgressError), or when it created nothing (site.ErrNotFound).
 func checkReplay(cur site.Idempotency, fingerprint string, now time.Time) error {
 	switch {
@@ -124,7 +125,7 @@ func (rs *Reports) replay(ctx context.Context, cur site.Idempotency, fingerprint
 	if err != nil {
 		return Created{}, err
 	}
-	return Created{Report: r, HTTPStatus: cur.HTTPStatus, Replayed: true}, nil
+	return Created{Report: r, Outcome: cur.Outcome, Replayed: true}, nil
 }
 
 // createFingerprint is the digest of a creation request that a replay must

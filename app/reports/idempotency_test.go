@@ -42,7 +42,7 @@ func TestCreateIdempotent(t *testing.T) {
 	rs := reports.New(store, an, cheapPasswords)
 	in := reports.NewReport{URL: "https://example.com/", IdempotencyKey: "order-1"}
 	first, err := rs.Create(ctx, 1, in)
-	if err != nil || first.HTTPStatus != reports.StatusCreated || first.Replayed || first.ID == 0 {
+	if err != nil || first.Outcome != site.OutcomeCreated || first.Replayed || first.ID == 0 {
 		t.Fatalf("first Create = %+v, %v", first, err)
 	}
 	if _, err := rs.Update(ctx, 1, first.ID, reports.ReportUpdate{Privacy: ptr(0)}); err != nil {
@@ -50,7 +50,7 @@ func TestCreateIdempotent(t *testing.T) {
 	}
 	for _, again := range []reports.NewReport{in, {URL: "https://example.com/", Privacy: ptr(1), IdempotencyKey: "order-1"}} {
 		got, err := rs.Create(ctx, 1, again)
-		if err != nil || !got.Replayed || got.HTTPStatus != reports.StatusCreated || got.ID != first.ID || got.Privacy != site.Public {
+		if err != nil || !got.Replayed || got.Outcome != site.OutcomeCreated || got.ID != first.ID || got.Privacy != site.Public {
 			t.Errorf("replay = %+v, %v; want report %d as it is now (privacy 0), replayed", got, err, first.ID)
 		}
 	}

@@ -67,25 +67,18 @@ type NewReport struct {
 	Schedule *string
 	// Wait is how long the request waits for the analysis (nil: the
 	// default, DefaultWait; 0 to MaxWait). With jobs (WithJobs), a report
-	// not finished by then is stored pending and answered with
-	// StatusAccepted; its job finishes it.
+	// not finished by then is stored pending (site.OutcomeAccepted); its
+	// job finishes it.
 	Wait *time.Duration
 }
 
-// StatusCreated is the HTTP status a created report is answered with (201),
-// recorded with its idempotency key for replays.
-const StatusCreated = 201
-
-// StatusAccepted is the HTTP status of a report answered before its
-// analysis finished (202): it is pending, its job finishes it.
-const StatusAccepted = 202
-
-// Created is the outcome of Create: the report and the status to answer.
+// Created is the outcome of Create: the report and how it was answered.
 type Created struct {
 	site.Report
-	// HTTPStatus is the status of the answer: StatusCreated, or for a
-	// replay the first answer's.
-	HTTPStatus int
+	// Outcome is site.OutcomeCreated (analysed and stored) or
+	// site.OutcomeAccepted (stored pending, its job finishes it); for a
+	// replay, the first request's.
+	Outcome site.Outcome
 	// Replayed tells that an earlier request with the same idempotency key
 	// created the report; Report is its current state.
 	Replayed bool
@@ -146,7 +139,7 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Crea
 // create hashes the password, analyses url within wait and stores the
 // report; with idem, in the transaction that finishes idem. An analysis
 // not finished within wait (or not run: wait 0) is stored pending with its
-// job (StatusAccepted).
+// job (site.OutcomeAccepted).
 func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy site.Privacy, password string, schedule site.Schedule, idem *site.Idempotency, wait time.Duration) (Created, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
@@ -174,20 +167,20 @@ func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy
 		if err == nil {
 			rs.record(ctx, out)
 		}
-		return Created{Report: out, HTTPStatus: StatusCreated}, err
+		return Created{Report: out, Outcome: site.OutcomeCreated}, err
 	}
 	finished := *idem
-	finished.HTTPStatus = StatusCreated
+	finished.Outcome = site.OutcomeCreated
 	out, err := rs.store.CreateReports(ctx, []site.Report{r}, &finished)
 	if err != nil {
 		return Created{}, err
 	}
 	rs.record(ctx, out[0])
-	return Created{Report: out[0], HTTPStatus: StatusCreated}, nil
+	return Created{Report: out[0], Outcome: site.OutcomeCreated}, nil
 }
 
-// createPending stores r for url pending, with its job, and answers it
-// StatusAccepted. With later (an analysis running in this process), the
+// createPending stores r for url pending, with its job: its outcome is
+// site.OutcomeAccepted. With later (an analysis running in this process), the
 // report is running, its job waits as a backstop and the analysis' outcome
 // is stored when it comes; otherwise the job runs at once.
 func (rs *Reports) createPending(ctx context.Context, r site.Report, url string, idem *site.Idempotency, later <-chan outcome) (Created, error) {
@@ -203,7 +196,7 @@ func (rs *Reports) createPending(ctx context.Context, r site.Report, url string,
 	var finished *site.Idempotency
 	if idem != nil {
 		f := *idem
-		f.HTTPStatus = StatusAccepted
+		f.Outcome = site.OutcomeAccepted
 		finished = &f
 	}
 	out, _, err := rs.jobs.jobs.CreateWithJob(ctx, r, finished, runAt)
@@ -213,7 +206,7 @@ func (rs *Reports) createPending(ctx context.Context, r site.Report, url string,
 	if later != nil {
 		go rs.finishLate(later, out.UserID, out.ID, false)
 	}
-	return Created{Report: out, HTTPStatus: StatusAccepted}, nil
+	return Created{Report: out, Outcome: site.OutcomeAccepted}, nil
 }
 
 // sharePassword checks a password sent with privacy and returns it ("" when

@@ -192,15 +192,9 @@ func (h *Webhooks) Deliver(ctx context.Context, job ports.DeliveryJob) error {
 		return &ports.RetryError{Err: err}
 	}
 	now := h.now()
-	headers := map[string]string{
-		"Content-Type":       "application/json",
-		"User-Agent":         "Pinsight-Webhook/1",
-		site.SignatureHeader: site.Signature(w.Secret, now, d.Body),
-		"Pinsight-Event":     d.Event,
-		"Pinsight-Delivery":  strconv.FormatInt(d.ID, 10),
-	}
+	m := site.WebhookMessage{Event: d.Event, DeliveryID: d.ID, Signature: site.Signature(w.Secret, now, d.Body), Body: d.Body}
 	actx, cancel := context.WithTimeout(ctx, site.WebhookTimeout)
-	status, perr := h.poster.Post(actx, w.URL, headers, d.Body)
+	status, perr := h.poster.Post(actx, w.URL, m)
 	cancel()
 	var fe *site.FetchError
 	retry := (perr != nil && !(errors.As(perr, &fe) && fe.Refused)) || status >= 500

@@ -18,16 +18,16 @@ import (
 type fakePoster struct {
 	mu      sync.Mutex
 	answers []func() (int, error)
-	sent    []map[string]string
+	sent    []site.WebhookMessage
 	checked error
 }
 
 func (p *fakePoster) Check(string) error { return p.checked }
 
-func (p *fakePoster) Post(_ context.Context, _ string, headers map[string]string, _ []byte) (int, error) {
+func (p *fakePoster) Post(_ context.Context, _ string, m site.WebhookMessage) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.sent = append(p.sent, headers)
+	p.sent = append(p.sent, m)
 	if len(p.answers) == 0 {
 		return 200, nil
 	}
@@ -149,9 +149,12 @@ func TestDeliverOutcomes(t *testing.T) {
 			if (d.Status == site.DeliveryFailed) == (d.LastError == "") {
 				t.Errorf("last error %q with status %s", d.LastError, d.Status)
 			}
-			for _, hd := range p.sent {
-				if !site.VerifySignature("0123456789abcdef", hd[site.SignatureHeader], d.Body, time.Now(), 5*time.Minute) {
-					t.Errorf("attempt signed %q does not verify", hd[site.SignatureHeader])
+			for _, m := range p.sent {
+				if !site.VerifySignature("0123456789abcdef", m.Signature, m.Body, time.Now(), 5*time.Minute) {
+					t.Errorf("attempt signed %q does not verify", m.Signature)
+				}
+				if m.Event != site.EventReportFinished || m.DeliveryID != d.ID || string(m.Body) != string(d.Body) {
+					t.Errorf("attempt sent event %q, delivery %d, body %s; want %q, %d, the delivery's", m.Event, m.DeliveryID, m.Body, site.EventReportFinished, d.ID)
 				}
 			}
 		})

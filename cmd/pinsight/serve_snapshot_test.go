@@ -44,7 +44,12 @@ func TestServeServesTheSnapshot(t *testing.T) {
 	defer a.RequireStop()
 	base := "http://" + srv.Addr()
 
-	var pin httpapi.PincodeData
+	var pin struct {
+		Total       int `json:"total"`
+		PostOffices []struct {
+			PostOffice string `json:"post_office"`
+		} `json:"post_offices"`
+	}
 	getData(t, base+"/api/v1/pincodes/110001", &pin)
 	names := make([]string, len(pin.PostOffices))
 	for i, o := range pin.PostOffices {
@@ -54,7 +59,13 @@ func TestServeServesTheSnapshot(t *testing.T) {
 		t.Errorf("110001: %d offices %q; want the 23 of the directory, New Delhi GPO and Sansad Marg HO among them", pin.Total, names)
 	}
 
-	var states httpapi.StatesData
+	var states struct {
+		Total  int `json:"total"`
+		States []struct {
+			ID   int    `json:"id"`
+			Name string `json:"name"`
+		} `json:"states"`
+	}
 	getData(t, base+"/api/v1/states", &states)
 	byID := map[int]string{}
 	for _, s := range states.States {
@@ -64,7 +75,16 @@ func TestServeServesTheSnapshot(t *testing.T) {
 		t.Errorf("states: %d listed (West Bengal %q, Delhi %q); want the 36 LGD states by LGD code", states.Total, byID[19], byID[7])
 	}
 
-	var villages httpapi.VillagesData
+	var villages struct {
+		Villages []struct {
+			VillageName string `json:"village_name"`
+			District    string `json:"district"`
+			StateID     int    `json:"state_id"`
+		} `json:"villages"`
+		Meta struct {
+			Total int `json:"total"`
+		} `json:"meta"`
+	}
 	getData(t, base+"/api/v1/pincodes/734014/villages?per_page=100", &villages)
 	var found bool
 	for _, v := range villages.Villages {
@@ -74,13 +94,30 @@ func TestServeServesTheSnapshot(t *testing.T) {
 		t.Errorf("734014 villages: %d, Helakadam Chhat (Darjeeling) listed %v; want 41 LGD villages", villages.Meta.Total, found)
 	}
 
-	var near httpapi.NearbyData
+	var near struct {
+		WithinRadius bool `json:"within_radius"`
+		PostOffices  []struct {
+			DistanceKm float64 `json:"distance_km"`
+		} `json:"post_offices"`
+	}
 	getData(t, base+"/api/v1/pincodes/nearby?latitude=28.6315&longitude=77.2167&radius=2&limit=5", &near)
 	if !near.WithinRadius || len(near.PostOffices) != 5 || near.PostOffices[0].DistanceKm > 2 {
 		t.Errorf("nearby Connaught Place: within %v, %d offices %+v; want 5 within 2 km", near.WithinRadius, len(near.PostOffices), near.PostOffices)
 	}
 
-	var ds httpapi.DatasetData
+	var ds struct {
+		Source  string  `json:"source"`
+		Release *string `json:"release"`
+		Files   []struct {
+			Name   string  `json:"name"`
+			Date   *string `json:"date"`
+			Rows   int     `json:"rows"`
+			SHA256 string  `json:"sha256"`
+		} `json:"files"`
+		Licence     string `json:"licence"`
+		LGDCodes    bool   `json:"lgd_codes"`
+		PostOffices int    `json:"post_offices"`
+	}
 	getData(t, base+"/api/v1/dataset", &ds)
 	if ds.Source != "embedded" || ds.Release == nil || *ds.Release != snapshot.Release || len(ds.Files) != len(snapshot.Catalogue) ||
 		ds.PostOffices != 165625 || !ds.LGDCodes || ds.Licence != "GODL-India" {
@@ -94,7 +131,9 @@ func TestServeServesTheSnapshot(t *testing.T) {
 	}
 
 	ready := func() health.ComponentState {
-		var r httpapi.ReadyData
+		var r struct {
+			Components []health.ComponentState `json:"components"`
+		}
 		getData(t, base+"/readyz", &r)
 		for _, c := range r.Components {
 			if c.Name == "postal_data" {

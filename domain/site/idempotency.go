@@ -34,6 +34,21 @@ func CheckIdempotencyKey(k string) error {
 	return nil
 }
 
+// Outcome is how a creation request was answered: what a replay of it
+// answers again.
+type Outcome uint8
+
+// Outcomes of a creation request.
+const (
+	// OutcomeNone: the request has not finished, nothing is recorded.
+	OutcomeNone Outcome = iota
+	// OutcomeCreated: the report was analysed and stored, finished.
+	OutcomeCreated
+	// OutcomeAccepted: the reports were stored pending; their jobs finish
+	// them.
+	OutcomeAccepted
+)
+
 // Idempotency is what a store keeps of one request sent with an
 // idempotency key, until ExpiresAt: the key is the user's own (another
 // user's key of the same text is another record).
@@ -46,9 +61,9 @@ type Idempotency struct {
 	// Claim is a random name of the request that holds the key while it
 	// runs; it finishes or releases only its own claim.
 	Claim string
-	// HTTPStatus is the status of the first answer (201), which a replay
-	// answers again; 0 while the request runs.
-	HTTPStatus int
+	// Outcome is how the first request was answered, which a replay
+	// answers again; OutcomeNone while the request runs.
+	Outcome Outcome
 	// ReportIDs are the reports the request created, in request order.
 	ReportIDs []int64
 	// LockedUntil bounds an unfinished request: past it, the request
@@ -60,7 +75,7 @@ type Idempotency struct {
 }
 
 // Done reports whether the request finished: its answer is recorded.
-func (i Idempotency) Done() bool { return i.HTTPStatus != 0 }
+func (i Idempotency) Done() bool { return i.Outcome != OutcomeNone }
 
 // Live reports whether the record still holds its key at now: finished and
 // not expired, or still running within its lock.

@@ -22,9 +22,6 @@ const MaxWebhookAttempts = 5
 // WebhookTimeout bounds one attempt of a delivery.
 const WebhookTimeout = 10 * time.Second
 
-// SignatureHeader is the header carrying a delivery's signature.
-const SignatureHeader = "Pinsight-Signature"
-
 // Webhook is a user's endpoint that receives signed events.
 type Webhook struct {
 	ID        int64
@@ -76,7 +73,15 @@ type Delivery struct {
 	UpdatedAt      time.Time
 }
 
-// Signature is the Pinsight-Signature header value of body sent at t:
+// WebhookMessage is one attempt of a delivery as its receiver gets it.
+type WebhookMessage struct {
+	Event      string // the event's name, e.g. EventReportFinished
+	DeliveryID int64  // the same on every attempt of one delivery
+	Signature  string // Signature of Body at the attempt's time
+	Body       []byte // the JSON event
+}
+
+// Signature is the signature of body sent at t, which receivers check:
 // "t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed by secret>".
 func Signature(secret string, t time.Time, body []byte) string {
 	ts := strconv.FormatInt(t.Unix(), 10)
@@ -86,7 +91,8 @@ func Signature(secret string, t time.Time, body []byte) string {
 	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
 }
 
-// VerifySignature checks header against body and secret, and that its
+// VerifySignature checks signature header (as Signature writes it) against
+// body and secret, and that its
 // time lies within tolerance of now (replays are refused), as a receiver
 // does.
 func VerifySignature(secret, header string, body []byte, now time.Time, tolerance time.Duration) bool {

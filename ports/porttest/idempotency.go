@@ -27,7 +27,7 @@ func newClaim(user int64, key, fingerprint string, now time.Time) site.Idempoten
 func sameIdempotency(t *testing.T, what string, got, want site.Idempotency) {
 	t.Helper()
 	if got.UserID != want.UserID || got.Key != want.Key || got.Fingerprint != want.Fingerprint || got.Claim != want.Claim ||
-		got.HTTPStatus != want.HTTPStatus || !slices.Equal(got.ReportIDs, want.ReportIDs) ||
+		got.Outcome != want.Outcome || !slices.Equal(got.ReportIDs, want.ReportIDs) ||
 		!got.LockedUntil.Equal(want.LockedUntil) || !got.ExpiresAt.Equal(want.ExpiresAt) {
 		t.Errorf("%s = %+v\nwant %+v", what, got, want)
 	}
@@ -78,7 +78,7 @@ func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 
 	// The report and the finished record are stored together.
 	done := first
-	done.HTTPStatus = 201
+	done.Outcome = site.OutcomeCreated
 	created, err := s.CreateReports(ctx, []site.Report{newReport(u[1], "https://idem.example/a", 60, 0, site.Private)}, &done)
 	if err != nil || len(created) != 1 {
 		t.Fatalf("CreateReports with the claim = %v, %v", created, err)
@@ -135,7 +135,7 @@ func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 	} else {
 		sameIdempotency(t, "claim past the lock", got, takeover)
 	}
-	abandoned.HTTPStatus = 201
+	abandoned.Outcome = site.OutcomeCreated
 	if _, err := s.CreateReports(ctx, []site.Report{newReport(u[1], "https://idem.example/late", 60, 2, site.Private)}, &abandoned); !errors.Is(err, site.ErrClaimLost) {
 		t.Errorf("CreateReports under a claim taken over err = %v, want site.ErrClaimLost", err)
 	}
@@ -146,7 +146,7 @@ func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 	// Several reports under one key (a batch), in order.
 	batch := newClaim(u[1], "batch-1", "fp-batch", now)
 	mustClaim(t, s, batch, now)
-	batch.HTTPStatus = 201
+	batch.Outcome = site.OutcomeAccepted
 	var rs []site.Report
 	for i := range 3 {
 		rs = append(rs, newReport(u[1], fmt.Sprintf("https://idem.example/b%d", i), 50+i, 3+i, site.Private))

@@ -241,7 +241,7 @@ func testJobsAtomic(t *testing.T, s JobsSubject) {
 		t.Fatalf("UpdateWithJob = %v, want the update's error", err)
 	}
 	// A lost idempotency claim stores neither the report nor its job.
-	idem := site.Idempotency{UserID: 1, Key: "k", Claim: "not-held", HTTPStatus: 202}
+	idem := site.Idempotency{UserID: 1, Key: "k", Claim: "not-held", Outcome: site.OutcomeAccepted}
 	if _, _, err := s.Jobs.CreateWithJob(ctx, pendingReport("https://lost.example.com/"), &idem, time.Time{}); !errors.Is(err, site.ErrClaimLost) {
 		t.Fatalf("CreateWithJob with a lost claim = %v, want ErrClaimLost", err)
 	}

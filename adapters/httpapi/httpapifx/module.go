@@ -87,10 +87,11 @@ func allRoutes(p allParams) httpapi.Routes {
 }
 
 // register adds the routes to the API, the report page's quota kept by the
-// server's limiter.
-func register(api huma.API, r httpapi.Routes, limiter ports.RateLimiter, cfg httpapi.Config) {
+// server's limiter; routes lacking a use case an operation needs fail the
+// start.
+func register(api huma.API, r httpapi.Routes, limiter ports.RateLimiter, cfg httpapi.Config) error {
 	r.Share = r.Share.WithServer(limiter, cfg.RateLimits.TrustedProxies)
-	httpapi.Register(api, r)
+	return httpapi.Register(api, r)
 }
 
 type serverParams struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/health"
 )
@@ -57,7 +58,9 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 	}
 	mux := http.NewServeMux()
 	api := httpapi.NewAPI(mux)
-	httpapi.Register(api, r)
+	if err := httpapi.Register(api, r); err != nil {
+		t.Fatal(err)
+	}
 	h := middleware.NewHandler(mux, middleware.Options{Authenticate: r.Accounts.Authenticate})
 
 	if status, body := call(h, http.MethodPost, "/api/v1/register", "", map[string]any{"email": hostileEmail, "password": hostilePassword}); status != http.StatusCreated {
@@ -132,7 +135,7 @@ func login(t *testing.T, h http.Handler) string {
 	t.Helper()
 	status, body := call(h, http.MethodPost, "/api/v1/login", "", map[string]any{"email": hostileEmail, "password": hostilePassword})
 	var env struct {
-		Data httpapi.TokenData `json:"data"`
+		Data wire.TokenData `json:"data"`
 	}
 	if err := json.Unmarshal(body, &env); err != nil || status != http.StatusOK || env.Data.Token == "" {
 		t.Fatalf("login = %d %s", status, body)
@@ -142,11 +145,11 @@ func login(t *testing.T, h http.Handler) string {
 
 // createReport analyses the hostile site as a password-protected report
 // and returns its id.
-func createReport(t *testing.T, h http.Handler, key string) httpapi.ReportData {
+func createReport(t *testing.T, h http.Handler, key string) wire.ReportData {
 	t.Helper()
 	status, body := call(h, http.MethodPost, "/api/v1/reports", key, map[string]any{"url": hostileSite, "privacy": 2, "password": "open sesame"})
 	var env struct {
-		Data httpapi.ReportData `json:"data"`
+		Data wire.ReportData `json:"data"`
 	}
 	if err := json.Unmarshal(body, &env); err != nil || status != http.StatusCreated || env.Data.ID == 0 {
 		t.Fatalf("create report = %d %s", status, body)

@@ -9,7 +9,7 @@ import (
 )
 
 // errorEnvelope is the failure envelope the middleware writes itself, the
-// fields of httpapi.ErrorBody it uses.
+// fields of httpapi's error body it uses.
 type errorEnvelope struct {
 	Success bool                `json:"success"`
 	Code    string              `json:"code"`

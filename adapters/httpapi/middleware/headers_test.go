@@ -13,6 +13,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapitest"
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
@@ -52,7 +53,9 @@ func TestSecurityHeaders(t *testing.T) {
 	inside, release := make(chan struct{}, 1), make(chan struct{})
 	build := func(r httpapi.Routes, limits middleware.RequestLimits) http.Handler {
 		mux := http.NewServeMux()
-		httpapi.Register(httpapi.NewAPI(mux), r)
+		if err := httpapi.Register(httpapi.NewAPI(mux), r); err != nil {
+			t.Fatal(err)
+		}
 		m := middleware.NewMetrics()
 		mux.Handle("GET /metrics", m)
 		mux.HandleFunc("GET /api/v1/panic", func(http.ResponseWriter, *http.Request) { panic("boom") })
@@ -159,7 +162,7 @@ func TestSecurityHeaders(t *testing.T) {
 func analyserReport(t *testing.T, h http.Handler, key, form string) string {
 	t.Helper()
 	res := apitest.Do(t, h, http.MethodPost, "/api/v1/reports", apitest.FormType, form, apitest.Bearer(key)...)
-	var r httpapi.ReportData
+	var r wire.ReportData
 	res.Decode(t, &r)
 	if res.Status != http.StatusCreated {
 		t.Fatalf("create %q = %d %s", form, res.Status, res.Message)

@@ -22,7 +22,9 @@ import (
 func limitedHandler(t *testing.T, l middleware.RequestLimits) (h http.Handler, inside chan struct{}, release chan struct{}) {
 	t.Helper()
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil)})
+	if err := httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil)}); err != nil {
+		t.Fatal(err)
+	}
 	inside, release = make(chan struct{}, 16), make(chan struct{})
 	mux.HandleFunc("GET /api/v1/slow", func(w http.ResponseWriter, _ *http.Request) {
 		inside <- struct{}{}

@@ -29,7 +29,9 @@ func newLimitedHandler(t *testing.T, limits middleware.RateLimits, clock *fixedC
 	t.Helper()
 	mux := http.NewServeMux()
 	acc := accounts.New(memory.NewAccountStore(), apitest.Passwords)
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil), Accounts: acc})
+	if err := httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{Health: health.New(nil), Accounts: acc}); err != nil {
+		t.Fatal(err)
+	}
 	return middleware.NewHandler(mux, middleware.Options{
 		Log: log, Metrics: m, Limiter: memory.NewRateLimiterWithClock(clock.now), RateLimits: limits, CORSOrigins: []string{"https://app.example"},
 		Authenticate: acc.Authenticate,

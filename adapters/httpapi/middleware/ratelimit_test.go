@@ -12,6 +12,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
@@ -47,10 +48,12 @@ func newQuotaServer(t *testing.T, limits middleware.RequestLimits, extra func(*h
 	acc := accounts.New(countingStore{memory.NewAccountStore(), s.verifications}, apitest.Passwords)
 	store := memory.NewReportStore()
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{
+	if err := httpapi.Register(httpapi.NewAPI(mux), httpapi.Routes{
 		Health: health.New(nil), Accounts: acc,
 		Reports: reports.New(store, apitest.NewFakeAnalyser(), apitest.Passwords), Projects: reports.NewProjects(store),
-	})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	if extra != nil {
 		extra(mux)
 	}
@@ -106,7 +109,7 @@ func TestRateLimitPerUser(t *testing.T) {
 	s := newQuotaServer(t, middleware.RequestLimits{}, nil)
 	keys := []string{apitest.Login(t, s.h, "ada@example.com"), apitest.Login(t, s.h, "ada@example.com")}
 	res := apitest.Do(t, s.h, http.MethodPost, "/api/v1/account/api-key", "", "", apitest.Bearer(keys[1])...) // request 1
-	var rotated httpapi.TokenData
+	var rotated wire.TokenData
 	res.Decode(t, &rotated)
 	keys[1] = rotated.Token
 	got := answered(t, s.h, 7, "/api/v1/account", func(i int) []string { return apitest.Bearer(keys[i%2]) })

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 )
 
 func TestSharePage(t *testing.T) {
@@ -22,7 +22,7 @@ func TestSharePage(t *testing.T) {
 	prot2 := s.CreateReport(t, ada, "url=https://alpha.com/protected2&privacy=2&password=open+sesame")
 
 	shareURL := regexp.MustCompile(`^/r/[a-z2-7]{26}$`)
-	for _, r := range []httpapi.ReportData{pub, priv, prot, prot2} {
+	for _, r := range []wire.ReportData{pub, priv, prot, prot2} {
 		if !shareURL.MatchString(r.ShareURL) {
 			t.Errorf("report %d share_url = %q, want /r/ and a 26-character base32 token", r.ID, r.ShareURL)
 		}
@@ -104,7 +104,7 @@ func TestSharePage(t *testing.T) {
 		}
 	}
 	// The owner's key opens each of her pages, whatever its privacy.
-	for _, r := range []httpapi.ReportData{priv, prot} {
+	for _, r := range []wire.ReportData{priv, prot} {
 		if p := apitest.GetPage(t, s.H, r.ShareURL, "Authorization", "Bearer "+ada); p.Status != 200 || !strings.Contains(p.Body, "data-score") {
 			t.Errorf("owner on her page %d = %d", r.ID, p.Status)
 		}

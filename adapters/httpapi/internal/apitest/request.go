@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/health"
 )
@@ -26,7 +27,9 @@ func NewHandler(t *testing.T, r httpapi.Routes) http.Handler {
 		r.Health = health.New(nil)
 	}
 	mux := http.NewServeMux()
-	httpapi.Register(httpapi.NewAPI(mux), r)
+	if err := httpapi.Register(httpapi.NewAPI(mux), r); err != nil {
+		t.Fatal(err)
+	}
 	return middleware.NewHandler(mux, middleware.Options{})
 }
 
@@ -84,7 +87,7 @@ func Bearer(token string) []string { return []string{"Authorization", "Bearer " 
 func Login(t *testing.T, h http.Handler, email string) string {
 	t.Helper()
 	Do(t, h, http.MethodPost, "/api/v1/register", FormType, "email="+email+"&password=correct+horse")
-	var d httpapi.TokenData
+	var d wire.TokenData
 	res := Do(t, h, http.MethodPost, "/api/v1/login", JSONType, `{"email":"`+email+`","password":"correct horse"}`)
 	res.Decode(t, &d)
 	if res.Status != 200 || !strings.HasPrefix(d.Token, "psk_") || d.TokenType != "Bearer" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
@@ -155,25 +156,25 @@ func NewSiteServerWith(t *testing.T, pw accounts.PasswordHasher) *SiteServer {
 }
 
 // CreateReport posts a form and returns the created report.
-func (s *SiteServer) CreateReport(t *testing.T, token, form string) httpapi.ReportData {
+func (s *SiteServer) CreateReport(t *testing.T, token, form string) wire.ReportData {
 	t.Helper()
 	res := Do(t, s.H, http.MethodPost, "/api/v1/reports", FormType, form, Bearer(token)...)
 	if res.Status != http.StatusCreated {
 		t.Fatalf("create %q = %d %s %v", form, res.Status, res.Message, res.Errors)
 	}
-	var r httpapi.ReportData
+	var r wire.ReportData
 	res.Decode(t, &r)
 	return r
 }
 
 // ListReports GETs a report list and decodes it, failing unless it is 200.
-func (s *SiteServer) ListReports(t *testing.T, token, query string) httpapi.ReportsData {
+func (s *SiteServer) ListReports(t *testing.T, token, query string) wire.ReportsData {
 	t.Helper()
 	res := Do(t, s.H, http.MethodGet, "/api/v1/reports?"+query, "", "", append(Bearer(token), "Accept", "application/json")...)
 	if res.Status != http.StatusOK {
 		t.Fatalf("list ?%s = %d %s %v", query, res.Status, res.Message, res.Errors)
 	}
-	var d httpapi.ReportsData
+	var d wire.ReportsData
 	res.Decode(t, &d)
 	return d
 }
