@@ -4,15 +4,15 @@ import (
 	"context"
 	"net/netip"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // PageFetcher brings a page in for analysis: the page itself (parsed when it
-// is HTML), robots.txt, a probe of a random path and what site.FollowUps
+// is HTML), robots.txt, a probe of a random path and what pagecheck.FollowUps
 // names (the canonical URL and a few hreflang alternates, each requested
 // once without following redirects), all within ctx's deadline. A target
 // that answers at all (any status) is a success; no answer, or a refused
-// target (SSRF guard, scheme, port), is a *site.FetchError. The secondary
+// target (SSRF guard, scheme, port), is a *webpage.FetchError. The secondary
 // requests never fail the fetch: one that does not answer is left nil.
 //
 // admit, when not nil, is asked before every connection the fetch opens,
@@ -20,10 +20,10 @@ import (
 // admitted, so never counted). Connections are not shared between fetches,
 // so every fetch is admitted for each address it contacts. An error from
 // admit stops that request and Fetch returns it as it is, not as a
-// *site.FetchError: the caller tells its own refusal (a throttle) from a
+// *webpage.FetchError: the caller tells its own refusal (a throttle) from a
 // failure of the target.
 type PageFetcher interface {
-	Fetch(ctx context.Context, rawURL string, admit Admit) (*site.Fetched, error)
+	Fetch(ctx context.Context, rawURL string, admit Admit) (*webpage.Fetched, error)
 }
 
 // Admit decides whether a fetch may connect to target.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // AnalysisJob is one queued analysis of a stored report.
@@ -74,15 +74,15 @@ type Jobs interface {
 	// included; idem.Outcome is recorded) and, in the same
 	// transaction, enqueues the analysis of the new report to run at runAt
 	// (now when zero or past). It returns the report and the job's id.
-	CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error)
+	CreateWithJob(ctx context.Context, r report.Report, idem *report.Idempotency, runAt time.Time) (report.Report, int64, error)
 	// CreateManyWithJobs stores rs as ReportStore.CreateReports does (IDs
 	// increasing in their order; idem as there) and enqueues the analysis
 	// of each, the i-th to run at runAt[i], all in one transaction.
-	CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error)
+	CreateManyWithJobs(ctx context.Context, rs []report.Report, idem *report.Idempotency, runAt []time.Time) ([]report.Report, []int64, error)
 	// UpdateWithJob updates the user's report as ReportStore.UpdateReport
 	// does and, in the same transaction, enqueues its analysis to run at
-	// runAt. Errors: site.ErrNotFound, update's.
-	UpdateWithJob(ctx context.Context, userID, id int64, update func(*site.Report) error, runAt time.Time) (site.Report, int64, error)
+	// runAt. Errors: report.ErrNotFound, update's.
+	UpdateWithJob(ctx context.Context, userID, id int64, update func(*report.Report) error, runAt time.Time) (report.Report, int64, error)
 	// EnqueueDue starts the scheduled analyses due at now: each finished
 	// report whose NextRunAt is at or before now becomes pending (attempts
 	// 0), its NextRunAt moves one period of its schedule past now, and its
@@ -123,8 +123,8 @@ const DefaultSweep = time.Minute
 // history. Runs of a deleted report go with it.
 type ReportHistory interface {
 	// AddRun records run of the user's report run.ReportID.
-	AddRun(ctx context.Context, userID int64, run site.Run) error
+	AddRun(ctx context.Context, userID int64, run report.Run) error
 	// Runs returns the runs of the user's report id, newest first, at most
 	// limit; none for another user's report.
-	Runs(ctx context.Context, userID, id int64, limit int) ([]site.Run, error)
+	Runs(ctx context.Context, userID, id int64, limit int) ([]report.Run, error)
 }

@@ -3,28 +3,28 @@ package ports
 import (
 	"context"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webhook"
 )
 
 // WebhookStore keeps users' webhooks and their deliveries.
 type WebhookStore interface {
 	// CreateWebhook stores w (its ID is assigned) and returns it.
-	CreateWebhook(ctx context.Context, w site.Webhook) (site.Webhook, error)
+	CreateWebhook(ctx context.Context, w webhook.Webhook) (webhook.Webhook, error)
 	// Webhooks returns the user's webhooks, oldest first.
-	Webhooks(ctx context.Context, userID int64) ([]site.Webhook, error)
-	// Webhook returns the user's webhook id. Errors: site.ErrNotFound.
-	Webhook(ctx context.Context, userID, id int64) (site.Webhook, error)
+	Webhooks(ctx context.Context, userID int64) ([]webhook.Webhook, error)
+	// Webhook returns the user's webhook id. Errors: report.ErrNotFound.
+	Webhook(ctx context.Context, userID, id int64) (webhook.Webhook, error)
 	// DeleteWebhook deletes the user's webhook id and its deliveries.
-	// Errors: site.ErrNotFound.
+	// Errors: report.ErrNotFound.
 	DeleteWebhook(ctx context.Context, userID, id int64) error
-	// Delivery returns delivery id of any user. Errors: site.ErrNotFound.
-	Delivery(ctx context.Context, id int64) (site.Delivery, error)
+	// Delivery returns delivery id of any user. Errors: report.ErrNotFound.
+	Delivery(ctx context.Context, id int64) (webhook.Delivery, error)
 	// UpdateDelivery applies update to delivery id and stores it.
-	// Errors: site.ErrNotFound, update's.
-	UpdateDelivery(ctx context.Context, id int64, update func(*site.Delivery) error) (site.Delivery, error)
+	// Errors: report.ErrNotFound, update's.
+	UpdateDelivery(ctx context.Context, id int64, update func(*webhook.Delivery) error) (webhook.Delivery, error)
 	// Deliveries returns the deliveries of the user's webhook id, newest
-	// first, at most limit. Errors: site.ErrNotFound (no such webhook).
-	Deliveries(ctx context.Context, userID, webhookID int64, limit int) ([]site.Delivery, error)
+	// first, at most limit. Errors: report.ErrNotFound (no such webhook).
+	Deliveries(ctx context.Context, userID, webhookID int64, limit int) ([]webhook.Delivery, error)
 }
 
 // DeliveryJob is one queued delivery attempt.
@@ -44,7 +44,7 @@ type DeliveryWorker func(ctx context.Context, job DeliveryJob) error
 type WebhookQueue interface {
 	// CreateDeliveries stores ds (IDs assigned) and enqueues a job for
 	// each, in one transaction.
-	CreateDeliveries(ctx context.Context, ds []site.Delivery) ([]site.Delivery, error)
+	CreateDeliveries(ctx context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error)
 	// SetDeliveryWorker sets what runs delivery jobs; call it before
 	// Start. Without one, delivery jobs wait.
 	SetDeliveryWorker(w DeliveryWorker)
@@ -55,10 +55,10 @@ type WebhookQueue interface {
 // the wire (a POST, its headers) is the poster's.
 type WebhookPoster interface {
 	// Check refuses a URL the guard would not dial (scheme, port, address
-	// literal) with a *site.FetchError (Refused).
+	// literal) with a *webpage.FetchError (Refused).
 	Check(rawURL string) error
 	// Post sends m to url and returns the status the endpoint answered.
-	// Errors: *site.FetchError (Refused: the guard said no; Transient: may
+	// Errors: *webpage.FetchError (Refused: the guard said no; Transient: may
 	// pass).
-	Post(ctx context.Context, url string, m site.WebhookMessage) (int, error)
+	Post(ctx context.Context, url string, m webhook.Message) (int, error)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
@@ -23,13 +23,13 @@ import (
 // for, as a site without redirects would); any other URL is unreachable.
 type knownSite struct {
 	host string
-	page *site.Fetched
+	page *webpage.Fetched
 }
 
-func (k knownSite) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*site.Fetched, error) {
+func (k knownSite) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*webpage.Fetched, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Hostname() != k.host {
-		return nil, &site.FetchError{Reason: "no response from " + rawURL}
+		return nil, &webpage.FetchError{Reason: "no response from " + rawURL}
 	}
 	p := *k.page
 	p.RequestedURL, p.Page.URL = rawURL, rawURL

@@ -31,7 +31,7 @@ import (
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
@@ -746,10 +746,10 @@ func twinSite(tw *twin) {
 // ?moved-to=URL redirects there; the host down.test does not answer.
 type twinFetcher struct{}
 
-func (twinFetcher) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*site.Fetched, error) {
+func (twinFetcher) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*webpage.Fetched, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Hostname() == "down.test" {
-		return nil, &site.FetchError{Reason: "no response from " + u.Hostname()}
+		return nil, &webpage.FetchError{Reason: "no response from " + u.Hostname()}
 	}
 	final, redirects := rawURL, []string(nil)
 	if to := u.Query().Get("moved-to"); to != "" {
@@ -772,9 +772,9 @@ func (twinFetcher) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*site
 		status = http.StatusNotFound
 	}
 	body = strings.ReplaceAll(body, "URL", final)
-	f := &site.Fetched{
+	f := &webpage.Fetched{
 		RequestedURL: rawURL,
-		Page: site.Response{URL: final, Status: status, Header: header, Body: []byte(body), WireBytes: int64(len(body)),
+		Page: webpage.Response{URL: final, Status: status, Header: header, Body: []byte(body), WireBytes: int64(len(body)),
 			Redirects: redirects, Elapsed: time.Duration(len(final)) * 10 * time.Millisecond},
 		Document: fetch.ParseHTML([]byte(body)),
 	}
@@ -782,10 +782,10 @@ func (twinFetcher) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*site
 	origin := fu.Scheme + "://" + fu.Host
 	if !strings.Contains(final, "poor") {
 		robots := "User-agent: *\nDisallow: /private\nSitemap: " + origin + "/sitemap.xml\n"
-		f.Robots = &site.Response{URL: origin + "/robots.txt", Status: 200, Header: map[string][]string{"Content-Type": {"text/plain"}}, Body: []byte(robots)}
-		f.NotFound = &site.Response{URL: origin + "/pinsight-probe", Status: 404, Header: header, Body: []byte("not found")}
+		f.Robots = &webpage.Response{URL: origin + "/robots.txt", Status: 200, Header: map[string][]string{"Content-Type": {"text/plain"}}, Body: []byte(robots)}
+		f.NotFound = &webpage.Response{URL: origin + "/pinsight-probe", Status: 404, Header: header, Body: []byte("not found")}
 	} else {
-		f.NotFound = &site.Response{URL: origin + "/pinsight-probe", Status: 200, Header: header, Body: []byte(body)}
+		f.NotFound = &webpage.Response{URL: origin + "/pinsight-probe", Status: 200, Header: header, Body: []byte(body)}
 	}
 	return f, nil
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/adapters/postgres/migrations"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // TestPostgresReportTokensMigration: reports stored before share tokens
@@ -47,7 +47,7 @@ func TestPostgresReportTokensMigration(t *testing.T) {
 	tokens := map[string]bool{}
 	for id := int64(1); id <= 200; id++ {
 		r, err := store.Report(ctx, 1, id)
-		if err != nil || !site.ValidShareToken(r.Token) || tokens[r.Token] {
+		if err != nil || !report.ValidShareToken(r.Token) || tokens[r.Token] {
 			t.Fatalf("report %d after the migration: token %q, %v; want a share token of its own", id, r.Token, err)
 		}
 		tokens[r.Token] = true

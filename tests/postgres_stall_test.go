@@ -22,7 +22,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
@@ -141,7 +141,7 @@ func TestPostgresStalledDatabase(t *testing.T) {
 		api(http.MethodGet, "/api/v1/states", ""),
 		api(http.MethodGet, created.Data.ShareURL, ""),
 		store("ReportStore.Reports", func(ctx context.Context) error {
-			_, _, err := reportStore.Reports(ctx, user.ID, site.ReportQuery{SortBy: site.SortReportsByID, Page: paging.Page{Number: 1, PerPage: 100}})
+			_, _, err := reportStore.Reports(ctx, user.ID, report.ReportQuery{SortBy: report.SortReportsByID, Page: paging.Page{Number: 1, PerPage: 100}})
 			return err
 		}),
 		store("AccountStore.UserByEmail", func(ctx context.Context) error {

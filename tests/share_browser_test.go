@@ -22,32 +22,33 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
 // onePage is a fetcher that serves the same hand-built page for every URL.
-type onePage struct{ page *site.Fetched }
+type onePage struct{ page *webpage.Fetched }
 
-func (f onePage) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*site.Fetched, error) {
+func (f onePage) Fetch(_ context.Context, rawURL string, _ ports.Admit) (*webpage.Fetched, error) {
 	p := *f.page
 	p.RequestedURL, p.Page.URL = rawURL, rawURL
 	return &p, nil
 }
 
-func el(tag string, children ...*site.Node) *site.Node {
-	return &site.Node{Type: site.ElementNode, Tag: tag, Children: children}
+func el(tag string, children ...*webpage.Node) *webpage.Node {
+	return &webpage.Node{Type: webpage.ElementNode, Tag: tag, Children: children}
 }
 
-func text(s string) *site.Node { return &site.Node{Type: site.TextNode, Text: s} }
+func text(s string) *webpage.Node { return &webpage.Node{Type: webpage.TextNode, Text: s} }
 
-func samplePage() *site.Fetched {
+func samplePage() *webpage.Fetched {
 	body := "<!doctype html><html lang=en><head><title>Browser test page</title></head><body><h1>Hello</h1><p>Some text.</p></body></html>"
-	return &site.Fetched{
-		Page: site.Response{Status: 200, Header: map[string][]string{"Content-Type": {"text/html; charset=utf-8"}},
+	return &webpage.Fetched{
+		Page: webpage.Response{Status: 200, Header: map[string][]string{"Content-Type": {"text/html; charset=utf-8"}},
 			Body: []byte(body), WireBytes: int64(len(body)), Elapsed: 40 * time.Millisecond},
-		Document: &site.Node{Type: site.DocumentNode, Children: []*site.Node{
-			{Type: site.DoctypeNode, Tag: "html"},
+		Document: &webpage.Node{Type: webpage.DocumentNode, Children: []*webpage.Node{
+			{Type: webpage.DoctypeNode, Tag: "html"},
 			el("html", el("head", el("title", text("Browser test page"))), el("body", el("h1", text("Hello")), el("p", text("Some text.")))),
 		}},
 	}
@@ -123,7 +124,7 @@ func TestSharePageInBrowser(t *testing.T) {
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/p"}, "privacy": {"2"}, "password": {"open sesame"}}), &prot)
 	_ = json.Unmarshal(siteAPI(t, srv, http.MethodPost, "/api/v1/reports", tok.Token, url.Values{"url": {"https://example.com/q"}}), &priv)
 	fetched, _ := onePage{page}.Fetch(context.Background(), "https://example.com/", nil)
-	want := site.Analyse(fetched, site.DefaultWeights)
+	want := pagecheck.Analyse(fetched, pagecheck.DefaultWeights)
 	checks := 0
 	for _, cs := range want.Results {
 		checks += len(cs)
@@ -148,7 +149,7 @@ func TestSharePageInBrowser(t *testing.T) {
 	if score != strconv.Itoa(want.Score) || !strings.EqualFold(band, string(want.Rating)) || rendered != checks {
 		t.Errorf("page shows score %s, band %q, %d checks; want %d, %q, %d", score, band, rendered, want.Score, want.Rating, checks)
 	}
-	if bandColour := map[site.Rating]string{site.Good: "rgb(26, 127, 55)", site.Decent: "rgb(183, 121, 31)", site.Bad: "rgb(198, 40, 40)"}[want.Rating]; background != bandColour {
+	if bandColour := map[pagecheck.Rating]string{pagecheck.Good: "rgb(26, 127, 55)", pagecheck.Decent: "rgb(183, 121, 31)", pagecheck.Bad: "rgb(198, 40, 40)"}[want.Rating]; background != bandColour {
 		t.Errorf("score background %q, want %q: the style sheet was not applied (CSP?)", background, bandColour)
 	}
 	// A private report's page, and the numeric address of a public one, are

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -117,7 +117,7 @@ func TestAdmitErrorStopsTheFetch(t *testing.T) {
 	for _, u := range []string{"http://denied.example:" + port + "/", entry.URL + "/"} {
 		rec := &recorder{deny: map[string]bool{"denied.example": true}}
 		_, err := f.Fetch(context.Background(), u, rec.admit)
-		var fe *site.FetchError
+		var fe *webpage.FetchError
 		if !errors.Is(err, errDenied) || errors.As(err, &fe) {
 			t.Errorf("%s: err = %v, want the admission error itself", u, err)
 		}

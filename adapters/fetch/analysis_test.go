@@ -13,7 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // checkIDs are every check, in report order.
@@ -48,11 +49,11 @@ var poorErrors = map[string]string{
 }
 
 // byID indexes an analysis's checks.
-func byID(t *testing.T, a site.Analysis) map[string]site.Check {
+func byID(t *testing.T, a pagecheck.Analysis) map[string]pagecheck.Check {
 	t.Helper()
-	out := map[string]site.Check{}
+	out := map[string]pagecheck.Check{}
 	var order []string
-	for _, cat := range site.Categories {
+	for _, cat := range pagecheck.Categories {
 		for _, c := range a.Results[cat] {
 			if c.Category != cat {
 				t.Errorf("%s filed under %s, says %s", c.ID, cat, c.Category)
@@ -73,13 +74,13 @@ func byID(t *testing.T, a site.Analysis) map[string]site.Check {
 	return out
 }
 
-func analyse(t *testing.T, f *fetch.Fetcher, rawURL string) (*site.Fetched, site.Analysis) {
+func analyse(t *testing.T, f *fetch.Fetcher, rawURL string) (*webpage.Fetched, pagecheck.Analysis) {
 	t.Helper()
 	fd, err := f.Fetch(context.Background(), rawURL, nil)
 	if err != nil {
 		t.Fatalf("Fetch(%s): %v", rawURL, err)
 	}
-	return fd, site.Analyse(fd, site.DefaultWeights)
+	return fd, pagecheck.Analyse(fd, pagecheck.DefaultWeights)
 }
 
 func TestWellBuiltPagePassesEveryCheck(t *testing.T) {
@@ -91,7 +92,7 @@ func TestWellBuiltPagePassesEveryCheck(t *testing.T) {
 			t.Errorf("%s failed on the good page: %v %q (value %v)", id, c.Errors, c.Message, c.Value)
 		}
 	}
-	if a.Score != 100 || a.Rating != site.Good {
+	if a.Score != 100 || a.Rating != pagecheck.Good {
 		t.Errorf("score %d %s, want 100 good", a.Score, a.Rating)
 	}
 	if got := checks["title"].Value; got != "Garden Tools Guide for Small Gardens" {
@@ -121,7 +122,7 @@ func TestPoorPageFailsCheckByCheck(t *testing.T) {
 	}
 	// Passed: http_status (high, 10), load_time, page_size, mixed_content
 	// (medium, 5 each) of 11 high and 21 medium checks: 100*25/215.
-	if a.Score != 11 || a.Rating != site.Bad {
+	if a.Score != 11 || a.Rating != pagecheck.Bad {
 		t.Errorf("score %d %s, want 11 bad", a.Score, a.Rating)
 	}
 	if got := checks["404_page"].Value; got != 200.0 {
@@ -141,7 +142,7 @@ func TestResultsSurviveJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back site.Results
+		var back pagecheck.Results
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +172,7 @@ func TestRedirectChain(t *testing.T) {
 		t.Errorf("10 redirects: followed %d", len(fd.Page.Redirects))
 	}
 	_, err := s.fetcher.Fetch(context.Background(), s.good.URL+"/hop/11", nil)
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	if !errors.As(err, &fe) || fe.Refused || !strings.Contains(fe.Reason, "more than 10 redirects") {
 		t.Errorf("11 redirects: err = %v", err)
 	}
@@ -257,7 +258,7 @@ func TestDeadlineCoversTheFetch(t *testing.T) {
 	s := newFixtureSite(t, fetch.Config{Timeout: 300 * time.Millisecond})
 	start := time.Now()
 	_, err := s.fetcher.Fetch(context.Background(), s.poor.URL+"/hang", nil)
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	if !errors.As(err, &fe) || fe.Refused || !strings.Contains(fe.Reason, "no response within 300ms") {
 		t.Errorf("err = %v", err)
 	}

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // benchPage is an article-like page of about 300 KB: head metadata, a
@@ -41,15 +42,15 @@ func BenchmarkAnalyse300KB(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		fd := &site.Fetched{
+		fd := &webpage.Fetched{
 			RequestedURL: "https://bench.example/article",
-			Page: site.Response{URL: "https://bench.example/article", Status: 200, Body: body, WireBytes: int64(len(body)) / 5,
+			Page: webpage.Response{URL: "https://bench.example/article", Status: 200, Body: body, WireBytes: int64(len(body)) / 5,
 				Encoding: "gzip", Elapsed: 300 * time.Millisecond, Header: map[string][]string{"Content-Type": {"text/html; charset=utf-8"}}},
 			Document: fetch.ParseHTML(body),
-			Robots:   &site.Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /admin/\nSitemap: https://bench.example/sitemap.xml\n")},
-			NotFound: &site.Response{Status: 404},
+			Robots:   &webpage.Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /admin/\nSitemap: https://bench.example/sitemap.xml\n")},
+			NotFound: &webpage.Response{Status: 404},
 		}
-		if a := site.Analyse(fd, site.DefaultWeights); a.Score == 0 {
+		if a := pagecheck.Analyse(fd, pagecheck.DefaultWeights); a.Score == 0 {
 			b.Fatal("no score")
 		}
 	}
@@ -58,10 +59,10 @@ func BenchmarkAnalyse300KB(b *testing.B) {
 // BenchmarkChecks300KB is the checks alone over an already parsed page.
 func BenchmarkChecks300KB(b *testing.B) {
 	body := benchPage(300 << 10)
-	fd := &site.Fetched{Page: site.Response{URL: "https://bench.example/article", Status: 200, Body: body}, Document: fetch.ParseHTML(body)}
+	fd := &webpage.Fetched{Page: webpage.Response{URL: "https://bench.example/article", Status: 200, Body: body}, Document: fetch.ParseHTML(body)}
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		site.Analyse(fd, site.DefaultWeights)
+		pagecheck.Analyse(fd, pagecheck.DefaultWeights)
 	}
 }

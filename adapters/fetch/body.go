@@ -17,7 +17,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"golang.org/x/net/html/charset"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // body is a response body as read.
@@ -136,7 +136,7 @@ func trimPartialRune(b []byte) []byte {
 }
 
 // isHTML reports whether a response is an HTML document.
-func isHTML(r *site.Response) bool {
+func isHTML(r *webpage.Response) bool {
 	ct := ""
 	if v := r.Header["Content-Type"]; len(v) > 0 {
 		ct = v[0]

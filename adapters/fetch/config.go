@@ -1,5 +1,5 @@
 // Package fetch is the outbound page fetcher behind ports.PageFetcher: it
-// brings a page, its robots.txt, a 404 probe and the pages site.FollowUps
+// brings a page, its robots.txt, a 404 probe and the pages pagecheck.FollowUps
 // names (canonical URL, hreflang alternates) in within one deadline, with a
 // body cap, a redirect limit, content decoding, charset conversion and an
 // SSRF guard on every address it dials.

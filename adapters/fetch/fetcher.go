@@ -14,7 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -68,19 +70,19 @@ func guardedTransport(cfg Config, d *dialer, admit ports.Admit) *http.Transport 
 }
 
 // Fetch implements ports.PageFetcher: the page, then robots.txt, a probe
-// of a random path of the final origin and what site.FollowUps names (the
-// canonical URL, up to site.MaxAlternateFetches hreflang alternates, each
+// of a random path of the final origin and what pagecheck.FollowUps names (the
+// canonical URL, up to pagecheck.MaxAlternateFetches hreflang alternates, each
 // once without following redirects), concurrently, all within one
 // deadline. Only the page must answer; the others are nil (or have a nil
 // Response) when they do not. Its connections are closed before it
 // returns.
-func (f *Fetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (*site.Fetched, error) {
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (*webpage.Fetched, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.Timeout)
 	defer cancel()
 	at := time.Now()
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, &site.FetchError{Reason: "the URL cannot be parsed", Refused: true, Err: err}
+		return nil, &webpage.FetchError{Reason: "the URL cannot be parsed", Refused: true, Err: err}
 	}
 	if err := f.guard.checkURL(u); err != nil {
 		return nil, f.fetchError(ctx, err)
@@ -91,7 +93,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (
 	if err != nil {
 		return nil, f.fetchError(ctx, err)
 	}
-	out := &site.Fetched{RequestedURL: rawURL, At: at, Page: *pg}
+	out := &webpage.Fetched{RequestedURL: rawURL, At: at, Page: *pg}
 	if isHTML(pg) {
 		out.Document = ParseHTML(pg.Body)
 	}
@@ -100,15 +102,15 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (
 		return out, nil
 	}
 	origin := &url.URL{Scheme: final.Scheme, Host: final.Host}
-	next := site.FollowUps(out)
+	next := pagecheck.FollowUps(out)
 	var wg sync.WaitGroup
 	wg.Go(func() { out.Robots = f.side(ctx, t, origin.JoinPath("robots.txt"), robotsMaxBytes) })
 	wg.Go(func() { out.NotFound = f.side(ctx, t, origin.JoinPath(probePath()), probeMaxBytes) })
 	if next.Canonical != "" {
-		out.Canonical = &site.Linked{URL: next.Canonical}
+		out.Canonical = &webpage.Linked{URL: next.Canonical}
 		wg.Go(func() { f.linked(ctx, t, out.Canonical, probeMaxBytes) })
 	}
-	out.Alternates = make([]site.Linked, len(next.Alternates))
+	out.Alternates = make([]webpage.Linked, len(next.Alternates))
 	for i, a := range next.Alternates {
 		out.Alternates[i].URL = a
 		wg.Go(func() { f.linked(ctx, t, &out.Alternates[i], alternateMaxBytes) })
@@ -118,7 +120,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (
 }
 
 // side fetches a secondary resource; nil when it does not answer.
-func (f *Fetcher) side(ctx context.Context, t *http.Transport, u *url.URL, limit int64) *site.Response {
+func (f *Fetcher) side(ctx context.Context, t *http.Transport, u *url.URL, limit int64) *webpage.Response {
 	if f.guard.checkURL(u) != nil {
 		return nil
 	}
@@ -132,7 +134,7 @@ func (f *Fetcher) side(ctx context.Context, t *http.Transport, u *url.URL, limit
 // linked requests l.URL once, without following a redirect, and fills in
 // its response (and document, for HTML); both stay nil when it does not
 // answer or the guard refuses it.
-func (f *Fetcher) linked(ctx context.Context, t *http.Transport, l *site.Linked, limit int64) {
+func (f *Fetcher) linked(ctx context.Context, t *http.Transport, l *webpage.Linked, limit int64) {
 	u, err := url.Parse(l.URL)
 	if err != nil || f.guard.checkURL(u) != nil {
 		return
@@ -156,14 +158,14 @@ func probePath() string {
 
 var errTooManyRedirects = errors.New("too many redirects")
 
-// errLongRedirect refuses a redirect to a URL longer than site.MaxURLLen:
+// errLongRedirect refuses a redirect to a URL longer than report.MaxURLLen:
 // the final URL is stored with the report and shown in every list.
 var errLongRedirect = errors.New("redirect to an overlong URL")
 
 // get requests u over t, follows up to MaxRedirects guarded redirects (none
 // when follow is false: a redirect is then the answer) and reads the body
 // up to limit decoded bytes.
-func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit int64, follow bool) (*site.Response, error) {
+func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit int64, follow bool) (*webpage.Response, error) {
 	var remote string
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotConn: func(ci httptrace.GotConnInfo) { remote = ci.Conn.RemoteAddr().String() },
@@ -186,7 +188,7 @@ func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit 
 			if len(via) > f.cfg.MaxRedirects {
 				return errTooManyRedirects
 			}
-			if len(next.URL.String()) > site.MaxURLLen {
+			if len(next.URL.String()) > report.MaxURLLen {
 				return errLongRedirect
 			}
 			if err := f.guard.checkURL(next.URL); err != nil {
@@ -203,7 +205,7 @@ func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit 
 	}
 	defer resp.Body.Close()
 	b := readBody(resp, limit)
-	return &site.Response{
+	return &webpage.Response{
 		URL:        resp.Request.URL.String(),
 		Status:     resp.StatusCode,
 		Header:     map[string][]string(resp.Header),
@@ -232,23 +234,23 @@ func (f *Fetcher) fetchError(ctx context.Context, err error) error {
 		if refused.Detail != "" {
 			f.log.InfoContext(ctx, "analysis target refused", "target", refused.Target, "detail", refused.Detail)
 		}
-		return &site.FetchError{Reason: "refused: " + refused.Reason, Refused: true, Err: err}
+		return &webpage.FetchError{Reason: "refused: " + refused.Reason, Refused: true, Err: err}
 	case errors.Is(err, errTooManyRedirects):
-		return &site.FetchError{Reason: "more than " + strconv.Itoa(f.cfg.MaxRedirects) + " redirects", Err: err}
+		return &webpage.FetchError{Reason: "more than " + strconv.Itoa(f.cfg.MaxRedirects) + " redirects", Err: err}
 	case errors.Is(err, errLongRedirect):
-		return &site.FetchError{Reason: "a redirect to a URL longer than " + strconv.Itoa(site.MaxURLLen) + " characters", Err: err}
+		return &webpage.FetchError{Reason: "a redirect to a URL longer than " + strconv.Itoa(report.MaxURLLen) + " characters", Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
-		return &site.FetchError{Reason: "no response within " + f.cfg.Timeout.String(), Transient: true, Err: err}
+		return &webpage.FetchError{Reason: "no response within " + f.cfg.Timeout.String(), Transient: true, Err: err}
 	case errors.Is(err, context.Canceled):
-		return &site.FetchError{Reason: "the request was cancelled", Err: err}
+		return &webpage.FetchError{Reason: "the request was cancelled", Err: err}
 	case errors.As(err, &dnsErr):
-		return &site.FetchError{Reason: "the host name " + dnsErr.Name + " could not be resolved", Err: err}
+		return &webpage.FetchError{Reason: "the host name " + dnsErr.Name + " could not be resolved", Err: err}
 	case errors.As(err, &opErr) && opErr.Op == "dial":
-		return &site.FetchError{Reason: "the server could not be reached", Err: err}
+		return &webpage.FetchError{Reason: "the server could not be reached", Err: err}
 	case isTLSError(err):
-		return &site.FetchError{Reason: "the TLS connection failed (certificate or handshake)", Err: err}
+		return &webpage.FetchError{Reason: "the TLS connection failed (certificate or handshake)", Err: err}
 	}
-	return &site.FetchError{Reason: "the server did not answer with a valid HTTP response", Transient: isReset(err), Err: err}
+	return &webpage.FetchError{Reason: "the server did not answer with a valid HTTP response", Transient: isReset(err), Err: err}
 }
 
 // Interface guard.

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 )
 
 // The audit fixtures are pages of real-world shapes, written by hand, one
@@ -176,7 +176,7 @@ func TestAuditFixtures(t *testing.T) {
 					continue
 				}
 				for _, code := range c.Errors {
-					if a, ok := site.AdviceFor(id, code); !ok || !strings.Contains(c.Advice, a) {
+					if a, ok := pagecheck.AdviceFor(id, code); !ok || !strings.Contains(c.Advice, a) {
 						t.Errorf("%s: no advice of its own for %s (advice %q)", id, code, c.Advice)
 					}
 				}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -60,7 +60,7 @@ func html(origin *string, head, link string) http.HandlerFunc {
 	}
 }
 
-func checkOf(a site.Analysis, id string) site.Check {
+func checkOf(a pagecheck.Analysis, id string) pagecheck.Check {
 	for _, cs := range a.Results {
 		for _, c := range cs {
 			if c.ID == id {
@@ -68,7 +68,7 @@ func checkOf(a site.Analysis, id string) site.Check {
 			}
 		}
 	}
-	return site.Check{}
+	return pagecheck.Check{}
 }
 
 // TestCanonicalIsProbedOnceWithoutFollowingRedirects: the canonical URL a
@@ -107,7 +107,7 @@ func TestCanonicalIsProbedOnceWithoutFollowingRedirects(t *testing.T) {
 }
 
 // TestAlternatesFetchedUpToTheCap: of five alternates only the first
-// site.MaxAlternateFetches are requested, once each, without following a
+// pagecheck.MaxAlternateFetches are requested, once each, without following a
 // redirect; the hreflang check reports the one that does not link back and
 // the one that redirects.
 func TestAlternatesFetchedUpToTheCap(t *testing.T) {
@@ -129,8 +129,8 @@ func TestAlternatesFetchedUpToTheCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	fd, a := analyse(t, f, srv.URL+"/en")
-	if len(fd.Alternates) != site.MaxAlternateFetches {
-		t.Fatalf("%d alternates fetched, want %d", len(fd.Alternates), site.MaxAlternateFetches)
+	if len(fd.Alternates) != pagecheck.MaxAlternateFetches {
+		t.Fatalf("%d alternates fetched, want %d", len(fd.Alternates), pagecheck.MaxAlternateFetches)
 	}
 	for path, want := range map[string]int{"/fr": 1, "/de": 1, "/es": 1, "/it": 0, "/pt": 0} {
 		if got := srv.count(path); got != want {
@@ -187,7 +187,7 @@ func TestFollowUpsGoThroughTheGuardAndAdmission(t *testing.T) {
 	if n := other.count("/de"); n != 0 {
 		t.Errorf("the denied alternate got %d requests", n)
 	}
-	a := site.Analyse(fd, site.DefaultWeights)
+	a := pagecheck.Analyse(fd, pagecheck.DefaultWeights)
 	if c := checkOf(a, "hreflang"); !c.Passed || !strings.Contains(c.Message, "2 could not be verified") {
 		t.Errorf("hreflang = %v %v %q", c.Passed, c.Errors, c.Message)
 	}

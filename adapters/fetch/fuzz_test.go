@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // FuzzAnalyse parses arbitrary bytes as HTML and runs every check over
@@ -22,29 +23,29 @@ func FuzzAnalyse(f *testing.F) {
 	f.Add([]byte(`googlebot: noindex, unavailable_after: Fri, 25 Jun 2010 15:00:00 GMT, max-snippet:x`))
 	f.Add([]byte(`<style>@media x{body{font-size:1px}} html{font:12px/1 a} body{font-size:1.1em;{</style><body style="font-size:9pt">` +
 		`<script type="application/ld+json">{"@context":1,"@graph":[{}]}</script><a href="javascript:x">click here</a><embed src=a.swf>`))
-	total := len(site.Catalogue())
+	total := len(pagecheck.Catalogue())
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fd := &site.Fetched{
+		fd := &webpage.Fetched{
 			RequestedURL: "https://fuzz.example/p",
-			Page: site.Response{URL: "https://fuzz.example/p?q=1", Status: 200, Body: b, Elapsed: time.Second,
+			Page: webpage.Response{URL: "https://fuzz.example/p?q=1", Status: 200, Body: b, Elapsed: time.Second,
 				Header: map[string][]string{"Content-Type": {"text/html"}, "Strict-Transport-Security": {string(b)}, "X-Robots-Tag": {string(b)}, "Link": {string(b)}}},
 			Document: fetch.ParseHTML(b),
-			Robots:   &site.Response{Status: 200, Body: b},
-			NotFound: &site.Response{Status: 404},
+			Robots:   &webpage.Response{Status: 200, Body: b},
+			NotFound: &webpage.Response{Status: 404},
 			At:       time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
-		next := site.FollowUps(fd)
-		if len(next.Alternates) > site.MaxAlternateFetches {
+		next := pagecheck.FollowUps(fd)
+		if len(next.Alternates) > pagecheck.MaxAlternateFetches {
 			t.Fatalf("%d alternates to fetch", len(next.Alternates))
 		}
-		linked := site.Linked{URL: next.Canonical, Response: &fd.Page, Document: fd.Document}
+		linked := webpage.Linked{URL: next.Canonical, Response: &fd.Page, Document: fd.Document}
 		if next.Canonical != "" {
 			fd.Canonical = &linked
 		}
 		for _, u := range next.Alternates {
-			fd.Alternates = append(fd.Alternates, site.Linked{URL: u, Response: &fd.Page, Document: fd.Document})
+			fd.Alternates = append(fd.Alternates, webpage.Linked{URL: u, Response: &fd.Page, Document: fd.Document})
 		}
-		a := site.Analyse(fd, site.DefaultWeights)
+		a := pagecheck.Analyse(fd, pagecheck.DefaultWeights)
 		n := 0
 		for _, cs := range a.Results {
 			n += len(cs)

@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/net/idna"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // RefusedError is a target the guard will not contact.
@@ -170,7 +170,7 @@ func (g *guard) checkURL(u *url.URL) error {
 	case u.User != nil:
 		return refuse("URLs with credentials are not fetched")
 	}
-	if reason := site.NumericHostReason(dialledHost(u.Hostname())); reason != "" {
+	if reason := webpage.NumericHostReason(dialledHost(u.Hostname())); reason != "" {
 		return refuse(reason) // never resolved: a resolver and libc read such numbers differently
 	}
 	hp := hostPort(u)

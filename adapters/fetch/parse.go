@@ -6,26 +6,26 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // ParseHTML parses b with the HTML5 parsing algorithm (which accepts any
 // input, as browsers do) into the domain's document tree.
-func ParseHTML(b []byte) *site.Node {
+func ParseHTML(b []byte) *webpage.Node {
 	doc, err := html.Parse(bytes.NewReader(b))
 	if err != nil { // only a read error, impossible on a byte slice
-		return &site.Node{Type: site.DocumentNode}
+		return &webpage.Node{Type: webpage.DocumentNode}
 	}
 	return convert(doc)
 }
 
-// convert copies an x/net/html tree into site.Node form, iteratively so that
+// convert copies an x/net/html tree into webpage.Node form, iteratively so that
 // deeply nested input cannot exhaust the stack.
-func convert(root *html.Node) *site.Node {
-	out := &site.Node{Type: site.DocumentNode}
+func convert(root *html.Node) *webpage.Node {
+	out := &webpage.Node{Type: webpage.DocumentNode}
 	type item struct {
 		src *html.Node
-		dst *site.Node
+		dst *webpage.Node
 	}
 	stack := []item{{root, out}}
 	for len(stack) > 0 {
@@ -47,24 +47,24 @@ func convert(root *html.Node) *site.Node {
 
 // node converts one node without its children; nil for kinds the checks
 // ignore.
-func node(n *html.Node) *site.Node {
+func node(n *html.Node) *webpage.Node {
 	switch n.Type {
 	case html.ElementNode:
-		attrs := make([]site.Attr, len(n.Attr))
+		attrs := make([]webpage.Attr, len(n.Attr))
 		for i, a := range n.Attr {
 			key := strings.ToLower(a.Key)
 			if a.Namespace != "" {
 				key = a.Namespace + ":" + key
 			}
-			attrs[i] = site.Attr{Key: key, Val: a.Val}
+			attrs[i] = webpage.Attr{Key: key, Val: a.Val}
 		}
-		return &site.Node{Type: site.ElementNode, Tag: strings.ToLower(n.Data), Attrs: attrs}
+		return &webpage.Node{Type: webpage.ElementNode, Tag: strings.ToLower(n.Data), Attrs: attrs}
 	case html.TextNode:
-		return &site.Node{Type: site.TextNode, Text: n.Data}
+		return &webpage.Node{Type: webpage.TextNode, Text: n.Data}
 	case html.CommentNode:
-		return &site.Node{Type: site.CommentNode, Text: n.Data}
+		return &webpage.Node{Type: webpage.CommentNode, Text: n.Data}
 	case html.DoctypeNode:
-		d := &site.Node{Type: site.DoctypeNode, Tag: strings.ToLower(n.Data)}
+		d := &webpage.Node{Type: webpage.DoctypeNode, Tag: strings.ToLower(n.Data)}
 		var ids []string
 		for _, a := range n.Attr {
 			ids = append(ids, strings.ToUpper(a.Key)+` "`+a.Val+`"`)

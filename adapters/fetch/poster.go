@@ -10,13 +10,14 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webhook"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
 // Poster sends webhook deliveries through the analyser's guard: the same
 // schemes, ports and addresses are refused (allow-list included), no
-// environment proxy, no redirects followed, site.WebhookTimeout per POST.
+// environment proxy, no redirects followed, webhook.Timeout per POST.
 type Poster struct {
 	guard  *guard
 	client *http.Client
@@ -32,7 +33,7 @@ func NewPoster(cfg Config) (*Poster, error) {
 	}
 	t := guardedTransport(cfg, newDialer(g, cfg.Resolver, cfg), nil)
 	t.MaxIdleConnsPerHost = 2
-	client := &http.Client{Transport: t, Timeout: site.WebhookTimeout,
+	client := &http.Client{Transport: t, Timeout: webhook.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return &Poster{guard: g, client: client}, nil
 }
@@ -42,7 +43,7 @@ func NewPoster(cfg Config) (*Poster, error) {
 func (p *Poster) Check(rawURL string) error {
 	u, err := url.Parse(rawURL)
 	if err != nil || !u.IsAbs() {
-		return &site.FetchError{Reason: "the URL is not an absolute http or https URL", Refused: true}
+		return &webpage.FetchError{Reason: "the URL is not an absolute http or https URL", Refused: true}
 	}
 	if err := p.guard.checkURL(u); err != nil {
 		return refusedFetch(err)
@@ -61,7 +62,7 @@ func refusedFetch(err error) error {
 	if errors.As(err, &re) {
 		reason = re.Reason
 	}
-	return &site.FetchError{Reason: reason, Refused: true, Err: err}
+	return &webpage.FetchError{Reason: reason, Refused: true, Err: err}
 }
 
 // The headers of a webhook delivery besides Content-Type: receivers read
@@ -75,13 +76,13 @@ const (
 
 // Post implements ports.WebhookPoster: a POST of m.Body as
 // application/json, with the signature, event and delivery id in headers.
-func (p *Poster) Post(ctx context.Context, rawURL string, m site.WebhookMessage) (int, error) {
+func (p *Poster) Post(ctx context.Context, rawURL string, m webhook.Message) (int, error) {
 	if err := p.Check(rawURL); err != nil {
 		return 0, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(m.Body))
 	if err != nil {
-		return 0, &site.FetchError{Reason: "the URL cannot be requested", Refused: true, Err: err}
+		return 0, &webpage.FetchError{Reason: "the URL cannot be requested", Refused: true, Err: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", webhookAgent)
@@ -94,7 +95,7 @@ func (p *Poster) Post(ctx context.Context, rawURL string, m site.WebhookMessage)
 		if errors.As(err, &re) {
 			return 0, refusedFetch(re)
 		}
-		return 0, &site.FetchError{Reason: "no answer: " + err.Error(), Transient: true, Err: err}
+		return 0, &webpage.FetchError{Reason: "no answer: " + err.Error(), Transient: true, Err: err}
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	_ = resp.Body.Close()

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webhook"
 )
 
 // TestPosterWire: a webhook message arrives as a POST of its body as JSON,
@@ -51,8 +51,8 @@ func TestPosterWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := `{"event":"report.finished"}`
-	sig := site.Signature("0123456789abcdef", time.Unix(1700000000, 0), []byte(body))
-	status, err := p.Post(context.Background(), url, site.WebhookMessage{Event: site.EventReportFinished, DeliveryID: 42, Signature: sig, Body: []byte(body)})
+	sig := webhook.Signature("0123456789abcdef", time.Unix(1700000000, 0), []byte(body))
+	status, err := p.Post(context.Background(), url, webhook.Message{Event: webhook.EventReportFinished, DeliveryID: 42, Signature: sig, Body: []byte(body)})
 	if err != nil || status != http.StatusAccepted {
 		t.Fatalf("Post = %d, %v; want 202", status, err)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // fakeResolver answers every lookup with fixed addresses and counts calls;
@@ -48,17 +48,17 @@ func countingServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 // quiet drops the refusal details the fetcher logs.
 var quiet = slog.New(slog.DiscardHandler)
 
-// refused checks that err is a refused *site.FetchError. A refused address
+// refused checks that err is a refused *webpage.FetchError. A refused address
 // is only "not a public address" to the client: want (what the guard found)
 // must then be in the RefusedError's Detail, which is logged, and nowhere in
 // what the client sees. Other refusals (scheme, port, ...) give want as the
 // reason.
 func refused(t *testing.T, err error, want string) {
 	t.Helper()
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	var re *fetch.RefusedError
 	if !errors.As(err, &fe) || !errors.As(err, &re) {
-		t.Fatalf("err = %v, want a *site.FetchError from a *fetch.RefusedError", err)
+		t.Fatalf("err = %v, want a *webpage.FetchError from a *fetch.RefusedError", err)
 	}
 	if got := fe.FieldErrors()["url"]; len(got) != 1 || got[0] != fe.Reason || !fe.Refused {
 		t.Errorf("field errors = %v, refused %v", fe.FieldErrors(), fe.Refused)
@@ -155,7 +155,7 @@ func TestRefusalDoesNotNameTheAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = f.Fetch(context.Background(), "https://intranet.example/admin", nil)
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	if !errors.As(err, &fe) || !fe.Refused {
 		t.Fatalf("err = %v, want a refusal", err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -29,13 +29,13 @@ type refusingFetcher struct {
 	started chan struct{}
 }
 
-func (f refusingFetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (*site.Fetched, error) {
+func (f refusingFetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (*webpage.Fetched, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err
 	}
 	if u.Hostname() == "internal.example" {
-		return nil, &site.FetchError{Reason: "refused: not a public address", Refused: true}
+		return nil, &webpage.FetchError{Reason: "refused: not a public address", Refused: true}
 	}
 	if admit != nil {
 		if err := admit(ctx, ports.Target{Host: u.Hostname(), Addr: netip.MustParseAddr("198.51.100.1")}); err != nil {
@@ -46,7 +46,7 @@ func (f refusingFetcher) Fetch(ctx context.Context, rawURL string, admit ports.A
 		f.started <- struct{}{}
 		<-f.gate
 	}
-	return &site.Fetched{RequestedURL: rawURL, Page: site.Response{URL: rawURL, Status: 200}}, nil
+	return &webpage.Fetched{RequestedURL: rawURL, Page: webpage.Response{URL: rawURL, Status: 200}}, nil
 }
 
 func analyserHandler(t *testing.T, f ports.PageFetcher, cfg reports.AnalyserConfig) http.Handler {

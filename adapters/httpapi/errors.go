@@ -12,7 +12,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/domain/fault"
 	"github.com/pinsight/pinsight/domain/postal"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // errorBody is the failure envelope of every endpoint:
@@ -197,9 +197,9 @@ var statusOf = map[fault.Kind]int{
 // outcomeStatus is the HTTP status of each outcome of a creation request:
 // 201 for a report analysed and stored, 202 for reports stored pending
 // (Location then names the report when there is one).
-var outcomeStatus = map[site.Outcome]int{
-	site.OutcomeCreated:  http.StatusCreated,
-	site.OutcomeAccepted: http.StatusAccepted,
+var outcomeStatus = map[report.Outcome]int{
+	report.OutcomeCreated:  http.StatusCreated,
+	report.OutcomeAccepted: http.StatusAccepted,
 }
 
 // serverHints add this server's advice to the message of errors whose

@@ -16,7 +16,8 @@ import (
 	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/postal"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -39,12 +40,12 @@ func TestErrorMapping(t *testing.T) {
 		{"postal validation", postal.Invalid("radius", "must be positive"), 422, "validation failed", map[string][]string{"radius": {"must be positive"}}, nil},
 		{"postal ambiguous", &postal.AmbiguousError{Field: "state", Input: "ma", Candidates: []string{"Maharashtra (27)", "Manipur (14)"}}, 422, "validation failed",
 			map[string][]string{"state": {"matches several: be more specific or use an id", "Maharashtra (27)", "Manipur (14)"}}, nil},
-		{"site validation", site.Invalid("url", "is required"), 422, "validation failed", map[string][]string{"url": {"is required"}}, nil},
-		{"site fetch", fmt.Errorf("wrapped: %w", &site.FetchError{Reason: "no apitest.Response", Err: errors.New("dial tcp: secret")}), 422, "validation failed", map[string][]string{"url": {"no apitest.Response"}}, nil},
+		{"site validation", report.Invalid("url", "is required"), 422, "validation failed", map[string][]string{"url": {"is required"}}, nil},
+		{"site fetch", fmt.Errorf("wrapped: %w", &webpage.FetchError{Reason: "no apitest.Response", Err: errors.New("dial tcp: secret")}), 422, "validation failed", map[string][]string{"url": {"no apitest.Response"}}, nil},
 		{"account validation", account.Invalid("email", "is required"), 422, "validation failed", map[string][]string{"email": {"is required"}}, nil},
 		{"bad credentials", account.ErrInvalidCredentials, 401, "invalid email or password", nil, http.Header{"WWW-Authenticate": {realm}}},
 		{"account not found", account.ErrNotFound, 404, "not found", nil, nil},
-		{"site not found", site.ErrNotFound, 404, "not found", nil, nil},
+		{"site not found", report.ErrNotFound, 404, "not found", nil, nil},
 		{"postal not found", &postal.NotFoundError{What: "pincode 110001"}, 404, "pincode 110001 not found", nil, nil},
 		{"no postal data", postal.ErrNoData, 503, `no directory loaded yet: with a database, "pinsight import" loads the dataset`, nil, nil},
 		{"throttled", &reports.ThrottledError{Host: "example.com", Wait: 29500 * time.Millisecond}, 429, "too many analyses of example.com: retry after 30 s", nil, http.Header{"Retry-After": {"30"}}},

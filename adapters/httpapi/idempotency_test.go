@@ -12,7 +12,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 )
 
 // TestCreateReportIdempotencyKey: POST /reports sent again with its
@@ -65,7 +65,7 @@ type blockedAnalyser struct {
 	entered, release chan struct{}
 }
 
-func (b blockedAnalyser) Analyse(ctx context.Context, userID int64, rawURL string) (site.Analysis, error) {
+func (b blockedAnalyser) Analyse(ctx context.Context, userID int64, rawURL string) (pagecheck.Analysis, error) {
 	b.entered <- struct{}{}
 	<-b.release
 	return b.FakeAnalyser.Analyse(ctx, userID, rawURL)

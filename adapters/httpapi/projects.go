@@ -8,7 +8,7 @@ import (
 
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 type projectListInput struct {
@@ -35,7 +35,7 @@ func registerProjects(api huma.API, projects *reports.Projects, acc *accounts.Ac
 			"per_page (10, 25, 50 or 100) or page values are 422. data: {projects, meta}."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *projectListInput) (*reply[projectsData], error) {
-		page, err := projects.List(ctx, caller(ctx).User.ID, site.ProjectParams{
+		page, err := projects.List(ctx, caller(ctx).User.ID, report.ProjectParams{
 			Search: in.Search, SearchBy: in.SearchBy, SortBy: in.SortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page,
 		})
 		if err != nil {
@@ -53,6 +53,6 @@ func registerProjects(api huma.API, projects *reports.Projects, acc *accounts.Ac
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(projectDeletedData{Project: site.NormalizeProject(in.Project), Deleted: true, ReportsDeleted: n}), nil
+		return ok(projectDeletedData{Project: report.NormalizeProject(in.Project), Deleted: true, ReportsDeleted: n}), nil
 	})
 }

@@ -13,7 +13,8 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // scoreDoc explains the score and bands wherever a report is returned.
@@ -24,12 +25,12 @@ var scoreDoc = "Score: 100 x the weight of the passed checks / the weight of all
 
 // catalogueDoc counts the checks by importance.
 func catalogueDoc() string {
-	n := map[site.Importance]int{}
-	cat := site.Catalogue()
+	n := map[pagecheck.Importance]int{}
+	cat := pagecheck.Catalogue()
 	for _, c := range cat {
 		n[c.Importance]++
 	}
-	return fmt.Sprintf("%d checks run (%d high, %d medium, %d low).", len(cat), n[site.High], n[site.Medium], n[site.Low])
+	return fmt.Sprintf("%d checks run (%d high, %d medium, %d low).", len(cat), n[pagecheck.High], n[pagecheck.Medium], n[pagecheck.Low])
 }
 
 type reportListInput struct {
@@ -88,7 +89,7 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 			"report for its checks). data: {reports, meta: {total, per_page, current_page, last_page}}."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *reportListInput) (*reply[wire.ReportsData], error) {
-		page, err := rs.List(ctx, caller(ctx).User.ID, site.ReportParams{
+		page, err := rs.List(ctx, caller(ctx).User.ID, report.ReportParams{
 			Search: in.Search, SearchBy: in.SearchBy, Project: in.Project, Result: in.Result,
 			SortBy: in.SortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page, Status: in.Status,
 		})
@@ -187,7 +188,7 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 			return nil, toHTTP(err)
 		}
 		out := &createdReply{Status: outcomeStatus[r.Outcome], Body: envelope[wire.ReportData]{Success: true, Data: reportDataOf(base, r.Report)}}
-		if r.Outcome == site.OutcomeAccepted {
+		if r.Outcome == report.OutcomeAccepted {
 			out.Location = base + reportPath(r.ID)
 		}
 		if r.Replayed {

@@ -9,7 +9,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 type reportBatchInput struct {
@@ -55,7 +55,7 @@ func registerReportBatch(g huma.API, base string, rs *reports.Reports, acc *acco
 		for _, r := range out.Reports {
 			data.Reports = append(data.Reports, reportItem(base, r))
 		}
-		reply := &batchReply{Status: outcomeStatus[site.OutcomeAccepted], Body: envelope[reportBatchData]{Success: true, Data: data}}
+		reply := &batchReply{Status: outcomeStatus[report.OutcomeAccepted], Body: envelope[reportBatchData]{Success: true, Data: data}}
 		if out.Replayed {
 			reply.Replayed = "true"
 		}

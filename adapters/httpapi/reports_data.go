@@ -6,8 +6,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/paging"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // projectData summarises one project.
@@ -34,27 +35,27 @@ type projectDeletedData struct {
 
 // reportItem is r as lists show it; base is the path the API is served
 // under (see mountPath), which starts share_url.
-func reportItem(base string, r site.Report) wire.ReportItem {
+func reportItem(base string, r report.Report) wire.ReportItem {
 	return wire.ReportItem{
 		ID: r.ID, URL: r.URL, Project: r.Project, Result: string(r.Rating), Score: r.Score,
 		Privacy: int(r.Privacy), HasPassword: r.HasPassword(), ShareURL: base + sharepage.Path(r.Token),
-		Status: string(site.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
+		Status: string(report.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
 		Schedule: cmp.Or(string(r.Schedule), "off"), NextRunAt: nextRun(r),
 		GeneratedAt: r.GeneratedAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }
 
 // nextRun is the time of r's next scheduled analysis, nil without one.
-func nextRun(r site.Report) *time.Time {
-	if r.Schedule == site.ScheduleOff {
+func nextRun(r report.Report) *time.Time {
+	if r.Schedule == report.ScheduleOff {
 		return nil
 	}
 	t := r.NextRunAt.UTC()
 	return &t
 }
 
-func reportDataOf(base string, r site.Report) wire.ReportData {
-	checks := func(c site.Category) []wire.CheckData {
+func reportDataOf(base string, r report.Report) wire.ReportData {
+	checks := func(c pagecheck.Category) []wire.CheckData {
 		out := make([]wire.CheckData, 0, len(r.Results[c]))
 		for _, ch := range r.Results[c] {
 			out = append(out, wire.CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value,
@@ -63,11 +64,11 @@ func reportDataOf(base string, r site.Report) wire.ReportData {
 		return out
 	}
 	return wire.ReportData{ReportItem: reportItem(base, r), Results: wire.ResultsData{
-		SEO: checks(site.SEO), Performance: checks(site.Performance), Security: checks(site.Security), Miscellaneous: checks(site.Miscellaneous),
+		SEO: checks(pagecheck.SEO), Performance: checks(pagecheck.Performance), Security: checks(pagecheck.Security), Miscellaneous: checks(pagecheck.Miscellaneous),
 	}}
 }
 
-func reportsDataOf(base string, page paging.List[site.Report]) wire.ReportsData {
+func reportsDataOf(base string, page paging.List[report.Report]) wire.ReportsData {
 	out := wire.ReportsData{Reports: make([]wire.ReportItem, 0, len(page.Items)), Meta: metaOf(page.Page, page.Total)}
 	for _, r := range page.Items {
 		out.Reports = append(out.Reports, reportItem(base, r))
@@ -75,7 +76,7 @@ func reportsDataOf(base string, page paging.List[site.Report]) wire.ReportsData 
 	return out
 }
 
-func projectsDataOf(page paging.List[site.Project]) projectsData {
+func projectsDataOf(page paging.List[report.Project]) projectsData {
 	out := projectsData{Projects: make([]projectData, 0, len(page.Items)), Meta: metaOf(page.Page, page.Total)}
 	for _, p := range page.Items {
 		out.Projects = append(out.Projects, projectData{Project: p.Name, Reports: p.Reports, Score: p.Score, Result: string(p.Rating), CreatedAt: p.CreatedAt.UTC()})

@@ -18,7 +18,7 @@ import (
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/app/webhooks"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
@@ -27,7 +27,7 @@ import (
 type nopPoster struct{}
 
 func (nopPoster) Check(string) error { return nil }
-func (nopPoster) Post(context.Context, string, site.WebhookMessage) (int, error) {
+func (nopPoster) Post(context.Context, string, webhook.Message) (int, error) {
 	return http.StatusOK, nil
 }
 

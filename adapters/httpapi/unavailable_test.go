@@ -12,7 +12,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -30,21 +30,21 @@ func (f *flakyReports) err() error {
 	return nil
 }
 
-func (f *flakyReports) Report(ctx context.Context, userID, id int64) (site.Report, error) {
+func (f *flakyReports) Report(ctx context.Context, userID, id int64) (report.Report, error) {
 	if err := f.err(); err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	return f.ReportStore.Report(ctx, userID, id)
 }
 
-func (f *flakyReports) ReportByToken(ctx context.Context, token string) (site.Report, error) {
+func (f *flakyReports) ReportByToken(ctx context.Context, token string) (report.Report, error) {
 	if err := f.err(); err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	return f.ReportStore.ReportByToken(ctx, token)
 }
 
-func (f *flakyReports) Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
+func (f *flakyReports) Reports(ctx context.Context, userID int64, q report.ReportQuery) ([]report.Report, int, error) {
 	if err := f.err(); err != nil {
 		return nil, 0, err
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/webhooks"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webhook"
 )
 
 // webhookData is one of the caller's webhooks. The secret is shown once,
@@ -23,7 +23,7 @@ type webhookData struct {
 	CreatedAt    time.Time `json:"created_at"`
 }
 
-func webhookDataOf(w site.Webhook, withSecret bool) webhookData {
+func webhookDataOf(w webhook.Webhook, withSecret bool) webhookData {
 	d := webhookData{ID: w.ID, URL: w.URL, Events: w.Events, SecretPrefix: w.SecretPrefix(), CreatedAt: w.CreatedAt.UTC()}
 	if d.Events == nil {
 		d.Events = []string{}

@@ -5,19 +5,19 @@ import (
 	"slices"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
 // AddRun implements ports.ReportHistory.
-func (s *ReportStore) AddRun(_ context.Context, userID int64, run site.Run) error {
+func (s *ReportStore) AddRun(_ context.Context, userID int64, run report.Run) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sr, found := s.reports[run.ReportID]; !found || sr.UserID != userID {
-		return site.ErrNotFound
+		return report.ErrNotFound
 	}
 	if s.runs == nil {
-		s.runs = map[int64][]site.Run{}
+		s.runs = map[int64][]report.Run{}
 	}
 	run.Failing = slices.Clone(run.Failing)
 	s.runs[run.ReportID] = append(s.runs[run.ReportID], run)
@@ -26,16 +26,16 @@ func (s *ReportStore) AddRun(_ context.Context, userID int64, run site.Run) erro
 
 // Runs implements ports.ReportHistory: a deleted report has none (its
 // runs are dropped with it lazily, here).
-func (s *ReportStore) Runs(_ context.Context, userID, id int64, limit int) ([]site.Run, error) {
+func (s *ReportStore) Runs(_ context.Context, userID, id int64, limit int) ([]report.Run, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sr, found := s.reports[id]
 	if !found || sr.UserID != userID {
 		delete(s.runs, id)
-		return []site.Run{}, nil
+		return []report.Run{}, nil
 	}
 	runs := s.runs[id]
-	out := make([]site.Run, 0, min(limit, len(runs)))
+	out := make([]report.Run, 0, min(limit, len(runs)))
 	for i := len(runs) - 1; i >= 0 && len(out) < limit; i-- {
 		r := runs[i]
 		r.Failing = slices.Clone(r.Failing)
@@ -46,18 +46,18 @@ func (s *ReportStore) Runs(_ context.Context, userID, id int64, limit int) ([]si
 
 // markDue returns the finished scheduled reports due at now, at
 // most limit, marking each pending with its next run a period past now.
-func (s *ReportStore) markDue(now time.Time, limit int) []site.Report {
+func (s *ReportStore) markDue(now time.Time, limit int) []report.Report {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var due []site.Report
+	var due []report.Report
 	for id, sr := range s.reports {
 		if len(due) == limit {
 			break
 		}
-		if sr.Schedule == site.ScheduleOff || sr.NextRunAt.After(now) || !sr.Status.Finished() {
+		if sr.Schedule == report.ScheduleOff || sr.NextRunAt.After(now) || !sr.Status.Finished() {
 			continue
 		}
-		sr.Status, sr.Attempts, sr.Failure = site.StatusPending, 0, ""
+		sr.Status, sr.Attempts, sr.Failure = report.StatusPending, 0, ""
 		sr.NextRunAt = now.Add(sr.Schedule.Period())
 		s.reports[id] = sr
 		due = append(due, sr.Report)

@@ -6,7 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -66,16 +67,16 @@ func NewJobs(store *ReportStore, s ports.JobSettings) *Jobs {
 }
 
 // CreateWithJob implements ports.Jobs.
-func (j *Jobs) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error) {
-	out, err := j.store.CreateReports(ctx, []site.Report{r}, idem)
+func (j *Jobs) CreateWithJob(ctx context.Context, r report.Report, idem *report.Idempotency, runAt time.Time) (report.Report, int64, error) {
+	out, err := j.store.CreateReports(ctx, []report.Report{r}, idem)
 	if err != nil {
-		return site.Report{}, 0, err
+		return report.Report{}, 0, err
 	}
 	return out[0], j.enqueue(out[0].ID, out[0].UserID, runAt), nil
 }
 
 // CreateManyWithJobs implements ports.Jobs.
-func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
+func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []report.Report, idem *report.Idempotency, runAt []time.Time) ([]report.Report, []int64, error) {
 	out, err := j.store.CreateReports(ctx, rs, idem)
 	if err != nil {
 		return nil, nil, err
@@ -88,10 +89,10 @@ func (j *Jobs) CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *s
 }
 
 // UpdateWithJob implements ports.Jobs.
-func (j *Jobs) UpdateWithJob(ctx context.Context, userID, id int64, update func(*site.Report) error, runAt time.Time) (site.Report, int64, error) {
+func (j *Jobs) UpdateWithJob(ctx context.Context, userID, id int64, update func(*report.Report) error, runAt time.Time) (report.Report, int64, error) {
 	out, err := j.store.UpdateReport(ctx, userID, id, update)
 	if err != nil {
-		return site.Report{}, 0, err
+		return report.Report{}, 0, err
 	}
 	return out, j.enqueue(id, userID, runAt), nil
 }
@@ -210,7 +211,7 @@ func (j *Jobs) run(ctx context.Context, id int64) {
 	case errors.As(err, &snooze):
 		job.Attempt--
 		j.scheduleLocked(job, snooze.After)
-	case errors.As(err, &retry) && job.delivery != 0 && job.Attempt < site.MaxWebhookAttempts:
+	case errors.As(err, &retry) && job.delivery != 0 && job.Attempt < webhook.MaxAttempts:
 		j.scheduleLocked(job, deliveryBackoff(job.Attempt))
 	case errors.As(err, &retry) && job.delivery == 0 && job.Attempt < maxMemoryRuns:
 		j.scheduleLocked(job, j.backoff(job.Attempt))

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/paging"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -22,10 +22,10 @@ type ReportStore struct {
 	reports   map[int64]storedReport
 	tokens    map[string]int64 // share token -> report id
 	lastID    int64
-	keys      map[idemKey]site.Idempotency
-	lastPurge time.Time            // of expired keys
-	runs      map[int64][]site.Run // report id -> its runs, oldest first
-	hooks     hookStore            // webhooks and their deliveries
+	keys      map[idemKey]report.Idempotency
+	lastPurge time.Time              // of expired keys
+	runs      map[int64][]report.Run // report id -> its runs, oldest first
+	hooks     hookStore              // webhooks and their deliveries
 }
 
 // idemKey is a user's idempotency key.
@@ -35,26 +35,26 @@ type idemKey struct {
 }
 
 type storedReport struct {
-	site.Report
+	report.Report
 	results []byte
 }
 
 // NewReportStore returns an empty store.
 func NewReportStore() *ReportStore {
-	return &ReportStore{reports: map[int64]storedReport{}, tokens: map[string]int64{}, keys: map[idemKey]site.Idempotency{}}
+	return &ReportStore{reports: map[int64]storedReport{}, tokens: map[string]int64{}, keys: map[idemKey]report.Idempotency{}}
 }
 
-func store(r site.Report) (storedReport, error) {
+func store(r report.Report) (storedReport, error) {
 	b, err := json.Marshal(r.Results)
 	if err != nil {
 		return storedReport{}, fmt.Errorf("memory: encode results: %w", err)
 	}
 	r.Results = nil
-	r.Status = site.StatusOrGenerated(r.Status)
+	r.Status = report.StatusOrGenerated(r.Status)
 	return storedReport{Report: r, results: b}, nil
 }
 
-func (s storedReport) load() site.Report {
+func (s storedReport) load() report.Report {
 	r := s.Report
 	if err := json.Unmarshal(s.results, &r.Results); err != nil {
 		panic("memory: stored results do not decode: " + err.Error()) // written by store
@@ -63,30 +63,30 @@ func (s storedReport) load() site.Report {
 }
 
 // CreateReport implements ports.ReportStore.
-func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
-	out, err := s.CreateReports(ctx, []site.Report{r}, nil)
+func (s *ReportStore) CreateReport(ctx context.Context, r report.Report) (report.Report, error) {
+	out, err := s.CreateReports(ctx, []report.Report{r}, nil)
 	if err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	return out[0], nil
 }
 
 // CreateReports implements ports.ReportStore: every report is encoded
 // before any is stored, so a failure stores nothing.
-func (s *ReportStore) CreateReports(_ context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error) {
+func (s *ReportStore) CreateReports(_ context.Context, rs []report.Report, idem *report.Idempotency) ([]report.Report, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var held site.Idempotency
+	var held report.Idempotency
 	if idem != nil {
 		k := idemKey{idem.UserID, idem.Key}
 		held = s.keys[k]
 		if _, found := s.keys[k]; !found || held.Done() || held.Claim != idem.Claim {
-			return nil, site.ErrClaimLost
+			return nil, report.ErrClaimLost
 		}
 	}
 	next := make([]storedReport, len(rs))
 	for i, r := range rs {
-		r.ID, r.Token = s.lastID+1+int64(i), site.NewShareToken()
+		r.ID, r.Token = s.lastID+1+int64(i), report.NewShareToken()
 		if _, taken := s.tokens[r.Token]; taken {
 			return nil, fmt.Errorf("memory: share token %s drawn twice", r.Token) // 2^-128
 		}
@@ -96,7 +96,7 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []site.Report, idem *s
 		}
 		next[i] = sr
 	}
-	out := make([]site.Report, len(next))
+	out := make([]report.Report, len(next))
 	ids := make([]int64, len(next))
 	for i, sr := range next {
 		s.reports[sr.ID], s.tokens[sr.Token] = sr, sr.ID
@@ -112,24 +112,24 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []site.Report, idem *s
 
 // ClaimIdempotency implements ports.ReportStore. Expired keys are purged
 // at most once a minute: a scan of every key.
-func (s *ReportStore) ClaimIdempotency(_ context.Context, idem site.Idempotency, now time.Time) (site.Idempotency, bool, error) {
+func (s *ReportStore) ClaimIdempotency(_ context.Context, idem report.Idempotency, now time.Time) (report.Idempotency, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if now.Sub(s.lastPurge) >= time.Minute {
-		maps.DeleteFunc(s.keys, func(_ idemKey, v site.Idempotency) bool { return !now.Before(v.ExpiresAt) })
+		maps.DeleteFunc(s.keys, func(_ idemKey, v report.Idempotency) bool { return !now.Before(v.ExpiresAt) })
 		s.lastPurge = now
 	}
 	k := idemKey{idem.UserID, idem.Key}
 	if cur, found := s.keys[k]; found && cur.Live(now) {
 		return cloneIdempotency(cur), false, nil
 	}
-	idem.Outcome, idem.ReportIDs = site.OutcomeNone, nil
+	idem.Outcome, idem.ReportIDs = report.OutcomeNone, nil
 	s.keys[k] = idem
 	return idem, true, nil
 }
 
 // ReleaseIdempotency implements ports.ReportStore.
-func (s *ReportStore) ReleaseIdempotency(_ context.Context, idem site.Idempotency) error {
+func (s *ReportStore) ReleaseIdempotency(_ context.Context, idem report.Idempotency) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := idemKey{idem.UserID, idem.Key}
@@ -140,35 +140,35 @@ func (s *ReportStore) ReleaseIdempotency(_ context.Context, idem site.Idempotenc
 }
 
 // cloneIdempotency is i with its own copy of ReportIDs.
-func cloneIdempotency(i site.Idempotency) site.Idempotency {
+func cloneIdempotency(i report.Idempotency) report.Idempotency {
 	i.ReportIDs = slices.Clone(i.ReportIDs)
 	return i
 }
 
 // Report implements ports.ReportStore.
-func (s *ReportStore) Report(_ context.Context, userID, id int64) (site.Report, error) {
+func (s *ReportStore) Report(_ context.Context, userID, id int64) (report.Report, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	sr, found := s.reports[id]
 	if !found || sr.UserID != userID {
-		return site.Report{}, site.ErrNotFound
+		return report.Report{}, report.ErrNotFound
 	}
 	return sr.load(), nil
 }
 
 // ReportByToken implements ports.ReportStore.
-func (s *ReportStore) ReportByToken(_ context.Context, token string) (site.Report, error) {
+func (s *ReportStore) ReportByToken(_ context.Context, token string) (report.Report, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	sr, found := s.reports[s.tokens[token]]
 	if !found {
-		return site.Report{}, site.ErrNotFound
+		return report.Report{}, report.ErrNotFound
 	}
 	return sr.load(), nil
 }
 
 // Reports implements ports.ReportStore.
-func (s *ReportStore) Reports(_ context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
+func (s *ReportStore) Reports(_ context.Context, userID int64, q report.ReportQuery) ([]report.Report, int, error) {
 	s.mu.RLock()
 	var matched []storedReport
 	for _, sr := range s.reports {
@@ -179,7 +179,7 @@ func (s *ReportStore) Reports(_ context.Context, userID int64, q site.ReportQuer
 	s.mu.RUnlock()
 	slices.SortFunc(matched, func(a, b storedReport) int { return q.Compare(a.Report, b.Report) })
 	page := pageOf(matched, q.Page)
-	out := make([]site.Report, len(page))
+	out := make([]report.Report, len(page))
 	for i, sr := range page {
 		out[i] = sr.Report // without results: store keeps them apart, encoded
 	}
@@ -187,21 +187,21 @@ func (s *ReportStore) Reports(_ context.Context, userID int64, q site.ReportQuer
 }
 
 // UpdateReport implements ports.ReportStore.
-func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update func(*report.Report) error) (report.Report, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sr, found := s.reports[id]
 	if !found || sr.UserID != userID {
-		return site.Report{}, site.ErrNotFound
+		return report.Report{}, report.ErrNotFound
 	}
 	r := sr.load()
 	if err := update(&r); err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	r.ID, r.UserID, r.Token, r.CreatedAt = sr.ID, sr.UserID, sr.Token, sr.CreatedAt
 	next, err := store(r)
 	if err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	s.reports[id] = next
 	return next.load(), nil
@@ -213,7 +213,7 @@ func (s *ReportStore) DeleteReport(_ context.Context, userID, id int64) error {
 	defer s.mu.Unlock()
 	sr, found := s.reports[id]
 	if !found || sr.UserID != userID {
-		return site.ErrNotFound
+		return report.ErrNotFound
 	}
 	delete(s.reports, id)
 	delete(s.tokens, sr.Token)
@@ -221,18 +221,18 @@ func (s *ReportStore) DeleteReport(_ context.Context, userID, id int64) error {
 }
 
 // Projects implements ports.ReportStore.
-func (s *ReportStore) Projects(_ context.Context, userID int64, q site.ProjectQuery) ([]site.Project, int, error) {
+func (s *ReportStore) Projects(_ context.Context, userID int64, q report.ProjectQuery) ([]report.Project, int, error) {
 	s.mu.RLock()
-	byName := map[string][]site.Report{}
+	byName := map[string][]report.Report{}
 	for _, sr := range s.reports {
 		if sr.UserID == userID {
 			byName[sr.Project] = append(byName[sr.Project], sr.Report)
 		}
 	}
 	s.mu.RUnlock()
-	var matched []site.Project
+	var matched []report.Project
 	for _, reports := range byName {
-		if p, _ := site.Summarize(reports); q.Matches(p) {
+		if p, _ := report.Summarize(reports); q.Matches(p) {
 			matched = append(matched, p)
 		}
 	}
@@ -253,7 +253,7 @@ func (s *ReportStore) DeleteProject(_ context.Context, userID int64, name string
 		}
 	}
 	if n == 0 {
-		return 0, site.ErrNotFound
+		return 0, report.ErrNotFound
 	}
 	return n, nil
 }

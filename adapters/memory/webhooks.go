@@ -6,37 +6,38 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/ports"
 )
 
 // hookStore holds the webhooks and deliveries of a ReportStore.
 type hookStore struct {
 	mu         sync.Mutex
-	hooks      map[int64]site.Webhook
-	deliveries map[int64]site.Delivery
+	hooks      map[int64]webhook.Webhook
+	deliveries map[int64]webhook.Delivery
 	lastHook   int64
 	lastDeliv  int64
 }
 
 func (h *hookStore) init() {
 	if h.hooks == nil {
-		h.hooks, h.deliveries = map[int64]site.Webhook{}, map[int64]site.Delivery{}
+		h.hooks, h.deliveries = map[int64]webhook.Webhook{}, map[int64]webhook.Delivery{}
 	}
 }
 
-func cloneHook(w site.Webhook) site.Webhook {
+func cloneHook(w webhook.Webhook) webhook.Webhook {
 	w.Events = slices.Clone(w.Events)
 	return w
 }
 
-func cloneDelivery(d site.Delivery) site.Delivery {
+func cloneDelivery(d webhook.Delivery) webhook.Delivery {
 	d.Body = slices.Clone(d.Body)
 	return d
 }
 
 // CreateWebhook implements ports.WebhookStore.
-func (s *ReportStore) CreateWebhook(_ context.Context, w site.Webhook) (site.Webhook, error) {
+func (s *ReportStore) CreateWebhook(_ context.Context, w webhook.Webhook) (webhook.Webhook, error) {
 	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -49,28 +50,28 @@ func (s *ReportStore) CreateWebhook(_ context.Context, w site.Webhook) (site.Web
 }
 
 // Webhooks implements ports.WebhookStore.
-func (s *ReportStore) Webhooks(_ context.Context, userID int64) ([]site.Webhook, error) {
+func (s *ReportStore) Webhooks(_ context.Context, userID int64) ([]webhook.Webhook, error) {
 	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	out := []site.Webhook{}
+	out := []webhook.Webhook{}
 	for _, w := range h.hooks {
 		if w.UserID == userID {
 			out = append(out, cloneHook(w))
 		}
 	}
-	slices.SortFunc(out, func(a, b site.Webhook) int { return int(a.ID - b.ID) })
+	slices.SortFunc(out, func(a, b webhook.Webhook) int { return int(a.ID - b.ID) })
 	return out, nil
 }
 
 // Webhook implements ports.WebhookStore.
-func (s *ReportStore) Webhook(_ context.Context, userID, id int64) (site.Webhook, error) {
+func (s *ReportStore) Webhook(_ context.Context, userID, id int64) (webhook.Webhook, error) {
 	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	w, ok := h.hooks[id]
 	if !ok || w.UserID != userID {
-		return site.Webhook{}, site.ErrNotFound
+		return webhook.Webhook{}, report.ErrNotFound
 	}
 	return cloneHook(w), nil
 }
@@ -82,7 +83,7 @@ func (s *ReportStore) DeleteWebhook(_ context.Context, userID, id int64) error {
 	defer h.mu.Unlock()
 	w, ok := h.hooks[id]
 	if !ok || w.UserID != userID {
-		return site.ErrNotFound
+		return report.ErrNotFound
 	}
 	delete(h.hooks, id)
 	for did, d := range h.deliveries {
@@ -94,29 +95,29 @@ func (s *ReportStore) DeleteWebhook(_ context.Context, userID, id int64) error {
 }
 
 // Delivery implements ports.WebhookStore.
-func (s *ReportStore) Delivery(_ context.Context, id int64) (site.Delivery, error) {
+func (s *ReportStore) Delivery(_ context.Context, id int64) (webhook.Delivery, error) {
 	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	d, ok := h.deliveries[id]
 	if !ok {
-		return site.Delivery{}, site.ErrNotFound
+		return webhook.Delivery{}, report.ErrNotFound
 	}
 	return cloneDelivery(d), nil
 }
 
 // UpdateDelivery implements ports.WebhookStore.
-func (s *ReportStore) UpdateDelivery(_ context.Context, id int64, update func(*site.Delivery) error) (site.Delivery, error) {
+func (s *ReportStore) UpdateDelivery(_ context.Context, id int64, update func(*webhook.Delivery) error) (webhook.Delivery, error) {
 	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	d, ok := h.deliveries[id]
 	if !ok {
-		return site.Delivery{}, site.ErrNotFound
+		return webhook.Delivery{}, report.ErrNotFound
 	}
 	d = cloneDelivery(d)
 	if err := update(&d); err != nil {
-		return site.Delivery{}, err
+		return webhook.Delivery{}, err
 	}
 	d.ID = id
 	d.CreatedAt, d.UpdatedAt = d.CreatedAt.UTC().Truncate(time.Microsecond), d.UpdatedAt.UTC().Truncate(time.Microsecond)
@@ -125,30 +126,30 @@ func (s *ReportStore) UpdateDelivery(_ context.Context, id int64, update func(*s
 }
 
 // Deliveries implements ports.WebhookStore.
-func (s *ReportStore) Deliveries(_ context.Context, userID, webhookID int64, limit int) ([]site.Delivery, error) {
+func (s *ReportStore) Deliveries(_ context.Context, userID, webhookID int64, limit int) ([]webhook.Delivery, error) {
 	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if w, ok := h.hooks[webhookID]; !ok || w.UserID != userID {
-		return nil, site.ErrNotFound
+		return nil, report.ErrNotFound
 	}
-	out := []site.Delivery{}
+	out := []webhook.Delivery{}
 	for _, d := range h.deliveries {
 		if d.WebhookID == webhookID {
 			out = append(out, cloneDelivery(d))
 		}
 	}
-	slices.SortFunc(out, func(a, b site.Delivery) int { return int(b.ID - a.ID) })
+	slices.SortFunc(out, func(a, b webhook.Delivery) int { return int(b.ID - a.ID) })
 	return out[:min(len(out), limit)], nil
 }
 
 // addDeliveries stores ds, IDs assigned.
-func (s *ReportStore) addDeliveries(ds []site.Delivery) []site.Delivery {
+func (s *ReportStore) addDeliveries(ds []webhook.Delivery) []webhook.Delivery {
 	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.init()
-	out := make([]site.Delivery, len(ds))
+	out := make([]webhook.Delivery, len(ds))
 	for i, d := range ds {
 		h.lastDeliv++
 		d.ID = h.lastDeliv
@@ -160,7 +161,7 @@ func (s *ReportStore) addDeliveries(ds []site.Delivery) []site.Delivery {
 }
 
 // CreateDeliveries implements ports.WebhookQueue.
-func (j *Jobs) CreateDeliveries(_ context.Context, ds []site.Delivery) ([]site.Delivery, error) {
+func (j *Jobs) CreateDeliveries(_ context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
 	out := j.store.addDeliveries(ds)
 	j.mu.Lock()
 	defer j.mu.Unlock()

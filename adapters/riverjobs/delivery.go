@@ -9,7 +9,7 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -25,9 +25,9 @@ func (deliveryArgs) Kind() string { return "pinsight_webhook_delivery" }
 func (q *Queue) SetDeliveryWorker(w ports.DeliveryWorker) { q.deliver.Store(&w) }
 
 // InsertDelivery enqueues the delivery deliveryID within tx and returns the
-// job's id: at most site.MaxWebhookAttempts runs.
+// job's id: at most webhook.MaxAttempts runs.
 func (q *Queue) InsertDelivery(ctx context.Context, tx *sql.Tx, deliveryID int64) (int64, error) {
-	res, err := q.client.InsertTx(ctx, tx, deliveryArgs{DeliveryID: deliveryID}, &river.InsertOpts{MaxAttempts: site.MaxWebhookAttempts})
+	res, err := q.client.InsertTx(ctx, tx, deliveryArgs{DeliveryID: deliveryID}, &river.InsertOpts{MaxAttempts: webhook.MaxAttempts})
 	if err != nil {
 		return 0, fmt.Errorf("riverjobs: enqueue delivery: %w", err)
 	}
@@ -69,9 +69,9 @@ func (w *deliveryWorker) NextRetry(job *river.Job[deliveryArgs]) time.Time {
 }
 
 // Timeout implements river.Worker: one attempt is bounded by
-// site.WebhookTimeout, plus room for the writes around it.
+// webhook.Timeout, plus room for the writes around it.
 func (w *deliveryWorker) Timeout(*river.Job[deliveryArgs]) time.Duration {
-	return site.WebhookTimeout + 10*time.Second
+	return webhook.Timeout + 10*time.Second
 }
 
 // Interface guard.

@@ -8,19 +8,21 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/sqlite"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // benchReport is a report as the analyser makes it: every check of the
 // catalogue, about 8 KB of results JSON (reported as results_bytes).
-func benchReport(b *testing.B) (site.Report, int) {
+func benchReport(b *testing.B) (report.Report, int) {
 	b.Helper()
-	page := &site.Fetched{RequestedURL: "https://www.example.com/", Page: site.Response{URL: "https://www.example.com/", Status: 200,
+	page := &webpage.Fetched{RequestedURL: "https://www.example.com/", Page: webpage.Response{URL: "https://www.example.com/", Status: 200,
 		Header: map[string][]string{"Content-Type": {"text/html"}, "Strict-Transport-Security": {"max-age=63072000"}},
 		Body:   []byte("<!doctype html><title>x</title>"), Elapsed: 300 * time.Millisecond}}
 	now := time.Now()
-	r := site.Report{UserID: 1, Privacy: site.Private, CreatedAt: now, UpdatedAt: now}
-	if err := r.Apply(site.Analyse(page, site.DefaultWeights), now); err != nil {
+	r := report.Report{UserID: 1, Privacy: report.Private, CreatedAt: now, UpdatedAt: now}
+	if err := r.Apply(pagecheck.Analyse(page, pagecheck.DefaultWeights), now); err != nil {
 		b.Fatal(err)
 	}
 	raw, _ := json.Marshal(r.Results)

@@ -10,7 +10,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/sqlite"
 	"github.com/pinsight/pinsight/domain/account"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // TestConcurrentWriters hammers one file from two handles (a server and an
@@ -43,8 +44,8 @@ func TestConcurrentWriters(t *testing.T) {
 					t.Errorf("CreateReport = %v", err)
 					return
 				}
-				_, err = reports.UpdateReport(ctx, 1, target.ID, func(x *site.Report) error {
-					x.Results[site.Miscellaneous] = append(x.Results[site.Miscellaneous], site.Check{ID: fmt.Sprint(w, "-", i), Category: site.Miscellaneous})
+				_, err = reports.UpdateReport(ctx, 1, target.ID, func(x *report.Report) error {
+					x.Results[pagecheck.Miscellaneous] = append(x.Results[pagecheck.Miscellaneous], pagecheck.Check{ID: fmt.Sprint(w, "-", i), Category: pagecheck.Miscellaneous})
 					return nil
 				})
 				if err != nil {
@@ -72,7 +73,7 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Errorf("%d distinct report ids and %d key ids, want %d each", len(reportIDs), len(keyIDs), workers*rounds)
 	}
 	got, err := sqlite.NewReportStore(second).Report(ctx, 1, target.ID)
-	if err != nil || len(got.Results[site.Miscellaneous]) != workers*rounds {
-		t.Errorf("the target report has %d added checks (%v), want %d: updates were lost", len(got.Results[site.Miscellaneous]), err, workers*rounds)
+	if err != nil || len(got.Results[pagecheck.Miscellaneous]) != workers*rounds {
+		t.Errorf("the target report has %d added checks (%v), want %d: updates were lost", len(got.Results[pagecheck.Miscellaneous]), err, workers*rounds)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/sqlite"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -111,7 +111,7 @@ func TestUnavailable(t *testing.T) {
 	if _, err := reports.CreateReport(ctx, sampleReport(1, "https://b.example/", time.Now())); !errors.Is(err, ports.ErrUnavailable) {
 		t.Errorf("CreateReport while locked err = %v, want ports.ErrUnavailable", err)
 	}
-	if _, err := reports.UpdateReport(ctx, 1, r.ID, func(*site.Report) error { return nil }); !errors.Is(err, ports.ErrUnavailable) {
+	if _, err := reports.UpdateReport(ctx, 1, r.ID, func(*report.Report) error { return nil }); !errors.Is(err, ports.ErrUnavailable) {
 		t.Errorf("UpdateReport while locked err = %v, want ports.ErrUnavailable", err)
 	}
 	if _, err := reports.Report(ctx, 1, r.ID); err != nil {
@@ -143,7 +143,7 @@ func TestStatementTimeout(t *testing.T) {
 	r, _ := reports.CreateReport(ctx, sampleReport(1, "https://a.example/", time.Now()))
 	held, release, stalled := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
-		_, err := reports.UpdateReport(ctx, 1, r.ID, func(x *site.Report) error {
+		_, err := reports.UpdateReport(ctx, 1, r.ID, func(x *report.Report) error {
 			x.Score = 1
 			close(held)
 			<-release

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/sqlite"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // TestIdempotencyPurge: a claim deletes every user's expired keys, not only
@@ -21,8 +21,8 @@ func TestIdempotencyPurge(t *testing.T) {
 	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	claim := func(user int64, key string, now time.Time) {
 		t.Helper()
-		idem := site.Idempotency{UserID: user, Key: key, Fingerprint: "fp", Claim: site.NewShareToken(),
-			LockedUntil: now.Add(time.Minute), ExpiresAt: now.Add(site.IdempotencyKeyTTL)}
+		idem := report.Idempotency{UserID: user, Key: key, Fingerprint: "fp", Claim: report.NewShareToken(),
+			LockedUntil: now.Add(time.Minute), ExpiresAt: now.Add(report.IdempotencyKeyTTL)}
 		if _, claimed, err := store.ClaimIdempotency(ctx, idem, now); err != nil || !claimed {
 			t.Fatalf("claim %d/%s = %v, %v", user, key, claimed, err)
 		}
@@ -30,7 +30,7 @@ func TestIdempotencyPurge(t *testing.T) {
 	claim(1, "a", t0)
 	claim(2, "b", t0)
 	claim(1, "c", t0.Add(time.Hour))
-	claim(2, "d", t0.Add(site.IdempotencyKeyTTL))
+	claim(2, "d", t0.Add(report.IdempotencyKeyTTL))
 	var keys []string
 	rows, err := rawDB(t, path).Query("SELECT key FROM idempotency_keys ORDER BY key")
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/sqlite"
 	"github.com/pinsight/pinsight/adapters/sqlite/migrations"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 func TestMigrations(t *testing.T) {
@@ -153,7 +153,7 @@ func TestReportTokensMigration(t *testing.T) {
 	tokens := map[string]bool{}
 	for id := int64(1); id < 50; id++ {
 		r, err := store.Report(ctx, 1, id)
-		if err != nil || !site.ValidShareToken(r.Token) || tokens[r.Token] {
+		if err != nil || !report.ValidShareToken(r.Token) || tokens[r.Token] {
 			t.Fatalf("report %d after the migration: token %q, %v; want a share token of its own", id, r.Token, err)
 		}
 		tokens[r.Token] = true

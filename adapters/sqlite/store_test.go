@@ -11,8 +11,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/sqlite"
 	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/paging"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // rawDB opens the file behind SQLite's back, as an operator's sqlite3 would.
@@ -27,9 +28,9 @@ func rawDB(t *testing.T, path string) *sql.DB {
 	return raw
 }
 
-func sampleReport(userID int64, url string, at time.Time) site.Report {
-	r := site.Report{UserID: userID, Privacy: site.Private, CreatedAt: at, UpdatedAt: at}
-	if err := r.Apply(site.Analysis{URL: url, Score: 60, Results: site.Results{site.SEO: {{ID: "title", Category: site.SEO, Importance: site.High, Value: "t"}}}}, at); err != nil {
+func sampleReport(userID int64, url string, at time.Time) report.Report {
+	r := report.Report{UserID: userID, Privacy: report.Private, CreatedAt: at, UpdatedAt: at}
+	if err := r.Apply(pagecheck.Analysis{URL: url, Score: 60, Results: pagecheck.Results{pagecheck.SEO: {{ID: "title", Category: pagecheck.SEO, Importance: pagecheck.High, Value: "t"}}}}, at); err != nil {
 		panic(err)
 	}
 	return r
@@ -111,13 +112,13 @@ func TestLookupsWithNUL(t *testing.T) {
 		t.Errorf("KeyByHash with NUL err = %v", err)
 	}
 	all := paging.Page{Number: 1, PerPage: 10}
-	if got, total, err := reports.Reports(ctx, 1, site.ReportQuery{Search: "a\x00", SortBy: "id", Page: all}); err != nil || total != 0 || len(got) != 0 {
+	if got, total, err := reports.Reports(ctx, 1, report.ReportQuery{Search: "a\x00", SortBy: "id", Page: all}); err != nil || total != 0 || len(got) != 0 {
 		t.Errorf("Reports(search with NUL) = %v, %d, %v", got, total, err)
 	}
-	if got, total, err := reports.Projects(ctx, 1, site.ProjectQuery{Search: "a\x00", SortBy: "project", Page: all}); err != nil || total != 0 || len(got) != 0 {
+	if got, total, err := reports.Projects(ctx, 1, report.ProjectQuery{Search: "a\x00", SortBy: "project", Page: all}); err != nil || total != 0 || len(got) != 0 {
 		t.Errorf("Projects(search with NUL) = %v, %d, %v", got, total, err)
 	}
-	if _, err := reports.DeleteProject(ctx, 1, "a.example\x00"); !errors.Is(err, site.ErrNotFound) {
+	if _, err := reports.DeleteProject(ctx, 1, "a.example\x00"); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("DeleteProject with NUL err = %v", err)
 	}
 }

@@ -5,7 +5,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -22,7 +23,7 @@ type runRow struct {
 }
 
 // AddRun implements ports.ReportHistory.
-func (s *ReportStore) AddRun(ctx context.Context, userID int64, run site.Run) error {
+func (s *ReportStore) AddRun(ctx context.Context, userID int64, run report.Run) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	failing := run.Failing
@@ -35,7 +36,7 @@ func (s *ReportStore) AddRun(ctx context.Context, userID int64, run site.Run) er
 }
 
 // Runs implements ports.ReportHistory.
-func (s *ReportStore) Runs(ctx context.Context, userID, id int64, limit int) ([]site.Run, error) {
+func (s *ReportStore) Runs(ctx context.Context, userID, id int64, limit int) ([]report.Run, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var rows []runRow
@@ -43,9 +44,9 @@ func (s *ReportStore) Runs(ctx context.Context, userID, id int64, limit int) ([]
 	if err != nil {
 		return nil, s.wrap("list runs", err)
 	}
-	out := make([]site.Run, len(rows))
+	out := make([]report.Run, len(rows))
 	for i, row := range rows {
-		out[i] = site.Run{ReportID: row.ReportID, At: row.At.utc(), Score: row.Score, Rating: site.Rating(row.Rating), Failing: row.Failing}
+		out[i] = report.Run{ReportID: row.ReportID, At: row.At.utc(), Score: row.Score, Rating: pagecheck.Rating(row.Rating), Failing: row.Failing}
 	}
 	return out, nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 type idempotencyRow struct {
@@ -23,8 +23,8 @@ type idempotencyRow struct {
 	ExpiresAt   stamp  `bun:"expires_at"`
 }
 
-func (row idempotencyRow) toDomain() site.Idempotency {
-	i := site.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, Outcome: outcomeOf(row.Outcome),
+func (row idempotencyRow) toDomain() report.Idempotency {
+	i := report.Idempotency{UserID: row.UserID, Key: row.Key, Fingerprint: row.Fingerprint, Claim: row.Claim, Outcome: outcomeOf(row.Outcome),
 		ReportIDs: row.ReportIDs, LockedUntil: row.LockedUntil.utc(), ExpiresAt: row.ExpiresAt.utc()}
 	if len(i.ReportIDs) == 0 {
 		i.ReportIDs = nil
@@ -36,13 +36,13 @@ func (row idempotencyRow) toDomain() site.Idempotency {
 // the expired records, then an upsert that replaces only a record that is
 // not live; a concurrent claim of the same key waits for this one's row
 // (SQLite: for the file's write lock) and sees it.
-func (s *ReportStore) ClaimIdempotency(ctx context.Context, idem site.Idempotency, now time.Time) (site.Idempotency, bool, error) {
+func (s *ReportStore) ClaimIdempotency(ctx context.Context, idem report.Idempotency, now time.Time) (report.Idempotency, bool, error) {
 	if s.dialect.unstorable(idem.Key) {
-		return site.Idempotency{}, false, errors.New(s.e.Name + ": an idempotency key cannot hold NUL or invalid UTF-8")
+		return report.Idempotency{}, false, errors.New(s.e.Name + ": an idempotency key cannot hold NUL or invalid UTF-8")
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	var out site.Idempotency
+	var out report.Idempotency
 	claimed := false
 	err := s.inTx(ctx, "claim idempotency key", func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewDelete().Model((*idempotencyRow)(nil)).Where("expires_at <= ?", stampOf(now)).Exec(ctx); err != nil {
@@ -72,13 +72,13 @@ func (s *ReportStore) ClaimIdempotency(ctx context.Context, idem site.Idempotenc
 		return nil
 	})
 	if err != nil {
-		return site.Idempotency{}, false, err
+		return report.Idempotency{}, false, err
 	}
 	return out, claimed, nil
 }
 
 // ReleaseIdempotency implements ports.ReportStore.
-func (s *ReportStore) ReleaseIdempotency(ctx context.Context, idem site.Idempotency) error {
+func (s *ReportStore) ReleaseIdempotency(ctx context.Context, idem report.Idempotency) error {
 	if s.dialect.unstorable(idem.Key) {
 		return nil
 	}
@@ -90,16 +90,16 @@ func (s *ReportStore) ReleaseIdempotency(ctx context.Context, idem site.Idempote
 }
 
 // finishIdempotency records, within tx, the answer of the request holding
-// idem's claim and the reports it created; site.ErrClaimLost when the
+// idem's claim and the reports it created; report.ErrClaimLost when the
 // claim is no longer held.
-func (s store) finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idempotency, ids []int64) error {
+func (s store) finishIdempotency(ctx context.Context, tx bun.Tx, idem report.Idempotency, ids []int64) error {
 	res, err := tx.NewUpdate().Model((*idempotencyRow)(nil)).Set("http_status = ?", statusOf(idem.Outcome)).Set("report_ids = ?", idList(ids)).
 		Where("user_id = ? AND key = ? AND claim = ? AND http_status = 0", idem.UserID, idem.Key, idem.Claim).Exec(ctx)
 	if err != nil {
 		return s.wrap("finish idempotency key", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return site.ErrClaimLost
+		return report.ErrClaimLost
 	}
 	return nil
 }
@@ -107,11 +107,11 @@ func (s store) finishIdempotency(ctx context.Context, tx bun.Tx, idem site.Idemp
 // statusOf is the http_status value stored for o: the HTTP status earlier
 // versions stored (201 created, 202 accepted; 0 unfinished), so the rows of
 // either version replay alike.
-func statusOf(o site.Outcome) int {
+func statusOf(o report.Outcome) int {
 	switch o {
-	case site.OutcomeCreated:
+	case report.OutcomeCreated:
 		return 201
-	case site.OutcomeAccepted:
+	case report.OutcomeAccepted:
 		return 202
 	}
 	return 0
@@ -119,12 +119,12 @@ func statusOf(o site.Outcome) int {
 
 // outcomeOf reads an http_status value: 0 unfinished, 202 accepted, any
 // other status (201 in practice) created.
-func outcomeOf(status int) site.Outcome {
+func outcomeOf(status int) report.Outcome {
 	switch status {
 	case 0:
-		return site.OutcomeNone
+		return report.OutcomeNone
 	case 202:
-		return site.OutcomeAccepted
+		return report.OutcomeAccepted
 	}
-	return site.OutcomeCreated
+	return report.OutcomeCreated
 }

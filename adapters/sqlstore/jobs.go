@@ -7,7 +7,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webhook"
 )
 
 // Enqueuer puts jobs on an engine's durable queue within the transaction
@@ -43,21 +44,21 @@ func (j *JobStore) Sweep(ctx context.Context) error {
 }
 
 // CreateWithJob implements ports.Jobs.
-func (j *JobStore) CreateWithJob(ctx context.Context, r site.Report, idem *site.Idempotency, runAt time.Time) (site.Report, int64, error) {
-	out, ids, err := j.create(ctx, []site.Report{r}, idem, []time.Time{runAt})
+func (j *JobStore) CreateWithJob(ctx context.Context, r report.Report, idem *report.Idempotency, runAt time.Time) (report.Report, int64, error) {
+	out, ids, err := j.create(ctx, []report.Report{r}, idem, []time.Time{runAt})
 	if err != nil {
-		return site.Report{}, 0, err
+		return report.Report{}, 0, err
 	}
 	return out[0], ids[0], nil
 }
 
 // CreateManyWithJobs implements ports.Jobs.
-func (j *JobStore) CreateManyWithJobs(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
+func (j *JobStore) CreateManyWithJobs(ctx context.Context, rs []report.Report, idem *report.Idempotency, runAt []time.Time) ([]report.Report, []int64, error) {
 	return j.create(ctx, rs, idem, runAt)
 }
 
 // create inserts rs and their jobs in one transaction.
-func (j *JobStore) create(ctx context.Context, rs []site.Report, idem *site.Idempotency, runAt []time.Time) ([]site.Report, []int64, error) {
+func (j *JobStore) create(ctx context.Context, rs []report.Report, idem *report.Idempotency, runAt []time.Time) ([]report.Report, []int64, error) {
 	rows := newReportRows(rs)
 	ctx, cancel := j.bound(ctx)
 	defer cancel()
@@ -80,10 +81,10 @@ func (j *JobStore) create(ctx context.Context, rs []site.Report, idem *site.Idem
 }
 
 // UpdateWithJob implements ports.Jobs.
-func (j *JobStore) UpdateWithJob(ctx context.Context, userID, id int64, update func(*site.Report) error, runAt time.Time) (site.Report, int64, error) {
+func (j *JobStore) UpdateWithJob(ctx context.Context, userID, id int64, update func(*report.Report) error, runAt time.Time) (report.Report, int64, error) {
 	ctx, cancel := j.bound(ctx)
 	defer cancel()
-	var out site.Report
+	var out report.Report
 	var jobID int64
 	err := j.inTx(ctx, "update report with job", func(ctx context.Context, tx bun.Tx) (err error) {
 		if out, err = j.updateIn(ctx, tx, userID, id, update); err != nil {
@@ -111,9 +112,9 @@ func (j *JobStore) EnqueueDue(ctx context.Context, now time.Time, limit int) (in
 			return j.wrap("find due reports", err)
 		}
 		for _, row := range rows {
-			next := stampOf(now.Add(site.Schedule(row.Schedule).Period()))
+			next := stampOf(now.Add(report.Schedule(row.Schedule).Period()))
 			_, err := tx.NewUpdate().Model((*reportRow)(nil)).
-				Set("status = ?", string(site.StatusPending)).Set("attempts = 0").Set("failure = ''").Set("next_run_at = ?", next).
+				Set("status = ?", string(report.StatusPending)).Set("attempts = 0").Set("failure = ''").Set("next_run_at = ?", next).
 				Where("id = ?", row.ID).Exec(ctx)
 			if err != nil {
 				return j.wrap("mark report due", err)
@@ -130,10 +131,10 @@ func (j *JobStore) EnqueueDue(ctx context.Context, now time.Time, limit int) (in
 
 // CreateDeliveries implements ports.WebhookQueue: the rows and their jobs
 // in one transaction.
-func (j *JobStore) CreateDeliveries(ctx context.Context, ds []site.Delivery) ([]site.Delivery, error) {
+func (j *JobStore) CreateDeliveries(ctx context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
 	ctx, cancel := j.bound(ctx)
 	defer cancel()
-	out := make([]site.Delivery, len(ds))
+	out := make([]webhook.Delivery, len(ds))
 	err := j.inTx(ctx, "create deliveries", func(ctx context.Context, tx bun.Tx) error {
 		for i, d := range ds {
 			row := deliveryRowOf(d)

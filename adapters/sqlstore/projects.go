@@ -3,7 +3,8 @@ package sqlstore
 import (
 	"context"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 type projectRow struct {
@@ -15,9 +16,9 @@ type projectRow struct {
 
 // Projects implements ports.ReportStore: one GROUP BY over the user's
 // reports; the average is truncated by integer division, as in Go.
-func (s *ReportStore) Projects(ctx context.Context, userID int64, q site.ProjectQuery) ([]site.Project, int, error) {
+func (s *ReportStore) Projects(ctx context.Context, userID int64, q report.ProjectQuery) ([]report.Project, int, error) {
 	if s.dialect.unstorable(q.Search) {
-		return []site.Project{}, 0, nil
+		return []report.Project{}, 0, nil
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -36,7 +37,7 @@ func (s *ReportStore) Projects(ctx context.Context, userID int64, q site.Project
 		sel.Where(s.dialect.contains("project"), q.Search)
 	}
 	dir := direction(q.Desc)
-	if q.SortBy == site.SortProjectsByCreatedAt {
+	if q.SortBy == report.SortProjectsByCreatedAt {
 		sel.OrderExpr("min(created_at) " + dir) // SQLite's fixed-width UTC text sorts as time
 	}
 	sel.OrderExpr(s.dialect.binary("project") + " " + dir).Limit(int64(q.PerPage)).Offset(int64(q.Offset()))
@@ -44,9 +45,9 @@ func (s *ReportStore) Projects(ctx context.Context, userID int64, q site.Project
 	if err := sel.Scan(ctx, &rows); err != nil {
 		return nil, 0, s.wrap("list projects", err)
 	}
-	out := make([]site.Project, len(rows))
+	out := make([]report.Project, len(rows))
 	for i, r := range rows {
-		out[i] = site.Project{Name: r.Project, Reports: r.Reports, Score: r.Score, Rating: site.RatingFor(r.Score), CreatedAt: r.CreatedAt.utc()}
+		out[i] = report.Project{Name: r.Project, Reports: r.Reports, Score: r.Score, Rating: pagecheck.RatingFor(r.Score), CreatedAt: r.CreatedAt.utc()}
 	}
 	return out, total, nil
 }

@@ -5,7 +5,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -16,7 +17,7 @@ type reportRow struct {
 	UserID       int64  `bun:"user_id"`
 	Token        string `bun:"token"` // the share token: unique, indexed
 	URL          string `bun:"url"`
-	URLKey       string `bun:"url_key"` // site.URLKey(URL): what search matches
+	URLKey       string `bun:"url_key"` // report.URLKey(URL): what search matches
 	Project      string `bun:"project"`
 	Score        int    `bun:"score"`
 	Rating       string `bun:"rating"`
@@ -32,41 +33,41 @@ type reportRow struct {
 	UpdatedAt    stamp  `bun:"updated_at"`
 	// Results are JSON (jsonb on PostgreSQL); the last column, which lists
 	// never read.
-	Results site.Results `bun:"results"`
+	Results pagecheck.Results `bun:"results"`
 }
 
-func reportRowFrom(r site.Report) reportRow {
+func reportRowFrom(r report.Report) reportRow {
 	if r.Results == nil {
-		r.Results = site.Results{}
+		r.Results = pagecheck.Results{}
 	}
-	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: site.URLKey(r.URL), Project: r.Project,
+	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: report.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
-		Status: string(site.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
+		Status: string(report.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
 		Schedule: string(r.Schedule), NextRunAt: stampOf(r.NextRunAt),
 		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}
 }
 
 // newReportRows are the rows of new reports rs, each with a fresh token.
-func newReportRows(rs []site.Report) []reportRow {
+func newReportRows(rs []report.Report) []reportRow {
 	rows := make([]reportRow, len(rs))
 	for i, r := range rs {
 		rows[i] = reportRowFrom(r)
-		rows[i].ID, rows[i].Token = 0, site.NewShareToken()
+		rows[i].ID, rows[i].Token = 0, report.NewShareToken()
 	}
 	return rows
 }
 
-func (row reportRow) toDomain() site.Report {
-	return site.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
-		Rating: site.Rating(row.Rating), Results: row.Results, Privacy: site.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
-		Status: site.Status(row.Status), Attempts: row.Attempts, Failure: row.Failure,
-		Schedule: site.Schedule(row.Schedule), NextRunAt: row.NextRunAt.utc(),
+func (row reportRow) toDomain() report.Report {
+	return report.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
+		Rating: pagecheck.Rating(row.Rating), Results: row.Results, Privacy: report.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
+		Status: report.Status(row.Status), Attempts: row.Attempts, Failure: row.Failure,
+		Schedule: report.Schedule(row.Schedule), NextRunAt: row.NextRunAt.utc(),
 		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
 }
 
 // reportsOf turns stored rows into reports.
-func reportsOf(rows []reportRow) []site.Report {
-	out := make([]site.Report, len(rows))
+func reportsOf(rows []reportRow) []report.Report {
+	out := make([]report.Report, len(rows))
 	for i, row := range rows {
 		out[i] = row.toDomain()
 	}
@@ -82,17 +83,17 @@ type ReportStore struct{ store }
 func NewReportStore(e Engine) *ReportStore { return &ReportStore{newStore(e)} }
 
 // CreateReport implements ports.ReportStore.
-func (s *ReportStore) CreateReport(ctx context.Context, r site.Report) (site.Report, error) {
-	out, err := s.CreateReports(ctx, []site.Report{r}, nil)
+func (s *ReportStore) CreateReport(ctx context.Context, r report.Report) (report.Report, error) {
+	out, err := s.CreateReports(ctx, []report.Report{r}, nil)
 	if err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	return out[0], nil
 }
 
 // CreateReports implements ports.ReportStore: one transaction inserts the
 // reports and finishes the idempotency record.
-func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem *site.Idempotency) ([]site.Report, error) {
+func (s *ReportStore) CreateReports(ctx context.Context, rs []report.Report, idem *report.Idempotency) ([]report.Report, error) {
 	rows := newReportRows(rs)
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -106,7 +107,7 @@ func (s *ReportStore) CreateReports(ctx context.Context, rs []site.Report, idem 
 }
 
 // insertReports inserts rows (setting their IDs) and finishes idem, in tx.
-func (s store) insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, idem *site.Idempotency) error {
+func (s store) insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, idem *report.Idempotency) error {
 	ids := make([]int64, len(rows))
 	for i := range rows {
 		if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
@@ -121,33 +122,33 @@ func (s store) insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, i
 }
 
 // Report implements ports.ReportStore.
-func (s *ReportStore) Report(ctx context.Context, userID, id int64) (site.Report, error) {
+func (s *ReportStore) Report(ctx context.Context, userID, id int64) (report.Report, error) {
 	return s.one(ctx, "get report", "id = ? AND user_id = ?", id, userID)
 }
 
 // ReportByToken implements ports.ReportStore (reports_token is the index).
-func (s *ReportStore) ReportByToken(ctx context.Context, token string) (site.Report, error) {
+func (s *ReportStore) ReportByToken(ctx context.Context, token string) (report.Report, error) {
 	if s.dialect.unstorable(token) {
-		return site.Report{}, site.ErrNotFound
+		return report.Report{}, report.ErrNotFound
 	}
 	return s.one(ctx, "get report by token", "token = ?", token)
 }
 
-// one reads the report matching where, or site.ErrNotFound.
-func (s *ReportStore) one(ctx context.Context, op, where string, args ...any) (site.Report, error) {
+// one reads the report matching where, or report.ErrNotFound.
+func (s *ReportStore) one(ctx context.Context, op, where string, args ...any) (report.Report, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var row reportRow
 	if err := s.e.Read.NewSelect().Model(&row).Where(where, args...).Scan(ctx); err != nil {
-		return site.Report{}, s.missing(err, site.ErrNotFound, op)
+		return report.Report{}, s.missing(err, report.ErrNotFound, op)
 	}
 	return row.toDomain(), nil
 }
 
 // Reports implements ports.ReportStore.
-func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQuery) ([]site.Report, int, error) {
+func (s *ReportStore) Reports(ctx context.Context, userID int64, q report.ReportQuery) ([]report.Report, int, error) {
 	if s.dialect.unstorable(q.Search, q.Project, string(q.Result), string(q.Status)) {
-		return []site.Report{}, 0, nil
+		return []report.Report{}, 0, nil
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -167,11 +168,11 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQu
 	}
 	dir := direction(q.Desc)
 	switch q.SortBy {
-	case site.SortReportsByGeneratedAt:
+	case report.SortReportsByGeneratedAt:
 		sel.OrderExpr("generated_at " + dir)
-	case site.SortReportsByURL:
+	case report.SortReportsByURL:
 		sel.OrderExpr(s.dialect.binary("url") + " " + dir)
-	case site.SortReportsByResult:
+	case report.SortReportsByResult:
 		sel.OrderExpr("score " + dir)
 	}
 	sel.OrderExpr("id " + dir).Limit(int64(q.PerPage)).Offset(int64(q.Offset()))
@@ -184,10 +185,10 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q site.ReportQu
 
 // UpdateReport implements ports.ReportStore: the row is locked for the
 // read, the update and the write.
-func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update func(*report.Report) error) (report.Report, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	var out site.Report
+	var out report.Report
 	err := s.inTx(ctx, "update report", func(ctx context.Context, tx bun.Tx) (err error) {
 		out, err = s.updateIn(ctx, tx, userID, id, update)
 		return err
@@ -196,15 +197,15 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 }
 
 // updateIn is UpdateReport's locked read, update and write within tx.
-func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*site.Report) error) (site.Report, error) {
+func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*report.Report) error) (report.Report, error) {
 	var row reportRow
 	err := s.dialect.lockRows(tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID), false).Scan(ctx)
 	if err != nil {
-		return site.Report{}, s.missing(err, site.ErrNotFound, "read report to update")
+		return report.Report{}, s.missing(err, report.ErrNotFound, "read report to update")
 	}
 	r := row.toDomain()
 	if err := update(&r); err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.utc()
 	next := reportRowFrom(r)
@@ -213,7 +214,7 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 			"status", "attempts", "failure", "schedule", "next_run_at", "generated_at", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
-		return site.Report{}, s.wrap("update report", err)
+		return report.Report{}, s.wrap("update report", err)
 	}
 	return next.toDomain(), nil
 }
@@ -224,7 +225,7 @@ func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error 
 }
 
 // deleteOwned deletes the row of model's table whose id is id and whose
-// user_id is userID, or returns site.ErrNotFound (none, or another user's).
+// user_id is userID, or returns report.ErrNotFound (none, or another user's).
 func (s *ReportStore) deleteOwned(ctx context.Context, model any, userID, id int64, op string) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -233,7 +234,7 @@ func (s *ReportStore) deleteOwned(ctx context.Context, model any, userID, id int
 		return s.wrap(op, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return site.ErrNotFound
+		return report.ErrNotFound
 	}
 	return nil
 }
@@ -241,7 +242,7 @@ func (s *ReportStore) deleteOwned(ctx context.Context, model any, userID, id int
 // DeleteProject implements ports.ReportStore.
 func (s *ReportStore) DeleteProject(ctx context.Context, userID int64, name string) (int, error) {
 	if s.dialect.unstorable(name) {
-		return 0, site.ErrNotFound
+		return 0, report.ErrNotFound
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -251,7 +252,7 @@ func (s *ReportStore) DeleteProject(ctx context.Context, userID int64, name stri
 	}
 	n, _ := res.RowsAffected()
 	if n == 0 {
-		return 0, site.ErrNotFound
+		return 0, report.ErrNotFound
 	}
 	return int(n), nil
 }

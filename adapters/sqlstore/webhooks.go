@@ -5,7 +5,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -20,8 +21,8 @@ type webhookRow struct {
 	CreatedAt stamp    `bun:"created_at"`
 }
 
-func (r webhookRow) toDomain() site.Webhook {
-	return site.Webhook{ID: r.ID, UserID: r.UserID, URL: r.URL, Secret: r.Secret, Events: r.Events, CreatedAt: r.CreatedAt.utc()}
+func (r webhookRow) toDomain() webhook.Webhook {
+	return webhook.Webhook{ID: r.ID, UserID: r.UserID, URL: r.URL, Secret: r.Secret, Events: r.Events, CreatedAt: r.CreatedAt.utc()}
 }
 
 type deliveryRow struct {
@@ -41,38 +42,38 @@ type deliveryRow struct {
 	UpdatedAt      stamp  `bun:"updated_at"`
 }
 
-func deliveryRowOf(d site.Delivery) deliveryRow {
+func deliveryRowOf(d webhook.Delivery) deliveryRow {
 	return deliveryRow{ID: d.ID, WebhookID: d.WebhookID, UserID: d.UserID, ReportID: d.ReportID, Event: d.Event,
 		Body: d.Body, Status: string(d.Status), Attempts: d.Attempts, LastError: d.LastError,
 		ResponseStatus: d.ResponseStatus, CreatedAt: stampOf(d.CreatedAt), UpdatedAt: stampOf(d.UpdatedAt)}
 }
 
-func (r deliveryRow) toDomain() site.Delivery {
-	return site.Delivery{ID: r.ID, WebhookID: r.WebhookID, UserID: r.UserID, ReportID: r.ReportID, Event: r.Event,
-		Body: r.Body, Status: site.DeliveryStatus(r.Status), Attempts: r.Attempts, LastError: r.LastError,
+func (r deliveryRow) toDomain() webhook.Delivery {
+	return webhook.Delivery{ID: r.ID, WebhookID: r.WebhookID, UserID: r.UserID, ReportID: r.ReportID, Event: r.Event,
+		Body: r.Body, Status: webhook.DeliveryStatus(r.Status), Attempts: r.Attempts, LastError: r.LastError,
 		ResponseStatus: r.ResponseStatus, CreatedAt: r.CreatedAt.utc(), UpdatedAt: r.UpdatedAt.utc()}
 }
 
 // CreateWebhook implements ports.WebhookStore.
-func (s *ReportStore) CreateWebhook(ctx context.Context, w site.Webhook) (site.Webhook, error) {
+func (s *ReportStore) CreateWebhook(ctx context.Context, w webhook.Webhook) (webhook.Webhook, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	row := webhookRow{UserID: w.UserID, URL: w.URL, Secret: w.Secret, Events: w.Events, CreatedAt: stampOf(w.CreatedAt)}
 	if _, err := s.e.Write.NewInsert().Model(&row).Exec(ctx); err != nil {
-		return site.Webhook{}, s.wrap("create webhook", err)
+		return webhook.Webhook{}, s.wrap("create webhook", err)
 	}
 	return row.toDomain(), nil
 }
 
 // Webhooks implements ports.WebhookStore.
-func (s *ReportStore) Webhooks(ctx context.Context, userID int64) ([]site.Webhook, error) {
+func (s *ReportStore) Webhooks(ctx context.Context, userID int64) ([]webhook.Webhook, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var rows []webhookRow
 	if err := s.e.Read.NewSelect().Model(&rows).Where("user_id = ?", userID).OrderExpr("id").Scan(ctx); err != nil {
 		return nil, s.wrap("list webhooks", err)
 	}
-	out := make([]site.Webhook, len(rows))
+	out := make([]webhook.Webhook, len(rows))
 	for i, row := range rows {
 		out[i] = row.toDomain()
 	}
@@ -80,12 +81,12 @@ func (s *ReportStore) Webhooks(ctx context.Context, userID int64) ([]site.Webhoo
 }
 
 // Webhook implements ports.WebhookStore.
-func (s *ReportStore) Webhook(ctx context.Context, userID, id int64) (site.Webhook, error) {
+func (s *ReportStore) Webhook(ctx context.Context, userID, id int64) (webhook.Webhook, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var row webhookRow
 	if err := s.e.Read.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID).Scan(ctx); err != nil {
-		return site.Webhook{}, s.missing(err, site.ErrNotFound, "read webhook")
+		return webhook.Webhook{}, s.missing(err, report.ErrNotFound, "read webhook")
 	}
 	return row.toDomain(), nil
 }
@@ -96,26 +97,26 @@ func (s *ReportStore) DeleteWebhook(ctx context.Context, userID, id int64) error
 }
 
 // Delivery implements ports.WebhookStore.
-func (s *ReportStore) Delivery(ctx context.Context, id int64) (site.Delivery, error) {
+func (s *ReportStore) Delivery(ctx context.Context, id int64) (webhook.Delivery, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var row deliveryRow
 	if err := s.e.Read.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
-		return site.Delivery{}, s.missing(err, site.ErrNotFound, "read delivery")
+		return webhook.Delivery{}, s.missing(err, report.ErrNotFound, "read delivery")
 	}
 	return row.toDomain(), nil
 }
 
 // UpdateDelivery implements ports.WebhookStore: the row is locked for the
 // read, the update and the write.
-func (s *ReportStore) UpdateDelivery(ctx context.Context, id int64, update func(*site.Delivery) error) (site.Delivery, error) {
+func (s *ReportStore) UpdateDelivery(ctx context.Context, id int64, update func(*webhook.Delivery) error) (webhook.Delivery, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	var out site.Delivery
+	var out webhook.Delivery
 	err := s.inTx(ctx, "update delivery", func(ctx context.Context, tx bun.Tx) error {
 		var row deliveryRow
 		if err := s.dialect.lockRows(tx.NewSelect().Model(&row).Where("id = ?", id), false).Scan(ctx); err != nil {
-			return s.missing(err, site.ErrNotFound, "read delivery")
+			return s.missing(err, report.ErrNotFound, "read delivery")
 		}
 		out = row.toDomain()
 		if err := update(&out); err != nil {
@@ -130,7 +131,7 @@ func (s *ReportStore) UpdateDelivery(ctx context.Context, id int64, update func(
 }
 
 // Deliveries implements ports.WebhookStore.
-func (s *ReportStore) Deliveries(ctx context.Context, userID, webhookID int64, limit int) ([]site.Delivery, error) {
+func (s *ReportStore) Deliveries(ctx context.Context, userID, webhookID int64, limit int) ([]webhook.Delivery, error) {
 	if _, err := s.Webhook(ctx, userID, webhookID); err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func (s *ReportStore) Deliveries(ctx context.Context, userID, webhookID int64, l
 	if err != nil {
 		return nil, s.wrap("list deliveries", err)
 	}
-	out := make([]site.Delivery, len(rows))
+	out := make([]webhook.Delivery, len(rows))
 	for i, row := range rows {
 		out[i] = row.toDomain()
 	}

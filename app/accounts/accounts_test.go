@@ -10,7 +10,7 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/account"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 )
 
 var cheapCosts = accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
@@ -67,9 +67,9 @@ func TestRegisterAppliesThePasswordPolicy(t *testing.T) {
 // fixedAnalysis analyses every URL to a page scoring 50.
 type fixedAnalysis struct{}
 
-func (fixedAnalysis) Analyse(_ context.Context, _ int64, rawURL string) (site.Analysis, error) {
-	res := site.Results{site.SEO: {{ID: "title", Category: site.SEO, Importance: site.High, Passed: true}}}
-	return site.Analysis{URL: rawURL, Results: res, Score: 50, Rating: site.RatingFor(50)}, nil
+func (fixedAnalysis) Analyse(_ context.Context, _ int64, rawURL string) (pagecheck.Analysis, error) {
+	res := pagecheck.Results{pagecheck.SEO: {{ID: "title", Category: pagecheck.SEO, Importance: pagecheck.High, Passed: true}}}
+	return pagecheck.Analysis{URL: rawURL, Results: res, Score: 50, Rating: pagecheck.RatingFor(50)}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

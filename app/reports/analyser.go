@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/fault"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/site"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -92,8 +92,8 @@ var NoLimit = ratelimit.Limit{Window: -1}
 
 // AnalyserConfig bounds the analyser. Zero fields take the defaults.
 type AnalyserConfig struct {
-	Workers int          // analyses running at once, all users together (default 4)
-	Weights site.Weights // score weights (default site.DefaultWeights)
+	Workers int               // analyses running at once, all users together (default 4)
+	Weights pagecheck.Weights // score weights (default pagecheck.DefaultWeights)
 	// UserConcurrent is how many analyses one user may run at once
 	// (default DefaultUserConcurrent; negative: no cap). It is counted in
 	// this process.
@@ -120,7 +120,7 @@ type AnalyserConfig struct {
 // each target site and address (a *ThrottledError).
 type Analyser struct {
 	fetcher ports.PageFetcher
-	weights site.Weights
+	weights pagecheck.Weights
 	slots   chan struct{}
 	users   *userSlots
 	limiter ports.RateLimiter
@@ -135,7 +135,7 @@ func NewAnalyser(fetcher ports.PageFetcher, cfg AnalyserConfig) *Analyser {
 		cfg.Workers = 4
 	}
 	if cfg.Weights == nil {
-		cfg.Weights = site.DefaultWeights
+		cfg.Weights = pagecheck.DefaultWeights
 	}
 	if cfg.UserConcurrent == 0 {
 		cfg.UserConcurrent = DefaultUserConcurrent
@@ -154,27 +154,27 @@ func NewAnalyser(fetcher ports.PageFetcher, cfg AnalyserConfig) *Analyser {
 }
 
 // Analyse fetches rawURL and analyses it for user userID. Errors:
-// *QuotaError, ErrBusy, *ThrottledError, *site.FetchError.
-func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string) (site.Analysis, error) {
+// *QuotaError, ErrBusy, *ThrottledError, *webpage.FetchError.
+func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string) (pagecheck.Analysis, error) {
 	release, err := a.users.acquire(userID)
 	if err != nil {
-		return site.Analysis{}, err
+		return pagecheck.Analysis{}, err
 	}
 	defer release()
 	select {
 	case a.slots <- struct{}{}:
 		defer func() { <-a.slots }()
 	default:
-		return site.Analysis{}, ErrBusy
+		return pagecheck.Analysis{}, ErrBusy
 	}
 	if err := a.takeDaily(ctx, userID); err != nil {
-		return site.Analysis{}, err
+		return pagecheck.Analysis{}, err
 	}
 	f, err := a.fetcher.Fetch(ctx, rawURL, a.admission())
 	if err != nil {
-		return site.Analysis{}, err
+		return pagecheck.Analysis{}, err
 	}
-	return site.Analyse(f, a.weights), nil
+	return pagecheck.Analyse(f, a.weights), nil
 }
 
 // Saturation reports the slots in use and the pool size (for metrics).

@@ -13,7 +13,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -29,7 +29,7 @@ type gatedFetcher struct {
 	urls    []string
 }
 
-func (f *gatedFetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (*site.Fetched, error) {
+func (f *gatedFetcher) Fetch(ctx context.Context, rawURL string, admit ports.Admit) (*webpage.Fetched, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (f *gatedFetcher) Fetch(ctx context.Context, rawURL string, admit ports.Adm
 			return nil, ctx.Err()
 		}
 	}
-	return &site.Fetched{RequestedURL: rawURL, Page: site.Response{URL: rawURL, Status: 200}}, nil
+	return &webpage.Fetched{RequestedURL: rawURL, Page: webpage.Response{URL: rawURL, Status: 200}}, nil
 }
 
 func (f *gatedFetcher) fetched() int {

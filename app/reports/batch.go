@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // MaxBatch is how many URLs one batch may hold.
@@ -30,9 +30,9 @@ type NewBatch struct {
 }
 
 // BatchCreated is the outcome of CreateBatch: its reports are stored
-// pending, a replay's included (site.OutcomeAccepted).
+// pending, a replay's included (report.OutcomeAccepted).
 type BatchCreated struct {
-	Reports []site.Report
+	Reports []report.Report
 	// Replayed tells that an earlier request with the same idempotency key
 	// queued the reports.
 	Replayed bool
@@ -49,7 +49,7 @@ func (a *Analyser) SiteLimit() ratelimit.Limit { return a.perSite }
 
 // ErrNoJobs is returned by CreateBatch when analyses are not durable jobs
 // (no WithJobs): a batch is only ever queued.
-var ErrNoJobs = site.Invalid("urls", "batches need the job queue, which this server does not run")
+var ErrNoJobs = report.Invalid("urls", "batches need the job queue, which this server does not run")
 
 // CreateBatch validates in and stores one pending report per URL with its
 // analysis job, all in one transaction, answering at once (their jobs run
@@ -58,19 +58,19 @@ var ErrNoJobs = site.Invalid("urls", "batches need the job queue, which this ser
 // past the site's quota, each further URL of one site runs a quota window
 // later; quotas and throttles still snooze a job that meets them (the
 // user's daily quota counts each URL as it runs). Errors:
-// *site.ValidationError, accounts.ErrPasswordsBusy, ErrNoJobs, and with
+// *report.ValidationError, accounts.ErrPasswordsBusy, ErrNoJobs, and with
 // an idempotency key those of Create's.
 func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) (BatchCreated, error) {
 	if rs.jobs == nil {
 		return BatchCreated{}, ErrNoJobs
 	}
 	if len(in.URLs) == 0 || len(in.URLs) > MaxBatch {
-		return BatchCreated{}, site.Invalid("urls", "must hold 1 to "+strconv.Itoa(MaxBatch)+" URLs")
+		return BatchCreated{}, report.Invalid("urls", "must hold 1 to "+strconv.Itoa(MaxBatch)+" URLs")
 	}
-	invalid := &site.ValidationError{Fields: map[string][]string{}}
+	invalid := &report.ValidationError{Fields: map[string][]string{}}
 	for i, u := range in.URLs {
-		if err := site.CheckURL(u); err != nil {
-			for _, msgs := range err.(*site.ValidationError).Fields {
+		if err := report.CheckURL(u); err != nil {
+			for _, msgs := range err.(*report.ValidationError).Fields {
 				invalid.Fields["urls["+strconv.Itoa(i)+"]"] = msgs
 			}
 		}
@@ -78,9 +78,9 @@ func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) (
 	if len(invalid.Fields) > 0 {
 		return BatchCreated{}, invalid
 	}
-	privacy := site.DefaultPrivacy
+	privacy := report.DefaultPrivacy
 	if in.Privacy != nil {
-		p, err := site.ParsePrivacy(*in.Privacy)
+		p, err := report.ParsePrivacy(*in.Privacy)
 		if err != nil {
 			return BatchCreated{}, err
 		}
@@ -99,7 +99,7 @@ func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) (
 
 // batchOnce is CreateBatch under the idempotency key in.IdempotencyKey, as
 // createOnce is Create's.
-func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, privacy site.Privacy, password string) (BatchCreated, error) {
+func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, privacy report.Privacy, password string) (BatchCreated, error) {
 	idem, cur, claimed, now, err := rs.claimKey(ctx, userID, in.IdempotencyKey,
 		batchFingerprint(userID, in.IdempotencyKey, in.URLs, privacy, password))
 	if err != nil {
@@ -109,10 +109,10 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 		if err := checkReplay(cur, idem.Fingerprint, now); err != nil {
 			return BatchCreated{}, err
 		}
-		out := make([]site.Report, 0, len(cur.ReportIDs))
+		out := make([]report.Report, 0, len(cur.ReportIDs))
 		for _, id := range cur.ReportIDs {
 			r, err := rs.store.Report(ctx, userID, id)
-			if errors.Is(err, site.ErrNotFound) {
+			if errors.Is(err, report.ErrNotFound) {
 				continue
 			} else if err != nil {
 				return BatchCreated{}, err
@@ -122,7 +122,7 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 		return BatchCreated{Reports: out, Replayed: true}, nil
 	}
 	finished := idem
-	finished.Outcome = site.OutcomeAccepted
+	finished.Outcome = report.OutcomeAccepted
 	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, &finished)
 	if err != nil {
 		return BatchCreated{}, rs.settleKey(ctx, idem, err)
@@ -131,7 +131,7 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 }
 
 // batchFingerprint is the digest of a batch request a replay must match.
-func batchFingerprint(userID int64, key string, urls []string, privacy site.Privacy, password string) string {
+func batchFingerprint(userID int64, key string, urls []string, privacy report.Privacy, password string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "create-batch\x00%d\x00%s\x00%d\x00%s", userID, key, privacy, password)
 	for _, u := range urls {
@@ -142,20 +142,20 @@ func batchFingerprint(userID int64, key string, urls []string, privacy site.Priv
 
 // createBatch hashes the password and stores one pending report per URL
 // with its job (spread in time), finishing idem in the same transaction.
-func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string, privacy site.Privacy, password string, idem *site.Idempotency) ([]site.Report, error) {
+func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string, privacy report.Privacy, password string, idem *report.Idempotency) ([]report.Report, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
 		return nil, err
 	}
 	now := rs.clock()
-	reports := make([]site.Report, len(urls))
+	reports := make([]report.Report, len(urls))
 	for i, u := range urls {
-		project, err := site.ProjectName(u)
+		project, err := report.ProjectName(u)
 		if err != nil {
 			return nil, err
 		}
-		reports[i] = site.Report{UserID: userID, URL: u, Project: project, Privacy: privacy, PasswordHash: hash,
-			Status: site.StatusPending, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
+		reports[i] = report.Report{UserID: userID, URL: u, Project: project, Privacy: privacy, PasswordHash: hash,
+			Status: report.StatusPending, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
 	}
 	out, _, err := rs.jobs.jobs.CreateManyWithJobs(ctx, reports, idem, rs.spread(urls, time.Now()))
 	return out, err

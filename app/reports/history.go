@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // MaxHistory is how many runs History returns, newest first.
@@ -14,14 +14,14 @@ const MaxHistory = 100
 // HistoryEntry is one run of a report with what changed since the run
 // before it (both empty for the first).
 type HistoryEntry struct {
-	site.Run
+	report.Run
 	Broken []string // checks failing now that passed before
 	Fixed  []string // checks passing now that failed before
 }
 
 // History returns the runs of the user's report id, newest first (at most
 // MaxHistory), each with the checks that changed since the previous run.
-// Errors: site.ErrNotFound.
+// Errors: report.ErrNotFound.
 func (rs *Reports) History(ctx context.Context, userID, id int64) ([]HistoryEntry, error) {
 	if _, err := rs.store.Report(ctx, userID, id); err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func (rs *Reports) History(ctx context.Context, userID, id int64) ([]HistoryEntr
 	for i := 0; i < len(runs) && i < MaxHistory; i++ {
 		e := HistoryEntry{Run: runs[i], Broken: []string{}, Fixed: []string{}}
 		if i+1 < len(runs) {
-			e.Broken, e.Fixed = site.Changes(runs[i+1], runs[i])
+			e.Broken, e.Fixed = report.Changes(runs[i+1], runs[i])
 		}
 		out = append(out, e)
 	}
@@ -47,21 +47,21 @@ func (rs *Reports) History(ctx context.Context, userID, id int64) ([]HistoryEntr
 // record adds r's finished analysis to its history; a failure to record is
 // logged (the report itself is stored). It tells WithFinished's hook of
 // every finished report (generated or failed).
-func (rs *Reports) record(ctx context.Context, r site.Report) {
+func (rs *Reports) record(ctx context.Context, r report.Report) {
 	if rs.finished != nil && r.Status.Finished() {
 		rs.finished(context.WithoutCancel(ctx), r)
 	}
-	if rs.history == nil || r.Status != site.StatusGenerated {
+	if rs.history == nil || r.Status != report.StatusGenerated {
 		return
 	}
-	if err := rs.history.AddRun(context.WithoutCancel(ctx), r.UserID, site.RunOf(r)); err != nil {
+	if err := rs.history.AddRun(context.WithoutCancel(ctx), r.UserID, report.RunOf(r)); err != nil {
 		slog.WarnContext(ctx, "reports: record a run in the history", "report", r.ID, "err", err)
 	}
 }
 
 // setSchedule gives r schedule s, its next run a period after now (none
 // when off).
-func setSchedule(r *site.Report, s site.Schedule, now time.Time) {
+func setSchedule(r *report.Report, s report.Schedule, now time.Time) {
 	r.Schedule, r.NextRunAt = s, time.Time{}
 	if p := s.Period(); p > 0 {
 		r.NextRunAt = now.Add(p)
@@ -71,6 +71,6 @@ func setSchedule(r *site.Report, s site.Schedule, now time.Time) {
 // WithFinished calls hook with every report whose analysis finished
 // (generated or failed), on every path: a request, a job, a batch, a
 // schedule (webhooks.Webhooks.ReportFinished).
-func WithFinished(hook func(context.Context, site.Report)) Option {
+func WithFinished(hook func(context.Context, report.Report)) Option {
 	return func(rs *Reports) { rs.finished = hook }
 }

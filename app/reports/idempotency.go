@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/fault"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // IdempotencyLock is how long a request sent with an idempotency key may
@@ -48,13 +48,13 @@ func (e *InProgressError) RetryAfter() time.Duration { return e.Wait }
 // user: the first request claims the key, runs (at most IdempotencyLock)
 // and records its answer in the report's transaction. A later request
 // with the key and the same input runs nothing and answers the first
-// request's outcome with the report's current state (site.ErrNotFound when
+// request's outcome with the report's current state (report.ErrNotFound when
 // it was deleted since); with other input it is refused (a
-// *site.ValidationError on the key);
+// *report.ValidationError on the key);
 // while the first still runs it is *InProgressError. A request that fails
 // releases the key, so a retry runs again. Keys are remembered for
-// site.IdempotencyKeyTTL.
-func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy site.Privacy, password string, schedule site.Schedule, wait time.Duration) (Created, error) {
+// report.IdempotencyKeyTTL.
+func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy report.Privacy, password string, schedule report.Schedule, wait time.Duration) (Created, error) {
 	idem, cur, claimed, now, err := rs.claimKey(ctx, userID, in.IdempotencyKey,
 		createFingerprint(userID, in.IdempotencyKey, in.URL, privacy, password))
 	if err != nil {
@@ -75,13 +75,13 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 // claimKey checks key and claims it for userID with the request's
 // fingerprint. When claimed is false, cur is the live record of an earlier
 // request with the key (see checkReplay); now is the time of the claim.
-func (rs *Reports) claimKey(ctx context.Context, userID int64, key, fingerprint string) (idem, cur site.Idempotency, claimed bool, now time.Time, err error) {
-	if err := site.CheckIdempotencyKey(key); err != nil {
+func (rs *Reports) claimKey(ctx context.Context, userID int64, key, fingerprint string) (idem, cur report.Idempotency, claimed bool, now time.Time, err error) {
+	if err := report.CheckIdempotencyKey(key); err != nil {
 		return idem, cur, false, now, err
 	}
 	now = rs.clock()
-	idem = site.Idempotency{UserID: userID, Key: key, Claim: rand.Text(), Fingerprint: fingerprint,
-		LockedUntil: now.Add(IdempotencyLock), ExpiresAt: now.Add(site.IdempotencyKeyTTL)}
+	idem = report.Idempotency{UserID: userID, Key: key, Claim: rand.Text(), Fingerprint: fingerprint,
+		LockedUntil: now.Add(IdempotencyLock), ExpiresAt: now.Add(report.IdempotencyKeyTTL)}
 	cur, claimed, err = rs.store.ClaimIdempotency(ctx, idem, now)
 	return idem, cur, claimed, now, err
 }
@@ -90,8 +90,8 @@ func (rs *Reports) claimKey(ctx context.Context, userID int64, key, fingerprint 
 // err: *InProgressError when another request took the key over meanwhile,
 // else err, the key released so a retry runs again (at worst it stays held
 // until its lock passes).
-func (rs *Reports) settleKey(ctx context.Context, idem site.Idempotency, err error) error {
-	if errors.Is(err, site.ErrClaimLost) {
+func (rs *Reports) settleKey(ctx context.Context, idem report.Idempotency, err error) error {
+	if errors.Is(err, report.ErrClaimLost) {
 		return &InProgressError{Wait: time.Second}
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
@@ -101,23 +101,23 @@ func (rs *Reports) settleKey(ctx context.Context, idem site.Idempotency, err err
 }
 
 // checkReplay refuses the replay of live record cur by a request whose
-// fingerprint differs (a *site.ValidationError), or while the first request runs
-// (*InProgressError), or when it created nothing (site.ErrNotFound).
-func checkReplay(cur site.Idempotency, fingerprint string, now time.Time) error {
+// fingerprint differs (a *report.ValidationError), or while the first request runs
+// (*InProgressError), or when it created nothing (report.ErrNotFound).
+func checkReplay(cur report.Idempotency, fingerprint string, now time.Time) error {
 	switch {
 	case cur.Fingerprint != fingerprint:
-		return site.Invalid(site.IdempotencyKeyField,
+		return report.Invalid(report.IdempotencyKeyField,
 			"was used for a request with other input in the last 24 hours: send a new key for a new request")
 	case !cur.Done():
 		return &InProgressError{Wait: min(cur.LockedUntil.Sub(now), maxInProgressRetry)}
 	case len(cur.ReportIDs) == 0:
-		return site.ErrNotFound
+		return report.ErrNotFound
 	}
 	return nil
 }
 
 // replay answers a request whose key the live record cur holds.
-func (rs *Reports) replay(ctx context.Context, cur site.Idempotency, fingerprint string, now time.Time) (Created, error) {
+func (rs *Reports) replay(ctx context.Context, cur report.Idempotency, fingerprint string, now time.Time) (Created, error) {
 	if err := checkReplay(cur, fingerprint, now); err != nil {
 		return Created{}, err
 	}
@@ -133,7 +133,7 @@ func (rs *Reports) replay(ctx context.Context, cur site.Idempotency, fingerprint
 // is the default, an empty password none). The user and key salt it, so
 // the digest of a password is of no use elsewhere; it is forgotten with
 // the key.
-func createFingerprint(userID int64, key, url string, privacy site.Privacy, password string) string {
+func createFingerprint(userID int64, key, url string, privacy report.Privacy, password string) string {
 	sum := sha256.Sum256(fmt.Appendf(nil, "create-report\x00%d\x00%s\x00%s\x00%d\x00%s", userID, key, url, privacy, password))
 	return hex.EncodeToString(sum[:])
 }

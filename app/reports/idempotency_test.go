@@ -10,7 +10,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // gated is an analyser whose calls wait for release; entered tells when
@@ -23,7 +25,7 @@ type gated struct {
 	deadline time.Time
 }
 
-func (g *gated) Analyse(ctx context.Context, userID int64, rawURL string) (site.Analysis, error) {
+func (g *gated) Analyse(ctx context.Context, userID int64, rawURL string) (pagecheck.Analysis, error) {
 	g.mu.Lock()
 	g.deadline, _ = ctx.Deadline()
 	g.mu.Unlock()
@@ -42,7 +44,7 @@ func TestCreateIdempotent(t *testing.T) {
 	rs := reports.New(store, an, cheapPasswords)
 	in := reports.NewReport{URL: "https://example.com/", IdempotencyKey: "order-1"}
 	first, err := rs.Create(ctx, 1, in)
-	if err != nil || first.Outcome != site.OutcomeCreated || first.Replayed || first.ID == 0 {
+	if err != nil || first.Outcome != report.OutcomeCreated || first.Replayed || first.ID == 0 {
 		t.Fatalf("first Create = %+v, %v", first, err)
 	}
 	if _, err := rs.Update(ctx, 1, first.ID, reports.ReportUpdate{Privacy: ptr(0)}); err != nil {
@@ -50,7 +52,7 @@ func TestCreateIdempotent(t *testing.T) {
 	}
 	for _, again := range []reports.NewReport{in, {URL: "https://example.com/", Privacy: ptr(1), IdempotencyKey: "order-1"}} {
 		got, err := rs.Create(ctx, 1, again)
-		if err != nil || !got.Replayed || got.Outcome != site.OutcomeCreated || got.ID != first.ID || got.Privacy != site.Public {
+		if err != nil || !got.Replayed || got.Outcome != report.OutcomeCreated || got.ID != first.ID || got.Privacy != report.Public {
 			t.Errorf("replay = %+v, %v; want report %d as it is now (privacy 0), replayed", got, err, first.ID)
 		}
 	}
@@ -62,8 +64,8 @@ func TestCreateIdempotent(t *testing.T) {
 		{URL: "https://example.com/", Privacy: ptr(0), IdempotencyKey: "order-1"},
 		{URL: "https://example.com/", Privacy: ptr(2), Password: ptr("open sesame"), IdempotencyKey: "order-1"},
 	} {
-		if _, err := rs.Create(ctx, 1, other); fieldOf(err) != site.IdempotencyKeyField {
-			t.Errorf("the key with other input %+v: err = %v, want 422 on %s", other, err, site.IdempotencyKeyField)
+		if _, err := rs.Create(ctx, 1, other); fieldOf(err) != report.IdempotencyKeyField {
+			t.Errorf("the key with other input %+v: err = %v, want 422 on %s", other, err, report.IdempotencyKeyField)
 		}
 	}
 	if got, err := rs.Create(ctx, 2, in); err != nil || got.Replayed || got.ID == first.ID {
@@ -78,23 +80,23 @@ func TestCreateIdempotent(t *testing.T) {
 		t.Errorf("replay with the same password = %+v, %v", got, err)
 	}
 	prot.Password = ptr("other sesame")
-	if _, err := rs.Create(ctx, 1, prot); fieldOf(err) != site.IdempotencyKeyField {
+	if _, err := rs.Create(ctx, 1, prot); fieldOf(err) != report.IdempotencyKeyField {
 		t.Errorf("the key with another password: err = %v", err)
 	}
 	// A replay of a deleted report is not found.
 	if err := rs.Delete(ctx, 1, first.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rs.Create(ctx, 1, in); !errors.Is(err, site.ErrNotFound) {
-		t.Errorf("replay of a deleted report: err = %v, want site.ErrNotFound", err)
+	if _, err := rs.Create(ctx, 1, in); !errors.Is(err, report.ErrNotFound) {
+		t.Errorf("replay of a deleted report: err = %v, want report.ErrNotFound", err)
 	}
 }
 
 func TestIdempotencyKeySyntax(t *testing.T) {
 	rs := reports.New(memory.NewReportStore(), &scripted{score: 70}, cheapPasswords)
 	for _, key := range []string{strings.Repeat("k", 256), "tab\there", "nul\x00", "é", "line\n"} {
-		if _, err := rs.Create(context.Background(), 1, reports.NewReport{URL: "https://example.com/", IdempotencyKey: key}); fieldOf(err) != site.IdempotencyKeyField {
-			t.Errorf("key %q: err = %v, want 422 on %s", key, err, site.IdempotencyKeyField)
+		if _, err := rs.Create(context.Background(), 1, reports.NewReport{URL: "https://example.com/", IdempotencyKey: key}); fieldOf(err) != report.IdempotencyKeyField {
+			t.Errorf("key %q: err = %v, want 422 on %s", key, err, report.IdempotencyKeyField)
 		}
 	}
 	for _, key := range []string{"k", strings.Repeat("k", 255), "9b1f0c3e-1d2a-4c55-8e7f-0a1b2c3d4e5f", "a key with spaces ~!@#"} {
@@ -108,10 +110,10 @@ func TestIdempotencyKeySyntax(t *testing.T) {
 // retry with it runs again.
 func TestIdempotencyFailureReleases(t *testing.T) {
 	ctx := context.Background()
-	an := &scripted{score: 70, err: &site.FetchError{Reason: "no response"}}
+	an := &scripted{score: 70, err: &webpage.FetchError{Reason: "no response"}}
 	rs := reports.New(memory.NewReportStore(), an, cheapPasswords)
 	in := reports.NewReport{URL: "https://example.com/", IdempotencyKey: "k"}
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	if _, err := rs.Create(ctx, 1, in); !errors.As(err, &fe) {
 		t.Fatalf("Create with the site down: err = %v", err)
 	}
@@ -164,7 +166,7 @@ func TestIdempotencyExpires(t *testing.T) {
 	rs := reports.New(memory.NewReportStore(), an, cheapPasswords, reports.WithClock(func() time.Time { return now }))
 	in := reports.NewReport{URL: "https://example.com/", IdempotencyKey: "daily"}
 	first, _ := rs.Create(ctx, 1, in)
-	now = now.Add(site.IdempotencyKeyTTL - time.Second)
+	now = now.Add(report.IdempotencyKeyTTL - time.Second)
 	if got, err := rs.Create(ctx, 1, in); err != nil || !got.Replayed {
 		t.Errorf("a second before expiry = %+v, %v; want a replay", got, err)
 	}

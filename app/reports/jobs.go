@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/fault"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -69,13 +71,13 @@ func (rs *Reports) DefaultWait() time.Duration {
 }
 
 // waitOf is the wait a request asked for, or the default; a negative or
-// too long one is a *site.ValidationError.
+// too long one is a *report.ValidationError.
 func (rs *Reports) waitOf(w *time.Duration) (time.Duration, error) {
 	if w == nil {
 		return rs.DefaultWait(), nil
 	}
 	if *w < 0 || *w > MaxWait {
-		return 0, site.Invalid("wait", "must be 0 to 60 seconds")
+		return 0, report.Invalid("wait", "must be 0 to 60 seconds")
 	}
 	if rs.jobs != nil && rs.jobs.waitCap > 0 {
 		return min(*w, rs.jobs.waitCap), nil
@@ -85,7 +87,7 @@ func (rs *Reports) waitOf(w *time.Duration) (time.Duration, error) {
 
 // outcome is the end of one analysis.
 type outcome struct {
-	a   site.Analysis
+	a   pagecheck.Analysis
 	err error
 }
 
@@ -133,7 +135,7 @@ func (rs *Reports) finishLate(later <-chan outcome, userID, id int64, keepURL bo
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if o.err == nil || permanent(o.err) {
-		r, err := rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
+		r, err := rs.store.UpdateReport(ctx, userID, id, func(r *report.Report) error {
 			if r.Status.Finished() {
 				return errAlreadyFinished
 			}
@@ -144,16 +146,16 @@ func (rs *Reports) finishLate(later <-chan outcome, userID, id int64, keepURL bo
 		}
 		// The backstop job stays queued: when it runs, it finds the report
 		// finished and does nothing.
-		if err != nil && !errors.Is(err, errAlreadyFinished) && !errors.Is(err, site.ErrNotFound) {
+		if err != nil && !errors.Is(err, errAlreadyFinished) && !errors.Is(err, report.ErrNotFound) {
 			rs.jobs.log.Warn("reports: store a late analysis", "report", id, "err", err)
 		}
 		return
 	}
-	_, _ = rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
-		if r.Status != site.StatusRunning {
+	_, _ = rs.store.UpdateReport(ctx, userID, id, func(r *report.Report) error {
+		if r.Status != report.StatusRunning {
 			return errAlreadyFinished
 		}
-		r.Status, r.Failure = site.StatusPending, reason(o.err)
+		r.Status, r.Failure = report.StatusPending, reason(o.err)
 		return nil
 	})
 }
@@ -162,11 +164,11 @@ func (rs *Reports) finishLate(later <-chan outcome, userID, id int64, keepURL bo
 var errAlreadyFinished = errors.New("reports: the report's analysis already finished")
 
 // settle records outcome o on r: the analysis, or (o.err set) the failure.
-func (rs *Reports) settle(r *site.Report, o outcome, keepURL bool) error {
+func (rs *Reports) settle(r *report.Report, o outcome, keepURL bool) error {
 	now := rs.clock()
 	r.UpdatedAt = now
 	if o.err != nil {
-		r.Status, r.Failure = site.StatusFailed, reason(o.err)
+		r.Status, r.Failure = report.StatusFailed, reason(o.err)
 		return nil
 	}
 	url := r.URL
@@ -183,13 +185,13 @@ func (rs *Reports) settle(r *site.Report, o outcome, keepURL bool) error {
 // again: a refused target, an unresolvable name, no valid HTTP answer that
 // is not a reset. Quotas, throttles and busy slots pass.
 func permanent(err error) bool {
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	return errors.As(err, &fe) && !fe.Transient
 }
 
 // reason is the failure recorded on a report.
 func reason(err error) string {
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	if errors.As(err, &fe) {
 		return fe.Reason
 	}
@@ -204,7 +206,7 @@ func reason(err error) string {
 // it runs the analysis of the job's report unless the report finished
 // already (its request's analysis did), and records the outcome. A quota,
 // throttle or busy pool snoozes the job until they allow it; a timeout, a
-// reset or a 5xx answer is retried until site.MaxAnalysisAttempts analyses
+// reset or a 5xx answer is retried until report.MaxAnalysisAttempts analyses
 // ran, then the report fails (a 5xx then keeps its result, as a first
 // analysis does); a failure that will not pass fails the report at once.
 // The user's cap of analyses at once is checked first, against the running
@@ -215,15 +217,15 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 	if err := rs.checkUserCap(ctx, job); err != nil {
 		return err
 	}
-	r, err := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
+	r, err := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *report.Report) error {
 		if r.Status.Finished() {
 			return errAlreadyFinished
 		}
-		r.Status, r.Attempts = site.StatusRunning, r.Attempts+1
+		r.Status, r.Attempts = report.StatusRunning, r.Attempts+1
 		return nil
 	})
 	switch {
-	case errors.Is(err, errAlreadyFinished), errors.Is(err, site.ErrNotFound):
+	case errors.Is(err, errAlreadyFinished), errors.Is(err, report.ErrNotFound):
 		return nil
 	case err != nil:
 		return &ports.RetryError{Err: err} // the store: try again later
@@ -231,23 +233,23 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 	a, err := rs.analyser.Analyse(ctx, job.UserID, r.URL)
 	var wait interface{ RetryAfter() time.Duration }
 	if err != nil && fault.KindOf(err) != fault.Invalid && errors.As(err, &wait) {
-		_, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
-			r.Status, r.Attempts = site.StatusPending, max(r.Attempts-1, 0)
+		_, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *report.Report) error {
+			r.Status, r.Attempts = report.StatusPending, max(r.Attempts-1, 0)
 			return nil
 		})
 		return &ports.SnoozeError{After: max(wait.RetryAfter(), time.Second), Err: errors.Join(err, uerr)}
 	}
-	again := r.Attempts < site.MaxAnalysisAttempts &&
+	again := r.Attempts < report.MaxAnalysisAttempts &&
 		((err != nil && !permanent(err)) || (err == nil && a.Status >= 500))
-	done, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
+	done, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *report.Report) error {
 		if again {
-			r.Status, r.Failure = site.StatusPending, reasonOrStatus(err, a)
+			r.Status, r.Failure = report.StatusPending, reasonOrStatus(err, a)
 			return nil
 		}
 		return rs.settle(r, outcome{a, err}, r.Rating != "") // a re-analysis keeps its URL
 	})
 	switch {
-	case uerr != nil && !errors.Is(uerr, site.ErrNotFound):
+	case uerr != nil && !errors.Is(uerr, report.ErrNotFound):
 		return &ports.RetryError{Err: uerr}
 	case again:
 		return &ports.RetryError{Err: errors.New(reasonOrStatus(err, a))}
@@ -259,7 +261,7 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 }
 
 // reasonOrStatus says why an analysis is tried again.
-func reasonOrStatus(err error, a site.Analysis) string {
+func reasonOrStatus(err error, a pagecheck.Analysis) string {
 	if err != nil {
 		return reason(err)
 	}
@@ -284,7 +286,7 @@ func (rs *Reports) checkUserCap(ctx context.Context, job ports.AnalysisJob) erro
 	if !ok || uc.UserCap() == 0 {
 		return nil
 	}
-	q, err := site.NewReportQuery(site.ReportParams{Status: string(site.StatusRunning)})
+	q, err := report.NewReportQuery(report.ReportParams{Status: string(report.StatusRunning)})
 	if err != nil {
 		return err
 	}
@@ -292,7 +294,7 @@ func (rs *Reports) checkUserCap(ctx context.Context, job ports.AnalysisJob) erro
 	if err != nil {
 		return &ports.RetryError{Err: err}
 	}
-	if own, err := rs.store.Report(ctx, job.UserID, job.ReportID); err == nil && own.Status == site.StatusRunning {
+	if own, err := rs.store.Report(ctx, job.UserID, job.ReportID); err == nil && own.Status == report.StatusRunning {
 		running--
 	}
 	if running >= uc.UserCap() {

@@ -8,7 +8,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -23,14 +25,14 @@ func (c *capped) UserCap() int { return c.cap }
 // failing answers every analysis with err.
 type failing struct{ err error }
 
-func (f failing) Analyse(context.Context, int64, string) (site.Analysis, error) {
-	return site.Analysis{}, f.err
+func (f failing) Analyse(context.Context, int64, string) (pagecheck.Analysis, error) {
+	return pagecheck.Analysis{}, f.err
 }
 
-func storeReport(t *testing.T, store *memory.ReportStore, status site.Status) site.Report {
+func storeReport(t *testing.T, store *memory.ReportStore, status report.Status) report.Report {
 	t.Helper()
 	now := time.Now().UTC()
-	r, err := store.CreateReport(context.Background(), site.Report{UserID: 1, URL: "https://example.com/", Project: "example.com",
+	r, err := store.CreateReport(context.Background(), report.Report{UserID: 1, URL: "https://example.com/", Project: "example.com",
 		Status: status, CreatedAt: now, UpdatedAt: now, GeneratedAt: now})
 	if err != nil {
 		t.Fatal(err)
@@ -46,8 +48,8 @@ func TestRunAnalysisUserCap(t *testing.T) {
 	store := memory.NewReportStore()
 	an := &capped{scripted: scripted{score: 80}, cap: 1}
 	rs := reports.New(store, an, cheapPasswords)
-	busy := storeReport(t, store, site.StatusRunning)
-	queued := storeReport(t, store, site.StatusPending)
+	busy := storeReport(t, store, report.StatusRunning)
+	queued := storeReport(t, store, report.StatusPending)
 	var snooze *ports.SnoozeError
 	if err := rs.RunAnalysis(ctx, ports.AnalysisJob{ReportID: queued.ID, UserID: 1, Attempt: 1}); !errors.As(err, &snooze) {
 		t.Fatalf("RunAnalysis over the cap = %v, want a snooze", err)
@@ -63,7 +65,7 @@ func TestRunAnalysisUserCap(t *testing.T) {
 		t.Fatalf("RunAnalysis under the cap = %v", err)
 	}
 	for _, id := range []int64{busy.ID, queued.ID} {
-		if r, err := store.Report(ctx, 1, id); err != nil || r.Status != site.StatusGenerated || r.Score != 80 {
+		if r, err := store.Report(ctx, 1, id); err != nil || r.Status != report.StatusGenerated || r.Score != 80 {
 			t.Errorf("report %d = %+v, %v; want generated", id, r, err)
 		}
 	}
@@ -74,9 +76,9 @@ func TestRunAnalysisUserCap(t *testing.T) {
 func TestRunAnalysisRetries(t *testing.T) {
 	ctx := context.Background()
 	store := memory.NewReportStore()
-	timeout := &site.FetchError{Reason: "no response within 15s", Transient: true}
+	timeout := &webpage.FetchError{Reason: "no response within 15s", Transient: true}
 	rs := reports.New(store, failing{timeout}, cheapPasswords)
-	r := storeReport(t, store, site.StatusPending)
+	r := storeReport(t, store, report.StatusPending)
 	var retry *ports.RetryError
 	for attempt := 1; attempt <= 2; attempt++ {
 		if err := rs.RunAnalysis(ctx, ports.AnalysisJob{ReportID: r.ID, UserID: 1, Attempt: attempt}); !errors.As(err, &retry) {
@@ -86,15 +88,15 @@ func TestRunAnalysisRetries(t *testing.T) {
 	if err := rs.RunAnalysis(ctx, ports.AnalysisJob{ReportID: r.ID, UserID: 1, Attempt: 3}); err == nil || errors.As(err, &retry) {
 		t.Fatalf("attempt 3 = %v, want the job given up", err)
 	}
-	if got, _ := store.Report(ctx, 1, r.ID); got.Status != site.StatusFailed || got.Attempts != 3 || got.Failure != timeout.Reason {
+	if got, _ := store.Report(ctx, 1, r.ID); got.Status != report.StatusFailed || got.Attempts != 3 || got.Failure != timeout.Reason {
 		t.Errorf("report = %+v, want failed after 3 attempts with the reason", got)
 	}
-	refused := reports.New(store, failing{&site.FetchError{Reason: "refused: private address", Refused: true}}, cheapPasswords)
-	r2 := storeReport(t, store, site.StatusPending)
+	refused := reports.New(store, failing{&webpage.FetchError{Reason: "refused: private address", Refused: true}}, cheapPasswords)
+	r2 := storeReport(t, store, report.StatusPending)
 	if err := refused.RunAnalysis(ctx, ports.AnalysisJob{ReportID: r2.ID, UserID: 1, Attempt: 1}); err == nil || errors.As(err, &retry) {
 		t.Fatalf("refused = %v, want the job given up", err)
 	}
-	if got, _ := store.Report(ctx, 1, r2.ID); got.Status != site.StatusFailed || got.Attempts != 1 {
+	if got, _ := store.Report(ctx, 1, r2.ID); got.Status != report.StatusFailed || got.Attempts != 1 {
 		t.Errorf("refused report = %+v, want failed after 1 attempt", got)
 	}
 	// A finished report's job does nothing.

@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/paging"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -19,8 +20,8 @@ import (
 type PageAnalyser interface {
 	// Analyse fetches rawURL and analyses it for user userID, within that
 	// user's quotas. Errors: *QuotaError, ErrBusy, *ThrottledError,
-	// *site.FetchError.
-	Analyse(ctx context.Context, userID int64, rawURL string) (site.Analysis, error)
+	// *webpage.FetchError.
+	Analyse(ctx context.Context, userID int64, rawURL string) (pagecheck.Analysis, error)
 }
 
 // Reports is the report lifecycle: create (analyse and store), read, list,
@@ -31,9 +32,9 @@ type Reports struct {
 	analyser PageAnalyser
 	pw       accounts.PasswordHasher
 	now      func() time.Time
-	jobs     *jobConfig                         // nil: every analysis runs in its request
-	history  ports.ReportHistory                // the store's, when it keeps one
-	finished func(context.Context, site.Report) // WithFinished's hook
+	jobs     *jobConfig                           // nil: every analysis runs in its request
+	history  ports.ReportHistory                  // the store's, when it keeps one
+	finished func(context.Context, report.Report) // WithFinished's hook
 }
 
 // Option adjusts Reports at construction.
@@ -57,28 +58,28 @@ func New(store ports.ReportStore, analyser PageAnalyser, pw accounts.PasswordHas
 // NewReport is the input of Create. Nil fields were not sent.
 type NewReport struct {
 	URL      string
-	Privacy  *int    // default site.DefaultPrivacy
+	Privacy  *int    // default report.DefaultPrivacy
 	Password *string // required when Privacy is 2, refused otherwise
 	// IdempotencyKey names the request ("" none): sent again with the same
-	// input within site.IdempotencyKeyTTL, it creates nothing and answers
+	// input within report.IdempotencyKeyTTL, it creates nothing and answers
 	// the report it created (see Create).
 	IdempotencyKey string
 	// Schedule re-analyses the report daily or weekly ("off", nil: never).
 	Schedule *string
 	// Wait is how long the request waits for the analysis (nil: the
 	// default, DefaultWait; 0 to MaxWait). With jobs (WithJobs), a report
-	// not finished by then is stored pending (site.OutcomeAccepted); its
+	// not finished by then is stored pending (report.OutcomeAccepted); its
 	// job finishes it.
 	Wait *time.Duration
 }
 
 // Created is the outcome of Create: the report and how it was answered.
 type Created struct {
-	site.Report
-	// Outcome is site.OutcomeCreated (analysed and stored) or
-	// site.OutcomeAccepted (stored pending, its job finishes it); for a
+	report.Report
+	// Outcome is report.OutcomeCreated (analysed and stored) or
+	// report.OutcomeAccepted (stored pending, its job finishes it); for a
 	// replay, the first request's.
-	Outcome site.Outcome
+	Outcome report.Outcome
 	// Replayed tells that an earlier request with the same idempotency key
 	// created the report; Report is its current state.
 	Replayed bool
@@ -100,17 +101,17 @@ type ReportUpdate struct {
 }
 
 // Create validates in, analyses the URL and stores the report. With an
-// idempotency key, see createOnce. Errors: *site.ValidationError,
-// *site.FetchError, ErrBusy, accounts.ErrPasswordsBusy, *QuotaError,
-// *ThrottledError, *InProgressError, site.ErrNotFound (a replay whose
+// idempotency key, see createOnce. Errors: *report.ValidationError,
+// *webpage.FetchError, ErrBusy, accounts.ErrPasswordsBusy, *QuotaError,
+// *ThrottledError, *InProgressError, report.ErrNotFound (a replay whose
 // report was deleted since).
 func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Created, error) {
-	if err := site.CheckURL(in.URL); err != nil {
+	if err := report.CheckURL(in.URL); err != nil {
 		return Created{}, err
 	}
-	privacy := site.DefaultPrivacy
+	privacy := report.DefaultPrivacy
 	if in.Privacy != nil {
-		p, err := site.ParsePrivacy(*in.Privacy)
+		p, err := report.ParsePrivacy(*in.Privacy)
 		if err != nil {
 			return Created{}, err
 		}
@@ -124,9 +125,9 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Crea
 	if err != nil {
 		return Created{}, err
 	}
-	var schedule site.Schedule
+	var schedule report.Schedule
 	if in.Schedule != nil {
-		if schedule, err = site.ParseSchedule(*in.Schedule); err != nil {
+		if schedule, err = report.ParseSchedule(*in.Schedule); err != nil {
 			return Created{}, err
 		}
 	}
@@ -139,14 +140,14 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Crea
 // create hashes the password, analyses url within wait and stores the
 // report; with idem, in the transaction that finishes idem. An analysis
 // not finished within wait (or not run: wait 0) is stored pending with its
-// job (site.OutcomeAccepted).
-func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy site.Privacy, password string, schedule site.Schedule, idem *site.Idempotency, wait time.Duration) (Created, error) {
+// job (report.OutcomeAccepted).
+func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy report.Privacy, password string, schedule report.Schedule, idem *report.Idempotency, wait time.Duration) (Created, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
 		return Created{}, err
 	}
 	now := rs.clock()
-	r := site.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
+	r := report.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
 	setSchedule(&r, schedule, now)
 	if rs.jobs != nil && wait == 0 {
 		return rs.createPending(ctx, r, url, idem, nil)
@@ -167,36 +168,36 @@ func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy
 		if err == nil {
 			rs.record(ctx, out)
 		}
-		return Created{Report: out, Outcome: site.OutcomeCreated}, err
+		return Created{Report: out, Outcome: report.OutcomeCreated}, err
 	}
 	finished := *idem
-	finished.Outcome = site.OutcomeCreated
-	out, err := rs.store.CreateReports(ctx, []site.Report{r}, &finished)
+	finished.Outcome = report.OutcomeCreated
+	out, err := rs.store.CreateReports(ctx, []report.Report{r}, &finished)
 	if err != nil {
 		return Created{}, err
 	}
 	rs.record(ctx, out[0])
-	return Created{Report: out[0], Outcome: site.OutcomeCreated}, nil
+	return Created{Report: out[0], Outcome: report.OutcomeCreated}, nil
 }
 
 // createPending stores r for url pending, with its job: its outcome is
-// site.OutcomeAccepted. With later (an analysis running in this process), the
+// report.OutcomeAccepted. With later (an analysis running in this process), the
 // report is running, its job waits as a backstop and the analysis' outcome
 // is stored when it comes; otherwise the job runs at once.
-func (rs *Reports) createPending(ctx context.Context, r site.Report, url string, idem *site.Idempotency, later <-chan outcome) (Created, error) {
-	project, err := site.ProjectName(url)
+func (rs *Reports) createPending(ctx context.Context, r report.Report, url string, idem *report.Idempotency, later <-chan outcome) (Created, error) {
+	project, err := report.ProjectName(url)
 	if err != nil {
 		return Created{}, err
 	}
-	r.URL, r.Project, r.Status = url, project, site.StatusPending
+	r.URL, r.Project, r.Status = url, project, report.StatusPending
 	var runAt time.Time
 	if later != nil {
-		r.Status, r.Attempts, runAt = site.StatusRunning, 1, rs.backstop()
+		r.Status, r.Attempts, runAt = report.StatusRunning, 1, rs.backstop()
 	}
-	var finished *site.Idempotency
+	var finished *report.Idempotency
 	if idem != nil {
 		f := *idem
-		f.Outcome = site.OutcomeAccepted
+		f.Outcome = report.OutcomeAccepted
 		finished = &f
 	}
 	out, _, err := rs.jobs.jobs.CreateWithJob(ctx, r, finished, runAt)
@@ -206,26 +207,26 @@ func (rs *Reports) createPending(ctx context.Context, r site.Report, url string,
 	if later != nil {
 		go rs.finishLate(later, out.UserID, out.ID, false)
 	}
-	return Created{Report: out, Outcome: site.OutcomeAccepted}, nil
+	return Created{Report: out, Outcome: report.OutcomeAccepted}, nil
 }
 
 // sharePassword checks a password sent with privacy and returns it ("" when
 // none was sent). An empty password counts as not sent (HTML forms send
 // empty fields); hasHash says a password is stored already, which then
 // need not be sent again.
-func sharePassword(privacy site.Privacy, password *string, hasHash bool) (string, error) {
+func sharePassword(privacy report.Privacy, password *string, hasHash bool) (string, error) {
 	sent := password != nil && *password != ""
 	switch {
-	case privacy != site.Protected && sent:
-		return "", site.Invalid("password", "is only accepted with privacy 2 (password)")
-	case privacy != site.Protected:
+	case privacy != report.Protected && sent:
+		return "", report.Invalid("password", "is only accepted with privacy 2 (password)")
+	case privacy != report.Protected:
 		return "", nil
 	case !sent && !hasHash:
-		return "", site.Invalid("password", "is required with privacy 2 (password)")
+		return "", report.Invalid("password", "is required with privacy 2 (password)")
 	case !sent:
 		return "", nil
 	}
-	if err := site.CheckReportPassword(*password); err != nil {
+	if err := report.CheckPassword(*password); err != nil {
 		return "", err
 	}
 	return *password, nil
@@ -239,52 +240,52 @@ func (rs *Reports) hash(ctx context.Context, password string) (string, error) {
 	return rs.pw.Hash(ctx, password)
 }
 
-// Get returns the user's report id, or site.ErrNotFound.
-func (rs *Reports) Get(ctx context.Context, userID, id int64) (site.Report, error) {
+// Get returns the user's report id, or report.ErrNotFound.
+func (rs *Reports) Get(ctx context.Context, userID, id int64) (report.Report, error) {
 	return rs.store.Report(ctx, userID, id)
 }
 
 // List returns a page of the user's reports. Invalid parameters are a
-// *site.ValidationError.
-func (rs *Reports) List(ctx context.Context, userID int64, p site.ReportParams) (paging.List[site.Report], error) {
-	q, err := site.NewReportQuery(p)
+// *report.ValidationError.
+func (rs *Reports) List(ctx context.Context, userID int64, p report.ReportParams) (paging.List[report.Report], error) {
+	q, err := report.NewReportQuery(p)
 	if err != nil {
-		return paging.List[site.Report]{}, err
+		return paging.List[report.Report]{}, err
 	}
 	items, total, err := rs.store.Reports(ctx, userID, q)
-	return paging.List[site.Report]{Items: items, Total: total, Page: q.Page}, err
+	return paging.List[report.Report]{Items: items, Total: total, Page: q.Page}, err
 }
 
 // Update changes the user's report id: privacy, password and, when asked,
 // a fresh analysis, all in one write. Leaving privacy 2 keeps the stored
 // password, so returning to 2 needs none. A re-analysis counts against the
-// user's quotas like a new one. Errors: site.ErrNotFound,
-// *site.ValidationError, *site.FetchError, ErrBusy, accounts.ErrPasswordsBusy,
+// user's quotas like a new one. Errors: report.ErrNotFound,
+// *report.ValidationError, *webpage.FetchError, ErrBusy, accounts.ErrPasswordsBusy,
 // *QuotaError, *ThrottledError.
-func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate) (site.Report, error) {
+func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate) (report.Report, error) {
 	cur, err := rs.store.Report(ctx, userID, id)
 	if err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	privacy := cur.Privacy
 	if in.Privacy != nil {
-		if privacy, err = site.ParsePrivacy(*in.Privacy); err != nil {
-			return site.Report{}, err
+		if privacy, err = report.ParsePrivacy(*in.Privacy); err != nil {
+			return report.Report{}, err
 		}
 	}
 	password, err := sharePassword(privacy, in.Password, cur.HasPassword())
 	if err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
-	var schedule *site.Schedule
+	var schedule *report.Schedule
 	if in.Schedule != nil {
-		sch, err := site.ParseSchedule(*in.Schedule)
+		sch, err := report.ParseSchedule(*in.Schedule)
 		if err != nil {
-			return site.Report{}, err
+			return report.Report{}, err
 		}
 		schedule = &sch
 	}
@@ -293,9 +294,9 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 	}
 	wait, err := rs.waitOf(in.Wait)
 	if err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
-	var a site.Analysis
+	var a pagecheck.Analysis
 	if in.Reanalyse {
 		if rs.jobs != nil && wait == 0 {
 			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, nil)
@@ -305,12 +306,12 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, later)
 		}
 		if o.err != nil {
-			return site.Report{}, o.err
+			return report.Report{}, o.err
 		}
 		a = o.a
 	}
 	now := rs.clock()
-	out, err := rs.store.UpdateReport(ctx, userID, id, func(r *site.Report) error {
+	out, err := rs.store.UpdateReport(ctx, userID, id, func(r *report.Report) error {
 		r.Privacy, r.UpdatedAt = privacy, now
 		if hash != "" {
 			r.PasswordHash = hash
@@ -335,13 +336,13 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 // updatePending is Update's write when the re-analysis did not finish
 // within its wait (later: it runs on in this process) or was not run
 // (wait 0): the report is pending, with its job, in one write.
-func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy site.Privacy, hash string, schedule *site.Schedule, later <-chan outcome) (site.Report, error) {
+func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy report.Privacy, hash string, schedule *report.Schedule, later <-chan outcome) (report.Report, error) {
 	now := rs.clock()
 	var runAt time.Time
 	if later != nil {
 		runAt = rs.backstop()
 	}
-	out, _, err := rs.jobs.jobs.UpdateWithJob(ctx, userID, id, func(r *site.Report) error {
+	out, _, err := rs.jobs.jobs.UpdateWithJob(ctx, userID, id, func(r *report.Report) error {
 		r.Privacy, r.UpdatedAt, r.Failure = privacy, now, ""
 		if hash != "" {
 			r.PasswordHash = hash
@@ -349,14 +350,14 @@ func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy 
 		if schedule != nil {
 			setSchedule(r, *schedule, now)
 		}
-		r.Status, r.Attempts = site.StatusPending, 0
+		r.Status, r.Attempts = report.StatusPending, 0
 		if later != nil {
-			r.Status, r.Attempts = site.StatusRunning, 1
+			r.Status, r.Attempts = report.StatusRunning, 1
 		}
 		return nil
 	}, runAt)
 	if err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
 	if later != nil {
 		go rs.finishLate(later, userID, id, true)
@@ -364,7 +365,7 @@ func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy 
 	return out, nil
 }
 
-// Delete deletes the user's report id, or returns site.ErrNotFound.
+// Delete deletes the user's report id, or returns report.ErrNotFound.
 func (rs *Reports) Delete(ctx context.Context, userID, id int64) error {
 	return rs.store.DeleteReport(ctx, userID, id)
 }
@@ -373,25 +374,25 @@ func (rs *Reports) Delete(ctx context.Context, userID, id int64) error {
 // page: to anyone when its privacy is 0 or 2 (the caller asks for the
 // password of a 2), and to its owner whatever its privacy (viewer is the
 // user the request authenticated, 0 for none). Otherwise, and for anything
-// that is not a share token (looked up no further), site.ErrNotFound.
-func (rs *Reports) Shared(ctx context.Context, token string, viewer int64) (site.Report, error) {
-	if !site.ValidShareToken(token) {
-		return site.Report{}, site.ErrNotFound
+// that is not a share token (looked up no further), report.ErrNotFound.
+func (rs *Reports) Shared(ctx context.Context, token string, viewer int64) (report.Report, error) {
+	if !report.ValidShareToken(token) {
+		return report.Report{}, report.ErrNotFound
 	}
 	r, err := rs.store.ReportByToken(ctx, token)
 	if err != nil {
-		return site.Report{}, err
+		return report.Report{}, err
 	}
-	if r.Privacy == site.Private && (viewer == 0 || r.UserID != viewer) {
-		return site.Report{}, site.ErrNotFound
+	if r.Privacy == report.Private && (viewer == 0 || r.UserID != viewer) {
+		return report.Report{}, report.ErrNotFound
 	}
 	return r, nil
 }
 
 // CheckSharePassword reports whether password opens report r (privacy 2).
 // Errors: accounts.ErrPasswordsBusy, the context's.
-func (rs *Reports) CheckSharePassword(ctx context.Context, r site.Report, password string) (bool, error) {
-	if r.Privacy != site.Protected || !r.HasPassword() || password == "" {
+func (rs *Reports) CheckSharePassword(ctx context.Context, r report.Report, password string) (bool, error) {
+	if r.Privacy != report.Protected || !r.HasPassword() || password == "" {
 		return false, nil
 	}
 	return rs.pw.Verify(ctx, r.PasswordHash, password)

@@ -9,33 +9,34 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
 // pageFetcher serves one hand-built page for every URL.
-type pageFetcher struct{ page *site.Fetched }
+type pageFetcher struct{ page *webpage.Fetched }
 
-func (f pageFetcher) Fetch(context.Context, string, ports.Admit) (*site.Fetched, error) {
+func (f pageFetcher) Fetch(context.Context, string, ports.Admit) (*webpage.Fetched, error) {
 	return f.page, nil
 }
 
 // TestReportsWithRealAnalyser runs the lifecycle with the production
 // analyser over a fake fetcher: the stored report is exactly what
-// site.Analyse makes of the page.
+// pagecheck.Analyse makes of the page.
 func TestReportsWithRealAnalyser(t *testing.T) {
-	page := &site.Fetched{
+	page := &webpage.Fetched{
 		RequestedURL: "http://example.com",
-		Page: site.Response{URL: "https://www.example.com/", Status: 200,
+		Page: webpage.Response{URL: "https://www.example.com/", Status: 200,
 			Header: map[string][]string{"Content-Type": {"text/html; charset=utf-8"}},
 			Body:   []byte("<!doctype html><html lang=en><head><title>Example</title></head><body><h1>Hi</h1></body></html>")},
-		Document: &site.Node{Type: site.DocumentNode, Children: []*site.Node{{Type: site.ElementNode, Tag: "html", Children: []*site.Node{
-			{Type: site.ElementNode, Tag: "head", Children: []*site.Node{{Type: site.ElementNode, Tag: "title", Children: []*site.Node{{Type: site.TextNode, Text: "Example"}}}}},
-			{Type: site.ElementNode, Tag: "body", Children: []*site.Node{{Type: site.ElementNode, Tag: "h1", Children: []*site.Node{{Type: site.TextNode, Text: "Hi"}}}}},
+		Document: &webpage.Node{Type: webpage.DocumentNode, Children: []*webpage.Node{{Type: webpage.ElementNode, Tag: "html", Children: []*webpage.Node{
+			{Type: webpage.ElementNode, Tag: "head", Children: []*webpage.Node{{Type: webpage.ElementNode, Tag: "title", Children: []*webpage.Node{{Type: webpage.TextNode, Text: "Example"}}}}},
+			{Type: webpage.ElementNode, Tag: "body", Children: []*webpage.Node{{Type: webpage.ElementNode, Tag: "h1", Children: []*webpage.Node{{Type: webpage.TextNode, Text: "Hi"}}}}},
 		}}}},
 	}
-	want := site.Analyse(page, site.DefaultWeights)
+	want := pagecheck.Analyse(page, pagecheck.DefaultWeights)
 	rs := reports.New(memory.NewReportStore(), reports.NewAnalyser(pageFetcher{page}, reports.AnalyserConfig{}), cheapPasswords)
 	r, err := rs.Create(context.Background(), 1, reports.NewReport{URL: "http://example.com"})
 	if err != nil {
@@ -44,7 +45,7 @@ func TestReportsWithRealAnalyser(t *testing.T) {
 	if r.URL != want.URL || r.Project != "example.com" || r.Score != want.Score || r.Rating != want.Rating {
 		t.Errorf("report = %+v, analysis %+v", r, want)
 	}
-	if len(r.Results) != len(want.Results) || (len(want.Results) > 0 && reflect.DeepEqual(r.Results, site.Results{})) {
+	if len(r.Results) != len(want.Results) || (len(want.Results) > 0 && reflect.DeepEqual(r.Results, pagecheck.Results{})) {
 		t.Errorf("results = %v, want %v", r.Results, want.Results)
 	}
 	for cat, checks := range want.Results {

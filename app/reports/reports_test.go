@@ -10,14 +10,16 @@ import (
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // cheapPasswords keeps the tests fast; production uses DefaultPasswordParams.
 var cheapPasswords = accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
 
 // opens reports whether password opens report r's share page.
-func opens(t *testing.T, rs *reports.Reports, r site.Report, password string) bool {
+func opens(t *testing.T, rs *reports.Reports, r report.Report, password string) bool {
 	t.Helper()
 	ok, err := rs.CheckSharePassword(context.Background(), r, password)
 	if err != nil {
@@ -34,23 +36,23 @@ type scripted struct {
 	calls    atomic.Int32
 }
 
-func (s *scripted) Analyse(_ context.Context, _ int64, rawURL string) (site.Analysis, error) {
+func (s *scripted) Analyse(_ context.Context, _ int64, rawURL string) (pagecheck.Analysis, error) {
 	s.calls.Add(1)
 	if s.err != nil {
-		return site.Analysis{}, s.err
+		return pagecheck.Analysis{}, s.err
 	}
 	final := s.finalURL
 	if final == "" {
 		final = rawURL
 	}
-	res := site.Results{site.SEO: {{ID: "title", Category: site.SEO, Importance: site.High, Passed: s.score > 0}}}
-	return site.Analysis{URL: final, Results: res, Score: s.score, Rating: site.RatingFor(s.score)}, nil
+	res := pagecheck.Results{pagecheck.SEO: {{ID: "title", Category: pagecheck.SEO, Importance: pagecheck.High, Passed: s.score > 0}}}
+	return pagecheck.Analysis{URL: final, Results: res, Score: s.score, Rating: pagecheck.RatingFor(s.score)}, nil
 }
 
 func ptr[T any](v T) *T { return &v }
 
 func fieldOf(err error) string {
-	var ve *site.ValidationError
+	var ve *report.ValidationError
 	if !errors.As(err, &ve) {
 		return ""
 	}
@@ -69,7 +71,7 @@ func TestCreateReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.ID == 0 || r.UserID != 7 || r.URL != "https://www.Example.com/home" || r.Project != "example.com" || r.Score != 83 ||
-		r.Rating != site.Good || r.Privacy != site.Private || r.HasPassword() || r.GeneratedAt.IsZero() || !r.CreatedAt.Equal(r.GeneratedAt) {
+		r.Rating != pagecheck.Good || r.Privacy != report.Private || r.HasPassword() || r.GeneratedAt.IsZero() || !r.CreatedAt.Equal(r.GeneratedAt) {
 		t.Errorf("Create = %+v", r)
 	}
 	p, err := rs.Create(ctx, 7, reports.NewReport{URL: "http://example.com", Privacy: ptr(2), Password: ptr("open sesame")})
@@ -106,8 +108,8 @@ func TestCreateReport(t *testing.T) {
 	if _, err := rs.Create(ctx, 7, reports.NewReport{URL: "http://a.com", Privacy: ptr(0), Password: ptr("")}); err != nil {
 		t.Errorf("an empty password field with privacy 0 = %v, want accepted as not sent", err)
 	}
-	an.err = &site.FetchError{Reason: "no answer"}
-	var fe *site.FetchError
+	an.err = &webpage.FetchError{Reason: "no answer"}
+	var fe *webpage.FetchError
 	if _, err := rs.Create(ctx, 7, reports.NewReport{URL: "http://down.example"}); !errors.As(err, &fe) {
 		t.Errorf("unreachable target err = %v", err)
 	}
@@ -126,15 +128,15 @@ func TestUpdateReport(t *testing.T) {
 		t.Errorf("password on a private report: %v", err)
 	}
 	u, err := rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Privacy: ptr(2), Password: ptr("open sesame")})
-	if err != nil || u.Privacy != site.Protected || !opens(t, rs, u, "open sesame") {
+	if err != nil || u.Privacy != report.Protected || !opens(t, rs, u, "open sesame") {
 		t.Fatalf("to privacy 2 = %+v, %v", u, err)
 	}
 	u, err = rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Privacy: ptr(0)})
-	if err != nil || u.Privacy != site.Public || !u.HasPassword() {
+	if err != nil || u.Privacy != report.Public || !u.HasPassword() {
 		t.Fatalf("to privacy 0 = %+v, %v; the hash is kept", u, err)
 	}
 	u, err = rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Privacy: ptr(2)})
-	if err != nil || u.Privacy != site.Protected || !opens(t, rs, u, "open sesame") {
+	if err != nil || u.Privacy != report.Protected || !opens(t, rs, u, "open sesame") {
 		t.Fatalf("back to privacy 2 without a password = %+v, %v; want the old one reused", u, err)
 	}
 	u, _ = rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Password: ptr("new sesame")})
@@ -147,10 +149,10 @@ func TestUpdateReport(t *testing.T) {
 
 	an.score, an.finalURL = 95, "https://www.elsewhere.org/"
 	u, err = rs.Update(ctx, 1, r.ID, reports.ReportUpdate{Reanalyse: true})
-	if err != nil || u.Score != 95 || u.Rating != site.Good || u.Project != "elsewhere.org" || u.URL != r.URL || u.Privacy != site.Protected || !u.HasPassword() || an.calls.Load() != 2 {
+	if err != nil || u.Score != 95 || u.Rating != pagecheck.Good || u.Project != "elsewhere.org" || u.URL != r.URL || u.Privacy != report.Protected || !u.HasPassword() || an.calls.Load() != 2 {
 		t.Errorf("re-analysis = %+v, %v", u, err)
 	}
-	if _, err := rs.Update(ctx, 2, r.ID, reports.ReportUpdate{Privacy: ptr(0)}); !errors.Is(err, site.ErrNotFound) {
+	if _, err := rs.Update(ctx, 2, r.ID, reports.ReportUpdate{Privacy: ptr(0)}); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("another user's update err = %v", err)
 	}
 	an.err = reports.ErrBusy
@@ -167,11 +169,11 @@ func TestSharedReports(t *testing.T) {
 	rs := reports.New(memory.NewReportStore(), &scripted{score: 60}, cheapPasswords)
 	priv, _ := rs.Create(ctx, 1, reports.NewReport{URL: "https://a.com"})
 	pub, _ := rs.Create(ctx, 1, reports.NewReport{URL: "https://a.com", Privacy: ptr(0)})
-	if !site.ValidShareToken(priv.Token) || !site.ValidShareToken(pub.Token) || priv.Token == pub.Token {
+	if !report.ValidShareToken(priv.Token) || !report.ValidShareToken(pub.Token) || priv.Token == pub.Token {
 		t.Fatalf("share tokens %q and %q", priv.Token, pub.Token)
 	}
 	for _, viewer := range []int64{0, 2} {
-		if _, err := rs.Shared(ctx, priv.Token, viewer); !errors.Is(err, site.ErrNotFound) {
+		if _, err := rs.Shared(ctx, priv.Token, viewer); !errors.Is(err, report.ErrNotFound) {
 			t.Errorf("Shared(private, viewer %d) err = %v", viewer, err)
 		}
 	}
@@ -182,7 +184,7 @@ func TestSharedReports(t *testing.T) {
 		t.Errorf("Shared(public) = %+v, %v", got, err)
 	}
 	for _, token := range []string{"", "1", strings.ToUpper(pub.Token), pub.Token + "a", "abcdefghijklmnopqrstuvwxyz"} {
-		if _, err := rs.Shared(ctx, token, 1); !errors.Is(err, site.ErrNotFound) {
+		if _, err := rs.Shared(ctx, token, 1); !errors.Is(err, report.ErrNotFound) {
 			t.Errorf("Shared(%q) err = %v", token, err)
 		}
 	}
@@ -201,23 +203,23 @@ func TestProjectsUseCases(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	page, err := ps.List(ctx, 1, site.ProjectParams{SortBy: "project", Sort: "asc"})
+	page, err := ps.List(ctx, 1, report.ProjectParams{SortBy: "project", Sort: "asc"})
 	if err != nil || page.Total != 2 || len(page.Items) != 2 || page.Items[0].Name != "a.com" || page.Items[0].Reports != 2 || page.Page.PerPage != 10 {
 		t.Fatalf("List = %+v, %v", page, err)
 	}
-	if _, err := ps.List(ctx, 1, site.ProjectParams{PerPage: 7}); fieldOf(err) != "per_page" {
+	if _, err := ps.List(ctx, 1, report.ProjectParams{PerPage: 7}); fieldOf(err) != "per_page" {
 		t.Errorf("per_page 7 err = %v", err)
 	}
 	if n, err := ps.Delete(ctx, 1, "WWW.A.com"); err != nil || n != 2 {
 		t.Errorf("Delete = %d, %v", n, err)
 	}
-	if _, err := ps.Delete(ctx, 2, "b.com"); !errors.Is(err, site.ErrNotFound) {
+	if _, err := ps.Delete(ctx, 2, "b.com"); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("another user's Delete err = %v", err)
 	}
-	if _, err := ps.Delete(ctx, 1, "b.com\x00"); !errors.Is(err, site.ErrNotFound) {
+	if _, err := ps.Delete(ctx, 1, "b.com\x00"); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("Delete of a name with NUL err = %v, want not found", err)
 	}
-	list, err := rs.List(ctx, 1, site.ReportParams{})
+	list, err := rs.List(ctx, 1, report.ReportParams{})
 	if err != nil || list.Total != 1 || list.Items[0].Project != "b.com" {
 		t.Errorf("reports after project delete = %+v, %v", list, err)
 	}

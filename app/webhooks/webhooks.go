@@ -12,7 +12,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webhook"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -50,8 +52,8 @@ type NewWebhook struct {
 }
 
 // Create validates in and stores the user's webhook. Errors:
-// *site.ValidationError (url, secret, events; a URL the guard refuses).
-func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (site.Webhook, error) {
+// *report.ValidationError (url, secret, events; a URL the guard refuses).
+func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (webhook.Webhook, error) {
 	fields := map[string][]string{}
 	u, err := url.Parse(in.URL)
 	switch {
@@ -61,7 +63,7 @@ func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (sit
 		fields["url"] = []string{"must be an absolute http or https URL"}
 	default:
 		if err := h.poster.Check(in.URL); err != nil {
-			var fe *site.FetchError
+			var fe *webpage.FetchError
 			msg := "is not allowed"
 			if errors.As(err, &fe) {
 				msg = "is refused: " + fe.Reason
@@ -69,48 +71,48 @@ func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (sit
 			fields["url"] = []string{msg}
 		}
 	}
-	if n := len([]rune(in.Secret)); n < site.MinWebhookSecret || len(in.Secret) > 256 {
+	if n := len([]rune(in.Secret)); n < webhook.MinSecret || len(in.Secret) > 256 {
 		fields["secret"] = []string{"must be 16 to 256 characters"}
 	}
 	events := in.Events
 	if events == nil {
-		events = []string{site.EventReportFinished}
+		events = []string{webhook.EventReportFinished}
 	}
 	if len(events) == 0 {
 		fields["events"] = []string{"must name at least one event"}
 	}
 	for _, e := range events {
-		if e != site.EventReportFinished {
+		if e != webhook.EventReportFinished {
 			fields["events"] = []string{"unknown event " + strconv.Quote(e) + " (known: report.finished)"}
 		}
 	}
 	if len(fields) > 0 {
-		return site.Webhook{}, &site.ValidationError{Fields: fields}
+		return webhook.Webhook{}, &report.ValidationError{Fields: fields}
 	}
 	have, err := h.store.Webhooks(ctx, userID)
 	if err != nil {
-		return site.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	if len(have) >= MaxPerUser {
-		return site.Webhook{}, site.Invalid("url", "at most "+strconv.Itoa(MaxPerUser)+" webhooks per user")
+		return webhook.Webhook{}, report.Invalid("url", "at most "+strconv.Itoa(MaxPerUser)+" webhooks per user")
 	}
-	return h.store.CreateWebhook(ctx, site.Webhook{UserID: userID, URL: in.URL, Secret: in.Secret,
+	return h.store.CreateWebhook(ctx, webhook.Webhook{UserID: userID, URL: in.URL, Secret: in.Secret,
 		Events: events, CreatedAt: h.now().UTC()})
 }
 
 // List returns the user's webhooks, oldest first.
-func (h *Webhooks) List(ctx context.Context, userID int64) ([]site.Webhook, error) {
+func (h *Webhooks) List(ctx context.Context, userID int64) ([]webhook.Webhook, error) {
 	return h.store.Webhooks(ctx, userID)
 }
 
-// Delete deletes the user's webhook id. Errors: site.ErrNotFound.
+// Delete deletes the user's webhook id. Errors: report.ErrNotFound.
 func (h *Webhooks) Delete(ctx context.Context, userID, id int64) error {
 	return h.store.DeleteWebhook(ctx, userID, id)
 }
 
 // Deliveries returns the deliveries of the user's webhook id, newest first
-// (at most MaxDeliveries). Errors: site.ErrNotFound.
-func (h *Webhooks) Deliveries(ctx context.Context, userID, id int64) ([]site.Delivery, error) {
+// (at most MaxDeliveries). Errors: report.ErrNotFound.
+func (h *Webhooks) Deliveries(ctx context.Context, userID, id int64) ([]webhook.Delivery, error) {
 	return h.store.Deliveries(ctx, userID, id, MaxDeliveries)
 }
 
@@ -137,7 +139,7 @@ type Event struct {
 // ReportFinished enqueues a report.finished delivery of r to each of its
 // user's webhooks that wants it. Failures are logged: the report is
 // stored whatever happens here.
-func (h *Webhooks) ReportFinished(ctx context.Context, r site.Report) {
+func (h *Webhooks) ReportFinished(ctx context.Context, r report.Report) {
 	ctx = context.WithoutCancel(ctx)
 	hooks, err := h.store.Webhooks(ctx, r.UserID)
 	if err != nil {
@@ -145,18 +147,18 @@ func (h *Webhooks) ReportFinished(ctx context.Context, r site.Report) {
 		return
 	}
 	now := h.now().UTC()
-	body, err := json.Marshal(Event{Event: site.EventReportFinished, SentAt: now, Report: EventReport{
+	body, err := json.Marshal(Event{Event: webhook.EventReportFinished, SentAt: now, Report: EventReport{
 		ID: r.ID, URL: r.URL, Project: r.Project, Status: string(r.Status), Score: r.Score, Result: string(r.Rating),
 		Failure: r.Failure, Attempts: r.Attempts, GeneratedAt: r.GeneratedAt.UTC()}})
 	if err != nil {
 		h.log.ErrorContext(ctx, "webhooks: encode event", "err", err)
 		return
 	}
-	var ds []site.Delivery
+	var ds []webhook.Delivery
 	for _, w := range hooks {
-		if w.Wants(site.EventReportFinished) {
-			ds = append(ds, site.Delivery{WebhookID: w.ID, UserID: r.UserID, ReportID: r.ID, Event: site.EventReportFinished,
-				Body: body, Status: site.DeliveryPending, CreatedAt: now, UpdatedAt: now})
+		if w.Wants(webhook.EventReportFinished) {
+			ds = append(ds, webhook.Delivery{WebhookID: w.ID, UserID: r.UserID, ReportID: r.ID, Event: webhook.EventReportFinished,
+				Body: body, Status: webhook.DeliveryPending, CreatedAt: now, UpdatedAt: now})
 		}
 	}
 	if len(ds) == 0 {
@@ -170,35 +172,35 @@ func (h *Webhooks) ReportFinished(ctx context.Context, r site.Report) {
 // Deliver is the worker of delivery jobs (a ports.DeliveryWorker): it
 // POSTs the delivery's body, signed at the time of the attempt, and
 // records the attempt. A network failure or a 5xx answer is retried (a
-// *ports.RetryError) until site.MaxWebhookAttempts attempts; a 2xx
+// *ports.RetryError) until webhook.MaxAttempts attempts; a 2xx
 // delivers; anything else (a 3xx or 4xx answer, a refused target, the last
 // attempt) fails the delivery.
 func (h *Webhooks) Deliver(ctx context.Context, job ports.DeliveryJob) error {
 	d, err := h.store.Delivery(ctx, job.DeliveryID)
-	if errors.Is(err, site.ErrNotFound) {
+	if errors.Is(err, report.ErrNotFound) {
 		return nil // its webhook was deleted
 	}
 	if err != nil {
 		return &ports.RetryError{Err: err}
 	}
-	if d.Status != site.DeliveryPending {
+	if d.Status != webhook.DeliveryPending {
 		return nil
 	}
 	w, err := h.store.Webhook(ctx, d.UserID, d.WebhookID)
-	if errors.Is(err, site.ErrNotFound) {
+	if errors.Is(err, report.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
 		return &ports.RetryError{Err: err}
 	}
 	now := h.now()
-	m := site.WebhookMessage{Event: d.Event, DeliveryID: d.ID, Signature: site.Signature(w.Secret, now, d.Body), Body: d.Body}
-	actx, cancel := context.WithTimeout(ctx, site.WebhookTimeout)
+	m := webhook.Message{Event: d.Event, DeliveryID: d.ID, Signature: webhook.Signature(w.Secret, now, d.Body), Body: d.Body}
+	actx, cancel := context.WithTimeout(ctx, webhook.Timeout)
 	status, perr := h.poster.Post(actx, w.URL, m)
 	cancel()
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	retry := (perr != nil && !(errors.As(perr, &fe) && fe.Refused)) || status >= 500
-	d, uerr := h.store.UpdateDelivery(context.WithoutCancel(ctx), d.ID, func(d *site.Delivery) error {
+	d, uerr := h.store.UpdateDelivery(context.WithoutCancel(ctx), d.ID, func(d *webhook.Delivery) error {
 		d.Attempts++
 		d.UpdatedAt = h.now().UTC()
 		d.ResponseStatus = status
@@ -215,22 +217,22 @@ func (h *Webhooks) Deliver(ctx context.Context, job ports.DeliveryJob) error {
 		}
 		switch {
 		case perr == nil && status >= 200 && status <= 299:
-			d.Status = site.DeliveryDelivered
-		case retry && d.Attempts < site.MaxWebhookAttempts:
-			d.Status = site.DeliveryPending
+			d.Status = webhook.DeliveryDelivered
+		case retry && d.Attempts < webhook.MaxAttempts:
+			d.Status = webhook.DeliveryPending
 		default:
-			d.Status = site.DeliveryFailed
+			d.Status = webhook.DeliveryFailed
 		}
 		return nil
 	})
 	switch {
-	case errors.Is(uerr, site.ErrNotFound):
+	case errors.Is(uerr, report.ErrNotFound):
 		return nil
 	case uerr != nil:
 		return &ports.RetryError{Err: uerr}
-	case d.Status == site.DeliveryPending:
+	case d.Status == webhook.DeliveryPending:
 		return &ports.RetryError{Err: errors.New(d.LastError)}
-	case d.Status == site.DeliveryFailed:
+	case d.Status == webhook.DeliveryFailed:
 		return errors.New("webhooks: delivery failed: " + d.LastError)
 	}
 	return nil

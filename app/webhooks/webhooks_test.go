@@ -9,7 +9,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/webhooks"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webhook"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -18,13 +20,13 @@ import (
 type fakePoster struct {
 	mu      sync.Mutex
 	answers []func() (int, error)
-	sent    []site.WebhookMessage
+	sent    []webhook.Message
 	checked error
 }
 
 func (p *fakePoster) Check(string) error { return p.checked }
 
-func (p *fakePoster) Post(_ context.Context, _ string, m site.WebhookMessage) (int, error) {
+func (p *fakePoster) Post(_ context.Context, _ string, m webhook.Message) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.sent = append(p.sent, m)
@@ -42,10 +44,10 @@ func status(n int) func() (int, error) { return func() (int, error) { return n, 
 type queue struct {
 	store *memory.ReportStore
 	jobs  *memory.Jobs
-	ds    []site.Delivery
+	ds    []webhook.Delivery
 }
 
-func (q *queue) CreateDeliveries(ctx context.Context, ds []site.Delivery) ([]site.Delivery, error) {
+func (q *queue) CreateDeliveries(ctx context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
 	out, err := q.jobs.CreateDeliveries(ctx, ds) // stored; the queue is never started
 	q.ds = append(q.ds, out...)
 	return out, err
@@ -74,12 +76,12 @@ func TestCreateValidates(t *testing.T) {
 		{webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef", Events: []string{"x"}}, "events"},
 	} {
 		_, err := h.Create(ctx, 1, c.in)
-		var ve *site.ValidationError
+		var ve *report.ValidationError
 		if !errors.As(err, &ve) || len(ve.Fields[c.field]) == 0 {
 			t.Errorf("Create(%+v) = %v, want invalid %s", c.in, err, c.field)
 		}
 	}
-	p.checked = &site.FetchError{Reason: "private address", Refused: true}
+	p.checked = &webpage.FetchError{Reason: "private address", Refused: true}
 	if _, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "http://10.0.0.1/h", Secret: "0123456789abcdef"}); err == nil {
 		t.Error("a URL the guard refuses was accepted")
 	}
@@ -111,21 +113,21 @@ func deliverAll(t *testing.T, h *webhooks.Webhooks, id int64) (int, error) {
 
 func TestDeliverOutcomes(t *testing.T) {
 	ctx := context.Background()
-	report := site.Report{ID: 7, UserID: 1, URL: "https://site.example/", Status: site.StatusFailed, Failure: "no answer", Attempts: 3}
+	finished := report.Report{ID: 7, UserID: 1, URL: "https://site.example/", Status: report.StatusFailed, Failure: "no answer", Attempts: 3}
 	for _, c := range []struct {
 		name     string
 		answers  []func() (int, error)
 		runs     int
-		status   site.DeliveryStatus
+		status   webhook.DeliveryStatus
 		response int
 	}{
-		{"2xx", nil, 1, site.DeliveryDelivered, 200},
-		{"5xx then 2xx", []func() (int, error){status(500), status(503)}, 3, site.DeliveryDelivered, 200},
-		{"network error then 2xx", []func() (int, error){func() (int, error) { return 0, &site.FetchError{Reason: "reset", Transient: true} }}, 2, site.DeliveryDelivered, 200},
-		{"5xx always", []func() (int, error){status(500), status(500), status(500), status(500), status(500), status(500)}, 5, site.DeliveryFailed, 500},
-		{"4xx", []func() (int, error){status(410)}, 1, site.DeliveryFailed, 410},
-		{"3xx", []func() (int, error){status(302)}, 1, site.DeliveryFailed, 302},
-		{"refused", []func() (int, error){func() (int, error) { return 0, &site.FetchError{Reason: "private address", Refused: true} }}, 1, site.DeliveryFailed, 0},
+		{"2xx", nil, 1, webhook.DeliveryDelivered, 200},
+		{"5xx then 2xx", []func() (int, error){status(500), status(503)}, 3, webhook.DeliveryDelivered, 200},
+		{"network error then 2xx", []func() (int, error){func() (int, error) { return 0, &webpage.FetchError{Reason: "reset", Transient: true} }}, 2, webhook.DeliveryDelivered, 200},
+		{"5xx always", []func() (int, error){status(500), status(500), status(500), status(500), status(500), status(500)}, 5, webhook.DeliveryFailed, 500},
+		{"4xx", []func() (int, error){status(410)}, 1, webhook.DeliveryFailed, 410},
+		{"3xx", []func() (int, error){status(302)}, 1, webhook.DeliveryFailed, 302},
+		{"refused", []func() (int, error){func() (int, error) { return 0, &webpage.FetchError{Reason: "private address", Refused: true} }}, 1, webhook.DeliveryFailed, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := &fakePoster{answers: c.answers}
@@ -137,7 +139,7 @@ func TestDeliverOutcomes(t *testing.T) {
 			if _, err := h.Create(ctx, 2, webhooks.NewWebhook{URL: "https://other.example/h", Secret: "0123456789abcdef"}); err != nil {
 				t.Fatal(err)
 			}
-			h.ReportFinished(ctx, report)
+			h.ReportFinished(ctx, finished)
 			if len(q.ds) != 1 || q.ds[0].WebhookID != w.ID || q.ds[0].ReportID != 7 {
 				t.Fatalf("deliveries = %+v, want one to the user's webhook", q.ds)
 			}
@@ -146,15 +148,15 @@ func TestDeliverOutcomes(t *testing.T) {
 			if err != nil || runs != c.runs || d.Attempts != c.runs || d.Status != c.status || d.ResponseStatus != c.response {
 				t.Errorf("after %d runs: %+v, %v; want %d attempts, %s, response %d", runs, d, err, c.runs, c.status, c.response)
 			}
-			if (d.Status == site.DeliveryFailed) == (d.LastError == "") {
+			if (d.Status == webhook.DeliveryFailed) == (d.LastError == "") {
 				t.Errorf("last error %q with status %s", d.LastError, d.Status)
 			}
 			for _, m := range p.sent {
-				if !site.VerifySignature("0123456789abcdef", m.Signature, m.Body, time.Now(), 5*time.Minute) {
+				if !webhook.VerifySignature("0123456789abcdef", m.Signature, m.Body, time.Now(), 5*time.Minute) {
 					t.Errorf("attempt signed %q does not verify", m.Signature)
 				}
-				if m.Event != site.EventReportFinished || m.DeliveryID != d.ID || string(m.Body) != string(d.Body) {
-					t.Errorf("attempt sent event %q, delivery %d, body %s; want %q, %d, the delivery's", m.Event, m.DeliveryID, m.Body, site.EventReportFinished, d.ID)
+				if m.Event != webhook.EventReportFinished || m.DeliveryID != d.ID || string(m.Body) != string(d.Body) {
+					t.Errorf("attempt sent event %q, delivery %d, body %s; want %q, %d, the delivery's", m.Event, m.DeliveryID, m.Body, webhook.EventReportFinished, d.ID)
 				}
 			}
 		})
@@ -162,7 +164,7 @@ func TestDeliverOutcomes(t *testing.T) {
 	// A deleted webhook's delivery is dropped.
 	h, store, q := setup(t, &fakePoster{})
 	w, _ := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://hooks.example/h", Secret: "0123456789abcdef"})
-	h.ReportFinished(ctx, report)
+	h.ReportFinished(ctx, finished)
 	if err := store.DeleteWebhook(ctx, 1, w.ID); err != nil {
 		t.Fatal(err)
 	}

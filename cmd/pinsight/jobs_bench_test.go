@@ -12,7 +12,7 @@ import (
 
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // BenchmarkJobThroughput queues 100 analyses of a local fixture page
@@ -52,7 +52,7 @@ func BenchmarkJobThroughput(b *testing.B) {
 		done := map[int64]bool{}
 		for len(done) < n {
 			for page := 1; ; page++ {
-				list, err := rs.List(ctx, u.ID, site.ReportParams{Status: "generated", PerPage: 100, Page: page})
+				list, err := rs.List(ctx, u.ID, report.ReportParams{Status: "generated", PerPage: 100, Page: page})
 				if err != nil {
 					b.Fatal(err)
 				}

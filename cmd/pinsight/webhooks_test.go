@@ -16,7 +16,7 @@ import (
 	"go.uber.org/fx/fxtest"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webhook"
 )
 
 // webhookReceiver is a local endpoint that verifies each delivery's
@@ -49,11 +49,11 @@ func (r *webhookReceiver) serve(w http.ResponseWriter, req *http.Request) {
 	switch {
 	case req.Method != http.MethodPost || req.Header.Get("Content-Type") != "application/json":
 		r.bad = append(r.bad, "method or content type: "+req.Method+" "+req.Header.Get("Content-Type"))
-	case !site.VerifySignature(r.secret, sig, body, time.Now(), 5*time.Minute):
+	case !webhook.VerifySignature(r.secret, sig, body, time.Now(), 5*time.Minute):
 		r.bad = append(r.bad, "signature "+sig)
-	case site.VerifySignature("another secret of 16+ chars", sig, body, time.Now(), 5*time.Minute):
+	case webhook.VerifySignature("another secret of 16+ chars", sig, body, time.Now(), 5*time.Minute):
 		r.bad = append(r.bad, "verified with the wrong secret")
-	case site.VerifySignature(r.secret, sig, body, time.Now().Add(6*time.Minute), 5*time.Minute):
+	case webhook.VerifySignature(r.secret, sig, body, time.Now().Add(6*time.Minute), 5*time.Minute):
 		r.bad = append(r.bad, "verified 6 minutes later (replay window)")
 	}
 	if len(r.fail) > 0 {

@@ -12,7 +12,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/riverjobs"
 	"github.com/pinsight/pinsight/adapters/sqlite"
 	"github.com/pinsight/pinsight/domain/account"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // TestWorkerRunsJobs: `pinsight worker`'s graph serves no HTTP and runs
@@ -40,8 +40,8 @@ func TestWorkerRunsJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
-	r, _, err := queue.CreateWithJob(ctx, site.Report{UserID: u.ID, URL: fixture.URL + "/fast", Project: "127.0.0.1",
-		Status: site.StatusPending, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}, nil, time.Time{})
+	r, _, err := queue.CreateWithJob(ctx, report.Report{UserID: u.ID, URL: fixture.URL + "/fast", Project: "127.0.0.1",
+		Status: report.StatusPending, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}, nil, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestWorkerRunsJobs(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		got, err := store.Report(ctx, u.ID, r.ID)
-		if err == nil && got.Status == site.StatusGenerated {
+		if err == nil && got.Status == report.StatusGenerated {
 			if got.Attempts != 1 || got.Rating == "" {
 				t.Errorf("report = %+v, want generated after 1 attempt", got)
 			}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -129,17 +129,17 @@ func TestPageFetcher(t *testing.T, newFetcher func(t *testing.T, allow []string)
 	})
 	t.Run("no answer is a FetchError", func(t *testing.T) {
 		_, err := f.Fetch(ctx, gone.URL+"/", nil)
-		var fe *site.FetchError
+		var fe *webpage.FetchError
 		if !errors.As(err, &fe) {
-			t.Errorf("Fetch of a closed port = %v, want a *site.FetchError", err)
+			t.Errorf("Fetch of a closed port = %v, want a *webpage.FetchError", err)
 		}
 	})
 	t.Run("refused targets are FetchErrors", func(t *testing.T) {
 		for _, target := range []string{"ftp://" + hostOf(srv.URL) + "/", "http://127.0.0.1:1/", "http://[::1]:1/"} {
 			_, err := f.Fetch(ctx, target, nil)
-			var fe *site.FetchError
+			var fe *webpage.FetchError
 			if !errors.As(err, &fe) {
-				t.Errorf("Fetch(%s) = %v, want a *site.FetchError", target, err)
+				t.Errorf("Fetch(%s) = %v, want a *webpage.FetchError", target, err)
 			}
 		}
 	})
@@ -170,7 +170,7 @@ func TestPageFetcher(t *testing.T, newFetcher func(t *testing.T, allow []string)
 		errBusy := errors.New("throttled by the suite")
 		a = &targets{refuse: errBusy}
 		_, err := f.Fetch(ctx, srv.URL+"/", a.admit)
-		var fe *site.FetchError
+		var fe *webpage.FetchError
 		if !errors.Is(err, errBusy) || errors.As(err, &fe) {
 			t.Errorf("Fetch refused by admit = %v, want the admit's error, not a FetchError", err)
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/paging"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -18,13 +18,13 @@ import (
 const idemLock = time.Minute
 
 // newClaim is a claim of key by user at now, as the app makes one.
-func newClaim(user int64, key, fingerprint string, now time.Time) site.Idempotency {
-	return site.Idempotency{UserID: user, Key: key, Fingerprint: fingerprint, Claim: site.NewShareToken(),
-		LockedUntil: now.Add(idemLock), ExpiresAt: now.Add(site.IdempotencyKeyTTL)}
+func newClaim(user int64, key, fingerprint string, now time.Time) report.Idempotency {
+	return report.Idempotency{UserID: user, Key: key, Fingerprint: fingerprint, Claim: report.NewShareToken(),
+		LockedUntil: now.Add(idemLock), ExpiresAt: now.Add(report.IdempotencyKeyTTL)}
 }
 
 // sameIdempotency fails unless got equals want in every field.
-func sameIdempotency(t *testing.T, what string, got, want site.Idempotency) {
+func sameIdempotency(t *testing.T, what string, got, want report.Idempotency) {
 	t.Helper()
 	if got.UserID != want.UserID || got.Key != want.Key || got.Fingerprint != want.Fingerprint || got.Claim != want.Claim ||
 		got.Outcome != want.Outcome || !slices.Equal(got.ReportIDs, want.ReportIDs) ||
@@ -33,7 +33,7 @@ func sameIdempotency(t *testing.T, what string, got, want site.Idempotency) {
 	}
 }
 
-func mustClaim(t *testing.T, s ports.ReportStore, idem site.Idempotency, now time.Time) (site.Idempotency, bool) {
+func mustClaim(t *testing.T, s ports.ReportStore, idem report.Idempotency, now time.Time) (report.Idempotency, bool) {
 	t.Helper()
 	got, claimed, err := s.ClaimIdempotency(context.Background(), idem, now)
 	if err != nil {
@@ -44,7 +44,7 @@ func mustClaim(t *testing.T, s ports.ReportStore, idem site.Idempotency, now tim
 
 func countReports(t *testing.T, s ports.ReportStore, user int64) int {
 	t.Helper()
-	_, total, err := s.Reports(context.Background(), user, site.ReportQuery{SortBy: site.SortReportsByID, Page: paging.Page{Number: 1, PerPage: 10}})
+	_, total, err := s.Reports(context.Background(), user, report.ReportQuery{SortBy: report.SortReportsByID, Page: paging.Page{Number: 1, PerPage: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +78,8 @@ func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 
 	// The report and the finished record are stored together.
 	done := first
-	done.Outcome = site.OutcomeCreated
-	created, err := s.CreateReports(ctx, []site.Report{newReport(u[1], "https://idem.example/a", 60, 0, site.Private)}, &done)
+	done.Outcome = report.OutcomeCreated
+	created, err := s.CreateReports(ctx, []report.Report{newReport(u[1], "https://idem.example/a", 60, 0, report.Private)}, &done)
 	if err != nil || len(created) != 1 {
 		t.Fatalf("CreateReports with the claim = %v, %v", created, err)
 	}
@@ -97,8 +97,8 @@ func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 		t.Error("ReleaseIdempotency forgot a finished request's key")
 	}
 	// Finishing it a second time stores nothing.
-	if _, err := s.CreateReports(ctx, []site.Report{newReport(u[1], "https://idem.example/dup", 60, 1, site.Private)}, &done); !errors.Is(err, site.ErrClaimLost) {
-		t.Errorf("CreateReports under a finished claim err = %v, want site.ErrClaimLost", err)
+	if _, err := s.CreateReports(ctx, []report.Report{newReport(u[1], "https://idem.example/dup", 60, 1, report.Private)}, &done); !errors.Is(err, report.ErrClaimLost) {
+		t.Errorf("CreateReports under a finished claim err = %v, want report.ErrClaimLost", err)
 	}
 	if n := countReports(t, s, u[1]); n != 1 {
 		t.Errorf("user 1 has %d reports, want 1: a lost claim stored one", n)
@@ -108,7 +108,7 @@ func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 	failed := newClaim(u[1], "order-2", "fp-a", now)
 	mustClaim(t, s, failed, now)
 	other := failed
-	other.Claim = site.NewShareToken()
+	other.Claim = report.NewShareToken()
 	if err := s.ReleaseIdempotency(ctx, other); err != nil {
 		t.Fatal(err)
 	}
@@ -135,9 +135,9 @@ func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 	} else {
 		sameIdempotency(t, "claim past the lock", got, takeover)
 	}
-	abandoned.Outcome = site.OutcomeCreated
-	if _, err := s.CreateReports(ctx, []site.Report{newReport(u[1], "https://idem.example/late", 60, 2, site.Private)}, &abandoned); !errors.Is(err, site.ErrClaimLost) {
-		t.Errorf("CreateReports under a claim taken over err = %v, want site.ErrClaimLost", err)
+	abandoned.Outcome = report.OutcomeCreated
+	if _, err := s.CreateReports(ctx, []report.Report{newReport(u[1], "https://idem.example/late", 60, 2, report.Private)}, &abandoned); !errors.Is(err, report.ErrClaimLost) {
+		t.Errorf("CreateReports under a claim taken over err = %v, want report.ErrClaimLost", err)
 	}
 	if n := countReports(t, s, u[1]); n != 1 {
 		t.Errorf("user 1 has %d reports, want 1", n)
@@ -146,17 +146,17 @@ func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 	// Several reports under one key (a batch), in order.
 	batch := newClaim(u[1], "batch-1", "fp-batch", now)
 	mustClaim(t, s, batch, now)
-	batch.Outcome = site.OutcomeAccepted
-	var rs []site.Report
+	batch.Outcome = report.OutcomeAccepted
+	var rs []report.Report
 	for i := range 3 {
-		rs = append(rs, newReport(u[1], fmt.Sprintf("https://idem.example/b%d", i), 50+i, 3+i, site.Private))
+		rs = append(rs, newReport(u[1], fmt.Sprintf("https://idem.example/b%d", i), 50+i, 3+i, report.Private))
 	}
 	created, err = s.CreateReports(ctx, rs, &batch)
 	if err != nil || len(created) != 3 || !(created[0].ID < created[1].ID && created[1].ID < created[2].ID) {
 		t.Fatalf("CreateReports of 3 = %v, %v", created, err)
 	}
 	for i, r := range created {
-		if r.URL != rs[i].URL || !site.ValidShareToken(r.Token) {
+		if r.URL != rs[i].URL || !report.ValidShareToken(r.Token) {
 			t.Errorf("report %d of the batch = %s (token %q), want %s", i, r.URL, r.Token, rs[i].URL)
 		}
 	}
@@ -166,7 +166,7 @@ func testIdempotency(t *testing.T, s ports.ReportStore, u owners) {
 	}
 
 	// After its time to live a key is forgotten, finished or not.
-	expired := now.Add(site.IdempotencyKeyTTL)
+	expired := now.Add(report.IdempotencyKeyTTL)
 	for _, key := range []string{"order-1", "batch-1"} {
 		fresh := newClaim(u[1], key, "fp-new", expired)
 		if got, claimed := mustClaim(t, s, fresh, expired); !claimed {
@@ -184,7 +184,7 @@ func testIdempotencyRace(t *testing.T, s ports.ReportStore, u owners) {
 	now := reportEpoch
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	var winners []site.Idempotency
+	var winners []report.Idempotency
 	holders := map[string]bool{}
 	for range n {
 		wg.Go(func() {

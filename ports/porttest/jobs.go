@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -102,23 +103,23 @@ func startJobs(t *testing.T, s JobsSubject, rec *jobRecorder) {
 	})
 }
 
-func pendingReport(url string) site.Report {
+func pendingReport(url string) report.Report {
 	now := time.Now().UTC().Truncate(time.Second)
-	project, _ := site.ProjectName(url)
-	return site.Report{UserID: 1, URL: url, Project: project, Privacy: site.Private, Status: site.StatusPending,
+	project, _ := report.ProjectName(url)
+	return report.Report{UserID: 1, URL: url, Project: project, Privacy: report.Private, Status: report.StatusPending,
 		CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
 }
 
 func testJobsCreateRuns(t *testing.T, s JobsSubject) {
 	ctx := context.Background()
 	rec := newJobRecorder(func(job ports.AnalysisJob, _ int) error {
-		_, err := s.Store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *site.Report) error {
-			return r.Apply(site.Analysis{URL: r.URL, Score: 90, Results: site.Results{}}, time.Now().UTC())
+		_, err := s.Store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *report.Report) error {
+			return r.Apply(pagecheck.Analysis{URL: r.URL, Score: 90, Results: pagecheck.Results{}}, time.Now().UTC())
 		})
 		return err
 	})
 	r, jobID, err := s.Jobs.CreateWithJob(ctx, pendingReport("https://example.com/"), nil, time.Time{})
-	if err != nil || r.ID == 0 || jobID == 0 || r.Status != site.StatusPending {
+	if err != nil || r.ID == 0 || jobID == 0 || r.Status != report.StatusPending {
 		t.Fatalf("CreateWithJob = %+v, %d, %v", r, jobID, err)
 	}
 	startJobs(t, s, rec)
@@ -128,17 +129,17 @@ func testJobsCreateRuns(t *testing.T, s JobsSubject) {
 	}
 	waitFor(t, "report generated", func() bool {
 		got, err := s.Store.Report(ctx, 1, r.ID)
-		return err == nil && got.Status == site.StatusGenerated && got.Score == 90
+		return err == nil && got.Status == report.StatusGenerated && got.Score == 90
 	})
 	// A re-analysis enqueued with the update runs too.
-	u, jobID2, err := s.Jobs.UpdateWithJob(ctx, 1, r.ID, func(r *site.Report) error { r.Status = site.StatusPending; return nil }, time.Time{})
-	if err != nil || u.Status != site.StatusPending || jobID2 == jobID {
+	u, jobID2, err := s.Jobs.UpdateWithJob(ctx, 1, r.ID, func(r *report.Report) error { r.Status = report.StatusPending; return nil }, time.Time{})
+	if err != nil || u.Status != report.StatusPending || jobID2 == jobID {
 		t.Fatalf("UpdateWithJob = %+v, %d, %v", u, jobID2, err)
 	}
 	if job := rec.waitRun(t, "re-analysis"); job.ID != jobID2 || job.ReportID != r.ID {
 		t.Errorf("re-analysis job = %+v, want id %d", job, jobID2)
 	}
-	if _, _, err := s.Jobs.UpdateWithJob(ctx, 2, r.ID, func(*site.Report) error { return nil }, time.Time{}); !errors.Is(err, site.ErrNotFound) {
+	if _, _, err := s.Jobs.UpdateWithJob(ctx, 2, r.ID, func(*report.Report) error { return nil }, time.Time{}); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("UpdateWithJob of another user's report = %v, want ErrNotFound", err)
 	}
 	waitFor(t, "queue drained", func() bool {
@@ -237,12 +238,12 @@ func testJobsAtomic(t *testing.T, s JobsSubject) {
 	}
 	// An update that fails enqueues nothing.
 	boom := errors.New("boom")
-	if _, _, err := s.Jobs.UpdateWithJob(ctx, 1, r.ID, func(*site.Report) error { return boom }, time.Time{}); !errors.Is(err, boom) {
+	if _, _, err := s.Jobs.UpdateWithJob(ctx, 1, r.ID, func(*report.Report) error { return boom }, time.Time{}); !errors.Is(err, boom) {
 		t.Fatalf("UpdateWithJob = %v, want the update's error", err)
 	}
 	// A lost idempotency claim stores neither the report nor its job.
-	idem := site.Idempotency{UserID: 1, Key: "k", Claim: "not-held", Outcome: site.OutcomeAccepted}
-	if _, _, err := s.Jobs.CreateWithJob(ctx, pendingReport("https://lost.example.com/"), &idem, time.Time{}); !errors.Is(err, site.ErrClaimLost) {
+	idem := report.Idempotency{UserID: 1, Key: "k", Claim: "not-held", Outcome: report.OutcomeAccepted}
+	if _, _, err := s.Jobs.CreateWithJob(ctx, pendingReport("https://lost.example.com/"), &idem, time.Time{}); !errors.Is(err, report.ErrClaimLost) {
 		t.Fatalf("CreateWithJob with a lost claim = %v, want ErrClaimLost", err)
 	}
 	if _, n, err := s.Store.Reports(ctx, 1, mustQuery(t)); err != nil || n != 1 {
@@ -259,9 +260,9 @@ func testJobsAtomic(t *testing.T, s JobsSubject) {
 	}
 }
 
-func mustQuery(t *testing.T) site.ReportQuery {
+func mustQuery(t *testing.T) report.ReportQuery {
 	t.Helper()
-	q, err := site.NewReportQuery(site.ReportParams{})
+	q, err := report.NewReportQuery(report.ReportParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func testJobsMany(t *testing.T, s JobsSubject) {
 	rec := newJobRecorder(nil)
 	later := time.Now().Add(time.Hour)
 	rs, ids, err := s.Jobs.CreateManyWithJobs(ctx,
-		[]site.Report{pendingReport("https://a.example.com/"), pendingReport("https://b.example.com/"), pendingReport("https://c.example.com/")},
+		[]report.Report{pendingReport("https://a.example.com/"), pendingReport("https://b.example.com/"), pendingReport("https://c.example.com/")},
 		nil, []time.Time{{}, later, {}})
 	if err != nil || len(rs) != 3 || len(ids) != 3 || rs[0].ID >= rs[1].ID || rs[1].ID >= rs[2].ID {
 		t.Fatalf("CreateManyWithJobs = %+v, %v, %v", rs, ids, err)
@@ -303,7 +304,7 @@ func testJobsMany(t *testing.T, s JobsSubject) {
 func testJobsDue(t *testing.T, s JobsSubject) {
 	ctx := context.Background()
 	now := time.Now().UTC().Truncate(time.Second)
-	mk := func(url string, sch site.Schedule, next time.Time, st site.Status) site.Report {
+	mk := func(url string, sch report.Schedule, next time.Time, st report.Status) report.Report {
 		r := pendingReport(url)
 		r.Status, r.Schedule, r.NextRunAt = st, sch, next
 		got, err := s.Store.CreateReport(ctx, r)
@@ -312,16 +313,16 @@ func testJobsDue(t *testing.T, s JobsSubject) {
 		}
 		return got
 	}
-	due := mk("https://due.example.com/", site.ScheduleDaily, now.Add(-time.Minute), site.StatusGenerated)
-	mk("https://later.example.com/", site.ScheduleWeekly, now.Add(time.Hour), site.StatusGenerated)
-	mk("https://off.example.com/", site.ScheduleOff, time.Time{}, site.StatusGenerated)
-	mk("https://busy.example.com/", site.ScheduleDaily, now.Add(-time.Minute), site.StatusPending)
+	due := mk("https://due.example.com/", report.ScheduleDaily, now.Add(-time.Minute), report.StatusGenerated)
+	mk("https://later.example.com/", report.ScheduleWeekly, now.Add(time.Hour), report.StatusGenerated)
+	mk("https://off.example.com/", report.ScheduleOff, time.Time{}, report.StatusGenerated)
+	mk("https://busy.example.com/", report.ScheduleDaily, now.Add(-time.Minute), report.StatusPending)
 	n, err := s.Jobs.EnqueueDue(ctx, now, 10)
 	if err != nil || n != 1 {
 		t.Fatalf("EnqueueDue = %d, %v; want 1 (the due finished report)", n, err)
 	}
 	got, err := s.Store.Report(ctx, 1, due.ID)
-	if err != nil || got.Status != site.StatusPending || got.Attempts != 0 || !got.NextRunAt.Equal(now.Add(24*time.Hour)) {
+	if err != nil || got.Status != report.StatusPending || got.Attempts != 0 || !got.NextRunAt.Equal(now.Add(24*time.Hour)) {
 		t.Errorf("due report = %+v, %v; want pending, next run a day after now", got, err)
 	}
 	if n, err := s.Jobs.EnqueueDue(ctx, now, 10); err != nil || n != 0 {
@@ -342,7 +343,7 @@ func testHistory(t *testing.T, s JobsSubject) {
 	}
 	at := time.Now().UTC().Truncate(time.Second)
 	for i, failing := range [][]string{{"a", "b"}, {}, {"c"}} {
-		run := site.Run{ReportID: r.ID, At: at.Add(time.Duration(i) * time.Hour), Score: 50 + i, Rating: site.RatingFor(50 + i), Failing: failing}
+		run := report.Run{ReportID: r.ID, At: at.Add(time.Duration(i) * time.Hour), Score: 50 + i, Rating: pagecheck.RatingFor(50 + i), Failing: failing}
 		if err := s.History.AddRun(ctx, 1, run); err != nil {
 			t.Fatalf("AddRun %d = %v", i, err)
 		}

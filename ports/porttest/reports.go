@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/account"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -20,20 +21,20 @@ var reportEpoch = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
 // sampleResults carries values of every JSON kind, to check they survive
 // storage.
-func sampleResults() site.Results {
-	return site.Results{
-		site.SEO: {
-			{ID: "title", Title: "Title", Category: site.SEO, Importance: site.High, Passed: true, Value: "Hello", Message: "ok"},
-			{ID: "headings", Title: "Headings", Category: site.SEO, Importance: site.Medium, Value: map[string]any{"h1": float64(2), "list": []any{"a", "b"}}, Errors: []string{"too_many"}, Message: "two h1"},
+func sampleResults() pagecheck.Results {
+	return pagecheck.Results{
+		pagecheck.SEO: {
+			{ID: "title", Title: "Title", Category: pagecheck.SEO, Importance: pagecheck.High, Passed: true, Value: "Hello", Message: "ok"},
+			{ID: "headings", Title: "Headings", Category: pagecheck.SEO, Importance: pagecheck.Medium, Value: map[string]any{"h1": float64(2), "list": []any{"a", "b"}}, Errors: []string{"too_many"}, Message: "two h1"},
 		},
-		site.Security: {{ID: "https", Title: "HTTPS", Category: site.Security, Importance: site.Low, Passed: true, Value: nil}},
+		pagecheck.Security: {{ID: "https", Title: "HTTPS", Category: pagecheck.Security, Importance: pagecheck.Low, Passed: true, Value: nil}},
 	}
 }
 
 // newReport builds the n-th report of a user at url with score.
-func newReport(userID int64, url string, score, n int, privacy site.Privacy) site.Report {
-	r := site.Report{UserID: userID, Privacy: privacy, CreatedAt: reportEpoch.Add(time.Duration(n) * time.Minute)}
-	if err := r.Apply(site.Analysis{URL: url, Score: score, Results: sampleResults()}, reportEpoch.Add(time.Duration(n)*time.Minute)); err != nil {
+func newReport(userID int64, url string, score, n int, privacy report.Privacy) report.Report {
+	r := report.Report{UserID: userID, Privacy: privacy, CreatedAt: reportEpoch.Add(time.Duration(n) * time.Minute)}
+	if err := r.Apply(pagecheck.Analysis{URL: url, Score: score, Results: sampleResults()}, reportEpoch.Add(time.Duration(n)*time.Minute)); err != nil {
 		panic(err)
 	}
 	r.UpdatedAt = r.CreatedAt
@@ -90,7 +91,7 @@ func TestReportStore(t *testing.T, newStores func(t *testing.T) ReportStores) {
 	run("idempotency race", testIdempotencyRace)
 }
 
-func mustCreate(t *testing.T, s ports.ReportStore, r site.Report) site.Report {
+func mustCreate(t *testing.T, s ports.ReportStore, r report.Report) report.Report {
 	t.Helper()
 	got, err := s.CreateReport(context.Background(), r)
 	if err != nil {
@@ -100,7 +101,7 @@ func mustCreate(t *testing.T, s ports.ReportStore, r site.Report) site.Report {
 }
 
 // sameReport fails unless got equals want in every field.
-func sameReport(t *testing.T, what string, got, want site.Report) {
+func sameReport(t *testing.T, what string, got, want report.Report) {
 	t.Helper()
 	if got.ID != want.ID || got.UserID != want.UserID || got.Token != want.Token || got.URL != want.URL || got.Project != want.Project ||
 		got.Score != want.Score || got.Rating != want.Rating || got.Privacy != want.Privacy || got.PasswordHash != want.PasswordHash ||
@@ -114,11 +115,11 @@ func sameReport(t *testing.T, what string, got, want site.Report) {
 
 func testReportCreateGet(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
-	want := newReport(u[1], "https://www.example.com/a", 84, 0, site.Protected)
+	want := newReport(u[1], "https://www.example.com/a", 84, 0, report.Protected)
 	want.PasswordHash = "$argon2id$hash"
 	want.Token = "ignored"
 	a := mustCreate(t, s, want)
-	if a.ID <= 0 || !site.ValidShareToken(a.Token) {
+	if a.ID <= 0 || !report.ValidShareToken(a.Token) {
 		t.Fatalf("ID = %d, token = %q; want an id and a share token", a.ID, a.Token)
 	}
 	want.ID, want.Token = a.ID, a.Token
@@ -128,14 +129,14 @@ func testReportCreateGet(t *testing.T, s ports.ReportStore, u owners) {
 		t.Fatalf("Report = %v", err)
 	}
 	sameReport(t, "Report", got, want)
-	b := mustCreate(t, s, newReport(u[2], "http://b.org", 10, 1, site.Private))
-	c := mustCreate(t, s, newReport(u[1], "http://c.org", 10, 2, site.Private))
+	b := mustCreate(t, s, newReport(u[2], "http://b.org", 10, 1, report.Private))
+	c := mustCreate(t, s, newReport(u[1], "http://c.org", 10, 2, report.Private))
 	if !(a.ID < b.ID && b.ID < c.ID) {
 		t.Errorf("IDs %d, %d, %d do not increase with creation", a.ID, b.ID, c.ID)
 	}
 	for _, tt := range []struct{ user, id int64 }{{2, a.ID}, {1, b.ID}, {1, c.ID + 1000}} {
-		if _, err := s.Report(ctx, tt.user, tt.id); !errors.Is(err, site.ErrNotFound) {
-			t.Errorf("Report(user %d, %d) err = %v, want site.ErrNotFound", tt.user, tt.id, err)
+		if _, err := s.Report(ctx, tt.user, tt.id); !errors.Is(err, report.ErrNotFound) {
+			t.Errorf("Report(user %d, %d) err = %v, want report.ErrNotFound", tt.user, tt.id, err)
 		}
 	}
 }
@@ -146,10 +147,10 @@ func testReportCreateGet(t *testing.T, s ports.ReportStore, u owners) {
 func testReportByToken(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
 	tokens := map[string]bool{}
-	var created []site.Report
-	for i, p := range []site.Privacy{site.Public, site.Private, site.Protected, site.Public} {
+	var created []report.Report
+	for i, p := range []report.Privacy{report.Public, report.Private, report.Protected, report.Public} {
 		r := mustCreate(t, s, newReport(u[1+i%2], fmt.Sprintf("https://p%d.example", i), 50, i, p))
-		if !site.ValidShareToken(r.Token) || tokens[r.Token] {
+		if !report.ValidShareToken(r.Token) || tokens[r.Token] {
 			t.Fatalf("report %d got token %q; want a share token no other report has", r.ID, r.Token)
 		}
 		tokens[r.Token] = true
@@ -162,44 +163,44 @@ func testReportByToken(t *testing.T, s ports.ReportStore, u owners) {
 		}
 		sameReport(t, "ReportByToken", got, r)
 	}
-	for _, token := range []string{site.NewShareToken(), "", "not a token", created[0].Token[:25], "\x00"} {
-		if _, err := s.ReportByToken(ctx, token); !errors.Is(err, site.ErrNotFound) {
-			t.Errorf("ReportByToken(%q) err = %v, want site.ErrNotFound", token, err)
+	for _, token := range []string{report.NewShareToken(), "", "not a token", created[0].Token[:25], "\x00"} {
+		if _, err := s.ReportByToken(ctx, token); !errors.Is(err, report.ErrNotFound) {
+			t.Errorf("ReportByToken(%q) err = %v, want report.ErrNotFound", token, err)
 		}
 	}
 	if err := s.DeleteReport(ctx, u[1], created[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ReportByToken(ctx, created[0].Token); !errors.Is(err, site.ErrNotFound) {
-		t.Errorf("ReportByToken(a deleted report's token) err = %v, want site.ErrNotFound", err)
+	if _, err := s.ReportByToken(ctx, created[0].Token); !errors.Is(err, report.ErrNotFound) {
+		t.Errorf("ReportByToken(a deleted report's token) err = %v, want report.ErrNotFound", err)
 	}
 }
 
 func testReportUpdate(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
-	r := mustCreate(t, s, newReport(u[1], "https://example.com", 40, 0, site.Private))
+	r := mustCreate(t, s, newReport(u[1], "https://example.com", 40, 0, report.Private))
 	later := reportEpoch.Add(time.Hour)
-	got, err := s.UpdateReport(ctx, u[1], r.ID, func(x *site.Report) error {
+	got, err := s.UpdateReport(ctx, u[1], r.ID, func(x *report.Report) error {
 		if x.Token != r.Token {
 			t.Errorf("update sees token %q, want %q", x.Token, r.Token)
 		}
-		x.Privacy, x.PasswordHash, x.UpdatedAt = site.Protected, "h2", later
-		x.ID, x.UserID, x.Token, x.CreatedAt = 999, u[2], site.NewShareToken(), later // immutable: ignored
-		return x.Apply(site.Analysis{URL: "https://www.other.example/x", Score: 90, Results: site.Results{site.Performance: {{ID: "ttfb", Category: site.Performance, Importance: site.High, Passed: true, Value: float64(120)}}}}, later)
+		x.Privacy, x.PasswordHash, x.UpdatedAt = report.Protected, "h2", later
+		x.ID, x.UserID, x.Token, x.CreatedAt = 999, u[2], report.NewShareToken(), later // immutable: ignored
+		return x.Apply(pagecheck.Analysis{URL: "https://www.other.example/x", Score: 90, Results: pagecheck.Results{pagecheck.Performance: {{ID: "ttfb", Category: pagecheck.Performance, Importance: pagecheck.High, Passed: true, Value: float64(120)}}}}, later)
 	})
 	if err != nil {
 		t.Fatalf("UpdateReport = %v", err)
 	}
 	want := r
-	want.Privacy, want.PasswordHash, want.UpdatedAt = site.Protected, "h2", later
-	want.URL, want.Project, want.Score, want.Rating, want.GeneratedAt = "https://www.other.example/x", "other.example", 90, site.Good, later
-	want.Results = site.Results{site.Performance: {{ID: "ttfb", Category: site.Performance, Importance: site.High, Passed: true, Value: float64(120)}}}
+	want.Privacy, want.PasswordHash, want.UpdatedAt = report.Protected, "h2", later
+	want.URL, want.Project, want.Score, want.Rating, want.GeneratedAt = "https://www.other.example/x", "other.example", 90, pagecheck.Good, later
+	want.Results = pagecheck.Results{pagecheck.Performance: {{ID: "ttfb", Category: pagecheck.Performance, Importance: pagecheck.High, Passed: true, Value: float64(120)}}}
 	sameReport(t, "UpdateReport", got, want)
 	stored, _ := s.Report(ctx, u[1], r.ID)
 	sameReport(t, "Report after update", stored, want)
 
 	boom := errors.New("boom")
-	if _, err := s.UpdateReport(ctx, u[1], r.ID, func(x *site.Report) error { x.Score = 1; return boom }); !errors.Is(err, boom) {
+	if _, err := s.UpdateReport(ctx, u[1], r.ID, func(x *report.Report) error { x.Score = 1; return boom }); !errors.Is(err, boom) {
 		t.Errorf("failing update err = %v, want boom", err)
 	}
 	if stored, _ := s.Report(ctx, u[1], r.ID); stored.Score != 90 {
@@ -207,32 +208,32 @@ func testReportUpdate(t *testing.T, s ports.ReportStore, u owners) {
 	}
 	for _, tt := range []struct{ user, id int64 }{{2, r.ID}, {1, r.ID + 1000}} {
 		called := false
-		if _, err := s.UpdateReport(ctx, tt.user, tt.id, func(*site.Report) error { called = true; return nil }); !errors.Is(err, site.ErrNotFound) || called {
-			t.Errorf("UpdateReport(user %d, %d) err = %v, called = %v; want site.ErrNotFound, not called", tt.user, tt.id, err, called)
+		if _, err := s.UpdateReport(ctx, tt.user, tt.id, func(*report.Report) error { called = true; return nil }); !errors.Is(err, report.ErrNotFound) || called {
+			t.Errorf("UpdateReport(user %d, %d) err = %v, called = %v; want report.ErrNotFound, not called", tt.user, tt.id, err, called)
 		}
 	}
 }
 
 func testReportDelete(t *testing.T, s ports.ReportStore, u owners) {
 	ctx := context.Background()
-	r := mustCreate(t, s, newReport(u[1], "https://example.com", 40, 0, site.Private))
-	keep := mustCreate(t, s, newReport(u[1], "https://example.com/2", 40, 1, site.Private))
-	if err := s.DeleteReport(ctx, u[2], r.ID); !errors.Is(err, site.ErrNotFound) {
+	r := mustCreate(t, s, newReport(u[1], "https://example.com", 40, 0, report.Private))
+	keep := mustCreate(t, s, newReport(u[1], "https://example.com/2", 40, 1, report.Private))
+	if err := s.DeleteReport(ctx, u[2], r.ID); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("DeleteReport(other user) err = %v", err)
 	}
 	if err := s.DeleteReport(ctx, u[1], r.ID); err != nil {
 		t.Fatalf("DeleteReport = %v", err)
 	}
-	if err := s.DeleteReport(ctx, u[1], r.ID); !errors.Is(err, site.ErrNotFound) {
+	if err := s.DeleteReport(ctx, u[1], r.ID); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("second DeleteReport err = %v", err)
 	}
-	if _, err := s.Report(ctx, u[1], r.ID); !errors.Is(err, site.ErrNotFound) {
+	if _, err := s.Report(ctx, u[1], r.ID); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("Report after delete err = %v", err)
 	}
 	if _, err := s.Report(ctx, u[1], keep.ID); err != nil {
 		t.Errorf("the other report went too: %v", err)
 	}
-	next := mustCreate(t, s, newReport(u[1], "https://example.com/3", 40, 2, site.Private))
+	next := mustCreate(t, s, newReport(u[1], "https://example.com/3", 40, 2, report.Private))
 	if next.ID <= keep.ID {
 		t.Errorf("ID after a delete = %d, want > %d (ids are never reused)", next.ID, keep.ID)
 	}
@@ -245,7 +246,7 @@ func testReportConcurrency(t *testing.T, s ports.ReportStore, u owners) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			r, err := s.CreateReport(ctx, newReport(u[1], fmt.Sprintf("https://c%d.example", i), i, i, site.Private))
+			r, err := s.CreateReport(ctx, newReport(u[1], fmt.Sprintf("https://c%d.example", i), i, i, report.Private))
 			if err != nil {
 				t.Errorf("concurrent CreateReport = %v", err)
 			}
@@ -261,8 +262,8 @@ func testReportConcurrency(t *testing.T, s ports.ReportStore, u owners) {
 	target := ids[0]
 	for i := range n {
 		wg.Go(func() {
-			_, err := s.UpdateReport(ctx, u[1], target, func(r *site.Report) error {
-				r.Results[site.Miscellaneous] = append(r.Results[site.Miscellaneous], site.Check{ID: fmt.Sprint("c", i), Category: site.Miscellaneous, Importance: site.Low})
+			_, err := s.UpdateReport(ctx, u[1], target, func(r *report.Report) error {
+				r.Results[pagecheck.Miscellaneous] = append(r.Results[pagecheck.Miscellaneous], pagecheck.Check{ID: fmt.Sprint("c", i), Category: pagecheck.Miscellaneous, Importance: pagecheck.Low})
 				return nil
 			})
 			if err != nil {
@@ -272,7 +273,7 @@ func testReportConcurrency(t *testing.T, s ports.ReportStore, u owners) {
 	}
 	wg.Wait()
 	r, _ := s.Report(ctx, u[1], target)
-	if got := len(r.Results[site.Miscellaneous]); got != n {
+	if got := len(r.Results[pagecheck.Miscellaneous]); got != n {
 		t.Errorf("after %d concurrent updates %d checks were added: updates were lost", n, got)
 	}
 }

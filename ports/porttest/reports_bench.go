@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/paging"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // HostileTitleBytes is the length of the title of the page BenchmarkReportList
@@ -19,19 +21,19 @@ const HostileTitleBytes = 2 << 20
 // HostileReport is a report (of user 1: callers set UserID) as the analyser makes it of a page
 // whose <title> (and <h1>) hold HostileTitleBytes of text, and the size of
 // its results as JSON.
-func HostileReport() (site.Report, int) {
+func HostileReport() (report.Report, int) {
 	title := strings.Repeat("Pinsight<", HostileTitleBytes/len("Pinsight<"))
-	text := func(s string) *site.Node { return &site.Node{Type: site.TextNode, Text: s} }
-	el := func(tag string, children ...*site.Node) *site.Node {
-		return &site.Node{Type: site.ElementNode, Tag: tag, Children: children}
+	text := func(s string) *webpage.Node { return &webpage.Node{Type: webpage.TextNode, Text: s} }
+	el := func(tag string, children ...*webpage.Node) *webpage.Node {
+		return &webpage.Node{Type: webpage.ElementNode, Tag: tag, Children: children}
 	}
-	page := &site.Fetched{RequestedURL: "https://www.example.com/", Page: site.Response{URL: "https://www.example.com/", Status: 200,
+	page := &webpage.Fetched{RequestedURL: "https://www.example.com/", Page: webpage.Response{URL: "https://www.example.com/", Status: 200,
 		Header: map[string][]string{"Content-Type": {"text/html"}}, Body: []byte("<title>…</title>"), Elapsed: 300 * time.Millisecond},
-		Document: &site.Node{Type: site.DocumentNode, Children: []*site.Node{
+		Document: &webpage.Node{Type: webpage.DocumentNode, Children: []*webpage.Node{
 			el("html", el("head", el("title", text(title))), el("body", el("h1", text(title)))),
 		}}}
-	r := site.Report{UserID: 1, Privacy: site.Private, CreatedAt: reportEpoch, UpdatedAt: reportEpoch}
-	if err := r.Apply(site.Analyse(page, site.DefaultWeights), reportEpoch); err != nil {
+	r := report.Report{UserID: 1, Privacy: report.Private, CreatedAt: reportEpoch, UpdatedAt: reportEpoch}
+	if err := r.Apply(pagecheck.Analyse(page, pagecheck.DefaultWeights), reportEpoch); err != nil {
 		panic(err)
 	}
 	raw, err := json.Marshal(r.Results)
@@ -58,7 +60,7 @@ func BenchmarkReportList(b *testing.B, newStores func(testing.TB) ReportStores) 
 			b.Fatal(err)
 		}
 	}
-	q := site.ReportQuery{SortBy: site.SortReportsByID, Desc: true, Page: paging.Page{Number: 1, PerPage: 100}}
+	q := report.ReportQuery{SortBy: report.SortReportsByID, Desc: true, Page: paging.Page{Number: 1, PerPage: 100}}
 	for b.Loop() {
 		got, total, err := s.Reports(ctx, u[1], q)
 		if err != nil || len(got) != 100 || total != 100 {

@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -21,12 +22,12 @@ func TestWebhooks(t *testing.T, newSubject func(t *testing.T) JobsSubject) {
 	t.Run("deliveries run", func(t *testing.T) { testDeliveriesRun(t, newSubject(t)) })
 }
 
-func newWebhook(t *testing.T, s JobsSubject, userID int64, url string) site.Webhook {
+func newWebhook(t *testing.T, s JobsSubject, userID int64, url string) webhook.Webhook {
 	t.Helper()
 	at := time.Now().UTC().Truncate(time.Second)
-	w, err := s.Webhooks.CreateWebhook(context.Background(), site.Webhook{UserID: userID, URL: url, Secret: "0123456789abcdef-secret",
-		Events: []string{site.EventReportFinished}, CreatedAt: at})
-	if err != nil || w.ID == 0 || w.URL != url || w.Secret != "0123456789abcdef-secret" || !w.CreatedAt.Equal(at) || !w.Wants(site.EventReportFinished) {
+	w, err := s.Webhooks.CreateWebhook(context.Background(), webhook.Webhook{UserID: userID, URL: url, Secret: "0123456789abcdef-secret",
+		Events: []string{webhook.EventReportFinished}, CreatedAt: at})
+	if err != nil || w.ID == 0 || w.URL != url || w.Secret != "0123456789abcdef-secret" || !w.CreatedAt.Equal(at) || !w.Wants(webhook.EventReportFinished) {
 		t.Fatalf("CreateWebhook = %+v, %v", w, err)
 	}
 	return w
@@ -43,22 +44,22 @@ func testWebhookStore(t *testing.T, s JobsSubject) {
 	if got, err := s.Webhooks.Webhook(ctx, 2, w3.ID); err != nil || got.URL != w3.URL || got.Secret != w3.Secret {
 		t.Errorf("Webhook(2, w3) = %+v, %v", got, err)
 	}
-	if _, err := s.Webhooks.Webhook(ctx, 1, w3.ID); !errors.Is(err, site.ErrNotFound) {
+	if _, err := s.Webhooks.Webhook(ctx, 1, w3.ID); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("Webhook of another user = %v, want ErrNotFound", err)
 	}
-	if err := s.Webhooks.DeleteWebhook(ctx, 1, w3.ID); !errors.Is(err, site.ErrNotFound) {
+	if err := s.Webhooks.DeleteWebhook(ctx, 1, w3.ID); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("DeleteWebhook of another user = %v, want ErrNotFound", err)
 	}
-	if _, err := s.Webhooks.Deliveries(ctx, 1, w3.ID, 10); !errors.Is(err, site.ErrNotFound) {
+	if _, err := s.Webhooks.Deliveries(ctx, 1, w3.ID, 10); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("Deliveries of another user's webhook = %v, want ErrNotFound", err)
 	}
 	if ds, err := s.Webhooks.Deliveries(ctx, 1, w1.ID, 10); err != nil || len(ds) != 0 {
 		t.Errorf("Deliveries of a new webhook = %+v, %v; want none", ds, err)
 	}
-	if _, err := s.Webhooks.Delivery(ctx, 987654); !errors.Is(err, site.ErrNotFound) {
+	if _, err := s.Webhooks.Delivery(ctx, 987654); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("Delivery(unknown) = %v, want ErrNotFound", err)
 	}
-	if _, err := s.Webhooks.UpdateDelivery(ctx, 987654, func(*site.Delivery) error { return nil }); !errors.Is(err, site.ErrNotFound) {
+	if _, err := s.Webhooks.UpdateDelivery(ctx, 987654, func(*webhook.Delivery) error { return nil }); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("UpdateDelivery(unknown) = %v, want ErrNotFound", err)
 	}
 	if err := s.Webhooks.DeleteWebhook(ctx, 1, w2.ID); err != nil {
@@ -67,7 +68,7 @@ func testWebhookStore(t *testing.T, s JobsSubject) {
 	if ws, err := s.Webhooks.Webhooks(ctx, 1); err != nil || len(ws) != 1 || ws[0].ID != w1.ID {
 		t.Errorf("Webhooks(1) after delete = %+v, %v; want w1", ws, err)
 	}
-	if err := s.Webhooks.DeleteWebhook(ctx, 1, w2.ID); !errors.Is(err, site.ErrNotFound) {
+	if err := s.Webhooks.DeleteWebhook(ctx, 1, w2.ID); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("second DeleteWebhook = %v, want ErrNotFound", err)
 	}
 }
@@ -80,11 +81,11 @@ func testDeliveriesRun(t *testing.T, s JobsSubject) {
 	runs := map[int64][]int{} // delivery id -> attempts seen
 	ran := make(chan int64, 16)
 	s.WebhookQueue.SetDeliveryWorker(func(ctx context.Context, job ports.DeliveryJob) error {
-		d, err := s.Webhooks.UpdateDelivery(ctx, job.DeliveryID, func(d *site.Delivery) error {
+		d, err := s.Webhooks.UpdateDelivery(ctx, job.DeliveryID, func(d *webhook.Delivery) error {
 			d.Attempts++
-			d.ResponseStatus, d.Status = 200, site.DeliveryDelivered
+			d.ResponseStatus, d.Status = 200, webhook.DeliveryDelivered
 			if d.WebhookID == w2.ID && d.Attempts == 1 {
-				d.ResponseStatus, d.Status, d.LastError = 503, site.DeliveryPending, "HTTP 503"
+				d.ResponseStatus, d.Status, d.LastError = 503, webhook.DeliveryPending, "HTTP 503"
 			}
 			return nil
 		})
@@ -95,29 +96,29 @@ func testDeliveriesRun(t *testing.T, s JobsSubject) {
 		runs[job.DeliveryID] = append(runs[job.DeliveryID], job.Attempt)
 		mu.Unlock()
 		ran <- job.DeliveryID
-		if d.Status == site.DeliveryPending {
+		if d.Status == webhook.DeliveryPending {
 			return &ports.RetryError{Err: errors.New(d.LastError)}
 		}
 		return nil
 	})
 	now := time.Now().UTC().Truncate(time.Second)
 	body := []byte(`{"event":"report.finished","report":{"id":7}}`)
-	ds, err := s.WebhookQueue.CreateDeliveries(ctx, []site.Delivery{
-		{WebhookID: w1.ID, UserID: 1, ReportID: 7, Event: site.EventReportFinished, Body: body, Status: site.DeliveryPending, CreatedAt: now, UpdatedAt: now},
-		{WebhookID: w2.ID, UserID: 1, ReportID: 7, Event: site.EventReportFinished, Body: body, Status: site.DeliveryPending, CreatedAt: now, UpdatedAt: now},
+	ds, err := s.WebhookQueue.CreateDeliveries(ctx, []webhook.Delivery{
+		{WebhookID: w1.ID, UserID: 1, ReportID: 7, Event: webhook.EventReportFinished, Body: body, Status: webhook.DeliveryPending, CreatedAt: now, UpdatedAt: now},
+		{WebhookID: w2.ID, UserID: 1, ReportID: 7, Event: webhook.EventReportFinished, Body: body, Status: webhook.DeliveryPending, CreatedAt: now, UpdatedAt: now},
 	})
 	if err != nil || len(ds) != 2 || ds[0].ID == 0 || ds[1].ID <= ds[0].ID || string(ds[0].Body) != string(body) {
 		t.Fatalf("CreateDeliveries = %+v, %v", ds, err)
 	}
 	if got, err := s.Webhooks.Delivery(ctx, ds[1].ID); err != nil || got.WebhookID != w2.ID || got.UserID != 1 || got.ReportID != 7 ||
-		got.Status != site.DeliveryPending || string(got.Body) != string(body) || !got.CreatedAt.Equal(now) {
+		got.Status != webhook.DeliveryPending || string(got.Body) != string(body) || !got.CreatedAt.Equal(now) {
 		t.Errorf("Delivery = %+v, %v", got, err)
 	}
 	startJobs(t, s, newJobRecorder(nil))
 	waitFor(t, "both delivered", func() bool {
 		a, err1 := s.Webhooks.Delivery(ctx, ds[0].ID)
 		b, err2 := s.Webhooks.Delivery(ctx, ds[1].ID)
-		return err1 == nil && err2 == nil && a.Status == site.DeliveryDelivered && b.Status == site.DeliveryDelivered
+		return err1 == nil && err2 == nil && a.Status == webhook.DeliveryDelivered && b.Status == webhook.DeliveryDelivered
 	})
 	mu.Lock()
 	if len(runs[ds[0].ID]) != 1 || len(runs[ds[1].ID]) != 2 || runs[ds[1].ID][1] != 2 {
@@ -136,7 +137,7 @@ func testDeliveriesRun(t *testing.T, s JobsSubject) {
 	if err := s.Webhooks.DeleteWebhook(ctx, 1, w1.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Webhooks.Delivery(ctx, ds[0].ID); !errors.Is(err, site.ErrNotFound) {
+	if _, err := s.Webhooks.Delivery(ctx, ds[0].ID); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("Delivery of a deleted webhook = %v, want ErrNotFound", err)
 	}
 }

@@ -18,12 +18,12 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/fetch"
 	"github.com/pinsight/pinsight/domain/fault"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 )
 
 // Options configure URL. The zero value audits public http and https
 // targets on ports 80 and 443 with the fetcher's defaults, scores with
-// site.DefaultWeights and logs nothing.
+// pagecheck.DefaultWeights and logs nothing.
 type Options struct {
 	// AllowTargets are exact host:port pairs the SSRF guard lets through
 	// although they are loopback, private or on another port, e.g. a test
@@ -51,8 +51,8 @@ type Options struct {
 	// TLS is the client TLS configuration (default: the system's roots).
 	TLS *tls.Config
 	// Weights weigh each importance in the score (default
-	// site.DefaultWeights).
-	Weights site.Weights
+	// pagecheck.DefaultWeights).
+	Weights pagecheck.Weights
 	// Logger receives what the guard found about a refused target (the
 	// address a host resolves to), which the error leaves out; nil
 	// discards it.
@@ -77,27 +77,27 @@ func (e *OptionError) Kind() fault.Kind { return fault.Invalid }
 // URL fetches rawURL, an absolute http or https URL, and analyses it.
 // Errors: *OptionError for options it cannot use (a negative duration,
 // size or weight, a malformed AllowTargets entry, a port out of range);
-// *site.FetchError when the page does not answer (unreachable, timed out,
+// *webpage.FetchError when the page does not answer (unreachable, timed out,
 // cancelled) or its target is refused (the SSRF guard, the scheme, the
 // port). A page that answers with any status is analysed.
-func URL(ctx context.Context, rawURL string, opts Options) (site.Analysis, error) {
+func URL(ctx context.Context, rawURL string, opts Options) (pagecheck.Analysis, error) {
 	cfg, err := opts.config()
 	if err != nil {
-		return site.Analysis{}, err
+		return pagecheck.Analysis{}, err
 	}
 	f, err := fetch.New(cfg)
 	if err != nil {
-		return site.Analysis{}, &OptionError{Option: "AllowTargets", Err: err}
+		return pagecheck.Analysis{}, &OptionError{Option: "AllowTargets", Err: err}
 	}
 	fetched, err := f.Fetch(ctx, rawURL, nil)
 	if err != nil {
-		return site.Analysis{}, err
+		return pagecheck.Analysis{}, err
 	}
 	w := opts.Weights
 	if w == nil {
-		w = site.DefaultWeights
+		w = pagecheck.DefaultWeights
 	}
-	return site.Analyse(fetched, w), nil
+	return pagecheck.Analyse(fetched, w), nil
 }
 
 // config checks o and returns the fetcher's configuration; fetch.New

@@ -16,7 +16,8 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/fetch/audit"
 	"github.com/pinsight/pinsight/domain/fault"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // pages are the test site: a page with a title and one without.
@@ -50,7 +51,7 @@ func allowed(srv *httptest.Server) audit.Options {
 }
 
 // check returns the check id of a.
-func check(t *testing.T, a site.Analysis, id string) site.Check {
+func check(t *testing.T, a pagecheck.Analysis, id string) pagecheck.Check {
 	t.Helper()
 	for _, checks := range a.Results {
 		for _, c := range checks {
@@ -60,7 +61,7 @@ func check(t *testing.T, a site.Analysis, id string) site.Check {
 		}
 	}
 	t.Fatalf("no %s check in %v", id, a.Results)
-	return site.Check{}
+	return pagecheck.Check{}
 }
 
 func TestURLRunsTheChecksOnAnAllowedTarget(t *testing.T) {
@@ -81,8 +82,8 @@ func TestURLRunsTheChecksOnAnAllowedTarget(t *testing.T) {
 	if c := check(t, untitled, "https_encryption"); c.Passed {
 		t.Error("a plain http page passed the HTTPS check")
 	}
-	if want := untitled.Results.Score(site.DefaultWeights); untitled.Score != want || untitled.Rating != site.RatingFor(want) {
-		t.Errorf("Score, Rating = %d, %s; want %d, %s (default weights)", untitled.Score, untitled.Rating, want, site.RatingFor(want))
+	if want := untitled.Results.Score(pagecheck.DefaultWeights); untitled.Score != want || untitled.Rating != pagecheck.RatingFor(want) {
+		t.Errorf("Score, Rating = %d, %s; want %d, %s (default weights)", untitled.Score, untitled.Rating, want, pagecheck.RatingFor(want))
 	}
 
 	titled, err := audit.URL(context.Background(), srv.URL+"/titled", allowed(srv))
@@ -100,15 +101,15 @@ func TestURLRunsTheChecksOnAnAllowedTarget(t *testing.T) {
 func TestWeightsOptionScores(t *testing.T) {
 	srv, _ := server(t)
 	opts := allowed(srv)
-	opts.Weights = site.Weights{site.Low: 1} // only the low-importance checks count
+	opts.Weights = pagecheck.Weights{pagecheck.Low: 1} // only the low-importance checks count
 	a, err := audit.URL(context.Background(), srv.URL+"/untitled", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := a.Results.Score(opts.Weights); a.Score != want || a.Rating != site.RatingFor(want) {
-		t.Errorf("Score, Rating = %d, %s; want %d, %s", a.Score, a.Rating, want, site.RatingFor(want))
+	if want := a.Results.Score(opts.Weights); a.Score != want || a.Rating != pagecheck.RatingFor(want) {
+		t.Errorf("Score, Rating = %d, %s; want %d, %s", a.Score, a.Rating, want, pagecheck.RatingFor(want))
 	}
-	if a.Score == a.Results.Score(site.DefaultWeights) {
+	if a.Score == a.Results.Score(pagecheck.DefaultWeights) {
 		t.Errorf("the score %d is the default weights' too: the test page cannot tell them apart", a.Score)
 	}
 }
@@ -124,9 +125,9 @@ func TestLoopbackNotAllowedIsRefused(t *testing.T) {
 		"another target only": {AllowTargets: []string{"127.0.0.1:1"}},
 	} {
 		_, err := audit.URL(context.Background(), srv.URL+"/titled", opts)
-		var fe *site.FetchError
+		var fe *webpage.FetchError
 		if !errors.As(err, &fe) || !fe.Refused {
-			t.Errorf("%s: err = %v, want a refused *site.FetchError", name, err)
+			t.Errorf("%s: err = %v, want a refused *webpage.FetchError", name, err)
 		}
 	}
 	if n := hits.Load(); n != 0 {
@@ -148,7 +149,7 @@ func TestInvalidOptionsFetchNothing(t *testing.T) {
 		"MaxRedirects":   {MaxRedirects: -1},
 		"AllowPorts":     {AllowPorts: []int{70000}},
 		"AllowTargets":   {AllowTargets: []string{"no-port"}},
-		"Weights":        {Weights: site.Weights{site.High: -1}},
+		"Weights":        {Weights: pagecheck.Weights{pagecheck.High: -1}},
 	} {
 		opts.AllowTargets = append(opts.AllowTargets, srv.Listener.Addr().String())
 		_, err := audit.URL(context.Background(), srv.URL+"/titled", opts)
@@ -167,8 +168,8 @@ func TestCancelledContextIsAFetchError(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := audit.URL(ctx, srv.URL+"/titled", allowed(srv))
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	if !errors.As(err, &fe) || fe.Refused {
-		t.Errorf("err = %v, want an unrefused *site.FetchError", err)
+		t.Errorf("err = %v, want an unrefused *webpage.FetchError", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 
 	"github.com/pinsight/pinsight/adapters/fetch/audit"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 )
 
 func ExampleURL() {
@@ -31,17 +31,17 @@ func ExampleURL() {
 		return
 	}
 	fmt.Println("status", a.Status)
-	for _, c := range a.Results[site.SEO] {
+	for _, c := range a.Results[pagecheck.SEO] {
 		if c.ID == "title" || c.ID == "meta_description" {
 			fmt.Println(c.ID, c.Passed, c.Errors)
 		}
 	}
-	for _, c := range a.Results[site.Security] {
+	for _, c := range a.Results[pagecheck.Security] {
 		if c.ID == "https_encryption" {
 			fmt.Println(c.ID, c.Passed)
 		}
 	}
-	fmt.Println("rating matches score:", a.Rating == site.RatingFor(a.Score))
+	fmt.Println("rating matches score:", a.Rating == pagecheck.RatingFor(a.Score))
 	// Output:
 	// status 200
 	// title true []

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/fetch"
 	"github.com/pinsight/pinsight/adapters/fetch/fetchfx"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -23,7 +23,7 @@ func TestModuleProvidesTheGuardedFetcher(t *testing.T) {
 		t.Fatalf("PageFetcher is %T", pf)
 	}
 	_, err := pf.Fetch(context.Background(), "http://127.0.0.1/", nil)
-	var fe *site.FetchError
+	var fe *webpage.FetchError
 	if !errors.As(err, &fe) || !fe.Refused {
 		t.Errorf("the module's fetcher fetched a loopback address: %v", err)
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
@@ -36,8 +36,8 @@ func (downAccounts) KeyByHash(context.Context, string, time.Time) (account.APIKe
 // downReports is a report store whose database is down for the report page.
 type downReports struct{ ports.ReportStore }
 
-func (downReports) ReportByToken(context.Context, string) (site.Report, error) {
-	return site.Report{}, ports.ErrUnavailable
+func (downReports) ReportByToken(context.Context, string) (report.Report, error) {
+	return report.Report{}, ports.ErrUnavailable
 }
 
 // TestSecurityHeaders: every kind of answer carries X-Content-Type-Options:
@@ -108,11 +108,11 @@ func TestSecurityHeaders(t *testing.T) {
 		{h, "GET", "/readyz", nil, 503},
 		{h, "OPTIONS", "/api/v1/account", []string{"Origin", "https://app.example", "Access-Control-Request-Method", "GET"}, 204},
 		{h, "GET", public, nil, 200},
-		{h, "GET", "/r/" + site.NewShareToken(), nil, 404},
+		{h, "GET", "/r/" + report.NewShareToken(), nil, 404},
 		{h, "GET", "/reports/1", nil, 404},
 		{down, "GET", "/api/v1/pincodes/800001", nil, 503},
 		{down, "GET", "/api/v1/account", apitest.Bearer("psk_any"), 503},
-		{down, "GET", "/r/" + site.NewShareToken(), nil, 503},
+		{down, "GET", "/r/" + report.NewShareToken(), nil, 503},
 	}
 	check := func(r request, rec *httptest.ResponseRecorder) {
 		t.Helper()

@@ -23,7 +23,7 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -101,11 +101,11 @@ func (p *sharePage) view(w http.ResponseWriter, r *http.Request) {
 	viewer := p.viewer(r)
 	rep, err := p.reports.Shared(r.Context(), r.PathValue("token"), viewer)
 	switch {
-	case errors.Is(err, site.ErrNotFound):
+	case errors.Is(err, report.ErrNotFound):
 		p.render(w, r, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
 	case err != nil:
 		p.fail(w, r, err)
-	case rep.Privacy == site.Public || rep.UserID == viewer || p.validCookie(r, rep):
+	case rep.Privacy == report.Public || rep.UserID == viewer || p.validCookie(r, rep):
 		p.renderReport(w, r, rep)
 	default:
 		p.render(w, r, http.StatusOK, "password", pageData{Title: "Protected report", Token: rep.Token})
@@ -130,7 +130,7 @@ func (p *sharePage) viewer(r *http.Request) int64 {
 // in a signed HttpOnly cookie and the browser is sent back to the page.
 func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 	token := r.PathValue("token")
-	if !site.ValidShareToken(token) {
+	if !report.ValidShareToken(token) {
 		p.render(w, r, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
 		return
 	}
@@ -142,13 +142,13 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 	}
 	rep, err := p.reports.Shared(r.Context(), token, 0)
 	switch {
-	case errors.Is(err, site.ErrNotFound):
+	case errors.Is(err, report.ErrNotFound):
 		p.render(w, r, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
 		return
 	case err != nil:
 		p.fail(w, r, err)
 		return
-	case rep.Privacy != site.Protected:
+	case rep.Privacy != report.Protected:
 		http.Redirect(w, r, p.opts.BasePath+Path(token), http.StatusSeeOther)
 		return
 	}
@@ -208,7 +208,7 @@ const shareCookie = "pinsight_share"
 // cookie remembers a correct password of rep until the TTL passes. It is
 // bound to the report's share token and to the stored hash, so it opens no
 // other report and a new password invalidates it.
-func (p *sharePage) cookie(r *http.Request, rep site.Report) *http.Cookie {
+func (p *sharePage) cookie(r *http.Request, rep report.Report) *http.Cookie {
 	exp := time.Now().Add(p.opts.CookieTTL).Unix()
 	return &http.Cookie{
 		Name: shareCookie, Value: strconv.FormatInt(exp, 10) + "." + p.sign(rep, exp),
@@ -217,14 +217,14 @@ func (p *sharePage) cookie(r *http.Request, rep site.Report) *http.Cookie {
 	}
 }
 
-func (p *sharePage) sign(rep site.Report, exp int64) string {
+func (p *sharePage) sign(rep report.Report, exp int64) string {
 	m := hmac.New(sha256.New, p.opts.CookieKey)
 	m.Write([]byte(rep.Token + "|" + strconv.FormatInt(exp, 10) + "|" + rep.PasswordHash))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-func (p *sharePage) validCookie(r *http.Request, rep site.Report) bool {
-	if rep.Privacy != site.Protected || !rep.HasPassword() {
+func (p *sharePage) validCookie(r *http.Request, rep report.Report) bool {
+	if rep.Privacy != report.Protected || !rep.HasPassword() {
 		return false
 	}
 	c, err := r.Cookie(shareCookie)

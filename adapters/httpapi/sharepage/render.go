@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 //go:embed share/page.html share/page.css
@@ -83,11 +84,11 @@ type checkView struct {
 // renderReport shows the failed checks first, grouped by importance (high
 // first, then in report order), each with its advice and what it blames;
 // then the passed checks by category.
-func (p *sharePage) renderReport(w http.ResponseWriter, r *http.Request, rep site.Report) {
+func (p *sharePage) renderReport(w http.ResponseWriter, r *http.Request, rep report.Report) {
 	d := pageData{Title: rep.Project + " report", Report: reportView{URL: rep.URL, Project: rep.Project, Result: string(rep.Rating), Score: rep.Score},
 		Generated: rep.GeneratedAt.UTC().Format(time.RFC3339), GeneratedText: rep.GeneratedAt.UTC().Format("2 Jan 2006 15:04 UTC")}
-	failed := map[site.Importance][]checkView{}
-	for _, c := range site.Categories {
+	failed := map[pagecheck.Importance][]checkView{}
+	for _, c := range pagecheck.Categories {
 		cv := categoryView{Name: string(c), Title: categoryTitle(c), Total: len(rep.Results[c])}
 		for _, ch := range rep.Results[c] {
 			v := checkView{ID: ch.ID, Title: ch.Title, Importance: string(ch.Importance), Category: categoryTitle(c),
@@ -104,7 +105,7 @@ func (p *sharePage) renderReport(w http.ResponseWriter, r *http.Request, rep sit
 		d.Categories = append(d.Categories, cv)
 	}
 	d.Failed = d.Total - d.Passed
-	for _, imp := range []site.Importance{site.High, site.Medium, site.Low} {
+	for _, imp := range []pagecheck.Importance{pagecheck.High, pagecheck.Medium, pagecheck.Low} {
 		if len(failed[imp]) > 0 {
 			d.Fixes = append(d.Fixes, fixGroup{Importance: string(imp), Checks: failed[imp]})
 		}
@@ -113,8 +114,8 @@ func (p *sharePage) renderReport(w http.ResponseWriter, r *http.Request, rep sit
 }
 
 // categoryTitle names a category for people.
-func categoryTitle(c site.Category) string {
-	if c == site.SEO {
+func categoryTitle(c pagecheck.Category) string {
+	if c == pagecheck.SEO {
 		return "SEO"
 	}
 	return string(c)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 )
 
 // TestSharePageShowsFailuresFirst: the report page lists the failed checks
@@ -16,9 +16,9 @@ func TestSharePageShowsFailuresFirst(t *testing.T) {
 	s := apitest.NewSiteServer(t)
 	ada := apitest.Login(t, s.H, "ada@example.com")
 	s.Analyser.Set("https://alpha.com/", 70) // check_7, 8 and 9 fail (high); title passes (low)
-	s.Analyser.SetExtra([]site.Check{
-		{ID: "low_one", Title: "Low one", Category: site.SEO, Importance: site.Low, Errors: []string{"x"}, Message: "low", Advice: "fix low"},
-		{ID: "medium_one", Title: "Medium one", Category: site.Miscellaneous, Importance: site.Medium, Errors: []string{"x"}, Message: "medium", Advice: "fix medium"},
+	s.Analyser.SetExtra([]pagecheck.Check{
+		{ID: "low_one", Title: "Low one", Category: pagecheck.SEO, Importance: pagecheck.Low, Errors: []string{"x"}, Message: "low", Advice: "fix low"},
+		{ID: "medium_one", Title: "Medium one", Category: pagecheck.Miscellaneous, Importance: pagecheck.Medium, Errors: []string{"x"}, Message: "medium", Advice: "fix medium"},
 	})
 	pub := s.CreateReport(t, ada, "url=https://alpha.com/&privacy=0")
 	s.Analyser.SetExtra(nil)

@@ -17,8 +17,9 @@ import (
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/site"
+	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -43,7 +44,7 @@ type FakeAnalyser struct {
 	down   map[string]bool
 	busy   bool
 	calls  int
-	extra  []site.Check // checks added to every analysis (in their category)
+	extra  []pagecheck.Check // checks added to every analysis (in their category)
 }
 
 // NewFakeAnalyser returns an analyser scoring every URL 50.
@@ -73,7 +74,7 @@ func (f *FakeAnalyser) SetBusy(busy bool) {
 }
 
 // SetExtra adds checks to every analysis from now on (nil: none).
-func (f *FakeAnalyser) SetExtra(checks []site.Check) {
+func (f *FakeAnalyser) SetExtra(checks []pagecheck.Check) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.extra = checks
@@ -87,16 +88,16 @@ func (f *FakeAnalyser) Calls() int {
 }
 
 // Analyse implements reports.PageAnalyser.
-func (f *FakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string) (site.Analysis, error) {
+func (f *FakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string) (pagecheck.Analysis, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++
 	u, _ := url.Parse(rawURL)
 	switch {
 	case f.busy:
-		return site.Analysis{}, reports.ErrBusy
+		return pagecheck.Analysis{}, reports.ErrBusy
 	case f.down[u.Hostname()]:
-		return site.Analysis{}, &site.FetchError{Reason: "no response from " + u.Hostname()}
+		return pagecheck.Analysis{}, &webpage.FetchError{Reason: "no response from " + u.Hostname()}
 	}
 	score, found := f.scores[rawURL]
 	if !found {
@@ -106,11 +107,11 @@ func (f *FakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string) (site.
 	if to, found := f.final[rawURL]; found {
 		final = to
 	}
-	res := site.Results{}
+	res := pagecheck.Results{}
 	for i := range 10 {
-		cat := site.Categories[i%len(site.Categories)]
-		c := site.Check{
-			ID: "check_" + strconv.Itoa(i), Title: "Check " + strconv.Itoa(i), Category: cat, Importance: site.High,
+		cat := pagecheck.Categories[i%len(pagecheck.Categories)]
+		c := pagecheck.Check{
+			ID: "check_" + strconv.Itoa(i), Title: "Check " + strconv.Itoa(i), Category: cat, Importance: pagecheck.High,
 			Passed: i < score/10, Value: map[string]any{"n": i}, Message: "message " + strconv.Itoa(i),
 		}
 		if !c.Passed { // a failed check says what to change and blames two elements of three
@@ -119,12 +120,12 @@ func (f *FakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string) (site.
 		}
 		res[cat] = append(res[cat], c)
 	}
-	res[site.SEO] = append(res[site.SEO], site.Check{ID: "title", Title: "Title", Category: site.SEO, Importance: site.Low, Passed: true, Value: "Welcome <home>", Message: "The title is fine."})
+	res[pagecheck.SEO] = append(res[pagecheck.SEO], pagecheck.Check{ID: "title", Title: "Title", Category: pagecheck.SEO, Importance: pagecheck.Low, Passed: true, Value: "Welcome <home>", Message: "The title is fine."})
 	for _, c := range f.extra {
 		res[c.Category] = append(res[c.Category], c)
 	}
-	s := res.Score(site.DefaultWeights)
-	return site.Analysis{URL: final, Results: res, Score: s, Rating: site.RatingFor(s)}, nil
+	s := res.Score(pagecheck.DefaultWeights)
+	return pagecheck.Analysis{URL: final, Results: res, Score: s, Rating: pagecheck.RatingFor(s)}, nil
 }
 
 // SiteServer is the production handler with every site-analysis route,

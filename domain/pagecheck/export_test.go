@@ -1,0 +1,10 @@
+package pagecheck
+
+// Exported for the external tests.
+const (
+	MaxValueRunes   = maxValueRunes
+	MaxValueItems   = maxValueItems
+	MaxValueText    = maxValueText
+	MaxMessageRunes = maxMessageRunes
+	Ellipsis        = ellipsis
+)

@@ -1,0 +1,298 @@
+package pagecheck
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/pinsight/pinsight/domain/webpage"
+)
+
+// page is a fetched page indexed once, in a single walk, for the checks.
+type page struct {
+	f        *webpage.Fetched
+	doc      *webpage.Node
+	url      *url.URL // the final URL (empty when unparsable)
+	base     *url.URL // what relative links resolve against (<base href> applied)
+	tags     map[string][]*webpage.Node
+	elements int                    // every element, foreign (SVG, MathML) ones included
+	text     string                 // visible body text, words separated by single spaces
+	styled   []*webpage.Node        // elements with a style attribute
+	modern   map[*webpage.Node]bool // <img> inside a <picture> offering a WebP / AVIF source
+	res      []resource             // subresources the page loads, computed lazily
+	words    []string               // text split into words, computed lazily
+	refs     *refs                  // canonical and hreflang links, computed lazily
+	rules    *directives            // robots directives, computed lazily
+}
+
+// resource is a subresource a page loads: a script, a stylesheet, an image...
+type resource struct {
+	kind string // "script", "stylesheet", "image", "frame", "media", "object"
+	url  string // as written in the page
+}
+
+// skipText lists elements whose content is not visible text.
+// (template content is inert, so its elements are not indexed either).
+var skipText = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "title": true}
+
+// newPage indexes f. A page that is not HTML gets an empty document, so the
+// HTML checks fail as "missing" rather than crash.
+func newPage(f *webpage.Fetched) *page {
+	p := &page{f: f, doc: f.Document, tags: map[string][]*webpage.Node{}, modern: map[*webpage.Node]bool{}}
+	p.locate()
+	var sb strings.Builder
+	inBody := 0
+	var walk func(n *webpage.Node)
+	walk = func(n *webpage.Node) {
+		switch n.Type {
+		case webpage.ElementNode:
+			p.elements++
+			p.tags[n.Tag] = append(p.tags[n.Tag], n)
+			if _, ok := n.Attr("style"); ok {
+				p.styled = append(p.styled, n)
+			}
+			switch {
+			case n.Tag == "svg" || n.Tag == "math":
+				p.elements += countElements(n) - 1 // foreign content: counted, not indexed
+				return
+			case skipText[n.Tag]:
+				return // the checks that need this text read it from the node
+			case n.Tag == "picture":
+				p.markModern(n)
+			}
+			if n.Tag == "body" {
+				inBody++
+				defer func() { inBody-- }()
+			}
+		case webpage.TextNode:
+			if inBody > 0 {
+				appendWords(&sb, n.Text)
+			}
+			return
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(p.doc)
+	p.text = sb.String()
+	p.applyBase()
+	return p
+}
+
+// linkPage indexes only the <link> and <base> elements of f: what
+// FollowUps and the return-link check of an alternate read.
+func linkPage(f *webpage.Fetched) *page {
+	p := &page{f: f, doc: f.Document, tags: map[string][]*webpage.Node{}}
+	p.locate()
+	p.doc.Walk(func(n *webpage.Node) bool {
+		if n.Type != webpage.ElementNode {
+			return true
+		}
+		switch n.Tag {
+		case "link", "base":
+			p.tags[n.Tag] = append(p.tags[n.Tag], n)
+		case "svg", "math", "template":
+			return false // not indexed by newPage either
+		}
+		return true
+	})
+	p.applyBase()
+	return p
+}
+
+// locate gives p an empty document when f has none and sets its URL.
+func (p *page) locate() {
+	if p.doc == nil {
+		p.doc = &webpage.Node{Type: webpage.DocumentNode}
+	}
+	if u, err := url.Parse(p.f.FinalURL()); err == nil {
+		p.url = u
+	} else {
+		p.url = &url.URL{}
+	}
+	p.base = p.url
+}
+
+// applyBase makes the first <base href> what relative links resolve
+// against.
+func (p *page) applyBase() {
+	if bases := p.tags["base"]; len(bases) > 0 {
+		if href, ok := bases[0].Attr("href"); ok {
+			if b, err := p.url.Parse(strings.TrimSpace(href)); err == nil {
+				p.base = b
+			}
+		}
+	}
+}
+
+// countElements counts n and its descendant elements.
+func countElements(n *webpage.Node) int {
+	c := 0
+	n.Walk(func(d *webpage.Node) bool {
+		if d.Type == webpage.ElementNode {
+			c++
+		}
+		return true
+	})
+	return c
+}
+
+// markModern records the <img> of a <picture> that offers a WebP or AVIF
+// <source>: browsers that can will not load the legacy fallback.
+func (p *page) markModern(picture *webpage.Node) {
+	offers := false
+	var imgs []*webpage.Node
+	picture.Walk(func(n *webpage.Node) bool {
+		if n.Type != webpage.ElementNode {
+			return true
+		}
+		switch n.Tag {
+		case "source":
+			t, _ := n.Attr("type")
+			set, _ := n.Attr("srcset")
+			if isModernImage(t, set) {
+				offers = true
+			}
+		case "img":
+			imgs = append(imgs, n)
+		}
+		return true
+	})
+	if offers {
+		for _, img := range imgs {
+			p.modern[img] = true
+		}
+	}
+}
+
+// appendWords appends the words of s to sb, single-space separated.
+func appendWords(sb *strings.Builder, s string) {
+	for w := range strings.FieldsSeq(s) {
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(w)
+	}
+}
+
+// textOf is the text inside n, whitespace collapsed.
+func textOf(n *webpage.Node) string {
+	var sb strings.Builder
+	n.Walk(func(c *webpage.Node) bool {
+		if c.Type == webpage.TextNode {
+			appendWords(&sb, c.Text)
+		}
+		return true
+	})
+	return sb.String()
+}
+
+// wordList is the visible body text split into words.
+func (p *page) wordList() []string {
+	if p.words == nil {
+		p.words = strings.Fields(p.text)
+	}
+	return p.words
+}
+
+// attr is the trimmed value of n's attribute key ("" when absent).
+func attr(n *webpage.Node, key string) string {
+	v, _ := n.Attr(key)
+	return strings.TrimSpace(v)
+}
+
+// hasToken reports whether the space-separated attribute key of n holds
+// token, case-insensitively (rel="noopener noreferrer").
+func hasToken(n *webpage.Node, key, token string) bool {
+	for t := range strings.FieldsSeq(attr(n, key)) {
+		if strings.EqualFold(t, token) {
+			return true
+		}
+	}
+	return false
+}
+
+// metas returns the <meta> elements whose attribute key equals val
+// (case-insensitively), e.g. name="description".
+func (p *page) metas(key, val string) []*webpage.Node {
+	var out []*webpage.Node
+	for _, m := range p.tags["meta"] {
+		if strings.EqualFold(attr(m, key), val) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// links returns the <link> elements whose rel holds token.
+func (p *page) links(token string) []*webpage.Node {
+	var out []*webpage.Node
+	for _, l := range p.tags["link"] {
+		if hasToken(l, "rel", token) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// resolve resolves ref against the page's base; ok is false for an
+// unparsable reference or a scheme other than http(s).
+func (p *page) resolve(ref string) (*url.URL, bool) {
+	u, err := p.base.Parse(strings.TrimSpace(ref))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, false
+	}
+	return u, true
+}
+
+// sameSite reports whether host is the page's host, ignoring a leading
+// "www." on either side and letter case.
+func (p *page) sameSite(host string) bool {
+	return siteHost(host) == siteHost(p.url.Hostname())
+}
+
+func siteHost(h string) string {
+	return strings.TrimPrefix(strings.ToLower(strings.TrimSuffix(h, ".")), "www.")
+}
+
+// header returns the first value of the response header name (canonical
+// form), trimmed.
+func (p *page) header(name string) string { return headerValue(p.f.Page.Header, name) }
+
+// resources lists the subresources the page loads.
+func (p *page) resources() []resource {
+	if p.res != nil {
+		return p.res
+	}
+	p.res = []resource{}
+	add := func(kind, tag, key string) {
+		for _, n := range p.tags[tag] {
+			if v := attr(n, key); v != "" {
+				p.res = append(p.res, resource{kind, v})
+			}
+		}
+	}
+	add("script", "script", "src")
+	for _, l := range p.tags["link"] {
+		if href := attr(l, "href"); href != "" && (hasToken(l, "rel", "stylesheet") || hasToken(l, "rel", "preload") || hasToken(l, "rel", "modulepreload")) {
+			p.res = append(p.res, resource{"stylesheet", href})
+		}
+	}
+	add("image", "img", "src")
+	add("frame", "iframe", "src")
+	add("frame", "frame", "src")
+	add("media", "video", "src")
+	add("media", "audio", "src")
+	add("media", "source", "src")
+	add("media", "track", "src")
+	add("object", "embed", "src")
+	add("object", "object", "data")
+	for _, in := range p.tags["input"] {
+		if strings.EqualFold(attr(in, "type"), "image") {
+			if v := attr(in, "src"); v != "" {
+				p.res = append(p.res, resource{"image", v})
+			}
+		}
+	}
+	return p.res
+}

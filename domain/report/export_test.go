@@ -1,0 +1,4 @@
+package report
+
+// Exported for the external tests.
+const ShareTokenLen = shareTokenLen
