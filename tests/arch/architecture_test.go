@@ -250,7 +250,7 @@ func TestForbiddenImportRules(t *testing.T) {
 		{"adapters/sqlitex", "adapters/sqlstore", false},
 		{"adapters/sqlite", "adapters/sqlstorex", false},
 		{"app", "adapters/sqlstore", false},
-		{"domain/site", "adapters/sqlstore", false},
+		{"domain/report", "adapters/sqlstore", false},
 		{"adapters/memory", "cmd/pinsight", false},
 		{"cmd/pinsight", "adapters/memory", true},
 		{"adapters/fetch/audit", "adapters/fetch", true},

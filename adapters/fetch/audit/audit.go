@@ -1,7 +1,7 @@
 // Package audit analyses one web page in one call, as a library: URL
 // fetches the page with the SSRF-guarded fetcher of package fetch (the
 // page, its robots.txt, a 404 probe, its canonical URL and hreflang
-// alternates) and runs every check of domain/site over it.
+// alternates) and runs every check of domain/pagecheck over it.
 //
 // It has no users, quotas, rate limits, storage, password hashing or global
 // logger: it never throttles, so the caller is responsible for how often it
