@@ -33,13 +33,13 @@ type JobStore struct {
 // NewJobStore returns the job store on e, enqueueing on q.
 func NewJobStore(e Engine, q Enqueuer) *JobStore { return &JobStore{store: newStore(e), queue: q} }
 
-// SweepBatch bounds the scheduled reports one sweep enqueues; the next
+// sweepBatch bounds the scheduled reports one sweep enqueues; the next
 // sweep takes the rest.
-const SweepBatch = 500
+const sweepBatch = 500
 
 // Sweep enqueues the scheduled analyses due now: the queue's periodic job.
 func (j *JobStore) Sweep(ctx context.Context) error {
-	_, err := j.EnqueueDue(ctx, time.Now(), SweepBatch)
+	_, err := j.EnqueueDue(ctx, time.Now(), sweepBatch)
 	return err
 }
 
