@@ -10,6 +10,8 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/schema"
+
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // render is the SQL bun writes for "SELECT ?" with v in dialect d.
@@ -79,6 +81,19 @@ func TestUnstorable(t *testing.T) {
 		}
 		if got := pg.unstorable(tt.text); got != tt.pg {
 			t.Errorf("PostgreSQL unstorable(%q) = %v", tt.text, got)
+		}
+	}
+}
+
+// TestOutcomeColumn: the http_status column holds what earlier versions
+// stored (0, 201, 202), so their rows replay as they did.
+func TestOutcomeColumn(t *testing.T) {
+	for status, want := range map[int]report.Outcome{0: report.OutcomeNone, 201: report.OutcomeCreated, 202: report.OutcomeAccepted} {
+		if got := outcomeOf(status); got != want {
+			t.Errorf("outcomeOf(%d) = %v, want %v", status, got, want)
+		}
+		if got := statusOf(want); got != status {
+			t.Errorf("statusOf(%v) = %d, want %d", want, got, status)
 		}
 	}
 }
