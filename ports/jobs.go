@@ -108,9 +108,12 @@ type Jobs interface {
 // fetch deadline that bounds one analysis, from which queues derive how
 // long a run may take and when a run counts as stuck (its process died).
 type JobSettings struct {
-	Workers       int
-	FetchDeadline time.Duration
-	Sweep         time.Duration // how often scheduled analyses are looked for (default a minute)
+	Workers int
+	// DeliveryWorkers is how many webhook deliveries one process runs at
+	// once (default 4), apart from the analyses' Workers.
+	DeliveryWorkers int
+	FetchDeadline   time.Duration
+	Sweep           time.Duration // how often scheduled analyses are looked for (default a minute)
 	// WaitCap caps how long a request waits for its analysis (0: no cap
 	// beyond the API's 60 s), below the server's write timeout.
 	WaitCap time.Duration

@@ -53,6 +53,16 @@ type ReportStore interface {
 	// update aborts the update and is returned as is. Returns
 	// report.ErrNotFound when the user has no such report.
 	UpdateReport(ctx context.Context, userID, id int64, update func(*report.Report) error) (report.Report, error)
+	// StartAnalysis marks the user's report id running (Status
+	// report.StatusRunning, Attempts one more) and returns it, unless its
+	// analysis finished already (report.ErrFinished) or the user has limit
+	// other reports running (report.ErrRunningLimit). The check and the
+	// mark are one atomic step for each user, across processes sharing the
+	// store: concurrent starts never pass the limit. The report itself,
+	// running when a crashed run is started again, does not count. limit
+	// <= 0 sets no limit. Returns report.ErrNotFound when the user has no
+	// such report.
+	StartAnalysis(ctx context.Context, userID, id int64, limit int) (report.Report, error)
 	// DeleteReport deletes the user's report id, or returns report.ErrNotFound.
 	DeleteReport(ctx context.Context, userID, id int64) error
 	// Projects returns the page of the user's projects selected by q and

@@ -35,7 +35,8 @@ type DeliveryJob struct {
 }
 
 // DeliveryWorker runs one delivery job; its answer is read as an
-// AnalysisWorker's: nil done, a *RetryError again after a backoff, any other
+// AnalysisWorker's: nil done, a *SnoozeError again after its wait without
+// counting an attempt, a *RetryError again after a backoff, any other
 // error over.
 type DeliveryWorker func(ctx context.Context, job DeliveryJob) error
 

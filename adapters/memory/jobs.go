@@ -16,10 +16,11 @@ import (
 // they go with the process, and a report and its job are stored under the
 // store's guarantees one after the other (neither can fail in between).
 type Jobs struct {
-	store   *ReportStore
-	workers int
-	sweep   time.Duration
-	backoff func(attempt int) time.Duration
+	store      *ReportStore
+	workers    int // analyses at once
+	deliverers int // deliveries at once, apart from the analyses
+	sweep      time.Duration
+	backoff    func(attempt int) time.Duration
 
 	mu      sync.Mutex
 	jobs    map[int64]*memJob
@@ -28,7 +29,8 @@ type Jobs struct {
 	deliver ports.DeliveryWorker
 	started bool
 	stop    chan struct{}
-	ready   chan int64
+	ready   chan int64 // due analyses
+	due     chan int64 // due deliveries
 	wg      sync.WaitGroup
 	cancel  context.CancelFunc
 }
@@ -51,19 +53,24 @@ const (
 // maxMemoryRuns caps the runs of one job, as River's MaxAttempts does.
 const maxMemoryRuns = 10
 
-// NewJobs returns a queue for store's reports running s.Workers jobs at
-// once (default 4) once started, and enqueuing the scheduled analyses due
-// every s.Sweep (default ports.DefaultSweep).
+// NewJobs returns a queue for store's reports running s.Workers analyses
+// and s.DeliveryWorkers webhook deliveries at once (default 4 each, with
+// workers of their own) once started, and enqueuing the scheduled analyses
+// due every s.Sweep (default ports.DefaultSweep).
 func NewJobs(store *ReportStore, s ports.JobSettings) *Jobs {
-	workers, sweep := s.Workers, s.Sweep
-	if workers <= 0 {
-		workers = 4
+	orDefault := func(n int) int {
+		if n <= 0 {
+			return 4
+		}
+		return n
 	}
+	sweep := s.Sweep
 	if sweep <= 0 {
 		sweep = ports.DefaultSweep
 	}
-	return &Jobs{store: store, workers: workers, sweep: sweep, jobs: map[int64]*memJob{}, ready: make(chan int64, 1024),
-		stop: make(chan struct{}), backoff: func(attempt int) time.Duration { return time.Duration(attempt*attempt) * time.Second }}
+	return &Jobs{store: store, workers: orDefault(s.Workers), deliverers: orDefault(s.DeliveryWorkers), sweep: sweep,
+		jobs: map[int64]*memJob{}, ready: make(chan int64, 1024), due: make(chan int64, 1024), stop: make(chan struct{}),
+		backoff: func(attempt int) time.Duration { return time.Duration(attempt*attempt) * time.Second }}
 }
 
 // CreateWithJob implements ports.Jobs.
@@ -111,10 +118,13 @@ func (j *Jobs) enqueue(reportID, userID int64, runAt time.Time) int64 {
 func (j *Jobs) scheduleLocked(job *memJob, d time.Duration) {
 	job.state = memScheduled
 	job.DueAt = time.Now().Add(max(d, 0))
-	id := job.ID
+	id, ready := job.ID, j.ready
+	if job.delivery != 0 {
+		ready = j.due
+	}
 	job.timer = time.AfterFunc(max(d, 0), func() {
 		select {
-		case j.ready <- id:
+		case ready <- id:
 		case <-j.stop:
 		}
 	})
@@ -143,7 +153,11 @@ func (j *Jobs) Start(ctx context.Context, work ports.AnalysisWorker) error {
 	j.cancel = cancel
 	for range j.workers {
 		j.wg.Add(1)
-		go j.loop(runCtx)
+		go j.loop(runCtx, j.ready)
+	}
+	for range j.deliverers {
+		j.wg.Add(1)
+		go j.loop(runCtx, j.due)
 	}
 	j.wg.Add(1)
 	go j.sweeper(runCtx)
@@ -165,13 +179,14 @@ func (j *Jobs) sweeper(ctx context.Context) {
 	}
 }
 
-func (j *Jobs) loop(ctx context.Context) {
+// loop runs the jobs that come due on ready until Stop.
+func (j *Jobs) loop(ctx context.Context, ready <-chan int64) {
 	defer j.wg.Done()
 	for {
 		select {
 		case <-j.stop:
 			return
-		case id := <-j.ready:
+		case id := <-ready:
 			j.run(ctx, id)
 		}
 	}

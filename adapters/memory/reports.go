@@ -266,3 +266,35 @@ func pageOf[T any](items []T, p paging.Page) []T {
 
 // Interface guard.
 var _ ports.ReportStore = (*ReportStore)(nil)
+
+// StartAnalysis implements ports.ReportStore, under the store's lock.
+func (s *ReportStore) StartAnalysis(_ context.Context, userID, id int64, limit int) (report.Report, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sr, found := s.reports[id]
+	if !found || sr.UserID != userID {
+		return report.Report{}, report.ErrNotFound
+	}
+	if sr.Status.Finished() {
+		return report.Report{}, report.ErrFinished
+	}
+	if limit > 0 {
+		running := 0
+		for _, other := range s.reports {
+			if other.UserID == userID && other.ID != id && other.Status == report.StatusRunning {
+				running++
+			}
+		}
+		if running >= limit {
+			return report.Report{}, report.ErrRunningLimit
+		}
+	}
+	r := sr.load()
+	r.Status, r.Attempts = report.StatusRunning, r.Attempts+1
+	next, err := store(r)
+	if err != nil {
+		return report.Report{}, err
+	}
+	s.reports[id] = next
+	return next.load(), nil
+}

@@ -27,7 +27,8 @@ func (q *Queue) SetDeliveryWorker(w ports.DeliveryWorker) { q.deliver.Store(&w) 
 // InsertDelivery enqueues the delivery deliveryID within tx and returns the
 // job's id: at most webhook.MaxAttempts runs.
 func (q *Queue) InsertDelivery(ctx context.Context, tx *sql.Tx, deliveryID int64) (int64, error) {
-	res, err := q.client.InsertTx(ctx, tx, deliveryArgs{DeliveryID: deliveryID}, &river.InsertOpts{MaxAttempts: webhook.MaxAttempts})
+	res, err := q.client.InsertTx(ctx, tx, deliveryArgs{DeliveryID: deliveryID},
+		&river.InsertOpts{MaxAttempts: webhook.MaxAttempts, Queue: queueDeliveries})
 	if err != nil {
 		return 0, fmt.Errorf("riverjobs: enqueue delivery: %w", err)
 	}
@@ -53,10 +54,13 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 		return river.JobSnooze(time.Second)
 	}
 	err := (*work)(ctx, ports.DeliveryJob{ID: job.ID, DeliveryID: job.Args.DeliveryID, Attempt: job.Attempt})
+	var snooze *ports.SnoozeError
 	var retry *ports.RetryError
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &snooze):
+		return river.JobSnooze(max(snooze.After, 0))
 	case errors.As(err, &retry):
 		return err
 	}

@@ -23,8 +23,12 @@ import (
 
 // Config tunes the queue. Zero fields take the defaults.
 type Config struct {
-	// Workers is how many jobs run at once in this process (default 4).
+	// Workers is how many analyses run at once in this process (default 4).
 	Workers int
+	// DeliveryWorkers is how many webhook deliveries run at once in this
+	// process (default 4), apart from the analyses: a receiver that hangs
+	// holds a delivery worker, never an analysis one.
+	DeliveryWorkers int
 	// JobTimeout bounds one run of a job (default 45 s): set it above the
 	// fetch deadline, which bounds an analysis.
 	JobTimeout time.Duration
@@ -47,6 +51,9 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	if c.Workers <= 0 {
 		c.Workers = 4
+	}
+	if c.DeliveryWorkers <= 0 {
+		c.DeliveryWorkers = 4
 	}
 	if c.JobTimeout <= 0 {
 		c.JobTimeout = 45 * time.Second
@@ -74,6 +81,16 @@ type analysisArgs struct {
 	ReportID int64 `json:"report_id"`
 	UserID   int64 `json:"user_id"`
 }
+
+// The queues of River's table, each with workers of its own, so one kind
+// of work never waits behind another: analyses (River's default queue,
+// where earlier versions put every job, so jobs they left run on), webhook
+// deliveries, and maintenance (the schedule sweep).
+const (
+	queueAnalyses    = river.QueueDefault
+	queueDeliveries  = "deliveries"
+	queueMaintenance = "maintenance"
+)
 
 // jobKind names analysis jobs in River's table.
 const jobKind = "pinsight_analysis"
@@ -127,11 +144,17 @@ func New(driver riverdriver.Driver[*sql.Tx], pool *sql.DB, cfg Config) (*Queue, 
 	river.AddWorker(workers, &sweepWorker{q: q})
 	river.AddWorker(workers, &deliveryWorker{q: q})
 	sweep := river.NewPeriodicJob(river.PeriodicInterval(cfg.Sweep),
-		func() (river.JobArgs, *river.InsertOpts) { return sweepArgs{}, &river.InsertOpts{MaxAttempts: 1} },
+		func() (river.JobArgs, *river.InsertOpts) {
+			return sweepArgs{}, &river.InsertOpts{MaxAttempts: 1, Queue: queueMaintenance}
+		},
 		&river.PeriodicJobOpts{RunOnStart: true})
 	client, err := river.NewClient(driver, &river.Config{
-		PeriodicJobs:         []*river.PeriodicJob{sweep},
-		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+		PeriodicJobs: []*river.PeriodicJob{sweep},
+		Queues: map[string]river.QueueConfig{
+			queueAnalyses:    {MaxWorkers: cfg.Workers},
+			queueDeliveries:  {MaxWorkers: cfg.DeliveryWorkers},
+			queueMaintenance: {MaxWorkers: 1},
+		},
 		Workers:              workers,
 		JobTimeout:           cfg.JobTimeout,
 		RescueStuckJobsAfter: cfg.RescueAfter,
@@ -150,7 +173,7 @@ func New(driver riverdriver.Driver[*sql.Tx], pool *sql.DB, cfg Config) (*Queue, 
 // Insert enqueues the analysis of report reportID of user userID within tx,
 // to run at runAt (now when zero), and returns the job's id.
 func (q *Queue) Insert(ctx context.Context, tx *sql.Tx, reportID, userID int64, runAt time.Time) (int64, error) {
-	opts := &river.InsertOpts{MaxAttempts: q.cfg.MaxRuns}
+	opts := &river.InsertOpts{MaxAttempts: q.cfg.MaxRuns, Queue: queueAnalyses}
 	if !runAt.IsZero() {
 		opts.ScheduledAt = runAt
 	}
@@ -262,5 +285,5 @@ func ConfigFor(s ports.JobSettings) Config {
 		fetch = 15 * time.Second
 	}
 	timeout := 2*fetch + 10*time.Second
-	return Config{Workers: s.Workers, JobTimeout: timeout, RescueAfter: timeout + 10*time.Second, Sweep: s.Sweep}
+	return Config{Workers: s.Workers, DeliveryWorkers: s.DeliveryWorkers, JobTimeout: timeout, RescueAfter: timeout + 10*time.Second, Sweep: s.Sweep}
 }

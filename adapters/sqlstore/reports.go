@@ -196,6 +196,42 @@ func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update
 	return out, err
 }
 
+// StartAnalysis implements ports.ReportStore in one transaction. The
+// user's starts are serialised first (PostgreSQL locks the user's row;
+// SQLite's IMMEDIATE transaction holds the file's write lock), so the count
+// of running reports and the mark are one step.
+func (s *ReportStore) StartAnalysis(ctx context.Context, userID, id int64, limit int) (report.Report, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	var out report.Report
+	err := s.inTx(ctx, "start analysis", func(ctx context.Context, tx bun.Tx) (err error) {
+		if limit > 0 {
+			var uid int64
+			user := tx.NewSelect().Model((*userRow)(nil)).Column("id").Where("id = ?", userID)
+			if err := s.dialect.lockRows(user, false).Scan(ctx, &uid); err != nil {
+				return s.missing(err, report.ErrNotFound, "lock user")
+			}
+			running, err := tx.NewSelect().Model((*reportRow)(nil)).
+				Where("user_id = ? AND status = ? AND id <> ?", userID, string(report.StatusRunning), id).Count(ctx)
+			if err != nil {
+				return s.wrap("count running analyses", err)
+			}
+			if running >= int64(limit) {
+				return report.ErrRunningLimit
+			}
+		}
+		out, err = s.updateIn(ctx, tx, userID, id, func(r *report.Report) error {
+			if r.Status.Finished() {
+				return report.ErrFinished
+			}
+			r.Status, r.Attempts = report.StatusRunning, r.Attempts+1
+			return nil
+		})
+		return err
+	})
+	return out, err
+}
+
 // updateIn is UpdateReport's locked read, update and write within tx.
 func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*report.Report) error) (report.Report, error) {
 	var row reportRow

@@ -137,7 +137,7 @@ func (rs *Reports) finishLate(later <-chan outcome, userID, id int64, keepURL bo
 	if o.err == nil || permanent(o.err) {
 		r, err := rs.store.UpdateReport(ctx, userID, id, func(r *report.Report) error {
 			if r.Status.Finished() {
-				return errAlreadyFinished
+				return report.ErrFinished
 			}
 			return rs.settle(r, o, keepURL)
 		})
@@ -146,22 +146,19 @@ func (rs *Reports) finishLate(later <-chan outcome, userID, id int64, keepURL bo
 		}
 		// The backstop job stays queued: when it runs, it finds the report
 		// finished and does nothing.
-		if err != nil && !errors.Is(err, errAlreadyFinished) && !errors.Is(err, report.ErrNotFound) {
+		if err != nil && !errors.Is(err, report.ErrFinished) && !errors.Is(err, report.ErrNotFound) {
 			rs.jobs.log.Warn("reports: store a late analysis", "report", id, "err", err)
 		}
 		return
 	}
 	_, _ = rs.store.UpdateReport(ctx, userID, id, func(r *report.Report) error {
 		if r.Status != report.StatusRunning {
-			return errAlreadyFinished
+			return report.ErrFinished
 		}
 		r.Status, r.Failure = report.StatusPending, reason(o.err)
 		return nil
 	})
 }
-
-// errAlreadyFinished aborts an update of a report another run finished.
-var errAlreadyFinished = errors.New("reports: the report's analysis already finished")
 
 // settle records outcome o on r: the analysis, or (o.err set) the failure.
 func (rs *Reports) settle(r *report.Report, o outcome, keepURL bool) error {
@@ -209,24 +206,22 @@ func reason(err error) string {
 // reset or a 5xx answer is retried until report.MaxAnalysisAttempts analyses
 // ran, then the report fails (a 5xx then keeps its result, as a first
 // analysis does); a failure that will not pass fails the report at once.
-// The user's cap of analyses at once is checked first, against the running
-// reports in the store (all processes): over it, the job snoozes. A failed
+// The user's cap of analyses at once is checked first, by the store, as one
+// atomic step with marking the report running (across processes): over it,
+// the job snoozes. A failed
 // report's job ends with the failure (the queue counts it given
 // up); a finished one's ends done.
 func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error {
-	if err := rs.checkUserCap(ctx, job); err != nil {
-		return err
+	limit := 0
+	if uc, ok := rs.analyser.(userCapper); ok {
+		limit = uc.UserCap()
 	}
-	r, err := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *report.Report) error {
-		if r.Status.Finished() {
-			return errAlreadyFinished
-		}
-		r.Status, r.Attempts = report.StatusRunning, r.Attempts+1
-		return nil
-	})
+	r, err := rs.store.StartAnalysis(ctx, job.UserID, job.ReportID, limit)
 	switch {
-	case errors.Is(err, errAlreadyFinished), errors.Is(err, report.ErrNotFound):
+	case errors.Is(err, report.ErrFinished), errors.Is(err, report.ErrNotFound):
 		return nil
+	case errors.Is(err, report.ErrRunningLimit):
+		return &ports.SnoozeError{After: BusyRetryAfter, Err: &QuotaError{Limit: limit, Wait: BusyRetryAfter}}
 	case err != nil:
 		return &ports.RetryError{Err: err} // the store: try again later
 	}
@@ -276,29 +271,3 @@ type userCapper interface {
 
 // UserCap returns how many analyses one user may run at once (0: no cap).
 func (a *Analyser) UserCap() int { return max(a.users.max, 0) }
-
-// checkUserCap snoozes job while its user has as many analyses running as
-// the cap allows, counted in the store, so the cap holds across processes
-// (the analyser's own count is per process). The job's own report, running
-// when a crashed run is rescued, does not count against it.
-func (rs *Reports) checkUserCap(ctx context.Context, job ports.AnalysisJob) error {
-	uc, ok := rs.analyser.(userCapper)
-	if !ok || uc.UserCap() == 0 {
-		return nil
-	}
-	q, err := report.NewReportQuery(report.ReportParams{Status: string(report.StatusRunning)})
-	if err != nil {
-		return err
-	}
-	_, running, err := rs.store.Reports(ctx, job.UserID, q)
-	if err != nil {
-		return &ports.RetryError{Err: err}
-	}
-	if own, err := rs.store.Report(ctx, job.UserID, job.ReportID); err == nil && own.Status == report.StatusRunning {
-		running--
-	}
-	if running >= uc.UserCap() {
-		return &ports.SnoozeError{After: BusyRetryAfter, Err: &QuotaError{Limit: uc.UserCap(), Wait: BusyRetryAfter}}
-	}
-	return nil
-}

@@ -87,6 +87,7 @@ func TestReportStore(t *testing.T, newStores func(t *testing.T) ReportStores) {
 	run("projects", testProjects)
 	run("delete project", testDeleteProject)
 	run("concurrency", testReportConcurrency)
+	run("start analysis", testStartAnalysis)
 	run("idempotency", testIdempotency)
 	run("idempotency race", testIdempotencyRace)
 }
