@@ -99,7 +99,8 @@ func newAPI(mux *http.ServeMux, base string) huma.API {
 	}
 	cfg.Info.Description = description
 	cfg.CreateHooks = nil // no "$schema" key in bodies: the envelope is exact
-	cfg.DocsPath = ""     // huma's page loads its scripts from a CDN: registerDocs serves them
+	cfg.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
+	cfg.DocsPath = "" // huma's page loads its scripts from a CDN: registerDocs serves them
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		bearerScheme: {Type: "http", Scheme: "bearer", Description: "An API key from POST /api/v1/login."},
 	}

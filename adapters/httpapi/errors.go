@@ -1,9 +1,13 @@
 package httpapi
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -127,6 +131,9 @@ func describe(err error) (field, msg string, missing bool) {
 	detail := d.ErrorDetail()
 	field = fieldName(detail.Location)
 	msg = detail.Message
+	if m := mismatchText.FindStringSubmatch(msg); m != nil && detail.Location == "body" {
+		return m[1], m[2], false
+	}
 	if strings.HasPrefix(msg, "expected required property ") { // spares most messages the regexp
 		if m := requiredProperty.FindStringSubmatch(msg); m != nil {
 			return joinField(field, m[1]), "is required", true
@@ -139,6 +146,47 @@ func describe(err error) (field, msg string, missing bool) {
 		field = "body"
 	}
 	return field, msg, false
+}
+
+// jsonFormat is huma's JSON format whose decoding errors speak the API's
+// terms: a value of the wrong type for its field is a *mismatchError.
+var jsonFormat = huma.Format{
+	Marshal: huma.DefaultJSONFormat.Marshal,
+	Unmarshal: func(data []byte, v any) error {
+		err := json.Unmarshal(data, v)
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return &mismatchError{field: cmp.Or(te.Field, "body"), msg: typeMismatch(te)}
+		}
+		return err
+	},
+}
+
+// mismatchError is a JSON value that does not fit its field. huma keeps
+// only the text of a decoding error, so describe reads the field back from
+// it (mismatchText).
+type mismatchError struct{ field, msg string }
+
+func (e *mismatchError) Error() string { return "field " + strconv.Quote(e.field) + ": " + e.msg }
+
+// mismatchText matches a mismatchError's text.
+var mismatchText = regexp.MustCompile(`^field "([^"]*)": (.+)$`)
+
+// typeMismatch says in the API's terms why a JSON value did not fit its
+// field, never in Go's: huma's schema accepts 3.0 and 1e0 as integers, and
+// numbers of any size, which Go's decoder then refuses.
+func typeMismatch(te *json.UnmarshalTypeError) string {
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if strings.ContainsAny(strings.TrimPrefix(te.Value, "number "), ".eE") {
+			return "expected an integer written with digits only (no decimal point or exponent)"
+		}
+		return "integer out of range"
+	case reflect.Float32, reflect.Float64:
+		return "number out of range"
+	}
+	return "has the wrong type"
 }
 
 // fieldName strips huma's location prefix: "body.items[2].latitude" ->

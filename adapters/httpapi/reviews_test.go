@@ -375,3 +375,31 @@ func jsonString(s string) string {
 	}
 	return string(b)
 }
+
+// TestBodyNumbersSpeakTheAPI: a JSON number that the schema accepts but
+// its Go field cannot hold (3.0, 1e0, too large) is refused in the API's
+// terms, on the field, never with the decoder's text.
+func TestBodyNumbersSpeakTheAPI(t *testing.T) {
+	s := newReviewServer(t, ratelimit.Limit{Requests: 1000, Window: time.Minute})
+	ada := apitest.Login(t, s.h, "ada@example.com")
+	for _, tt := range []struct {
+		body, field, want string
+		status            int
+	}{
+		{`{"rating":1e0}`, "rating", "no decimal point or exponent", 422},
+		{`{"rating":3.0}`, "rating", "no decimal point or exponent", 422},
+		{`{"rating":99999999999999999999}`, "rating", "integer out of range", 422},
+		{`{"rating":1e400}`, "body", "number out of range", 400},
+	} {
+		res := apitest.Do(t, s.h, http.MethodPut, "/api/v1/post-offices/2/review", apitest.JSONType, tt.body, apitest.Bearer(ada)...)
+		msgs := strings.Join(res.Errors[tt.field], "; ")
+		if res.Status != tt.status || !strings.Contains(msgs, tt.want) {
+			t.Errorf("PUT %s = %d %v; want %d with %q on %s", tt.body, res.Status, res.Errors, tt.status, tt.want, tt.field)
+		}
+		for _, m := range append([]string{res.Message}, msgs) {
+			if strings.Contains(m, "json:") || strings.Contains(m, "Go ") || strings.Contains(m, "unmarshal") {
+				t.Errorf("PUT %s: message %q speaks Go, not the API", tt.body, m)
+			}
+		}
+	}
+}
