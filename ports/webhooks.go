@@ -8,8 +8,12 @@ import (
 
 // WebhookStore keeps users' webhooks and their deliveries.
 type WebhookStore interface {
-	// CreateWebhook stores w (its ID is assigned) and returns it.
-	CreateWebhook(ctx context.Context, w webhook.Webhook) (webhook.Webhook, error)
+	// CreateWebhook stores w (its ID is assigned) and returns it, unless
+	// w's user already has limit webhooks. The count and the insert are one
+	// step: concurrent creates for one user are serialised, so a user never
+	// ends up with more than limit however many run at once.
+	// Errors: webhook.ErrLimit.
+	CreateWebhook(ctx context.Context, w webhook.Webhook, limit int) (webhook.Webhook, error)
 	// Webhooks returns the user's webhooks, oldest first.
 	Webhooks(ctx context.Context, userID int64) ([]webhook.Webhook, error)
 	// Webhook returns the user's webhook id. Errors: report.ErrNotFound.

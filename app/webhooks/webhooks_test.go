@@ -96,6 +96,36 @@ func TestCreateValidates(t *testing.T) {
 	}
 }
 
+// TestCreateCapConcurrent: 40 creates at once for one user store exactly
+// MaxPerUser webhooks; the others are refused on url with the cap's
+// message, as one create over the cap is.
+func TestCreateCapConcurrent(t *testing.T) {
+	h, store, _ := setup(t, &fakePoster{})
+	ctx := context.Background()
+	const n = 40
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			_, errs[i] = h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef"})
+		})
+	}
+	wg.Wait()
+	created := 0
+	for _, err := range errs {
+		var ve *report.ValidationError
+		switch {
+		case err == nil:
+			created++
+		case !errors.As(err, &ve) || len(ve.Fields) != 1 || len(ve.Fields["url"]) != 1 || ve.Fields["url"][0] != "at most 10 webhooks per user":
+			t.Errorf("create over the cap = %v, want url: at most 10 webhooks per user", err)
+		}
+	}
+	if ws, _ := store.Webhooks(ctx, 1); created != webhooks.MaxPerUser || len(ws) != webhooks.MaxPerUser {
+		t.Errorf("%d concurrent creates: %d succeeded, %d stored; want %d", n, created, len(ws), webhooks.MaxPerUser)
+	}
+}
+
 // deliverAll runs the delivery's job until it is over, as a queue would,
 // and returns the attempts run.
 func deliverAll(t *testing.T, h *webhooks.Webhooks, id int64) (int, error) {
