@@ -63,7 +63,7 @@ func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (web
 	case err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		fields["url"] = []string{"must be an absolute http or https URL"}
 	default:
-		if err := h.poster.Check(in.URL); err != nil {
+		if err := h.poster.Check(ctx, in.URL); err != nil {
 			var fe *webpage.FetchError
 			msg := "is not allowed"
 			if errors.As(err, &fe) {

@@ -24,7 +24,7 @@ type fakePoster struct {
 	checked error
 }
 
-func (p *fakePoster) Check(string) error { return p.checked }
+func (p *fakePoster) Check(context.Context, string) error { return p.checked }
 
 func (p *fakePoster) Post(_ context.Context, _ string, m webhook.Message) (int, error) {
 	p.mu.Lock()
@@ -81,9 +81,11 @@ func TestCreateValidates(t *testing.T) {
 			t.Errorf("Create(%+v) = %v, want invalid %s", c.in, err, c.field)
 		}
 	}
-	p.checked = &webpage.FetchError{Reason: "private address", Refused: true}
-	if _, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "http://10.0.0.1/h", Secret: "0123456789abcdef"}); err == nil {
-		t.Error("a URL the guard refuses was accepted")
+	p.checked = &webpage.FetchError{Reason: "the host name typo.example does not resolve", Refused: true}
+	_, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://typo.example/h", Secret: "0123456789abcdef"})
+	if ve := (*report.ValidationError)(nil); !errors.As(err, &ve) || len(ve.Fields["url"]) != 1 ||
+		ve.Fields["url"][0] != "is refused: the host name typo.example does not resolve" {
+		t.Errorf("Create of a URL the poster refuses = %v, want url: is refused: <its reason>", err)
 	}
 	p.checked = nil
 	for i := range webhooks.MaxPerUser {
