@@ -8,8 +8,12 @@ import (
 
 // WebhookStore keeps users' webhooks and their deliveries.
 type WebhookStore interface {
-	// CreateWebhook stores w (its ID is assigned) and returns it.
-	CreateWebhook(ctx context.Context, w webhook.Webhook) (webhook.Webhook, error)
+	// CreateWebhook stores w (its ID is assigned) and returns it, unless
+	// w's user already has limit webhooks. The count and the insert are one
+	// step: concurrent creates for one user are serialised, so a user never
+	// ends up with more than limit however many run at once.
+	// Errors: webhook.ErrLimit.
+	CreateWebhook(ctx context.Context, w webhook.Webhook, limit int) (webhook.Webhook, error)
 	// Webhooks returns the user's webhooks, oldest first.
 	Webhooks(ctx context.Context, userID int64) ([]webhook.Webhook, error)
 	// Webhook returns the user's webhook id. Errors: report.ErrNotFound.
@@ -55,11 +59,14 @@ type WebhookQueue interface {
 // analyser's guard against private targets. How a message is written on
 // the wire (a POST, its headers) is the poster's.
 type WebhookPoster interface {
-	// Check refuses a URL the guard would not dial (scheme, port, address
-	// literal) with a *webpage.FetchError (Refused).
-	Check(rawURL string) error
+	// Check refuses, with a *webpage.FetchError (Refused), a URL that Post
+	// would refuse: its scheme, port or credentials, a name that always
+	// means this machine (localhost), an address outside the public range
+	// (written or looked up), a host name that does not exist. A lookup
+	// that fails for now (a timeout, a server failure) is not a refusal.
+	Check(ctx context.Context, rawURL string) error
 	// Post sends m to url and returns the status the endpoint answered.
-	// Errors: *webpage.FetchError (Refused: the guard said no; Transient: may
-	// pass).
+	// Errors: *webpage.FetchError (Refused: the guard said no, or the host
+	// name does not exist, as Check decides; Transient: may pass).
 	Post(ctx context.Context, url string, m webhook.Message) (int, error)
 }

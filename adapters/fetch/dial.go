@@ -46,25 +46,12 @@ func (d *dialer) dial(ctx context.Context, network, addr string, admit ports.Adm
 	if err != nil {
 		return nil, &RefusedError{Target: addr, Reason: "invalid port"}
 	}
-	exempt := d.guard.exempt(addr)
-	var ips []netip.Addr
-	if ip, err := netip.ParseAddr(host); err == nil {
-		ips = []netip.Addr{ip}
-	} else if ips, err = d.resolver.LookupNetIP(ctx, "ip", host); err != nil {
+	ips, errs, err := d.lookup(ctx, host, addr)
+	if err != nil {
 		return nil, err
 	}
-	if len(ips) == 0 {
-		return nil, &net.DNSError{Err: "no addresses", Name: host, IsNotFound: true}
-	}
-	ctx = context.WithValue(ctx, exemptKey{}, exempt)
-	var errs []error
+	ctx = context.WithValue(ctx, exemptKey{}, d.guard.exempt(addr))
 	for _, ip := range ips {
-		if !exempt {
-			if r := blockedReason(ip); r != "" {
-				errs = append(errs, refusedAddress(addr, host, ip, r))
-				continue
-			}
-		}
 		if admit != nil {
 			if err := admit(ctx, ports.Target{Host: host, Addr: ip.Unmap()}); err != nil {
 				return nil, &admissionError{err: err}
@@ -80,4 +67,38 @@ func (d *dialer) dial(ctx context.Context, network, addr string, admit ports.Adm
 		}
 	}
 	return nil, errors.Join(errs...)
+}
+
+// lookup resolves host, dialled as addr (host:port), and returns the
+// addresses the guard lets it dial and the refusals of the others. A name
+// that always means this machine is refused without a lookup; an address
+// literal is its own answer; a lookup's failure is returned as it is (a
+// *net.DNSError, IsNotFound when the name does not exist). Each connection
+// and each webhook's creation decide by it.
+func (d *dialer) lookup(ctx context.Context, host, addr string) ([]netip.Addr, []error, error) {
+	if err := d.guard.checkName(addr, host, addr); err != nil {
+		return nil, []error{err}, nil
+	}
+	var ips []netip.Addr
+	if ip, err := netip.ParseAddr(host); err == nil {
+		ips = []netip.Addr{ip}
+	} else if ips, err = d.resolver.LookupNetIP(ctx, "ip", host); err != nil {
+		return nil, nil, err
+	}
+	if len(ips) == 0 {
+		return nil, nil, &net.DNSError{Err: "no addresses", Name: host, IsNotFound: true}
+	}
+	if d.guard.exempt(addr) {
+		return ips, nil, nil
+	}
+	var ok []netip.Addr
+	var refused []error
+	for _, ip := range ips {
+		if r := blockedReason(ip); r != "" {
+			refused = append(refused, refusedAddress(addr, host, ip, r))
+			continue
+		}
+		ok = append(ok, ip)
+	}
+	return ok, refused, nil
 }

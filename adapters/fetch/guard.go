@@ -180,7 +180,18 @@ func (g *guard) checkURL(u *url.URL) error {
 	if _, port, _ := net.SplitHostPort(hp); !g.ports[port] {
 		return refuse("port " + port + " is not allowed (only 80 and 443)")
 	}
-	return nil
+	return g.checkName(u.Redacted(), u.Hostname(), hp)
+}
+
+// checkName refuses a host that names this machine whatever a resolver
+// says: "localhost", the names under it, either with the root's dot. Such
+// names are never looked up; an exempt addr (host:port) is let through.
+func (g *guard) checkName(target, host, addr string) error {
+	h := strings.TrimSuffix(strings.ToLower(dialledHost(host)), ".")
+	if g.exempt(addr) || (h != "localhost" && !strings.HasSuffix(h, ".localhost")) {
+		return nil
+	}
+	return &RefusedError{Target: target, Reason: notPublic, Detail: host + " always names this machine (loopback)"}
 }
 
 // exempt reports whether the dial of addr (host:port) skips the address

@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/domain/webpage"
@@ -20,8 +22,12 @@ import (
 // environment proxy, no redirects followed, webhook.Timeout per POST.
 type Poster struct {
 	guard  *guard
+	dialer *dialer
 	client *http.Client
 }
+
+// checkLookupTimeout bounds the lookup of a webhook's host at its creation.
+const checkLookupTimeout = 3 * time.Second
 
 // NewPoster returns a poster with cfg's guard (zero fields defaulted). It
 // fails on a malformed allow-list entry.
@@ -31,29 +37,64 @@ func NewPoster(cfg Config) (*Poster, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := guardedTransport(cfg, newDialer(g, cfg.Resolver, cfg), nil)
+	d := newDialer(g, cfg.Resolver, cfg)
+	t := guardedTransport(cfg, d, nil)
 	t.MaxIdleConnsPerHost = 2
 	client := &http.Client{Transport: t, Timeout: webhook.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	return &Poster{guard: g, client: client}, nil
+	return &Poster{guard: g, dialer: d, client: client}, nil
 }
 
-// Check implements ports.WebhookPoster: the URL's scheme, host, port, and
-// an address literal's range.
-func (p *Poster) Check(rawURL string) error {
+// Check implements ports.WebhookPoster: what Post refuses before sending
+// (checkURL), then the lookup each connection makes (lookup), bounded by
+// checkLookupTimeout. A name that does not exist, or whose addresses are
+// all refused, is refused; a lookup that fails otherwise (a timeout, a
+// server failure) is not, as it may pass by the time of a delivery.
+func (p *Poster) Check(ctx context.Context, rawURL string) error {
+	u, err := p.checkURL(rawURL)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, checkLookupTimeout)
+	defer cancel()
+	host, addr := dialledHost(u.Hostname()), hostPort(u)
+	ips, refused, err := p.dialer.lookup(ctx, host, addr)
+	switch {
+	case err != nil:
+		return unresolved(err)
+	case len(ips) == 0:
+		return refusedFetch(errors.Join(refused...))
+	}
+	return nil
+}
+
+// checkURL parses rawURL and refuses what can be told without a lookup:
+// the guard's checkURL, and an address literal outside the public range.
+func (p *Poster) checkURL(rawURL string) (*url.URL, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || !u.IsAbs() {
-		return &webpage.FetchError{Reason: "the URL is not an absolute http or https URL", Refused: true}
+		return nil, &webpage.FetchError{Reason: "the URL is not an absolute http or https URL", Refused: true}
 	}
 	if err := p.guard.checkURL(u); err != nil {
-		return refusedFetch(err)
+		return nil, refusedFetch(err)
 	}
 	if ip, err := netip.ParseAddr(dialledHost(u.Hostname())); err == nil && !p.guard.exempt(hostPort(u)) {
 		if r := blockedReason(ip); r != "" {
-			return refusedFetch(refusedAddress(u.Host, u.Hostname(), ip, r))
+			return nil, refusedFetch(refusedAddress(u.Host, u.Hostname(), ip, r))
 		}
 	}
-	return nil
+	return u, nil
+}
+
+// unresolved is the refusal of a host name that does not exist (a
+// *net.DNSError IsNotFound in err's chain): retrying will not make it
+// exist. Any other error is nil.
+func unresolved(err error) error {
+	var dnsErr *net.DNSError
+	if !errors.As(err, &dnsErr) || !dnsErr.IsNotFound {
+		return nil
+	}
+	return &webpage.FetchError{Reason: "the host name " + dnsErr.Name + " does not resolve", Refused: true, Err: err}
 }
 
 func refusedFetch(err error) error {
@@ -76,8 +117,10 @@ const (
 
 // Post implements ports.WebhookPoster: a POST of m.Body as
 // application/json, with the signature, event and delivery id in headers.
+// The URL is checked as Check does, the lookup when dialling: a name that
+// does not exist is refused, a lookup that fails otherwise may pass.
 func (p *Poster) Post(ctx context.Context, rawURL string, m webhook.Message) (int, error) {
-	if err := p.Check(rawURL); err != nil {
+	if _, err := p.checkURL(rawURL); err != nil {
 		return 0, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(m.Body))
@@ -94,6 +137,9 @@ func (p *Poster) Post(ctx context.Context, rawURL string, m webhook.Message) (in
 		var re *RefusedError
 		if errors.As(err, &re) {
 			return 0, refusedFetch(re)
+		}
+		if fe := unresolved(err); fe != nil {
+			return 0, fe
 		}
 		return 0, &webpage.FetchError{Reason: "no answer: " + err.Error(), Transient: true, Err: err}
 	}

@@ -3,16 +3,21 @@ package fetch_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
 	"github.com/pinsight/pinsight/domain/webhook"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // TestPosterWire: a webhook message arrives as a POST of its body as JSON,
@@ -66,5 +71,121 @@ func TestPosterWire(t *testing.T) {
 		"User-Agent: Pinsight-Webhook/1\r\n" + body
 	if g := <-got; g != want {
 		t.Errorf("the endpoint received\n%q\nwant\n%q", g, want)
+	}
+}
+
+// resolverFunc is a Resolver written as a function.
+type resolverFunc func(host string) ([]netip.Addr, error)
+
+func (f resolverFunc) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	return f(host)
+}
+
+// TestPosterCheck: a webhook URL is refused at creation when a delivery
+// would be: a name that always means this machine (never looked up), a
+// name that does not exist, a name whose addresses are all private; a
+// name with a public address passes, and so does one whose lookup fails
+// for now (the delivery looks it up again).
+func TestPosterCheck(t *testing.T) {
+	res := &fakeResolver{addrs: map[string][]netip.Addr{
+		"localhost":         {netip.MustParseAddr("127.0.0.1")},
+		"public.example":    {netip.MustParseAddr("93.184.216.34")},
+		"mixed.example":     {netip.MustParseAddr("10.0.0.1"), netip.MustParseAddr("93.184.216.34")},
+		"intranet.example":  {netip.MustParseAddr("10.0.0.7")},
+		"metadata.example":  {netip.MustParseAddr("169.254.169.254")},
+		"sub.localhost":     {netip.MustParseAddr("93.184.216.34")}, // a resolver lying about a loopback name
+		"api.dev.localhost": {netip.MustParseAddr("93.184.216.34")},
+	}}
+	p, err := fetch.NewPoster(fetch.Config{Resolver: res, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		url, reason string // reason "": accepted
+	}{
+		{"http://localhost/hook", "not a public address"},
+		{"https://LocalHost./hook", "not a public address"},
+		{"http://sub.localhost/hook", "not a public address"},
+		{"http://api.dev.localhost./hook", "not a public address"},
+		{"http://ｌｏｃａｌｈｏｓｔ/hook", "not a public address"},
+		{"http://127.0.0.1/hook", "not a public address"},
+		{"https://intranet.example/hook", "not a public address"},
+		{"https://metadata.example/hook", "not a public address"},
+		{"https://typo.example/hook", "the host name typo.example does not resolve"},
+		{"https://public.example/hook", ""},
+		{"https://mixed.example/hook", ""},
+	} {
+		before := res.calls.Load()
+		err := p.Check(context.Background(), c.url)
+		var fe *webpage.FetchError
+		switch {
+		case c.reason == "" && err != nil:
+			t.Errorf("Check(%s) = %v, want accepted", c.url, err)
+		case c.reason != "" && (!errors.As(err, &fe) || !fe.Refused || fe.Reason != c.reason):
+			t.Errorf("Check(%s) = %v, want refused: %s", c.url, err, c.reason)
+		}
+		if strings.Contains(strings.ToLower(c.url), "localhost") && res.calls.Load() != before {
+			t.Errorf("Check(%s) looked the name up", c.url)
+		}
+	}
+
+	flaky, err := fetch.NewPoster(fetch.Config{Log: quiet, Resolver: resolverFunc(func(host string) ([]netip.Addr, error) {
+		return nil, &net.DNSError{Err: "server misbehaving", Name: host, IsTemporary: true}
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := flaky.Check(context.Background(), "https://public.example/hook"); err != nil {
+		t.Errorf("Check with a failing resolver = %v, want accepted (the delivery looks it up again)", err)
+	}
+}
+
+// TestPosterDeliveryLookup: at delivery, a loopback name is refused
+// before any lookup, a name that does not exist is refused (not worth a
+// retry), a lookup that fails for now is transient; a loopback name
+// allowed by --allow-target is delivered to.
+func TestPosterDeliveryLookup(t *testing.T) {
+	m := webhook.Message{Event: webhook.EventReportFinished, DeliveryID: 1, Signature: "t=1,v1=00", Body: []byte(`{}`)}
+	var temporary atomic.Bool
+	res := resolverFunc(func(host string) ([]netip.Addr, error) {
+		switch {
+		case temporary.Load():
+			return nil, &net.DNSError{Err: "server misbehaving", Name: host, IsTemporary: true}
+		case host == "localhost":
+			return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+		}
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	defer srv.Close()
+	local := "localhost:" + srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	p, err := fetch.NewPoster(fetch.Config{Resolver: res, AllowTargets: []string{local}, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		url, reason string
+	}{
+		{"http://localhost/hook", "not a public address"},
+		{"http://typo.example/hook", "the host name typo.example does not resolve"},
+	} {
+		_, err := p.Post(ctx, c.url, m)
+		var fe *webpage.FetchError
+		if !errors.As(err, &fe) || !fe.Refused || fe.Transient || fe.Reason != c.reason {
+			t.Errorf("Post(%s) = %v, want refused: %s", c.url, err, c.reason)
+		}
+	}
+	if err := p.Check(ctx, "http://"+local+"/hook"); err != nil {
+		t.Errorf("Check of an allowed target = %v", err)
+	}
+	if st, err := p.Post(ctx, "http://"+local+"/hook", m); err != nil || st != http.StatusNoContent {
+		t.Errorf("Post to an allowed target = %d, %v; want 204", st, err)
+	}
+	temporary.Store(true)
+	_, err = p.Post(ctx, "http://public.example/hook", m)
+	var fe *webpage.FetchError
+	if !errors.As(err, &fe) || fe.Refused || !fe.Transient {
+		t.Errorf("Post with a failing resolver = %v, want transient", err)
 	}
 }

@@ -26,7 +26,7 @@ import (
 // nopPoster accepts every webhook delivery.
 type nopPoster struct{}
 
-func (nopPoster) Check(string) error { return nil }
+func (nopPoster) Check(context.Context, string) error { return nil }
 func (nopPoster) Post(context.Context, string, webhook.Message) (int, error) {
 	return http.StatusOK, nil
 }

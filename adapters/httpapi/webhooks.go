@@ -87,7 +87,8 @@ func registerWebhooks(api huma.API, hooks *webhooks.Webhooks, acc *accounts.Acco
 	op := huma.Operation{OperationID: "create-webhook", Method: http.MethodPost, Path: "/account/webhooks",
 		DefaultStatus: http.StatusCreated, Tags: tags, Summary: "Add a webhook",
 		Description: "The answer is the only one that shows the secret. A URL that is not absolute http(s), or that the " +
-			"analyser's guard refuses (private or loopback addresses, ports other than 80 and 443), is 422 on url; a secret " +
+			"analyser's guard refuses (private or loopback addresses, written or looked up, localhost included; a host name " +
+			"that does not exist; ports other than 80 and 443), is 422 on url; a secret " +
 			"shorter than 16 characters is 422 on secret; at most 10 webhooks per user. " + webhookDoc}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *webhookInput) (*reply[webhookData], error) {

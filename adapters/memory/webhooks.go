@@ -36,12 +36,22 @@ func cloneDelivery(d webhook.Delivery) webhook.Delivery {
 	return d
 }
 
-// CreateWebhook implements ports.WebhookStore.
-func (s *ReportStore) CreateWebhook(_ context.Context, w webhook.Webhook) (webhook.Webhook, error) {
+// CreateWebhook implements ports.WebhookStore: the count and the insert
+// are under the store's mutex.
+func (s *ReportStore) CreateWebhook(_ context.Context, w webhook.Webhook, limit int) (webhook.Webhook, error) {
 	h := &s.hooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.init()
+	n := 0
+	for _, o := range h.hooks {
+		if o.UserID == w.UserID {
+			n++
+		}
+	}
+	if n >= limit {
+		return webhook.Webhook{}, webhook.ErrLimit
+	}
 	h.lastHook++
 	w.ID = h.lastHook
 	w.CreatedAt = w.CreatedAt.UTC().Truncate(time.Microsecond)

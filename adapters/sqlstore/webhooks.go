@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 
 	"github.com/uptrace/bun"
 
@@ -54,13 +56,31 @@ func (r deliveryRow) toDomain() webhook.Delivery {
 		ResponseStatus: r.ResponseStatus, CreatedAt: r.CreatedAt.utc(), UpdatedAt: r.UpdatedAt.utc()}
 }
 
-// CreateWebhook implements ports.WebhookStore.
-func (s *ReportStore) CreateWebhook(ctx context.Context, w webhook.Webhook) (webhook.Webhook, error) {
+// CreateWebhook implements ports.WebhookStore: one transaction locks the
+// user's row (PostgreSQL; SQLite's writer serialises its transactions),
+// counts the user's webhooks and inserts only under limit.
+func (s *ReportStore) CreateWebhook(ctx context.Context, w webhook.Webhook, limit int) (webhook.Webhook, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	row := webhookRow{UserID: w.UserID, URL: w.URL, Secret: w.Secret, Events: w.Events, CreatedAt: stampOf(w.CreatedAt)}
-	if _, err := s.e.Write.NewInsert().Model(&row).Exec(ctx); err != nil {
-		return webhook.Webhook{}, s.wrap("create webhook", err)
+	err := s.inTx(ctx, "create webhook", func(ctx context.Context, tx bun.Tx) error {
+		var uid int64
+		lock := s.dialect.lockRows(tx.NewSelect().Table("users").Column("id").Where("id = ?", w.UserID), false)
+		if err := lock.Scan(ctx, &uid); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return s.wrap("lock user", err) // no such user: the insert's foreign key says so
+		}
+		n, err := tx.NewSelect().Model((*webhookRow)(nil)).Where("user_id = ?", w.UserID).Count(ctx)
+		if err != nil {
+			return s.wrap("count webhooks", err)
+		}
+		if n >= int64(limit) {
+			return webhook.ErrLimit
+		}
+		_, err = tx.NewInsert().Model(&row).Exec(ctx)
+		return s.wrap("create webhook", err)
+	})
+	if err != nil {
+		return webhook.Webhook{}, err
 	}
 	return row.toDomain(), nil
 }

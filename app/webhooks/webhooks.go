@@ -52,7 +52,8 @@ type NewWebhook struct {
 }
 
 // Create validates in and stores the user's webhook. Errors:
-// *report.ValidationError (url, secret, events; a URL the guard refuses).
+// *report.ValidationError (url, secret, events; a URL the guard refuses;
+// on url too when the user has MaxPerUser webhooks already).
 func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (webhook.Webhook, error) {
 	fields := map[string][]string{}
 	u, err := url.Parse(in.URL)
@@ -62,7 +63,7 @@ func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (web
 	case err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		fields["url"] = []string{"must be an absolute http or https URL"}
 	default:
-		if err := h.poster.Check(in.URL); err != nil {
+		if err := h.poster.Check(ctx, in.URL); err != nil {
 			var fe *webpage.FetchError
 			msg := "is not allowed"
 			if errors.As(err, &fe) {
@@ -89,15 +90,12 @@ func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (web
 	if len(fields) > 0 {
 		return webhook.Webhook{}, &report.ValidationError{Fields: fields}
 	}
-	have, err := h.store.Webhooks(ctx, userID)
-	if err != nil {
-		return webhook.Webhook{}, err
-	}
-	if len(have) >= MaxPerUser {
+	w, err := h.store.CreateWebhook(ctx, webhook.Webhook{UserID: userID, URL: in.URL, Secret: in.Secret,
+		Events: events, CreatedAt: h.now().UTC()}, MaxPerUser)
+	if errors.Is(err, webhook.ErrLimit) {
 		return webhook.Webhook{}, report.Invalid("url", "at most "+strconv.Itoa(MaxPerUser)+" webhooks per user")
 	}
-	return h.store.CreateWebhook(ctx, webhook.Webhook{UserID: userID, URL: in.URL, Secret: in.Secret,
-		Events: events, CreatedAt: h.now().UTC()})
+	return w, err
 }
 
 // List returns the user's webhooks, oldest first.

@@ -24,7 +24,7 @@ type fakePoster struct {
 	checked error
 }
 
-func (p *fakePoster) Check(string) error { return p.checked }
+func (p *fakePoster) Check(context.Context, string) error { return p.checked }
 
 func (p *fakePoster) Post(_ context.Context, _ string, m webhook.Message) (int, error) {
 	p.mu.Lock()
@@ -81,9 +81,11 @@ func TestCreateValidates(t *testing.T) {
 			t.Errorf("Create(%+v) = %v, want invalid %s", c.in, err, c.field)
 		}
 	}
-	p.checked = &webpage.FetchError{Reason: "private address", Refused: true}
-	if _, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "http://10.0.0.1/h", Secret: "0123456789abcdef"}); err == nil {
-		t.Error("a URL the guard refuses was accepted")
+	p.checked = &webpage.FetchError{Reason: "the host name typo.example does not resolve", Refused: true}
+	_, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://typo.example/h", Secret: "0123456789abcdef"})
+	if ve := (*report.ValidationError)(nil); !errors.As(err, &ve) || len(ve.Fields["url"]) != 1 ||
+		ve.Fields["url"][0] != "is refused: the host name typo.example does not resolve" {
+		t.Errorf("Create of a URL the poster refuses = %v, want url: is refused: <its reason>", err)
 	}
 	p.checked = nil
 	for i := range webhooks.MaxPerUser {
@@ -93,6 +95,36 @@ func TestCreateValidates(t *testing.T) {
 	}
 	if _, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef"}); err == nil {
 		t.Error("more than MaxPerUser webhooks")
+	}
+}
+
+// TestCreateCapConcurrent: 40 creates at once for one user store exactly
+// MaxPerUser webhooks; the others are refused on url with the cap's
+// message, as one create over the cap is.
+func TestCreateCapConcurrent(t *testing.T) {
+	h, store, _ := setup(t, &fakePoster{})
+	ctx := context.Background()
+	const n = 40
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			_, errs[i] = h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef"})
+		})
+	}
+	wg.Wait()
+	created := 0
+	for _, err := range errs {
+		var ve *report.ValidationError
+		switch {
+		case err == nil:
+			created++
+		case !errors.As(err, &ve) || len(ve.Fields) != 1 || len(ve.Fields["url"]) != 1 || ve.Fields["url"][0] != "at most 10 webhooks per user":
+			t.Errorf("create over the cap = %v, want url: at most 10 webhooks per user", err)
+		}
+	}
+	if ws, _ := store.Webhooks(ctx, 1); created != webhooks.MaxPerUser || len(ws) != webhooks.MaxPerUser {
+		t.Errorf("%d concurrent creates: %d succeeded, %d stored; want %d", n, created, len(ws), webhooks.MaxPerUser)
 	}
 }
 

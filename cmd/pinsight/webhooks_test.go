@@ -148,6 +148,8 @@ func testWebhooks(t *testing.T, dbURL string) {
 		{map[string]any{"url": "ftp://example.com/hook", "secret": secret}, "url"},
 		{map[string]any{"url": "/relative", "secret": secret}, "url"},
 		{map[string]any{"url": "http://127.0.0.1:1/hook", "secret": secret}, "url"},      // loopback, not allowed
+		{map[string]any{"url": "http://localhost/hook", "secret": secret}, "url"},        // loopback by name, never looked up
+		{map[string]any{"url": "http://api.localhost./hook", "secret": secret}, "url"},   // the same under localhost
 		{map[string]any{"url": "http://10.0.0.1/hook", "secret": secret}, "url"},         // private
 		{map[string]any{"url": "http://example.com:8080/hook", "secret": secret}, "url"}, // port
 		{map[string]any{"url": good.URL + "/hook", "secret": secret, "events": []string{"report.deleted"}}, "events"},

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pinsight/pinsight/domain/fault"
 )
 
 // EventReportFinished is the event sent when a report's analysis finishes
@@ -18,6 +20,10 @@ const MinSecret = 16
 
 // MaxAttempts caps the attempts of one delivery.
 const MaxAttempts = 5
+
+// ErrLimit is returned when a user who already has as many webhooks as
+// allowed creates another.
+var ErrLimit = fault.New(fault.Invalid, "webhook: too many webhooks for one user")
 
 // Timeout bounds one attempt of a delivery.
 const Timeout = 10 * time.Second

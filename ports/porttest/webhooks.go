@@ -13,12 +13,13 @@ import (
 )
 
 // TestWebhooks checks a WebhookStore and the WebhookQueue of a Jobs queue:
-// webhooks per user, deliveries stored with their jobs, delivery jobs run
+// webhooks per user (their cap held under concurrent creates), deliveries stored with their jobs, delivery jobs run
 // (and retried) by the started queue, updates, lists, and deletion taking
 // the deliveries along. newSubject is TestJobs's, with Webhooks and
 // WebhookQueue set; users 1 and 2 must exist.
 func TestWebhooks(t *testing.T, newSubject func(t *testing.T) JobsSubject) {
 	t.Run("store", func(t *testing.T) { testWebhookStore(t, newSubject(t)) })
+	t.Run("limit under concurrent creates", func(t *testing.T) { testWebhookLimit(t, newSubject(t)) })
 	t.Run("deliveries run", func(t *testing.T) { testDeliveriesRun(t, newSubject(t)) })
 }
 
@@ -26,7 +27,7 @@ func newWebhook(t *testing.T, s JobsSubject, userID int64, url string) webhook.W
 	t.Helper()
 	at := time.Now().UTC().Truncate(time.Second)
 	w, err := s.Webhooks.CreateWebhook(context.Background(), webhook.Webhook{UserID: userID, URL: url, Secret: "0123456789abcdef-secret",
-		Events: []string{webhook.EventReportFinished}, CreatedAt: at})
+		Events: []string{webhook.EventReportFinished}, CreatedAt: at}, 10)
 	if err != nil || w.ID == 0 || w.URL != url || w.Secret != "0123456789abcdef-secret" || !w.CreatedAt.Equal(at) || !w.Wants(webhook.EventReportFinished) {
 		t.Fatalf("CreateWebhook = %+v, %v", w, err)
 	}
@@ -70,6 +71,48 @@ func testWebhookStore(t *testing.T, s JobsSubject) {
 	}
 	if err := s.Webhooks.DeleteWebhook(ctx, 1, w2.ID); !errors.Is(err, report.ErrNotFound) {
 		t.Errorf("second DeleteWebhook = %v, want ErrNotFound", err)
+	}
+}
+
+// testWebhookLimit: 40 concurrent creates for one user under a cap of 10
+// store exactly 10 and refuse the rest with webhook.ErrLimit; the cap is
+// per user, and a deletion makes room again.
+func testWebhookLimit(t *testing.T, s JobsSubject) {
+	ctx := context.Background()
+	const n, limit = 40, 10
+	create := func(userID int64) error {
+		_, err := s.Webhooks.CreateWebhook(ctx, webhook.Webhook{UserID: userID, URL: "https://a.example.com/hook",
+			Secret: "0123456789abcdef-secret", Events: []string{webhook.EventReportFinished}, CreatedAt: time.Now()}, limit)
+		return err
+	}
+	newWebhook(t, s, 2, "https://c.example.com/hook") // another user's webhook counts for them only
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() { errs[i] = create(1) })
+	}
+	wg.Wait()
+	created := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			created++
+		case !errors.Is(err, webhook.ErrLimit):
+			t.Errorf("create %d = %v, want nil or ErrLimit", i, err)
+		}
+	}
+	ws, err := s.Webhooks.Webhooks(ctx, 1)
+	if created != limit || err != nil || len(ws) != limit {
+		t.Fatalf("%d concurrent creates under a cap of %d: %d succeeded, %d stored (%v); want %d", n, limit, created, len(ws), err, limit)
+	}
+	if err := create(1); !errors.Is(err, webhook.ErrLimit) {
+		t.Errorf("create at the cap = %v, want ErrLimit", err)
+	}
+	if err := s.Webhooks.DeleteWebhook(ctx, 1, ws[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := create(1); err != nil {
+		t.Errorf("create after a deletion = %v, want room for one", err)
 	}
 }
 
