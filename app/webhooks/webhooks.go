@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/pinsight/pinsight/domain/report"
@@ -26,11 +27,49 @@ const MaxDeliveries = 100
 
 // Webhooks is the webhook use cases.
 type Webhooks struct {
-	store  ports.WebhookStore
-	queue  ports.WebhookQueue
-	poster ports.WebhookPoster
-	now    func() time.Time
-	log    *slog.Logger
+	store   ports.WebhookStore
+	queue   ports.WebhookQueue
+	poster  ports.WebhookPoster
+	now     func() time.Time
+	log     *slog.Logger
+	sending userSlots // deliveries being sent, per user
+}
+
+// MaxUserSending is how many deliveries of one user this process sends at
+// once; the user's others wait (snoozed, no attempt counted), so receivers
+// that hang hold at most this many delivery workers for their user.
+const MaxUserSending = 2
+
+// snoozeSending is how long a delivery waits for its user's turn.
+const snoozeSending = time.Second
+
+// userSlots counts each user's deliveries being sent.
+type userSlots struct {
+	mu sync.Mutex
+	n  map[int64]int
+}
+
+// take claims one of user's MaxUserSending slots; false when all are taken.
+func (u *userSlots) take(user int64) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.n[user] >= MaxUserSending {
+		return false
+	}
+	if u.n == nil {
+		u.n = map[int64]int{}
+	}
+	u.n[user]++
+	return true
+}
+
+// release gives user's slot back.
+func (u *userSlots) release(user int64) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.n[user]--; u.n[user] <= 0 {
+		delete(u.n, user)
+	}
 }
 
 // New returns the use cases over store and queue, delivering with poster.
@@ -172,7 +211,9 @@ func (h *Webhooks) ReportFinished(ctx context.Context, r report.Report) {
 // records the attempt. A network failure or a 5xx answer is retried (a
 // *ports.RetryError) until webhook.MaxAttempts attempts; a 2xx
 // delivers; anything else (a 3xx or 4xx answer, a refused target, the last
-// attempt) fails the delivery.
+// attempt) fails the delivery. While MaxUserSending deliveries of the same
+// user are being sent, the job snoozes (a *ports.SnoozeError) without an
+// attempt.
 func (h *Webhooks) Deliver(ctx context.Context, job ports.DeliveryJob) error {
 	d, err := h.store.Delivery(ctx, job.DeliveryID)
 	if errors.Is(err, report.ErrNotFound) {
@@ -191,6 +232,10 @@ func (h *Webhooks) Deliver(ctx context.Context, job ports.DeliveryJob) error {
 	if err != nil {
 		return &ports.RetryError{Err: err}
 	}
+	if !h.sending.take(d.UserID) {
+		return &ports.SnoozeError{After: snoozeSending, Err: errors.New("webhooks: the user's other deliveries are being sent")}
+	}
+	defer h.sending.release(d.UserID)
 	now := h.now()
 	m := webhook.Message{Event: d.Event, DeliveryID: d.ID, Signature: webhook.Signature(w.Secret, now, d.Body), Body: d.Body}
 	actx, cancel := context.WithTimeout(ctx, webhook.Timeout)

@@ -28,14 +28,15 @@ func (p *fakePoster) Check(context.Context, string) error { return p.checked }
 
 func (p *fakePoster) Post(_ context.Context, _ string, m webhook.Message) (int, error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.sent = append(p.sent, m)
 	if len(p.answers) == 0 {
+		p.mu.Unlock()
 		return 200, nil
 	}
 	a := p.answers[0]
 	p.answers = p.answers[1:]
-	return a()
+	p.mu.Unlock()
+	return a() // unlocked: an answer may block, as a receiver that hangs
 }
 
 func status(n int) func() (int, error) { return func() (int, error) { return n, nil } }
@@ -202,5 +203,48 @@ func TestDeliverOutcomes(t *testing.T) {
 	}
 	if err := h.Deliver(ctx, ports.DeliveryJob{DeliveryID: q.ds[0].ID, Attempt: 1}); err != nil {
 		t.Errorf("Deliver of a deleted webhook = %v, want nil", err)
+	}
+}
+
+// TestDeliverBoundsEachUser: while MaxUserSending deliveries of one user
+// hang at their receivers, that user's next delivery snoozes without an
+// attempt, and another user's is sent at once.
+func TestDeliverBoundsEachUser(t *testing.T) {
+	ctx := context.Background()
+	hang, sending := make(chan struct{}), make(chan struct{}, 8)
+	blocked := func() (int, error) { sending <- struct{}{}; <-hang; return 200, nil }
+	p := &fakePoster{answers: []func() (int, error){blocked, blocked}}
+	h, store, q := setup(t, p)
+	for user := int64(1); user <= 2; user++ {
+		if _, err := h.Create(ctx, user, webhooks.NewWebhook{URL: "https://hooks.example/h", Secret: "0123456789abcdef"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id := int64(1); id <= webhooks.MaxUserSending+1; id++ {
+		h.ReportFinished(ctx, report.Report{ID: id, UserID: 1, URL: "https://site.example/", Status: report.StatusGenerated})
+	}
+	h.ReportFinished(ctx, report.Report{ID: 9, UserID: 2, URL: "https://site.example/", Status: report.StatusGenerated})
+	var wg sync.WaitGroup
+	for _, d := range q.ds[:webhooks.MaxUserSending] {
+		wg.Go(func() { _ = h.Deliver(ctx, ports.DeliveryJob{DeliveryID: d.ID, Attempt: 1}) })
+		<-sending
+	}
+	third := q.ds[webhooks.MaxUserSending]
+	err := h.Deliver(ctx, ports.DeliveryJob{DeliveryID: third.ID, Attempt: 1})
+	var snooze *ports.SnoozeError
+	if !errors.As(err, &snooze) || snooze.After <= 0 {
+		t.Errorf("user 1's delivery beyond %d at once = %v, want a snooze", webhooks.MaxUserSending, err)
+	}
+	if d, _ := store.Delivery(ctx, third.ID); d.Attempts != 0 || d.Status != webhook.DeliveryPending {
+		t.Errorf("the snoozed delivery: %d attempts, %s; want 0, pending", d.Attempts, d.Status)
+	}
+	other := q.ds[len(q.ds)-1]
+	if err := h.Deliver(ctx, ports.DeliveryJob{DeliveryID: other.ID, Attempt: 1}); err != nil {
+		t.Errorf("user 2's delivery while user 1's hang = %v", err)
+	}
+	close(hang)
+	wg.Wait()
+	if err := h.Deliver(ctx, ports.DeliveryJob{DeliveryID: third.ID, Attempt: 1}); err != nil {
+		t.Errorf("user 1's third delivery once the others finished = %v", err)
 	}
 }

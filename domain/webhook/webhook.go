@@ -25,8 +25,10 @@ const MaxAttempts = 5
 // allowed creates another.
 var ErrLimit = fault.New(fault.Invalid, "webhook: too many webhooks for one user")
 
-// Timeout bounds one attempt of a delivery.
-const Timeout = 10 * time.Second
+// Timeout bounds one attempt of a delivery: a receiver is expected to
+// acknowledge at once and work afterwards, so a slow one holds a delivery
+// worker briefly.
+const Timeout = 5 * time.Second
 
 // Webhook is a user's endpoint that receives signed events.
 type Webhook struct {
