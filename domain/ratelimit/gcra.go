@@ -76,14 +76,8 @@ func (l Limit) Take(tat, now time.Time) (Decision, time.Time, error) {
 // (fewer than n). n below 1 is an Internal fault; n above Requests is
 // ErrTooMany.
 func (l Limit) TakeN(tat, now time.Time, n int) (Decision, time.Time, error) {
-	if !l.Enabled() {
-		return Decision{}, tat, ErrDisabled
-	}
-	if n < 1 {
-		return Decision{}, tat, fault.New(fault.Internal, "ratelimit: take "+strconv.Itoa(n)+" requests")
-	}
-	if n > l.Requests {
-		return Decision{}, tat, ErrTooMany
+	if err := l.Check(n); err != nil {
+		return Decision{}, tat, err
 	}
 	interval, window := l.Interval(), l.Span()
 	if tat.Before(now) {
@@ -102,6 +96,22 @@ func (l Limit) TakeN(tat, now time.Time, n int) (Decision, time.Time, error) {
 	d.Reset = next.Sub(now)
 	d.Remaining = l.RemainingAt(d.Reset)
 	return d, next, nil
+}
+
+// Check returns the error TakeN answers, whatever the state, for n
+// requests at once: ErrDisabled, an Internal fault for n below 1,
+// ErrTooMany for n above Requests; nil when n may be taken. Limiters
+// deciding elsewhere check with it first.
+func (l Limit) Check(n int) error {
+	switch {
+	case !l.Enabled():
+		return ErrDisabled
+	case n < 1:
+		return fault.New(fault.Internal, "ratelimit: take "+strconv.Itoa(n)+" requests")
+	case n > l.Requests:
+		return ErrTooMany
+	}
+	return nil
 }
 
 // Interval is the emission interval of an enabled limit: the time in which
