@@ -89,6 +89,7 @@ func TestReportStore(t *testing.T, newStores func(t *testing.T) ReportStores) {
 	run("concurrency", testReportConcurrency)
 	run("idempotency", testIdempotency)
 	run("idempotency race", testIdempotencyRace)
+	run("schedule cap", testScheduleCap)
 }
 
 func mustCreate(t *testing.T, s ports.ReportStore, r report.Report) report.Report {
