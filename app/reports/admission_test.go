@@ -116,3 +116,30 @@ func mustQueryAll(t *testing.T) report.ReportQuery {
 	}
 	return q
 }
+
+// TestAdmittedWorkRefusedForNowIsQueued: with jobs, an analysis accepted
+// (and charged) but refused in its request only for now, the pool busy, is
+// stored pending for its job rather than failing; a refusal that will not
+// pass still fails the request.
+func TestAdmittedWorkRefusedForNowIsQueued(t *testing.T) {
+	ctx := context.Background()
+	store := memory.NewReportStore()
+	jobs := memory.NewJobs(store, ports.JobSettings{})
+	an := &scripted{err: reports.ErrBusy}
+	rs := reports.New(store, an, cheapPasswords, reports.WithJobs(jobs, ports.JobSettings{}, nil))
+	c, err := rs.Create(ctx, 1, reports.NewReport{URL: "https://example.com/"})
+	if err != nil || c.Outcome != report.OutcomeAccepted || c.Status != report.StatusPending {
+		t.Fatalf("create while busy = %+v, %v; want accepted, pending", c, err)
+	}
+	if st, _ := jobs.Stats(ctx); st.Queued != 1 {
+		t.Errorf("%d jobs queued, want 1", st.Queued)
+	}
+	u, err := rs.Update(ctx, 1, c.ID, reports.ReportUpdate{Reanalyse: true})
+	if err != nil || u.Status != report.StatusPending {
+		t.Errorf("re-analysis while busy = %+v, %v; want pending", u, err)
+	}
+	an.err = report.Invalid("url", "refused")
+	if _, err := rs.Create(ctx, 1, reports.NewReport{URL: "https://example.org/"}); err == nil {
+		t.Error("a refusal that will not pass was queued")
+	}
+}
