@@ -21,7 +21,11 @@ type ReportStore interface {
 	// idem.Key held by idem.Claim: its Outcome becomes idem.Outcome and its
 	// ReportIDs the new IDs, so a report and its key are stored together
 	// or not at all. When that claim is no longer held, nothing is stored
-	// and the error is report.ErrClaimLost.
+	// and the error is report.ErrClaimLost. Creating and updating refuse,
+	// with report.ErrTooManyScheduled and storing nothing, a write that
+	// would give a user more than report.MaxScheduled reports with a
+	// schedule, counting and writing atomically (two writes at once cannot
+	// both pass the count).
 	CreateReports(ctx context.Context, rs []report.Report, idem *report.Idempotency) ([]report.Report, error)
 	// ClaimIdempotency starts a request under idem.Key for idem.UserID
 	// (idem.Outcome is report.OutcomeNone): when the user's record of that key is not live at
@@ -64,11 +68,15 @@ type ReportStore interface {
 	// such report.
 	StartAnalysis(ctx context.Context, userID, id int64, limit int) (report.Report, error)
 	// DeleteReport deletes the user's report id, or returns report.ErrNotFound.
+	// A store whose Jobs queue keeps jobs beside it deletes the report's
+	// analysis jobs waiting to run with it (in one transaction where it
+	// has them): they would only find the report gone.
 	DeleteReport(ctx context.Context, userID, id int64) error
 	// Projects returns the page of the user's projects selected by q and
 	// the number of projects matching q's search.
 	Projects(ctx context.Context, userID int64, q report.ProjectQuery) ([]report.Project, int, error)
 	// DeleteProject deletes every report of the user's project name and
-	// returns how many; report.ErrNotFound when the user has none.
+	// returns how many; report.ErrNotFound when the user has none. Their
+	// waiting analysis jobs go with them, as DeleteReport's.
 	DeleteProject(ctx context.Context, userID int64, name string) (int, error)
 }

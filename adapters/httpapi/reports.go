@@ -63,7 +63,7 @@ type reportCreateInput struct {
 		URL      string  `json:"url" minLength:"1" maxLength:"2048" doc:"The URL to analyse: http or https."`
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password."`
 		Password *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise. The account password rules apply (at least 8 characters not counting leading and trailing spaces, at most 256 bytes, no control characters, not common), the e-mail rule aside."`
-		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history)."`
+		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history). Scheduled runs are not charged to the daily quota of analyses, so at most 50 of a user's reports may be scheduled (a 51st is 422 on schedule)."`
 	}
 }
 
@@ -75,7 +75,7 @@ type reportUpdateInput struct {
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
 		Password *string `json:"password,omitempty" maxLength:"1024" doc:"A new share password (the rules of create-report); only when the privacy is or becomes 2."`
 		Results  int     `json:"results,omitempty" enum:"0,1" default:"0" doc:"1 re-runs the analysis; 0 keeps the results."`
-		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse daily or weekly, the next run a period from now; off stops."`
+		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse daily or weekly, the next run a period from now; off stops. At most 50 of a user's reports may be scheduled (422 on schedule beyond)."`
 	}
 }
 
@@ -159,7 +159,10 @@ func reportPath(id int64) string { return prefix + "/reports/" + strconv.FormatI
 const quotaDoc = "429 with Retry-After when the caller has too many analyses running at once or has used " +
 	"their daily quota of analyses (per user, whatever the API key), or when the target site (registrable " +
 	"domain) or the address it resolves to was analysed too often in the last minute (so no site is " +
-	"hammered); 503 with Retry-After when every analysis slot of the server is busy."
+	"hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is " +
+	"charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now " +
+	"(busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries " +
+	"free of the daily quota."
 
 func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *accounts.Accounts) {
 	tags := []string{"Reports"}

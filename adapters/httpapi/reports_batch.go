@@ -39,10 +39,14 @@ func registerReportBatch(g huma.API, base string, rs *reports.Reports, acc *acco
 		Tags: []string{"Reports"}, DefaultStatus: http.StatusAccepted, Summary: "Queue the analysis of up to 100 URLs",
 		Description: "Stores one pending report per URL, with its analysis job, in one transaction and answers 202 " +
 			"at once; poll each report (GET /reports/{id}, or GET /reports?status=pending) until it is generated or " +
-			"failed. Any invalid URL is 422 on urls[i] (every one is listed) and nothing is queued. Quotas apply per " +
-			"URL as its job runs: the per-site throttle spreads a batch in time instead of failing it (past a site's " +
-			"quota, each further quota's worth of its URLs is scheduled one window later), and a job that meets a " +
-			"quota waits for it. Jobs retry as those of create-report. An Idempotency-Key makes a retry safe (see the " +
+			"failed. Any invalid URL is 422 on urls[i] (every one is listed) and nothing is queued. The whole batch " +
+			"is charged to the caller's daily quota of analyses when it is accepted, all or nothing: a batch that " +
+			"does not fit is 429 with Retry-After (until all of it fits) and a message saying how many of its URLs " +
+			"fit now, and nothing is queued; one larger than the whole daily quota never fits and is 422 on urls. " +
+			"Its jobs, their retries included, are then free of the daily quota. The per-site throttle spreads a " +
+			"batch in time instead of failing it (past a site's quota, each further quota's worth of its URLs is " +
+			"scheduled one window later), and a job that meets a throttle or the caller's analyses at once waits " +
+			"for it. Jobs retry as those of create-report. An Idempotency-Key makes a retry safe (see the " +
 			"header). JSON only."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *reportBatchInput) (*batchReply, error) {

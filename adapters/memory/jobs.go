@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -68,9 +69,28 @@ func NewJobs(store *ReportStore, s ports.JobSettings) *Jobs {
 	if sweep <= 0 {
 		sweep = ports.DefaultSweep
 	}
-	return &Jobs{store: store, workers: orDefault(s.Workers), deliverers: orDefault(s.DeliveryWorkers), sweep: sweep,
+	j := &Jobs{store: store, workers: orDefault(s.Workers), deliverers: orDefault(s.DeliveryWorkers), sweep: sweep,
 		jobs: map[int64]*memJob{}, ready: make(chan int64, 1024), due: make(chan int64, 1024), stop: make(chan struct{}),
 		backoff: func(attempt int) time.Duration { return time.Duration(attempt*attempt) * time.Second }}
+	store.mu.Lock()
+	store.dropJobs = j.dropReports
+	store.mu.Unlock()
+	return j
+}
+
+// dropReports forgets the waiting analysis jobs of reports ids, which
+// were deleted: each would find its report gone and do nothing, after a
+// run. A running one finishes so. Called with the store's lock held (the
+// store never takes it while holding j.mu).
+func (j *Jobs) dropReports(ids []int64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for id, job := range j.jobs {
+		if job.delivery == 0 && job.state == memScheduled && slices.Contains(ids, job.ReportID) {
+			job.timer.Stop()
+			delete(j.jobs, id)
+		}
+	}
 }
 
 // CreateWithJob implements ports.Jobs.

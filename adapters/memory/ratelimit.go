@@ -37,12 +37,17 @@ func NewRateLimiterWithClock(now func() time.Time) *RateLimiter {
 }
 
 // Take implements ports.RateLimiter.
-func (l *RateLimiter) Take(_ context.Context, key string, limit ratelimit.Limit) (ratelimit.Decision, error) {
+func (l *RateLimiter) Take(ctx context.Context, key string, limit ratelimit.Limit) (ratelimit.Decision, error) {
+	return l.TakeN(ctx, key, limit, 1)
+}
+
+// TakeN implements ports.RateLimiter.
+func (l *RateLimiter) TakeN(_ context.Context, key string, limit ratelimit.Limit, n int) (ratelimit.Decision, error) {
 	now := l.now()
 	s := &l.shards[fnv32(key)%uint32(len(l.shards))]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, tat, err := limit.Take(s.tat[key], now)
+	d, tat, err := limit.TakeN(s.tat[key], now, n)
 	if err != nil {
 		return d, err
 	}

@@ -23,9 +23,10 @@ type ReportStore struct {
 	tokens    map[string]int64 // share token -> report id
 	lastID    int64
 	keys      map[idemKey]report.Idempotency
-	lastPurge time.Time              // of expired keys
-	runs      map[int64][]report.Run // report id -> its runs, oldest first
-	hooks     hookStore              // webhooks and their deliveries
+	lastPurge time.Time               // of expired keys
+	runs      map[int64][]report.Run  // report id -> its runs, oldest first
+	hooks     hookStore               // webhooks and their deliveries
+	dropJobs  func(reportIDs []int64) // set by NewJobs: drops the waiting jobs of deleted reports
 }
 
 // idemKey is a user's idempotency key.
@@ -82,6 +83,17 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []report.Report, idem 
 		held = s.keys[k]
 		if _, found := s.keys[k]; !found || held.Done() || held.Claim != idem.Claim {
 			return nil, report.ErrClaimLost
+		}
+	}
+	scheduled := map[int64]int{}
+	for _, r := range rs {
+		if r.Schedule != report.ScheduleOff {
+			scheduled[r.UserID]++
+		}
+	}
+	for user, n := range scheduled {
+		if s.scheduledLocked(user)+n > report.MaxScheduled {
+			return nil, report.ErrTooManyScheduled
 		}
 	}
 	next := make([]storedReport, len(rs))
@@ -199,6 +211,9 @@ func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update f
 		return report.Report{}, err
 	}
 	r.ID, r.UserID, r.Token, r.CreatedAt = sr.ID, sr.UserID, sr.Token, sr.CreatedAt
+	if sr.Schedule == report.ScheduleOff && r.Schedule != report.ScheduleOff && s.scheduledLocked(userID) >= report.MaxScheduled {
+		return report.Report{}, report.ErrTooManyScheduled
+	}
 	next, err := store(r)
 	if err != nil {
 		return report.Report{}, err
@@ -207,7 +222,19 @@ func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update f
 	return next.load(), nil
 }
 
-// DeleteReport implements ports.ReportStore.
+// scheduledLocked counts the user's scheduled reports; s.mu is held.
+func (s *ReportStore) scheduledLocked(userID int64) int {
+	n := 0
+	for _, sr := range s.reports {
+		if sr.UserID == userID && sr.Schedule != report.ScheduleOff {
+			n++
+		}
+	}
+	return n
+}
+
+// DeleteReport implements ports.ReportStore; with a queue (NewJobs), the
+// report's waiting analysis jobs go with it.
 func (s *ReportStore) DeleteReport(_ context.Context, userID, id int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -217,6 +244,9 @@ func (s *ReportStore) DeleteReport(_ context.Context, userID, id int64) error {
 	}
 	delete(s.reports, id)
 	delete(s.tokens, sr.Token)
+	if s.dropJobs != nil {
+		s.dropJobs([]int64{id})
+	}
 	return nil
 }
 
@@ -240,22 +270,26 @@ func (s *ReportStore) Projects(_ context.Context, userID int64, q report.Project
 	return slices.Clone(pageOf(matched, q.Page)), len(matched), nil
 }
 
-// DeleteProject implements ports.ReportStore.
+// DeleteProject implements ports.ReportStore; with a queue (NewJobs), the
+// reports' waiting analysis jobs go with them.
 func (s *ReportStore) DeleteProject(_ context.Context, userID int64, name string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := 0
+	var ids []int64
 	for id, sr := range s.reports {
 		if sr.UserID == userID && sr.Project == name {
 			delete(s.reports, id)
 			delete(s.tokens, sr.Token)
-			n++
+			ids = append(ids, id)
 		}
 	}
-	if n == 0 {
+	if len(ids) == 0 {
 		return 0, report.ErrNotFound
 	}
-	return n, nil
+	if s.dropJobs != nil {
+		s.dropJobs(ids)
+	}
+	return len(ids), nil
 }
 
 // pageOf returns the items of page p of items.

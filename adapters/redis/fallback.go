@@ -58,13 +58,21 @@ func NewFallback(primary, secondary ports.RateLimiter, logger *slog.Logger) *Fal
 
 // Take implements ports.RateLimiter.
 func (f *Fallback) Take(ctx context.Context, key string, limit ratelimit.Limit) (ratelimit.Decision, error) {
+	return f.TakeN(ctx, key, limit, 1)
+}
+
+// TakeN implements ports.RateLimiter.
+func (f *Fallback) TakeN(ctx context.Context, key string, limit ratelimit.Limit, n int) (ratelimit.Decision, error) {
+	if err := limit.Check(n); err != nil && !errors.Is(err, ratelimit.ErrDisabled) {
+		return ratelimit.Decision{}, err // the caller's, whichever limiter answers
+	}
 	if f.tryPrimary() {
-		d, err := f.Primary.Take(ctx, key, limit)
+		d, err := f.Primary.TakeN(ctx, key, limit, n)
 		if f.settle(ctx, err) {
 			return d, err
 		}
 	}
-	return f.Secondary.Take(ctx, key, limit)
+	return f.Secondary.TakeN(ctx, key, limit, n)
 }
 
 // Degraded reports whether the Secondary is serving, with DegradedDetail

@@ -36,6 +36,10 @@ func (s *switchable) Take(_ context.Context, _ string, limit ratelimit.Limit) (r
 	return ratelimit.Decision{Allowed: true, Limit: s.mark}, nil
 }
 
+func (s *switchable) TakeN(ctx context.Context, key string, limit ratelimit.Limit, _ int) (ratelimit.Decision, error) {
+	return s.Take(ctx, key, limit)
+}
+
 func (s *switchable) Ping(context.Context) error {
 	s.pings.Add(1)
 	if s.down.Load() {

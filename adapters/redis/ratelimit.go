@@ -16,22 +16,28 @@ import (
 // is whole again. It fails (ports.ErrUnavailable) when Redis does not
 // answer within the timeout; nothing is retried.
 func (l *RateLimiter) Take(ctx context.Context, key string, limit ratelimit.Limit) (ratelimit.Decision, error) {
-	if !limit.Enabled() {
-		return ratelimit.Decision{}, ratelimit.ErrDisabled
+	return l.TakeN(ctx, key, limit, 1)
+}
+
+// TakeN implements ports.RateLimiter as Take does, with redis_rate's
+// AllowN: the script takes n at once or nothing.
+func (l *RateLimiter) TakeN(ctx context.Context, key string, limit ratelimit.Limit, n int) (ratelimit.Decision, error) {
+	if err := limit.Check(n); err != nil {
+		return ratelimit.Decision{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	res, err := l.limiter.Allow(ctx, l.prefix+key, redis_rate.Limit{
+	res, err := l.limiter.AllowN(ctx, l.prefix+key, redis_rate.Limit{
 		Rate:  limit.Requests,
 		Burst: limit.Requests,
 		// The span, not the window: the script's interval is then ours
 		// (Window/Requests truncated to the nanosecond).
 		Period: limit.Span(),
-	})
+	}, n)
 	if err != nil {
 		return ratelimit.Decision{}, unavailable(err)
 	}
-	return decision(limit, res), nil
+	return decision(limit, res, n), nil
 }
 
 // decision maps redis_rate's result onto ratelimit.Decision as
@@ -42,14 +48,16 @@ func (l *RateLimiter) Take(ctx context.Context, key string, limit ratelimit.Limi
 // short). Durations are therefore rounded to Redis's microsecond, and
 // Remaining is recomputed from Reset as ours is, allowing the half
 // microsecond of that rounding: a request that becomes free within half a
-// microsecond counts as remaining.
-func decision(limit ratelimit.Limit, res *redis_rate.Result) ratelimit.Decision {
+// microsecond counts as remaining. Denied, the script's Remaining is 0;
+// ours, how many of the n fit now, is recomputed from Reset the same way
+// (and stays below n).
+func decision(limit ratelimit.Limit, res *redis_rate.Result, n int) ratelimit.Decision {
 	d := ratelimit.Decision{Limit: limit.Requests, Allowed: res.Allowed > 0, Reset: microseconds(res.ResetAfter)}
+	d.Remaining = limit.RemainingAt(d.Reset - time.Microsecond/2)
 	if !d.Allowed {
 		d.RetryAfter = max(microseconds(res.RetryAfter), time.Microsecond)
-		return d
+		d.Remaining = min(d.Remaining, n-1)
 	}
-	d.Remaining = limit.RemainingAt(d.Reset - time.Microsecond/2)
 	return d
 }
 

@@ -20,6 +20,7 @@ func TestDecisionMatchesDomain(t *testing.T) {
 	tests := []struct {
 		name  string
 		limit ratelimit.Limit
+		n     int // requests at once; 0 is 1
 		res   redis_rate.Result
 		want  ratelimit.Decision
 	}{{
@@ -49,9 +50,19 @@ func TestDecisionMatchesDomain(t *testing.T) {
 		name: "denied a hair before the next request is free", limit: sixPerSecond,
 		res:  redis_rate.Result{Allowed: 0, Remaining: 0, RetryAfter: 100 * time.Nanosecond, ResetAfter: time.Second},
 		want: ratelimit.Decision{Allowed: false, Limit: 6, RetryAfter: time.Microsecond, Reset: time.Second},
+	}, {
+		// One of three taken just now: all three fit when it is back, two
+		// fit now.
+		name: "three at once denied, two fit", limit: perHour, n: 3,
+		res:  redis_rate.Result{Allowed: 0, Remaining: 0, RetryAfter: 20*time.Minute - 31*time.Nanosecond, ResetAfter: 20*time.Minute + 12*time.Nanosecond},
+		want: ratelimit.Decision{Allowed: false, Limit: 3, Remaining: 2, RetryAfter: 1200 * time.Second, Reset: 20 * time.Minute},
+	}, {
+		name: "two at once allowed, one left", limit: perHour, n: 2,
+		res:  redis_rate.Result{Allowed: 2, Remaining: 0, RetryAfter: -1, ResetAfter: 40*time.Minute - 29*time.Nanosecond},
+		want: ratelimit.Decision{Allowed: true, Limit: 3, Remaining: 1, Reset: 40 * time.Minute},
 	}}
 	for _, tt := range tests {
-		if got := redis.Decision(tt.limit, &tt.res); got != tt.want {
+		if got := redis.Decision(tt.limit, &tt.res, max(tt.n, 1)); got != tt.want {
 			t.Errorf("%s: %+v gives %+v, want %+v", tt.name, tt.res, got, tt.want)
 		}
 	}
@@ -77,7 +88,7 @@ func TestDecisionAgreesWithDomainOverABurst(t *testing.T) {
 				if want.Allowed {
 					res = redis_rate.Result{Allowed: 1, RetryAfter: -1, ResetAfter: want.Reset + noise}
 				}
-				got := redis.Decision(limit, &res)
+				got := redis.Decision(limit, &res, 1)
 				if got.Allowed != want.Allowed || got.Limit != want.Limit || got.Remaining != want.Remaining ||
 					!near(got.Reset, want.Reset) || !near(got.RetryAfter, want.RetryAfter) {
 					t.Fatalf("%v request %d, noise %v: got %+v, want %+v", limit, i, noise, got, want)

@@ -44,6 +44,16 @@ func (d dialect) binary(column string) string {
 	return column + " COLLATE BINARY"
 }
 
+// jobReportID is the report id in the arguments of a job of River's
+// river_job table: jsonb on PostgreSQL, a JSONB blob on SQLite (River's
+// SQLite migrations store args with jsonb()), which json_extract reads.
+func (d dialect) jobReportID() string {
+	if d.pg {
+		return "(args->>'report_id')::bigint"
+	}
+	return "json_extract(args, '$.report_id')"
+}
+
 // lockRows locks the rows q reads until the transaction ends (FOR UPDATE;
 // with skip, rows another transaction holds are passed over, so instances
 // claiming work at once never take the same row). SQLite has no row locks:

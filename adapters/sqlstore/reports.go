@@ -106,8 +106,20 @@ func (s *ReportStore) CreateReports(ctx context.Context, rs []report.Report, ide
 	return reportsOf(rows), nil
 }
 
-// insertReports inserts rows (setting their IDs) and finishes idem, in tx.
+// insertReports inserts rows (setting their IDs) and finishes idem, in tx,
+// within each user's cap of scheduled reports.
 func (s store) insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, idem *report.Idempotency) error {
+	scheduled := map[int64]int{}
+	for _, row := range rows {
+		if row.Schedule != "" {
+			scheduled[row.UserID]++
+		}
+	}
+	for user, n := range scheduled {
+		if err := s.checkScheduleCap(ctx, tx, user, n); err != nil {
+			return err
+		}
+	}
 	ids := make([]int64, len(rows))
 	for i := range rows {
 		if _, err := tx.NewInsert().Model(&rows[i]).Returning("id").Exec(ctx); err != nil {
@@ -245,6 +257,11 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 	}
 	r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.utc()
 	next := reportRowFrom(r)
+	if row.Schedule == "" && next.Schedule != "" {
+		if err := s.checkScheduleCap(ctx, tx, userID, 1); err != nil {
+			return report.Report{}, err
+		}
+	}
 	_, err = tx.NewUpdate().Model(&next).
 		Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash",
 			"status", "attempts", "failure", "schedule", "next_run_at", "generated_at", "updated_at").
@@ -255,9 +272,60 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 	return next.toDomain(), nil
 }
 
-// DeleteReport implements ports.ReportStore.
+// checkScheduleCap refuses, with report.ErrTooManyScheduled, a write in tx
+// that schedules adding more of the user's reports past
+// report.MaxScheduled. The user's row is locked first (PostgreSQL; SQLite's
+// IMMEDIATE transactions serialise writers), so two writes at once cannot
+// both pass the count.
+func (s store) checkScheduleCap(ctx context.Context, tx bun.Tx, userID int64, adding int) error {
+	lock := tx.NewSelect().Model((*userRow)(nil)).Column("id").Where("id = ?", userID)
+	if _, err := s.dialect.lockRows(lock, false).Exec(ctx); err != nil {
+		return s.wrap("lock user", err)
+	}
+	n, err := tx.NewSelect().Model((*reportRow)(nil)).Where("user_id = ? AND schedule <> ''", userID).Count(ctx)
+	if err != nil {
+		return s.wrap("count scheduled reports", err)
+	}
+	if int(n)+adding > report.MaxScheduled {
+		return report.ErrTooManyScheduled
+	}
+	return nil
+}
+
+// DeleteReport implements ports.ReportStore: the report and its analysis
+// jobs that are not running go in one transaction (dropQueuedJobs).
 func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error {
-	return s.deleteOwned(ctx, (*reportRow)(nil), userID, id, "delete report")
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	return s.inTx(ctx, "delete report", func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewDelete().Model((*reportRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+		if err != nil {
+			return s.wrap("delete report", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return report.ErrNotFound
+		}
+		return s.dropQueuedJobs(ctx, tx, "= ?", id)
+	})
+}
+
+// analysisJobKind is the kind of analysis jobs in River's river_job table
+// (adapters/riverjobs names them; the engines' tests check that deleting a
+// report removes its job).
+const analysisJobKind = "pinsight_analysis"
+
+// dropQueuedJobs deletes, in tx, the analysis jobs waiting to run (not
+// running, not finished) whose report id matches cond with args: those of
+// reports being deleted. Such a job would find its report gone and do
+// nothing, but only after the queue claimed and ran it; a running one is
+// left to finish so (River does not delete running jobs either). The
+// queue shares the store's database, so its table is there.
+func (s store) dropQueuedJobs(ctx context.Context, tx bun.Tx, cond string, args ...any) error {
+	_, err := tx.NewDelete().TableExpr("river_job").
+		Where("kind = ?", analysisJobKind).
+		Where("state IN ('available', 'scheduled', 'retryable', 'pending')").
+		Where(s.dialect.jobReportID()+" "+cond, args...).Exec(ctx)
+	return s.wrap("delete queued analyses", err)
 }
 
 // deleteOwned deletes the row of model's table whose id is id and whose
@@ -282,13 +350,23 @@ func (s *ReportStore) DeleteProject(ctx context.Context, userID int64, name stri
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	res, err := s.e.Write.NewDelete().Model((*reportRow)(nil)).Where("user_id = ? AND project = ?", userID, name).Exec(ctx)
+	var n int64
+	err := s.inTx(ctx, "delete project", func(ctx context.Context, tx bun.Tx) error {
+		owned := tx.NewSelect().Model((*reportRow)(nil)).Column("id").Where("user_id = ? AND project = ?", userID, name)
+		if err := s.dropQueuedJobs(ctx, tx, "IN (?)", owned); err != nil {
+			return err
+		}
+		res, err := tx.NewDelete().Model((*reportRow)(nil)).Where("user_id = ? AND project = ?", userID, name).Exec(ctx)
+		if err != nil {
+			return s.wrap("delete project", err)
+		}
+		if n, _ = res.RowsAffected(); n == 0 {
+			return report.ErrNotFound
+		}
+		return nil
+	})
 	if err != nil {
-		return 0, s.wrap("delete project", err)
-	}
-	n, _ := res.RowsAffected()
-	if n == 0 {
-		return 0, report.ErrNotFound
+		return 0, err
 	}
 	return int(n), nil
 }

@@ -43,7 +43,13 @@ func (e *ThrottledError) RetryAfter() time.Duration { return e.Wait }
 type QuotaError struct {
 	Daily bool          // the daily quota; otherwise the analyses at once
 	Limit int           // the quota
-	Wait  time.Duration // until the user may start one more
+	Wait  time.Duration // until the user may start one more (Asked: all of them)
+	// Asked is how many analyses were asked for at once (a batch); 0 or 1
+	// for one.
+	Asked int
+	// Fit is, for a daily quota denying more than one analysis, how many
+	// of them fit now.
+	Fit int
 }
 
 func (e *QuotaError) Error() string { return "reports: " + e.Reason() }
@@ -56,6 +62,10 @@ func (e *QuotaError) RetryAfter() time.Duration { return e.Wait }
 
 // Reason says which quota is used up, for the client.
 func (e *QuotaError) Reason() string {
+	if e.Daily && e.Asked > 1 {
+		return "at most " + strconv.Itoa(e.Limit) + " analyses a day: " + strconv.Itoa(e.Fit) + " of these " +
+			strconv.Itoa(e.Asked) + " fit now, all of them after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s"
+	}
 	if e.Daily {
 		return "at most " + strconv.Itoa(e.Limit) + " analyses a day: retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s"
 	}
@@ -116,8 +126,10 @@ type AnalyserConfig struct {
 // Analyser fetches a URL through the PageFetcher and runs the checks. It
 // admits an analysis in order: the user's analyses at once (a QuotaError),
 // a slot of the pool of Workers (ErrBusy: it refuses rather than queues),
-// the user's daily quota (a QuotaError); then, as the fetcher connects,
-// each target site and address (a *ThrottledError).
+// the user's daily quota (a QuotaError) unless the work was admitted
+// already (Admit took it when the work was accepted: queued jobs never
+// take it); then, as the fetcher connects, each target site and address (a
+// *ThrottledError).
 type Analyser struct {
 	fetcher ports.PageFetcher
 	weights pagecheck.Weights

@@ -5,6 +5,9 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+
+	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // userSlots counts each user's analyses running in this process.
@@ -34,20 +37,59 @@ func (s *userSlots) acquire(user int64) (release func(), err error) {
 	}, nil
 }
 
-// takeDaily takes one analysis from the user's daily quota. It is keyed on
-// the user, not the API key, so new keys do not reset it. A failing limiter
-// lets the analysis through (logged) rather than take the feature down.
+// admittedKey marks a context whose analysis was admitted already: its
+// daily quota was taken when the work was accepted (see Admit).
+type admittedKey struct{}
+
+// admitted returns ctx marked so that Analyse does not take the daily
+// quota: the work was admitted (and its quota taken) when it was accepted.
+func admitted(ctx context.Context) context.Context {
+	return context.WithValue(ctx, admittedKey{}, true)
+}
+
+// takeDaily takes one analysis from the user's daily quota, unless ctx
+// carries an admitted analysis. It is keyed on the user, not the API key,
+// so new keys do not reset it.
 func (a *Analyser) takeDaily(ctx context.Context, user int64) error {
-	if a.limiter == nil || !a.daily.Enabled() {
+	if ctx.Value(admittedKey{}) != nil {
 		return nil
 	}
-	d, err := a.limiter.Take(ctx, "analyses-user:"+strconv.FormatInt(user, 10), a.daily)
+	return a.Admit(ctx, user, 1)
+}
+
+// DailyLimit returns the quota of analyses one user may start a day (not
+// enabled: no quota).
+func (a *Analyser) DailyLimit() ratelimit.Limit {
+	if a.limiter == nil {
+		return ratelimit.Limit{}
+	}
+	return a.daily
+}
+
+// Admit takes n analyses at once (all or none) from the user's daily
+// quota: work is charged when it is accepted (a request, a re-analysis, a
+// batch), and the jobs that run it later (retries and snoozes included) are
+// free. Denied, it is a daily *QuotaError saying how many of the n fit now
+// and when all do. More than the whole quota can never fit: a
+// *report.ValidationError on urls (only a batch asks for more than one). A
+// failing limiter lets the work through (logged) rather than take the
+// feature down.
+func (a *Analyser) Admit(ctx context.Context, user int64, n int) error {
+	limit := a.DailyLimit()
+	if !limit.Enabled() {
+		return nil
+	}
+	if n > limit.Requests {
+		return report.Invalid("urls", "holds "+strconv.Itoa(n)+" URLs, more than the "+strconv.Itoa(limit.Requests)+
+			" analyses a day your quota allows: send at most "+strconv.Itoa(limit.Requests)+" at once")
+	}
+	d, err := a.limiter.TakeN(ctx, "analyses-user:"+strconv.FormatInt(user, 10), limit, n)
 	if err != nil {
-		slog.WarnContext(ctx, "analysis quota unavailable; analysing anyway", "user", user, "err", err)
+		slog.WarnContext(ctx, "analysis quota unavailable; admitting anyway", "user", user, "analyses", n, "err", err)
 		return nil
 	}
 	if !d.Allowed {
-		return &QuotaError{Daily: true, Limit: a.daily.Requests, Wait: d.RetryAfter}
+		return &QuotaError{Daily: true, Limit: limit.Requests, Wait: d.RetryAfter, Asked: n, Fit: d.Remaining}
 	}
 	return nil
 }

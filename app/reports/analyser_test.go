@@ -281,6 +281,10 @@ func (l *keyLimiter) Take(_ context.Context, key string, limit ratelimit.Limit) 
 	return ratelimit.Decision{Allowed: true, Limit: limit.Requests}, l.err
 }
 
+func (l *keyLimiter) TakeN(ctx context.Context, key string, limit ratelimit.Limit, _ int) (ratelimit.Decision, error) {
+	return l.Take(ctx, key, limit)
+}
+
 // TestAnalyserUsesTheGivenLimiter: the quotas are kept by the graph's
 // limiter, keyed on the user (not the API key), the registrable domain and
 // the address; each once per analysis, though the fetcher connects twice.

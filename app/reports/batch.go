@@ -56,16 +56,25 @@ var ErrNoJobs = report.Invalid("urls", "batches need the job queue, which this s
 // later). Every invalid URL is reported (urls[i]) and nothing is stored.
 // The per-site throttle spreads the jobs in time instead of failing them:
 // past the site's quota, each further URL of one site runs a quota window
-// later; quotas and throttles still snooze a job that meets them (the
-// user's daily quota counts each URL as it runs). Errors:
-// *report.ValidationError, accounts.ErrPasswordsBusy, ErrNoJobs, and with
-// an idempotency key those of Create's.
+// later; throttles and the user's analyses at once still snooze a job that
+// meets them. The user's daily quota is charged for the whole batch as it
+// is accepted, all or nothing (the jobs, their retries and snoozes, are
+// then free): a batch that does not fit is a daily *QuotaError saying how
+// many of its URLs fit now and when all do (429 with Retry-After), and one
+// larger than the whole daily quota, which never fits, a
+// *report.ValidationError on urls. Errors: *report.ValidationError,
+// accounts.ErrPasswordsBusy, ErrNoJobs, *QuotaError, and with an
+// idempotency key those of Create's.
 func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) (BatchCreated, error) {
 	if rs.jobs == nil {
 		return BatchCreated{}, ErrNoJobs
 	}
 	if len(in.URLs) == 0 || len(in.URLs) > MaxBatch {
 		return BatchCreated{}, report.Invalid("urls", "must hold 1 to "+strconv.Itoa(MaxBatch)+" URLs")
+	}
+	if daily := rs.dailyLimit(); daily.Enabled() && len(in.URLs) > daily.Requests {
+		return BatchCreated{}, report.Invalid("urls", "holds "+strconv.Itoa(len(in.URLs))+" URLs, more than the "+
+			strconv.Itoa(daily.Requests)+" analyses a day your quota allows: send at most "+strconv.Itoa(daily.Requests)+" at once")
 	}
 	invalid := &report.ValidationError{Fields: map[string][]string{}}
 	for i, u := range in.URLs {
@@ -145,6 +154,9 @@ func batchFingerprint(userID int64, key string, urls []string, privacy report.Pr
 func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string, privacy report.Privacy, password string, idem *report.Idempotency) ([]report.Report, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
+		return nil, err
+	}
+	if ctx, err = rs.admit(ctx, userID, len(urls)); err != nil {
 		return nil, err
 	}
 	now := rs.clock()

@@ -201,7 +201,9 @@ func reason(err error) string {
 
 // RunAnalysis is the worker of queued analyses (a ports.AnalysisWorker):
 // it runs the analysis of the job's report unless the report finished
-// already (its request's analysis did), and records the outcome. A quota,
+// already (its request's analysis did), and records the outcome. It does
+// not charge the user's daily quota: the request that queued the work did
+// (admit), and a scheduled run is bounded by report.MaxScheduled. A quota,
 // throttle or busy pool snoozes the job until they allow it; a timeout, a
 // reset or a 5xx answer is retried until report.MaxAnalysisAttempts analyses
 // ran, then the report fails (a 5xx then keeps its result, as a first
@@ -225,7 +227,7 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 	case err != nil:
 		return &ports.RetryError{Err: err} // the store: try again later
 	}
-	a, err := rs.analyser.Analyse(ctx, job.UserID, r.URL)
+	a, err := rs.analyser.Analyse(admitted(ctx), job.UserID, r.URL) // charged when accepted
 	var wait interface{ RetryAfter() time.Duration }
 	if err != nil && fault.KindOf(err) != fault.Invalid && errors.As(err, &wait) {
 		_, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *report.Report) error {

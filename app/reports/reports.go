@@ -100,7 +100,10 @@ type ReportUpdate struct {
 	Wait *time.Duration
 }
 
-// Create validates in, analyses the URL and stores the report. With an
+// Create validates in, analyses the URL and stores the report. With jobs,
+// the analysis is charged to the user's daily quota as it is accepted
+// (admit), and one refused only for now (busy, throttled, the user's
+// analyses at once) is stored pending for its job to run. With an
 // idempotency key, see createOnce. Errors: *report.ValidationError,
 // *webpage.FetchError, ErrBusy, accounts.ErrPasswordsBusy, *QuotaError,
 // *ThrottledError, *InProgressError, report.ErrNotFound (a replay whose
@@ -146,6 +149,9 @@ func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy
 	if err != nil {
 		return Created{}, err
 	}
+	if ctx, err = rs.admit(ctx, userID, 1); err != nil {
+		return Created{}, err
+	}
 	now := rs.clock()
 	r := report.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
 	setSchedule(&r, schedule, now)
@@ -155,6 +161,9 @@ func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy
 	o, done, later := rs.analyseWithin(ctx, userID, url, wait)
 	if !done {
 		return rs.createPending(ctx, r, url, idem, later)
+	}
+	if o.err != nil && rs.deferred(o.err) {
+		return rs.createPending(ctx, r, url, idem, nil) // admitted: its job runs it
 	}
 	if o.err != nil {
 		return Created{}, o.err
@@ -259,7 +268,7 @@ func (rs *Reports) List(ctx context.Context, userID int64, p report.ReportParams
 // Update changes the user's report id: privacy, password and, when asked,
 // a fresh analysis, all in one write. Leaving privacy 2 keeps the stored
 // password, so returning to 2 needs none. A re-analysis counts against the
-// user's quotas like a new one. Errors: report.ErrNotFound,
+// user's quotas like a new one (charged as it is accepted, as Create's). Errors: report.ErrNotFound,
 // *report.ValidationError, *webpage.FetchError, ErrBusy, accounts.ErrPasswordsBusy,
 // *QuotaError, *ThrottledError.
 func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate) (report.Report, error) {
@@ -298,12 +307,18 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 	}
 	var a pagecheck.Analysis
 	if in.Reanalyse {
+		if ctx, err = rs.admit(ctx, userID, 1); err != nil {
+			return report.Report{}, err
+		}
 		if rs.jobs != nil && wait == 0 {
 			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, nil)
 		}
 		o, done, later := rs.analyseWithin(ctx, userID, cur.URL, wait)
 		if !done {
 			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, later)
+		}
+		if o.err != nil && rs.deferred(o.err) {
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, nil) // admitted: its job runs it
 		}
 		if o.err != nil {
 			return report.Report{}, o.err

@@ -22,6 +22,10 @@ func (failingLimiter) Take(context.Context, string, ratelimit.Limit) (ratelimit.
 	return ratelimit.Decision{}, errors.New("limiter down")
 }
 
+func (failingLimiter) TakeN(context.Context, string, ratelimit.Limit, int) (ratelimit.Decision, error) {
+	return ratelimit.Decision{}, errors.New("limiter down")
+}
+
 func newReviews(cfg reviews.Config) *reviews.Reviews {
 	store := memory.NewReviewStore()
 	return reviews.New(directory.NewWithReviews(memory.NewPostalStore(porttest.PostalDataset()), store), store, cfg)

@@ -20,11 +20,13 @@ type Limit struct {
 
 // Decision is the outcome of one request against a Limit.
 type Decision struct {
-	Allowed    bool
-	Limit      int           // the quota
-	Remaining  int           // requests left now
-	Reset      time.Duration // until the quota is whole again
-	RetryAfter time.Duration // when denied: until one request is allowed
+	Allowed   bool
+	Limit     int           // the quota
+	Remaining int           // requests left now (denied: how many would fit now)
+	Reset     time.Duration // until the quota is whole again
+	// RetryAfter, when denied: until the requests asked for are allowed
+	// (one for Take, n for TakeN).
+	RetryAfter time.Duration
 }
 
 // Enabled reports whether the limit restricts anything.
@@ -55,29 +57,61 @@ func ParseLimit(s string) (Limit, error) {
 // caller's mistake, so it is an Internal fault.
 var ErrDisabled = fault.New(fault.Internal, "ratelimit: limit disabled")
 
+// ErrTooMany is returned by TakeN for more requests at once than the limit
+// allows in a whole window: they could never be allowed together. It is an
+// Invalid fault: the caller asked for the impossible.
+var ErrTooMany = fault.New(fault.Invalid, "ratelimit: more requests at once than the limit allows")
+
 // Take applies one request at now to a client whose state is tat (its
 // theoretical arrival time; zero for a new client). It returns the decision
-// and the state to store (unchanged when denied).
+// and the state to store (unchanged when denied). It is TakeN with n 1.
 func (l Limit) Take(tat, now time.Time) (Decision, time.Time, error) {
-	if !l.Enabled() {
-		return Decision{}, tat, ErrDisabled
+	return l.TakeN(tat, now, 1)
+}
+
+// TakeN applies n requests at once (all or none) at now to a client whose
+// state is tat. Allowed, they are taken together and Remaining is what is
+// left after them. Denied, nothing is taken (the state is unchanged),
+// RetryAfter is the wait until all n fit, and Remaining is how many fit now
+// (fewer than n). n below 1 is an Internal fault; n above Requests is
+// ErrTooMany.
+func (l Limit) TakeN(tat, now time.Time, n int) (Decision, time.Time, error) {
+	if err := l.Check(n); err != nil {
+		return Decision{}, tat, err
 	}
 	interval, window := l.Interval(), l.Span()
 	if tat.Before(now) {
 		tat = now
 	}
-	next := tat.Add(interval)
+	next := tat.Add(interval * time.Duration(n))
 	allowAt := next.Add(-window)
 	d := Decision{Limit: l.Requests}
 	if now.Before(allowAt) {
 		d.RetryAfter = allowAt.Sub(now)
 		d.Reset = tat.Sub(now)
+		d.Remaining = min(l.RemainingAt(d.Reset), n-1)
 		return d, tat, nil
 	}
 	d.Allowed = true
 	d.Reset = next.Sub(now)
 	d.Remaining = l.RemainingAt(d.Reset)
 	return d, next, nil
+}
+
+// Check returns the error TakeN answers, whatever the state, for n
+// requests at once: ErrDisabled, an Internal fault for n below 1,
+// ErrTooMany for n above Requests; nil when n may be taken. Limiters
+// deciding elsewhere check with it first.
+func (l Limit) Check(n int) error {
+	switch {
+	case !l.Enabled():
+		return ErrDisabled
+	case n < 1:
+		return fault.New(fault.Internal, "ratelimit: take "+strconv.Itoa(n)+" requests")
+	case n > l.Requests:
+		return ErrTooMany
+	}
+	return nil
 }
 
 // Interval is the emission interval of an enabled limit: the time in which
@@ -90,8 +124,8 @@ func (l Limit) Interval() time.Duration { return max(l.Window/time.Duration(l.Re
 // exceed the quota.
 func (l Limit) Span() time.Duration { return l.Interval() * time.Duration(l.Requests) }
 
-// RemainingAt is the Remaining of an allowed request whose Reset is reset:
-// how many more requests fit now, between 0 and Requests-1.
+// RemainingAt is the Remaining of a decision whose Reset is reset: how
+// many more requests fit now, between 0 and Requests-1.
 func (l Limit) RemainingAt(reset time.Duration) int {
 	return min(max(int((l.Span()-reset)/l.Interval()), 0), l.Requests-1)
 }

@@ -56,3 +56,36 @@ func TestParseLimit(t *testing.T) {
 		t.Errorf("disabled Take err = %v", err)
 	}
 }
+
+func TestTakeN(t *testing.T) {
+	l := ratelimit.Limit{Requests: 10, Window: 10 * time.Second} // one back a second
+	now := time.Unix(1000, 0)
+	d, tat, err := l.TakeN(time.Time{}, now, 7)
+	if err != nil || !d.Allowed || d.Remaining != 3 || d.Reset != 7*time.Second {
+		t.Fatalf("7 of 10 = %+v, %v; want allowed, 3 remaining, Reset 7s", d, err)
+	}
+	d, same, err := l.TakeN(tat, now, 5)
+	if err != nil || d.Allowed || !same.Equal(tat) {
+		t.Fatalf("5 more = %+v, %v; want denied, state unchanged", d, err)
+	}
+	if d.Remaining != 3 || d.RetryAfter != 2*time.Second || d.Reset != 7*time.Second {
+		t.Errorf("5 more = %+v; want 3 fitting now, all 5 after 2s, Reset 7s", d)
+	}
+	if d, _, _ := l.TakeN(tat, now.Add(2*time.Second), 5); !d.Allowed || d.Remaining != 0 {
+		t.Errorf("5 more after 2s = %+v; want allowed, none left", d)
+	}
+	if d, _, _ := l.TakeN(tat, now, 3); !d.Allowed || d.Remaining != 0 {
+		t.Errorf("the 3 left = %+v; want allowed", d)
+	}
+	if _, _, err := l.TakeN(time.Time{}, now, 11); err != ratelimit.ErrTooMany {
+		t.Errorf("11 of 10: %v, want ErrTooMany", err)
+	}
+	if _, _, err := l.TakeN(time.Time{}, now, 0); err == nil {
+		t.Error("0 requests: no error")
+	}
+	one, _, _ := l.Take(tat, now)
+	n1, _, _ := l.TakeN(tat, now, 1)
+	if one != n1 {
+		t.Errorf("Take = %+v, TakeN(1) = %+v", one, n1)
+	}
+}

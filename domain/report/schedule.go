@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/pinsight/pinsight/domain/pagecheck"
@@ -28,6 +29,30 @@ func ParseSchedule(s string) (Schedule, error) {
 	}
 	return "", Invalid("schedule", "must be daily, weekly or off")
 }
+
+// MaxScheduled is how many of one user's reports may have a schedule. A
+// scheduled run is not charged to the user's daily quota of analyses (it
+// is charged when work is accepted, and a schedule accepts work by itself):
+// this cap bounds scheduled work instead. 50 daily schedules run at most 50
+// analyses a day, a sixth of the default daily quota of 300 for the user's
+// own requests, so one user's queue gets at most 350 analyses a day; and
+// each scheduled report has at most one run queued at a time (a sweep only
+// starts a report whose last run finished). Stores refuse a write that
+// would pass it with ErrTooManyScheduled, counting and writing in one
+// transaction.
+const MaxScheduled = 50
+
+// ErrTooManyScheduled is the refusal of a schedule past MaxScheduled: a
+// *ValidationError on field schedule. Compare it with errors.Is.
+var ErrTooManyScheduled error = &scheduleCapError{Invalid("schedule",
+	"at most "+strconv.Itoa(MaxScheduled)+" of your reports may be scheduled (scheduled runs are not charged to your daily quota, so their number is capped): turn another report's schedule off first")}
+
+// scheduleCapError is ErrTooManyScheduled's type: a *ValidationError that
+// errors.Is recognises.
+type scheduleCapError struct{ *ValidationError }
+
+// Unwrap returns the *ValidationError, for errors.As.
+func (e *scheduleCapError) Unwrap() error { return e.ValidationError }
 
 // Period is the time between two scheduled runs; 0 for none.
 func (s Schedule) Period() time.Duration {

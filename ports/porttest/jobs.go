@@ -41,6 +41,7 @@ func TestJobs(t *testing.T, newSubject func(t *testing.T) JobsSubject) {
 	t.Run("many", func(t *testing.T) { testJobsMany(t, newSubject(t)) })
 	t.Run("scheduled analyses", func(t *testing.T) { testJobsDue(t, newSubject(t)) })
 	t.Run("history", func(t *testing.T) { testHistory(t, newSubject(t)) })
+	t.Run("delete drops waiting jobs", func(t *testing.T) { testJobsDeleteDropsJobs(t, newSubject(t)) })
 }
 
 // jobRecorder is a worker that records its runs and answers with next.
@@ -361,5 +362,44 @@ func testHistory(t *testing.T, s JobsSubject) {
 	}
 	if runs, err := s.History.Runs(ctx, 1, r.ID, 10); err != nil || len(runs) != 0 {
 		t.Errorf("Runs of a deleted report = %+v, %v; want none", runs, err)
+	}
+}
+
+// testJobsDeleteDropsJobs: deleting a report or a project takes the
+// analysis jobs waiting for them off the queue (they would only find their
+// reports gone); other reports' jobs stay.
+func testJobsDeleteDropsJobs(t *testing.T, s JobsSubject) {
+	ctx := context.Background()
+	later := time.Now().Add(time.Hour)
+	r, _, err := s.Jobs.CreateWithJob(ctx, pendingReport("https://deleted.example.com/"), nil, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := []report.Report{pendingReport("https://gone-site.org/a"), pendingReport("https://gone-site.org/b"), pendingReport("https://kept.example.org/")}
+	if _, _, err := s.Jobs.CreateManyWithJobs(ctx, many, nil, []time.Time{{}, later, later}); err != nil {
+		t.Fatal(err)
+	}
+	queued := func() int {
+		t.Helper()
+		st, err := s.Jobs.Stats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Queued
+	}
+	if n := queued(); n != 4 {
+		t.Fatalf("queued = %d, want 4", n)
+	}
+	if err := s.Store.DeleteReport(ctx, 1, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := queued(); n != 3 {
+		t.Errorf("after deleting a report: queued = %d, want 3", n)
+	}
+	if n, err := s.Store.DeleteProject(ctx, 1, "gone-site.org"); err != nil || n != 2 {
+		t.Fatalf("DeleteProject = %d, %v", n, err)
+	}
+	if n := queued(); n != 1 {
+		t.Errorf("after deleting a project: queued = %d, want 1 (the other project's)", n)
 	}
 }

@@ -13,7 +13,8 @@ import (
 
 // TestRateLimiter checks a RateLimiter against the rule of
 // domain/ratelimit: N requests in a burst, then one per Window/N, each
-// decision's fields as ratelimit.Limit.Take gives them. newLimiter must
+// decision's fields as ratelimit.Limit.Take gives them; n requests at once
+// as ratelimit.Limit.TakeN does. newLimiter must
 // return a limiter with no recorded requests.
 func TestRateLimiter(t *testing.T, newLimiter func(t *testing.T) ports.RateLimiter) {
 	ctx := context.Background()
@@ -68,11 +69,50 @@ func TestRateLimiter(t *testing.T, newLimiter func(t *testing.T) ports.RateLimit
 			t.Errorf("after RetryAfter = %+v, %v; want one request allowed", d, err)
 		}
 	})
+	t.Run("several at once", func(t *testing.T) {
+		l := newLimiter(t)
+		limit := ratelimit.Limit{Requests: 10, Window: time.Hour} // one back every 6 min
+		d, err := l.TakeN(ctx, "client-a", limit, 7)
+		if err != nil || !d.Allowed || d.Remaining != 3 || d.Limit != 10 || d.RetryAfter != 0 {
+			t.Fatalf("7 of 10 = %+v, %v; want allowed, 3 remaining", d, err)
+		}
+		if want := 42 * time.Minute; d.Reset > want || d.Reset < want-time.Minute {
+			t.Errorf("7 of 10: Reset %v, want about %v", d.Reset, want)
+		}
+		// Five do not fit: nothing is taken, three would fit now, all five
+		// once two are back.
+		d, err = l.TakeN(ctx, "client-a", limit, 5)
+		if err != nil || d.Allowed || d.Remaining != 3 || d.Limit != 10 {
+			t.Fatalf("5 more = %+v, %v; want denied, 3 fitting now", d, err)
+		}
+		if d.RetryAfter <= 11*time.Minute || d.RetryAfter > 12*time.Minute || d.Reset <= 41*time.Minute || d.Reset > 42*time.Minute {
+			t.Errorf("5 more = %+v; want RetryAfter about 12 min, Reset about 42 min", d)
+		}
+		d, err = l.TakeN(ctx, "client-a", limit, 3)
+		if err != nil || !d.Allowed || d.Remaining != 0 {
+			t.Errorf("the 3 left (the denied 5 took nothing) = %+v, %v; want allowed, none remaining", d, err)
+		}
+		if d, err := l.Take(ctx, "client-a", limit); err != nil || d.Allowed {
+			t.Errorf("one more = %+v, %v; want denied", d, err)
+		}
+		if _, err := l.TakeN(ctx, "client-b", limit, 11); !errors.Is(err, ratelimit.ErrTooMany) {
+			t.Errorf("11 of 10 at once: %v, want ErrTooMany", err)
+		}
+		if d, err := l.TakeN(ctx, "client-b", limit, 10); err != nil || !d.Allowed || d.Remaining != 0 {
+			t.Errorf("the whole quota at once (after ErrTooMany took nothing) = %+v, %v; want allowed", d, err)
+		}
+		if d, err := l.TakeN(ctx, "client-c", limit, 1); err != nil || !d.Allowed || d.Remaining != 9 {
+			t.Errorf("TakeN of 1 = %+v, %v; want as Take", d, err)
+		}
+	})
 	t.Run("disabled", func(t *testing.T) {
 		l := newLimiter(t)
 		for _, limit := range []ratelimit.Limit{{}, {Window: -1}, {Requests: 5}} {
 			if _, err := l.Take(ctx, "client-a", limit); !errors.Is(err, ratelimit.ErrDisabled) {
 				t.Errorf("Take with %+v: %v, want ErrDisabled", limit, err)
+			}
+			if _, err := l.TakeN(ctx, "client-a", limit, 2); !errors.Is(err, ratelimit.ErrDisabled) {
+				t.Errorf("TakeN with %+v: %v, want ErrDisabled", limit, err)
 			}
 		}
 	})

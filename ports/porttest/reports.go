@@ -90,6 +90,7 @@ func TestReportStore(t *testing.T, newStores func(t *testing.T) ReportStores) {
 	run("start analysis", testStartAnalysis)
 	run("idempotency", testIdempotency)
 	run("idempotency race", testIdempotencyRace)
+	run("schedule cap", testScheduleCap)
 }
 
 func mustCreate(t *testing.T, s ports.ReportStore, r report.Report) report.Report {
