@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -43,6 +45,20 @@ func (r keyRow) toDomain() account.APIKey {
 		k.LastUsedAt = &t
 	}
 	return k
+}
+
+// lockUser serialises, until tx ends, the writes that count one user's rows
+// against a cap, so two at once cannot both pass the count: PostgreSQL
+// locks the user's row; SQLite's IMMEDIATE transaction holds the file's
+// write lock already. A user that does not exist is no error here: the
+// write that follows meets the foreign key, or the rows it counts are none.
+func (s store) lockUser(ctx context.Context, tx bun.Tx, userID int64) error {
+	var uid int64
+	err := s.dialect.lockRows(tx.NewSelect().Model((*userRow)(nil)).Column("id").Where("id = ?", userID), false).Scan(ctx, &uid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	return s.wrap("lock user", err)
 }
 
 // KeysChannel is the channel on which a revoked key's ID (in decimal) is

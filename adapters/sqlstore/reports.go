@@ -218,10 +218,8 @@ func (s *ReportStore) StartAnalysis(ctx context.Context, userID, id int64, limit
 	var out report.Report
 	err := s.inTx(ctx, "start analysis", func(ctx context.Context, tx bun.Tx) (err error) {
 		if limit > 0 {
-			var uid int64
-			user := tx.NewSelect().Model((*userRow)(nil)).Column("id").Where("id = ?", userID)
-			if err := s.dialect.lockRows(user, false).Scan(ctx, &uid); err != nil {
-				return s.missing(err, report.ErrNotFound, "lock user")
+			if err := s.lockUser(ctx, tx, userID); err != nil {
+				return err
 			}
 			running, err := tx.NewSelect().Model((*reportRow)(nil)).
 				Where("user_id = ? AND status = ? AND id <> ?", userID, string(report.StatusRunning), id).Count(ctx)
@@ -278,9 +276,8 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 // IMMEDIATE transactions serialise writers), so two writes at once cannot
 // both pass the count.
 func (s store) checkScheduleCap(ctx context.Context, tx bun.Tx, userID int64, adding int) error {
-	lock := tx.NewSelect().Model((*userRow)(nil)).Column("id").Where("id = ?", userID)
-	if _, err := s.dialect.lockRows(lock, false).Exec(ctx); err != nil {
-		return s.wrap("lock user", err)
+	if err := s.lockUser(ctx, tx, userID); err != nil {
+		return err
 	}
 	n, err := tx.NewSelect().Model((*reportRow)(nil)).Where("user_id = ? AND schedule <> ''", userID).Count(ctx)
 	if err != nil {

@@ -2,8 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"github.com/uptrace/bun"
 
@@ -64,10 +62,8 @@ func (s *ReportStore) CreateWebhook(ctx context.Context, w webhook.Webhook, limi
 	defer cancel()
 	row := webhookRow{UserID: w.UserID, URL: w.URL, Secret: w.Secret, Events: w.Events, CreatedAt: stampOf(w.CreatedAt)}
 	err := s.inTx(ctx, "create webhook", func(ctx context.Context, tx bun.Tx) error {
-		var uid int64
-		lock := s.dialect.lockRows(tx.NewSelect().Table("users").Column("id").Where("id = ?", w.UserID), false)
-		if err := lock.Scan(ctx, &uid); err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return s.wrap("lock user", err) // no such user: the insert's foreign key says so
+		if err := s.lockUser(ctx, tx, w.UserID); err != nil {
+			return err
 		}
 		n, err := tx.NewSelect().Model((*webhookRow)(nil)).Where("user_id = ?", w.UserID).Count(ctx)
 		if err != nil {
