@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -106,10 +107,22 @@ var useEnvelope = sync.OnceFunc(func() {
 	huma.NewErrorWithContext = newErrorWithContext
 })
 
+// statusClientClosed is the status of a request whose client went away
+// before its answer (nginx's 499): nobody reads it, but the access log and
+// the metrics tell it from a server failure.
+const statusClientClosed = 499
+
 // newErrorWithContext is newError for huma's errors raised while serving a
 // request; a 5xx is logged, with its cause, through the logger the edge
-// middleware put in the request's context.
+// middleware put in the request's context. A failure because the client
+// went away (its request's context cancelled) is no server error: it is a
+// statusClientClosed, logged at info level.
 func newErrorWithContext(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+	if status >= 500 && ctx != nil && errors.Is(ctx.Context().Err(), context.Canceled) {
+		middleware.Logger(ctx.Context()).InfoContext(ctx.Context(), "client went away before the answer",
+			"method", ctx.Method(), "path", ctx.URL().Path, "err", errors.Join(errs...))
+		return newError(statusClientClosed, "client closed the request")
+	}
 	if status >= 500 && ctx != nil {
 		middleware.Logger(ctx.Context()).ErrorContext(ctx.Context(), "request failed", "status", status,
 			"method", ctx.Method(), "path", ctx.URL().Path, "err", errors.Join(errs...))

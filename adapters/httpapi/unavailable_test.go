@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
@@ -86,5 +88,34 @@ func TestStoreUnavailable(t *testing.T) {
 	}
 	if p := apitest.GetPage(t, h, r.ShareURL); p.Status != 200 {
 		t.Errorf("report page once the database is back = %d", p.Status)
+	}
+}
+
+// hangingReports is a report store whose list waits until its caller's
+// context ends, then fails with that context's error, as a database
+// driver does.
+type hangingReports struct{ ports.ReportStore }
+
+func (h hangingReports) Reports(ctx context.Context, _ int64, _ report.ReportQuery) ([]report.Report, int, error) {
+	<-ctx.Done()
+	return nil, 0, fmt.Errorf("sqlite: list reports: %w", ctx.Err())
+}
+
+// TestClientGoneIsNotAServerError: a request whose client went away while
+// the store worked is answered 499 (client closed the request), not a 500:
+// it is no failure of the server's.
+func TestClientGoneIsNotAServerError(t *testing.T) {
+	store := hangingReports{memory.NewReportStore()}
+	h := apitest.NewHandler(t, httpapi.Routes{
+		Accounts: accounts.New(memory.NewAccountStore(), apitest.Passwords),
+		Reports:  reports.New(store, apitest.NewFakeAnalyser(), apitest.Passwords),
+	})
+	key := apitest.Login(t, h, "ada@example.com")
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/api/v1/reports", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	time.AfterFunc(20*time.Millisecond, cancel)
+	if res := apitest.Send(h, req); res.Status != 499 {
+		t.Errorf("a request whose client went away = %d %s, want 499", res.Status, res.Body)
 	}
 }

@@ -31,6 +31,7 @@ var errorCodes = map[int]string{
 	http.StatusUnsupportedMediaType:  "unsupported_media_type",
 	http.StatusUnprocessableEntity:   "validation_failed",
 	http.StatusTooManyRequests:       "rate_limited",
+	499:                              "client_closed_request", // the client went away before the answer
 	http.StatusInternalServerError:   "internal_error",
 	http.StatusServiceUnavailable:    "unavailable",
 }
