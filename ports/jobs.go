@@ -58,11 +58,19 @@ func errText(err error) string {
 // by enqueues the queue can no longer take.
 var ErrJobsStopped = errors.New("jobs: the runner is stopped or already running")
 
-// JobStats is a snapshot of the queue, for metrics and readiness.
-type JobStats struct {
-	Queued  int // waiting to run: due now, scheduled, or retrying
+// JobCounts count the jobs of one kind by state.
+type JobCounts struct {
+	Queued  int // waiting to run: due now, scheduled, snoozed, or retrying
 	Running int
 	Failed  int // given up on (discarded or cancelled), as the queue retains them
+}
+
+// JobStats is a snapshot of the queue, for metrics and readiness: its
+// analyses (the embedded counts) and, apart, the webhook deliveries it
+// runs on their own workers.
+type JobStats struct {
+	JobCounts
+	Deliveries JobCounts
 }
 
 // Jobs is a durable queue of report analyses. Enqueues happen in the

@@ -286,16 +286,17 @@ func (j *Jobs) Stats(context.Context) (ports.JobStats, error) {
 	defer j.mu.Unlock()
 	var st ports.JobStats
 	for _, job := range j.jobs {
+		counts := &st.JobCounts
 		if job.delivery != 0 {
-			continue // analyses only, as the durable queues count
+			counts = &st.Deliveries
 		}
 		switch job.state {
 		case memScheduled:
-			st.Queued++
+			counts.Queued++
 		case memRunning:
-			st.Running++
+			counts.Running++
 		case memCancelled, memDiscarded:
-			st.Failed++
+			counts.Failed++
 		}
 	}
 	return st, nil

@@ -219,27 +219,33 @@ func (q *Queue) Stop(ctx context.Context) error {
 	return nil
 }
 
-// Stats implements ports.Jobs.
+// Stats implements ports.Jobs: one query of River's table, counting
+// analyses and deliveries by state.
 func (q *Queue) Stats(ctx context.Context) (ports.JobStats, error) {
-	rows, err := q.pool.QueryContext(ctx, "SELECT state, count(*) FROM river_job WHERE kind = '"+jobKind+"' GROUP BY state")
+	rows, err := q.pool.QueryContext(ctx, "SELECT kind, state, count(*) FROM river_job WHERE kind IN ('"+jobKind+"', '"+
+		deliveryArgs{}.Kind()+"') GROUP BY kind, state")
 	if err != nil {
 		return ports.JobStats{}, fmt.Errorf("riverjobs: stats: %w", err)
 	}
 	defer rows.Close()
 	var st ports.JobStats
 	for rows.Next() {
-		var state string
+		var kind, state string
 		var n int
-		if err := rows.Scan(&state, &n); err != nil {
+		if err := rows.Scan(&kind, &state, &n); err != nil {
 			return ports.JobStats{}, fmt.Errorf("riverjobs: stats: %w", err)
+		}
+		counts := &st.JobCounts
+		if kind != jobKind {
+			counts = &st.Deliveries
 		}
 		switch rivertype.JobState(state) {
 		case rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStateRetryable, rivertype.JobStatePending:
-			st.Queued += n
+			counts.Queued += n
 		case rivertype.JobStateRunning:
-			st.Running += n
+			counts.Running += n
 		case rivertype.JobStateDiscarded, rivertype.JobStateCancelled:
-			st.Failed += n
+			counts.Failed += n
 		}
 	}
 	return st, rows.Err()

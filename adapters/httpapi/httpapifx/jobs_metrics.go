@@ -15,7 +15,8 @@ import (
 
 // JobGauges exposes the queue of analyses on /metrics: jobs waiting
 // (pinsight_jobs_queued), running (pinsight_jobs_running) and given up
-// (pinsight_jobs_failed, as the queue retains them), and, for the runs of
+// (pinsight_jobs_failed, as the queue retains them), the same of webhook
+// deliveries (pinsight_deliveries_*), and, for the runs of
 // this process, how long each waited past its due time
 // (pinsight_job_wait_seconds), how long it ran (pinsight_job_run_seconds)
 // and how it ended (pinsight_job_runs_total by outcome). It needs a
@@ -34,6 +35,12 @@ var (
 		"Queued analyses running now, all processes together.", nil, nil)
 	jobsFailedDesc = prometheus.NewDesc("pinsight_jobs_failed",
 		"Queued analyses given up (failed or cancelled) that the queue still retains.", nil, nil)
+	deliveriesQueuedDesc = prometheus.NewDesc("pinsight_deliveries_queued",
+		"Webhook deliveries waiting to run (due, snoozed or retrying); -1 when the queue cannot be read.", nil, nil)
+	deliveriesRunningDesc = prometheus.NewDesc("pinsight_deliveries_running",
+		"Webhook deliveries being sent now, all processes together.", nil, nil)
+	deliveriesFailedDesc = prometheus.NewDesc("pinsight_deliveries_failed",
+		"Webhook delivery jobs given up that the queue still retains.", nil, nil)
 )
 
 // queueCollector reports the queue's counts, read once per scrape (one
@@ -46,6 +53,9 @@ func (c *queueCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- jobsQueuedDesc
 	ch <- jobsRunningDesc
 	ch <- jobsFailedDesc
+	ch <- deliveriesQueuedDesc
+	ch <- deliveriesRunningDesc
+	ch <- deliveriesFailedDesc
 }
 
 // Collect implements prometheus.Collector.
@@ -54,9 +64,13 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 	defer cancel()
 	st, err := c.jobs.Stats(ctx)
 	if err != nil {
-		st = ports.JobStats{Queued: -1, Running: -1, Failed: -1}
+		unknown := ports.JobCounts{Queued: -1, Running: -1, Failed: -1}
+		st = ports.JobStats{JobCounts: unknown, Deliveries: unknown}
 	}
-	for desc, n := range map[*prometheus.Desc]int{jobsQueuedDesc: st.Queued, jobsRunningDesc: st.Running, jobsFailedDesc: st.Failed} {
+	for desc, n := range map[*prometheus.Desc]int{
+		jobsQueuedDesc: st.Queued, jobsRunningDesc: st.Running, jobsFailedDesc: st.Failed,
+		deliveriesQueuedDesc: st.Deliveries.Queued, deliveriesRunningDesc: st.Deliveries.Running, deliveriesFailedDesc: st.Deliveries.Failed,
+	} {
 		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, float64(n))
 	}
 }

@@ -66,17 +66,19 @@ func (q *countingQueue) Stats(context.Context) (ports.JobStats, error) {
 	return q.st, q.err
 }
 
-// TestJobGauges: one scrape reads the queue once for its three gauges, and
+// TestJobGauges: one scrape reads the queue once for its six gauges, and
 // a queue that cannot be read shows -1 in each.
 func TestJobGauges(t *testing.T) {
 	for _, tc := range []struct {
 		q    *countingQueue
 		want map[string]float64
 	}{
-		{&countingQueue{st: ports.JobStats{Queued: 4, Running: 2, Failed: 1}},
-			map[string]float64{"pinsight_jobs_queued": 4, "pinsight_jobs_running": 2, "pinsight_jobs_failed": 1}},
+		{&countingQueue{st: ports.JobStats{JobCounts: ports.JobCounts{Queued: 4, Running: 2, Failed: 1}, Deliveries: ports.JobCounts{Queued: 57, Running: 3}}},
+			map[string]float64{"pinsight_jobs_queued": 4, "pinsight_jobs_running": 2, "pinsight_jobs_failed": 1,
+				"pinsight_deliveries_queued": 57, "pinsight_deliveries_running": 3, "pinsight_deliveries_failed": 0}},
 		{&countingQueue{err: errors.New("down")},
-			map[string]float64{"pinsight_jobs_queued": -1, "pinsight_jobs_running": -1, "pinsight_jobs_failed": -1}},
+			map[string]float64{"pinsight_jobs_queued": -1, "pinsight_jobs_running": -1, "pinsight_jobs_failed": -1,
+				"pinsight_deliveries_queued": -1, "pinsight_deliveries_running": -1, "pinsight_deliveries_failed": -1}},
 	} {
 		m := middleware.NewMetrics()
 		jobGauges(m, tc.q)
