@@ -217,12 +217,18 @@ func (db *DB) Close() error {
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
-// Ping checks within 2 seconds that the file can be read.
+// Ping checks within 2 seconds that the file can be read and written to.
 func Ping(ctx context.Context, db *DB) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if err := db.read.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(new(int)); err != nil {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	// The write lock, taken and given back at once (an empty IMMEDIATE
+	// transaction): a file another process holds locked reads fine but
+	// takes no write.
+	if err := db.write.RunInTx(ctx, nil, func(context.Context, bun.Tx) error { return nil }); err != nil {
+		return fmt.Errorf("%w: take the write lock: %v", ErrUnavailable, err)
 	}
 	return nil
 }

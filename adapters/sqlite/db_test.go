@@ -169,3 +169,32 @@ func TestStatementTimeout(t *testing.T) {
 		t.Errorf("CreateReport after the stall = %v", err)
 	}
 }
+
+// TestPingNeedsTheWriteLock: a file another process holds write-locked
+// reads fine, but is not ready: Ping fails until the lock is given back.
+func TestPingNeedsTheWriteLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.db")
+	db, err := sqlite.Open(context.Background(), sqlite.Config{URL: "sqlite:" + path, BusyTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	other := rawDB(t, path)
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlite.Ping(context.Background(), db); err == nil {
+		t.Error("Ping while another connection holds the write lock = nil, want unavailable")
+	}
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlite.Ping(context.Background(), db); err != nil {
+		t.Errorf("Ping once the lock is back = %v", err)
+	}
+}

@@ -82,19 +82,28 @@ type Health struct {
 
 	mu     sync.Mutex
 	logged map[string]string // component name -> the last cause logged
+	shown  map[string]string // component name -> the state last reported
+	misses map[string]int    // component name -> results in a row not ready since it was shown ready
 }
+
+// heldMisses is how many results in a row that are not ready a component
+// shown ready may have before it is shown otherwise: one check that fails
+// (a timeout in a burst of load) is a blip, logged, not a fault that takes
+// the instance out of service; two in a row are.
+const heldMisses = 1
 
 // New returns a Health over the given components, reported in name order.
 func New(components []Component) *Health {
 	cs := append([]Component(nil), components...)
 	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
-	return &Health{components: cs, logged: map[string]string{}}
+	return &Health{components: cs, logged: map[string]string{}, shown: map[string]string{}, misses: map[string]int{}}
 }
 
 // Ready runs every check at once, each within its timeout, and reports
 // whether the server can serve what it was configured with (no component
 // unavailable; not_configured and degraded ones do not count), with each
-// component's state. It returns within the longest timeout however the
+// component's state. A component shown ready is shown otherwise only once
+// its check failed twice in a row (heldMisses). It returns within the longest timeout however the
 // checks behave. States carry fixed details; the causes of failures are
 // logged (when they change, so a polled /readyz does not flood the log).
 func (h *Health) Ready(ctx context.Context) (bool, []ComponentState) {
@@ -168,6 +177,23 @@ func (h *Health) state(ctx context.Context, c Component, err error) ComponentSta
 		s.Ready, s.State, s.Detail = false, "unavailable", detailUnavailable
 	}
 	h.logChange(ctx, c.Name, s.State, err)
+	return h.hold(s)
+}
+
+// hold applies the hysteresis of heldMisses: a component shown ready stays
+// shown ready through its first heldMisses results that are not; any other
+// change shows at once.
+func (h *Health) hold(s ComponentState) ComponentState {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case s.State == "ready":
+		h.misses[s.Name] = 0
+	case h.shown[s.Name] == "ready" && h.misses[s.Name] < heldMisses:
+		h.misses[s.Name]++
+		return ComponentState{Name: s.Name, Ready: true, State: "ready"}
+	}
+	h.shown[s.Name] = s.State
 	return s
 }
 
