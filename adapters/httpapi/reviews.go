@@ -36,8 +36,8 @@ type reviewPutInput struct {
 	ID   int64 `path:"id"`
 	Body struct {
 		Rating int    `json:"rating" doc:"1 to 5."`
-		Title  string `json:"title,omitempty" doc:"At most 120 characters after trimming; no control characters."`
-		Text   string `json:"text,omitempty" doc:"At most 2,000 characters after trimming; line breaks and tabs allowed, no other control characters."`
+		Title  string `json:"title,omitempty" doc:"At most 120 characters after trimming, one line. Refused (422): control characters, U+2028/U+2029, invisible formatting characters (bidirectional overrides, zero-width spaces, ...; the zero-width joiner and non-joiner are allowed) and more than 8 combining marks on one character."`
+		Text   string `json:"text,omitempty" doc:"At most 2,000 characters after trimming; line breaks and tabs allowed. Refused (422): other control characters, U+2028/U+2029, invisible formatting characters (bidirectional overrides, zero-width spaces, ...; the zero-width joiner and non-joiner are allowed) and more than 8 combining marks on one character."`
 	}
 }
 

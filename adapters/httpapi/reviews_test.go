@@ -198,13 +198,16 @@ func TestReviewsEndToEnd(t *testing.T) {
 	}
 }
 
-// TestReviewsHostileText: hostile text is stored as written and returned
-// verbatim in JSON (never rendered as HTML); invalid texts are 422 by field.
+// TestReviewsHostileText: markup and SQL-looking text is stored as written
+// and returned verbatim in JSON (never rendered as HTML), Hindi with joiners
+// and emoji too; texts breaking the user text rule (control characters,
+// bidirectional overrides, zero-width spaces, stacked marks) are 422 by
+// field, the message naming what is wrong.
 func TestReviewsHostileText(t *testing.T) {
 	s := newReviewServer(t, ratelimit.Limit{Requests: 1000, Window: time.Minute})
 	ada := apitest.Login(t, s.h, "ada@example.com")
 	title := `<script>alert("x")</script>`
-	text := "</textarea><img src=x onerror=alert(1)> ' OR 1=1; -- \u202e\U0001F600\nline two & more"
+	text := "</textarea><img src=x onerror=alert(1)> ' OR 1=1; -- \U0001F600\nline two & more\nक्\u200Dष, क्\u200Cष \U0001F468\u200D\U0001F469\u200D\U0001F467"
 	body := `{"rating":3,"title":` + jsonString(title) + `,"text":` + jsonString(text) + `}`
 	res := apitest.Do(t, s.h, http.MethodPut, "/api/v1/post-offices/2/review", apitest.JSONType, body, apitest.Bearer(ada)...)
 	if res.Status != http.StatusCreated {
@@ -220,18 +223,26 @@ func TestReviewsHostileText(t *testing.T) {
 	if len(list.Reviews) != 1 || list.Reviews[0].Title != title || list.Reviews[0].Text != text {
 		t.Errorf("stored texts = %+v; want them verbatim", list.Reviews)
 	}
-	for _, tt := range []struct{ body, field string }{
-		{`{"rating":0}`, "rating"}, {`{"rating":6}`, "rating"},
-		{`{"rating":3,"title":"` + strings.Repeat("a", 121) + `"}`, "title"},
-		{`{"rating":3,"text":"` + strings.Repeat("é", 2001) + `"}`, "text"},
-		{`{"rating":3,"title":"a\nb"}`, "title"}, {`{"rating":3,"text":"a\u0000b"}`, "text"}, {`{"rating":3,"text":"a\u001bb"}`, "text"},
+	for _, tt := range []struct{ body, field, says string }{
+		{`{"rating":0}`, "rating", ""}, {`{"rating":6}`, "rating", ""},
+		{`{"rating":3,"title":"` + strings.Repeat("a", 121) + `"}`, "title", "at most 120"},
+		{`{"rating":3,"text":"` + strings.Repeat("é", 2001) + `"}`, "text", "at most 2000"},
+		{`{"rating":3,"title":"a\nb"}`, "title", "control"}, {`{"rating":3,"text":"a\u0000b"}`, "text", "control"}, {`{"rating":3,"text":"a\u001bb"}`, "text", "control"},
+		{`{"rating":3,"title":"abc\u202edef"}`, "title", "bidirectional overrides"},
+		{`{"rating":3,"text":"ok \u202e reversed"}`, "text", "bidirectional overrides"},
+		{`{"rating":3,"text":"pin\u200bsight"}`, "text", "zero-width spaces"},
+		{`{"rating":3,"text":"a` + strings.Repeat(`\u0301`, 2000) + `"}`, "text", "combining marks"},
 	} {
 		res := apitest.Do(t, s.h, http.MethodPut, "/api/v1/post-offices/2/review", apitest.JSONType, tt.body, apitest.Bearer(ada)...)
 		if res.Status != 422 || len(res.Errors) == 0 {
 			t.Errorf("PUT %.60s = %d %v; want 422", tt.body, res.Status, res.Errors)
 		}
-		if _, named := res.Errors[tt.field]; !named && !strings.Contains(strings.Join(keys(res.Errors), ","), tt.field) {
+		msgs, named := res.Errors[tt.field]
+		if !named && !strings.Contains(strings.Join(keys(res.Errors), ","), tt.field) {
 			t.Errorf("PUT %.60s errors %v; want one on %s", tt.body, res.Errors, tt.field)
+		}
+		if named && !strings.Contains(strings.Join(msgs, "; "), tt.says) {
+			t.Errorf("PUT %.60s errors on %s %q; want them to say %q", tt.body, tt.field, msgs, tt.says)
 		}
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/pinsight/pinsight/domain/fault"
+	"github.com/pinsight/pinsight/domain/usertext"
 )
 
 // User is an account holder.
@@ -72,21 +72,23 @@ func Invalid(field, msg string) *ValidationError {
 }
 
 // NormalizeEmail trims and lower-cases an address and checks that it is a
-// bare address (no display name) of acceptable length, valid UTF-8 (no
-// U+FFFD either: JSON decoding puts it in place of invalid bytes) without
-// spaces, control characters or invisible formatting characters (such as
-// bidirectional overrides and zero-width spaces), which would let two
-// accounts look alike.
+// bare address (no display name) of acceptable length following the user
+// text rule of package usertext (valid UTF-8, no control characters or
+// invisible formatting characters such as bidirectional overrides and
+// zero-width spaces) and, being an identifier, without the joiners or
+// spaces the rule lets other text hold, which would let two accounts look
+// alike.
 func NormalizeEmail(s string) (string, error) {
-	if !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) {
-		return "", Invalid("email", "must be valid UTF-8 text")
+	e := strings.TrimSpace(s)
+	if msg := usertext.CheckLine(e); msg != "" {
+		return "", Invalid("email", msg)
 	}
-	e := strings.ToLower(strings.TrimSpace(s))
+	e = strings.ToLower(e)
 	if e == "" {
 		return "", Invalid("email", "is required")
 	}
 	if strings.IndexFunc(e, unsafeInEmail) >= 0 {
-		return "", Invalid("email", "must not contain spaces, control characters or invisible characters")
+		return "", Invalid("email", "must not contain spaces or invisible characters")
 	}
 	if len(e) > MaxEmailLen {
 		return "", Invalid("email", fmt.Sprintf("must be at most %d characters", MaxEmailLen))
@@ -115,27 +117,24 @@ func HashKey(key string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// unsafeInEmail reports characters refused in an address: controls,
-// formatting characters and white space other than the ASCII space (which
-// the address syntax refuses with a clearer message).
+// unsafeInEmail reports what an address refuses beyond the user text rule:
+// the joiners and white space other than the ASCII space (which the
+// address syntax refuses with a clearer message).
 func unsafeInEmail(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r != ' ' && unicode.IsSpace(r)
+	return usertext.IsJoiner(r) || r != ' ' && unicode.IsSpace(r)
 }
 
-// KeyName cleans a key name (a label, often a user agent): invalid UTF-8,
+// KeyName cleans a key name (a label, often a user agent) by the user text
+// rule of package usertext, dropping rather than refusing: invalid UTF-8,
 // control characters (NUL among them, which PostgreSQL text cannot hold),
-// line and paragraph separators and invisible formatting characters
-// (bidirectional overrides and isolates, zero-width spaces, tags, ...) are
-// dropped, spaces trimmed, an empty name becomes def, and a long one is cut
-// to MaxKeyNameLen characters. The zero-width joiner and non-joiner stay:
+// line and paragraph separators, invisible formatting characters
+// (bidirectional overrides and isolates, zero-width spaces, tags, ...) and
+// combining marks beyond usertext.MaxMarks on a character are dropped,
+// spaces trimmed, an empty name becomes def, and a long one is cut to
+// MaxKeyNameLen characters. The zero-width joiner and non-joiner stay:
 // emoji sequences and Indic scripts need them.
 func KeyName(name, def string) string {
-	name = strings.TrimSpace(strings.Map(func(r rune) rune {
-		if hiddenInName(r) {
-			return -1
-		}
-		return r
-	}, strings.ToValidUTF8(name, "")))
+	name = strings.TrimSpace(usertext.Strip(name))
 	if name == "" {
 		name = def
 	}
@@ -143,17 +142,6 @@ func KeyName(name, def string) string {
 		name = string(r[:MaxKeyNameLen])
 	}
 	return name
-}
-
-// hiddenInName reports the characters KeyName drops.
-func hiddenInName(r rune) bool {
-	switch {
-	case r == '\u200C' || r == '\u200D': // zero-width non-joiner and joiner
-		return false
-	case unicode.IsControl(r), unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
-		return true
-	}
-	return false
 }
 
 // FieldErrors returns the messages by field, for transports.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/domain/usertext"
 )
 
 func TestKeyName(t *testing.T) {
@@ -25,6 +26,7 @@ func TestKeyName(t *testing.T) {
 		{"line and paragraph separators dropped", "lap\u2028top\u2029", "laptop"},
 		{"only invisible characters", "\u202E\u2066\u200B", "default"},
 		{"joiners kept (emoji, Indic scripts)", "\U0001F469\u200D\U0001F4BB \u0915\u094D\u200D\u0937", "\U0001F469\u200D\U0001F4BB \u0915\u094D\u200D\u0937"},
+		{"stacked marks cut to the limit", "a" + strings.Repeat("\u0301", 2000) + "b", "a" + strings.Repeat("\u0301", usertext.MaxMarks) + "b"},
 		{"cut to the limit", strings.Repeat("é", account.MaxKeyNameLen+5), strings.Repeat("é", account.MaxKeyNameLen)},
 	}
 	for _, tt := range tests {

@@ -28,6 +28,8 @@ func TestNormalizeEmail(t *testing.T) {
 		{"right-to-left override", "ada\u202e@example.com", "", "invisible"},
 		{"zero-width space", "a\u200bda@example.com", "", "invisible"},
 		{"no-break space", "ada\u00a0@example.com", "", "spaces"},
+		{"zero-width joiner (fine in text, not in an identifier)", "a\u200dda@example.com", "", "invisible"},
+		{"zero-width non-joiner", "a\u200cda@example.com", "", "invisible"},
 		{"too long", strings.Repeat("a", 250) + "@example.com", "", "at most 254"},
 	}
 	for _, tt := range tests {

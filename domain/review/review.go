@@ -4,10 +4,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/pinsight/pinsight/domain/fault"
+	"github.com/pinsight/pinsight/domain/usertext"
 )
 
 // Limits of a review's fields, in characters (runes) after trimming.
@@ -40,21 +40,24 @@ type Draft struct {
 }
 
 // Clean trims the texts and validates the draft: rating 1-5, title at most
-// MaxTitle and text at most MaxText characters, valid UTF-8 and no control
-// characters (the text may hold line breaks and tabs). It returns the
-// trimmed draft or a *ValidationError by field. Texts are kept as given
-// otherwise (no escaping: that is for whoever renders them).
+// MaxTitle and text at most MaxText characters, both following the user
+// text rule of package usertext (valid UTF-8; no control characters, line
+// or paragraph separators, invisible formatting characters but the
+// joiners, or more than usertext.MaxMarks combining marks on a character;
+// the text may hold line breaks and tabs, the title is one line). It
+// returns the trimmed draft or a *ValidationError by field. Texts are kept
+// as given otherwise (no escaping: that is for whoever renders them).
 func (d Draft) Clean() (Draft, error) {
 	d.Title, d.Text = strings.TrimSpace(d.Title), strings.TrimSpace(d.Text)
 	fields := map[string][]string{}
 	if d.Rating < 1 || d.Rating > 5 {
 		fields["rating"] = []string{"must be an integer from 1 to 5"}
 	}
-	if msg := checkText(d.Title, MaxTitle, false); msg != "" {
-		fields["title"] = []string{msg}
+	if msgs := checkText(d.Title, MaxTitle, false); msgs != nil {
+		fields["title"] = msgs
 	}
-	if msg := checkText(d.Text, MaxText, true); msg != "" {
-		fields["text"] = []string{msg}
+	if msgs := checkText(d.Text, MaxText, true); msgs != nil {
+		fields["text"] = msgs
 	}
 	if len(fields) > 0 {
 		return Draft{}, &ValidationError{Fields: fields}
@@ -62,23 +65,21 @@ func (d Draft) Clean() (Draft, error) {
 	return d, nil
 }
 
-// checkText says what is wrong with a trimmed text, "" when nothing.
-func checkText(s string, limit int, multiline bool) string {
-	if !utf8.ValidString(s) {
-		return "must be valid UTF-8"
+// checkText says what is wrong with a trimmed text: the user text rule
+// (usertext; line breaks and tabs only when multiline) and the limit.
+func checkText(s string, limit int, multiline bool) []string {
+	var msgs []string
+	check := usertext.CheckLine
+	if multiline {
+		check = usertext.CheckLines
+	}
+	if msg := check(s); msg != "" {
+		msgs = append(msgs, msg)
 	}
 	if n := utf8.RuneCountInString(s); n > limit {
-		return "must be at most " + strconv.Itoa(limit) + " characters (got " + strconv.Itoa(n) + ")"
+		msgs = append(msgs, "must be at most "+strconv.Itoa(limit)+" characters (got "+strconv.Itoa(n)+")")
 	}
-	for _, r := range s {
-		if multiline && (r == '\n' || r == '\t' || r == '\r') {
-			continue
-		}
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFEFF' {
-			return "must not contain control characters"
-		}
-	}
-	return ""
+	return msgs
 }
 
 // ValidationError lists invalid fields of a review.

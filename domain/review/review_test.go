@@ -13,6 +13,7 @@ func TestDraftClean(t *testing.T) {
 		{Rating: 1},
 		{Rating: 5, Title: strings.Repeat("é", review.MaxTitle), Text: strings.Repeat("न", review.MaxText)},
 		{Rating: 3, Title: `<script>alert(1)</script>`, Text: "line\nline\ttab\r\n' OR 1=1 --"},
+		{Rating: 4, Title: "अच्छा डाकघर \U0001F468\u200D\U0001F469\u200D\U0001F467", Text: "क्\u200Dष और क्\u200Cष\nന്\u200D"}, // joiners: emoji, Indic
 	}
 	for _, d := range ok {
 		if _, err := d.Clean(); err != nil {
@@ -38,6 +39,9 @@ func TestDraftClean(t *testing.T) {
 		{review.Draft{Rating: 3, Text: "a\u0085b"}, "text"},
 		{review.Draft{Rating: 3, Text: "a\u2028b"}, "text"},
 		{review.Draft{Rating: 3, Title: "\xff\xfe"}, "title"},
+		{review.Draft{Rating: 3, Title: "abc\u202Edef"}, "title"},
+		{review.Draft{Rating: 3, Text: "pin\u200Bsight"}, "text"},
+		{review.Draft{Rating: 3, Text: "a" + strings.Repeat("\u0301", 2000)}, "text"},
 	}
 	for _, tt := range bad {
 		_, err := tt.d.Clean()
@@ -45,6 +49,11 @@ func TestDraftClean(t *testing.T) {
 		if !isVE || len(ve.Fields[tt.field]) == 0 {
 			t.Errorf("Clean(%+v) = %v, want an error on %s", tt.d, err, tt.field)
 		}
+	}
+	_, err = review.Draft{Rating: 3, Text: "a" + strings.Repeat("\u0301", review.MaxText)}.Clean()
+	if ve, _ := err.(*review.ValidationError); ve == nil || len(ve.Fields["text"]) != 2 ||
+		!strings.Contains(ve.Fields["text"][0], "combining marks") || !strings.Contains(ve.Fields["text"][1], "at most 2000") {
+		t.Errorf("2,000 stacked marks: %v; want both the marks and the length named", err)
 	}
 }
 
