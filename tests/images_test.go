@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,7 +19,7 @@ import (
 type testImage struct {
 	env    string // variable naming the image to use; set, it wins
 	public string // the public image, used when present or pullable
-	local  string // the name the build script gives its image
+	local  string // the name the build script gives its image (recipeTag)
 	script string // the build script, relative to tests/
 }
 
@@ -26,7 +27,7 @@ type testImage struct {
 var postGIS = testImage{
 	env:    "PINSIGHT_POSTGIS_IMAGE",
 	public: "postgis/postgis:15-3.3",
-	local:  "pinsight/postgis:15-3.3-local",
+	local:  recipeTag("pinsight/postgis:15-3.3-local", "images/postgis/build.sh"),
 	script: "images/postgis/build.sh",
 }
 
@@ -34,8 +35,31 @@ var postGIS = testImage{
 var redisImage = testImage{
 	env:    "PINSIGHT_REDIS_IMAGE",
 	public: "redis:7-bookworm",
-	local:  "pinsight/redis:7-local",
+	local:  recipeTag("pinsight/redis:7-local", "images/redis/build.sh"),
 	script: "images/redis/build.sh",
+}
+
+// recipeTag is name with a hash of the recipe appended: the build script,
+// the other files of its directory but the READMEs, and images/debian.sh.
+// The scripts keep an image that exists, so a changed recipe must change
+// the name: an image built from an older one is then not used.
+func recipeTag(name, script string) string {
+	dir := filepath.Dir(filepath.FromSlash(script))
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	files = append(files, filepath.Join("images", "debian.sh"))
+	h := sha256.New()
+	for _, f := range files {
+		if strings.HasSuffix(f, ".md") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(f), len(b))
+		h.Write(b)
+	}
+	return fmt.Sprintf("%s-%x", name, h.Sum(nil)[:6])
 }
 
 // resolvedImages remembers each image's resolution, so a test binary

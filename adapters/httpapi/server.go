@@ -27,6 +27,11 @@ type Config struct {
 	// MaxConcurrentRequests bounds the requests served at once (503 with
 	// Retry-After beyond); default 1024, negative: no cap.
 	MaxConcurrentRequests int
+
+	// MetricsAddr, when set, is the address of a listener of its own that
+	// serves GET /metrics, and Addr does not serve it: bind it to a private
+	// address. Empty: /metrics is served on Addr.
+	MetricsAddr string
 }
 
 func (c Config) withDefaults() Config {

@@ -31,7 +31,9 @@ func NewJobs(db *DB, cfg riverjobs.Config) (*Jobs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: job queue: %w", err)
 	}
-	pcfg.MaxConns = 2 // LISTEN holds one connection
+	// River hijacks one connection of this pool for its LISTEN and keeps
+	// it (it then no longer counts against the pool): one is enough.
+	pcfg.MaxConns = 1
 	listen, err := pgxpool.NewWithConfig(context.Background(), pcfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: job queue: %w", err)

@@ -37,6 +37,13 @@ type Config struct {
 	StatementTimeout time.Duration
 	// MaxReadConns sizes the pool of read-only connections (default 4).
 	MaxReadConns int
+	// Exclusive makes Connect take an exclusive advisory lock (flock) on a
+	// sidecar file, the database's path plus "-serve.lock" (owner-only,
+	// holding the pid), held until Close: a second DB with Exclusive on the
+	// same file, in this process or another, fails to connect with an
+	// error naming the holder's pid. DBs without it neither take nor heed
+	// the lock. On systems without flock(2) it locks nothing.
+	Exclusive bool
 }
 
 // ErrUnavailable wraps failures to use the database now (locked beyond the
@@ -51,15 +58,20 @@ type DB struct {
 	write, read *bun.DB
 	path        string
 	timeout     time.Duration
+	exclusive   bool
+	lock        *os.File // the sidecar lock file while Exclusive holds it
 }
 
 // Path returns the database file's absolute path (as given in the URL when
 // it cannot be made absolute).
-func (db *DB) Path() string {
-	if abs, err := filepath.Abs(db.path); err == nil {
+func (db *DB) Path() string { return absPath(db.path) }
+
+// absPath is path made absolute, or as it is when it cannot be.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
 		return abs
 	}
-	return db.path
+	return path
 }
 
 // AddQueryHook adds a bun query hook (tracing, logging) to the writing
@@ -94,7 +106,7 @@ func New(cfg Config) (*DB, error) {
 		return nil, err
 	}
 	cfg = withDefaults(cfg)
-	db := &DB{path: path, timeout: cfg.StatementTimeout}
+	db := &DB{path: path, timeout: cfg.StatementTimeout, exclusive: cfg.Exclusive}
 	busy := fmt.Sprintf("_pragma=busy_timeout(%d)", cfg.BusyTimeout.Milliseconds())
 	// synchronous=NORMAL in WAL mode: a commit survives a crash of the
 	// process; a power loss may lose the last commits but never corrupts
@@ -114,9 +126,17 @@ func New(cfg Config) (*DB, error) {
 // Connect creates the file when absent (readable by its owner only) and
 // checks that it is a database, within the statement timeout. journal_mode
 // is a property of the file: the writer sets it before any reader opens.
+// With Config.Exclusive it first takes the file's lock (see Exclusive).
 func (db *DB) Connect(ctx context.Context) error {
 	if err := prepareFile(db.path); err != nil {
 		return err
+	}
+	if db.exclusive && db.lock == nil {
+		lock, err := takeLock(db.path)
+		if err != nil {
+			return err
+		}
+		db.lock = lock
 	}
 	ctx, cancel := context.WithTimeout(ctx, db.timeout)
 	defer cancel()
@@ -208,13 +228,19 @@ func fileURI(path string) string {
 	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.Clean(path))
 }
 
-// Close runs SQLite's recommended PRAGMA optimize, then closes both pools;
-// the last connection to close checkpoints the WAL into the file.
+// Close runs SQLite's recommended PRAGMA optimize, then closes both pools
+// (the last connection to close checkpoints the WAL into the file), then
+// releases the Exclusive lock.
 func (db *DB) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), db.timeout)
 	defer cancel()
 	_, _ = db.write.ExecContext(ctx, "PRAGMA optimize")
-	return errors.Join(db.read.Close(), db.write.Close())
+	err := errors.Join(db.read.Close(), db.write.Close())
+	if db.lock != nil {
+		err = errors.Join(err, db.lock.Close())
+		db.lock = nil
+	}
+	return err
 }
 
 // Ping checks within 2 seconds that the file can be read and written to.

@@ -73,6 +73,7 @@ func newServeCmd() *cobra.Command {
 	f.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	f.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
 	tracingFlags(f, &cfg.Tracing)
+	f.StringVar(&cfg.HTTP.MetricsAddr, "metrics-addr", "", "address of a separate listener serving /metrics, which --addr then does not serve: in production, a private one (e.g. 127.0.0.1:9090 or an internal interface); empty: /metrics on --addr, public")
 	f.StringVar(&cfg.PprofAddr, "pprof-addr", "", "address of a separate listener serving Go's profiler at /debug/pprof/ (e.g. 127.0.0.1:6060); empty: none")
 	documentEnv(cmd)
 	return cmd

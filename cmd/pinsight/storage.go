@@ -22,6 +22,10 @@ type databaseConfig struct {
 	ConnectTimeout   time.Duration
 	StatementTimeout time.Duration
 	MaxConns         int
+	// Server is set by serve: the process serves the API from the
+	// database, so a storage that cannot keep several instances' caches
+	// coherent (SQLite) refuses a second server on the same database.
+	Server bool
 }
 
 // defaultDatabaseURL keeps accounts and reports in a file of the working

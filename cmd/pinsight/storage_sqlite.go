@@ -14,7 +14,10 @@ import (
 )
 
 // sqliteStorage (sqlite:PATH) keeps accounts and reports in one file; the
-// postal directory and the rate limiter stay in memory.
+// postal directory and the rate limiter stay in memory. A serve process
+// locks the file against a second serve (its caches of API keys could not
+// learn of the other's revocations); worker and the brief commands (user,
+// migrate) neither take nor heed that lock.
 var sqliteStorage = storageBackend{
 	serve: func(db databaseConfig, data dataConfig) fx.Option {
 		return fx.Options(fx.Supply(sqliteConfig(db)), sqlitefx.Module, memoryPostal(data), memoryfx.RateLimiter,
@@ -31,5 +34,6 @@ var sqliteStorage = storageBackend{
 }
 
 func sqliteConfig(db databaseConfig) sqlite.Config {
-	return sqlite.Config{URL: db.URL, BusyTimeout: db.ConnectTimeout, StatementTimeout: db.StatementTimeout, MaxReadConns: db.MaxConns}
+	return sqlite.Config{URL: db.URL, BusyTimeout: db.ConnectTimeout, StatementTimeout: db.StatementTimeout, MaxReadConns: db.MaxConns,
+		Exclusive: db.Server}
 }

@@ -15,6 +15,7 @@ import (
 // options is the whole application graph for cfg. The choice of adapters is
 // made here, and only here.
 func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
+	cfg.Database.Server = true
 	core, err := coreOptions(cfg, cfg.HTTP.WriteTimeout, log)
 	if err != nil {
 		return nil, err

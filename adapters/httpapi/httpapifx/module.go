@@ -32,12 +32,26 @@ import (
 // httpapi.Routes in the graph, which one of AllRoutes and PostalRoutes
 // provides: a graph with neither fails to start, as does one missing a use
 // case the chosen routes serve. It needs an httpapi.Config, a *slog.Logger
-// and a ports.RateLimiter.
+// and a ports.RateLimiter. /metrics is served on the API's listener, or on
+// a listener of its own when the Config's MetricsAddr is set.
 var Module = fx.Module("httpapi",
 	fx.Provide(fx.Private, http.NewServeMux, httpapi.NewAPI),
 	fx.Provide(newServer, middleware.NewMetrics, registerer),
 	fx.Invoke(register, postalGauges, func(lc fx.Lifecycle, s *httpapi.Server) { lc.Append(fx.StartStopHook(s.Start, s.Stop)) }),
+	fx.Invoke(metricsListener),
 )
+
+// metricsListener serves /metrics alone on the Config's MetricsAddr, when
+// set, for the app's lifetime.
+func metricsListener(lc fx.Lifecycle, cfg httpapi.Config, m *middleware.Metrics, log *slog.Logger) {
+	if cfg.MetricsAddr == "" {
+		return
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m)
+	srv := httpapi.NewServer(httpapi.Config{Addr: cfg.MetricsAddr}, mux, log.With("server", "metrics"))
+	lc.Append(fx.StartStopHook(srv.Start, srv.Stop))
+}
 
 // registerer offers the server's Prometheus registry to the rest of the
 // graph: a part with metrics of its own (a job queue, a cache) registers
@@ -105,9 +119,12 @@ type serverParams struct {
 	Tracer  trace.TracerProvider `optional:"true"`
 }
 
-// newServer serves the mux behind the edge middleware.
+// newServer serves the mux behind the edge middleware, with /metrics
+// unless it has a listener of its own.
 func newServer(p serverParams) *httpapi.Server {
-	p.Mux.Handle("GET /metrics", p.Metrics)
+	if p.Config.MetricsAddr == "" {
+		p.Mux.Handle("GET /metrics", p.Metrics)
+	}
 	o := edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, p.Routes)
 	o.Tracer = p.Tracer
 	return httpapi.NewServer(p.Config, middleware.NewHandler(p.Mux, o), p.Log)

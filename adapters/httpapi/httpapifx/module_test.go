@@ -3,6 +3,7 @@ package httpapifx_test
 import (
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -120,5 +121,40 @@ func TestExtraCollectors(t *testing.T) {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("/metrics lacks %q", want)
 		}
+	}
+}
+
+// TestMetricsListener: with MetricsAddr set, /metrics is served there
+// (Prometheus text) and the API's listener answers 404 for it.
+func TestMetricsListener(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metricsAddr := ln.Addr().String()
+	ln.Close() // a free port for the metrics listener
+	var srv *httpapi.Server
+	app := fxtest.New(t, base(), memoryfx.RateLimiter, httpapifx.PostalRoutes, fx.Populate(&srv),
+		fx.Replace(httpapi.Config{Addr: "127.0.0.1:0", MetricsAddr: metricsAddr}))
+	app.RequireStart()
+	defer app.RequireStop()
+
+	res, err := http.Get("http://" + metricsAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain") ||
+		!strings.Contains(string(raw), "# TYPE go_goroutines gauge") || !strings.Contains(string(raw), "pinsight_postal_offices ") {
+		t.Errorf("GET /metrics on MetricsAddr = %d %q %.200q; want 200 and Prometheus text", res.StatusCode, res.Header.Get("Content-Type"), raw)
+	}
+	res, err = http.Get("http://" + srv.Addr() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /metrics on the API's address = %d, want 404", res.StatusCode)
 	}
 }

@@ -4,7 +4,12 @@
 # container registry. Debian's packages are installed into a debootstrap
 # root, which `docker import` turns into an image (tests/images/debian.sh).
 # Idempotent: an existing image is kept; a lock makes concurrent callers
-# (parallel test binaries) build it once.
+# (parallel test binaries) build it once. The suite names the image with a
+# hash of this recipe, so a changed recipe gets a new image; a manual build
+# under the default name keeps an old one: remove it first.
+# STOPSIGNAL SIGINT, as the official image: `docker stop` asks PostgreSQL
+# for a fast shutdown (SIGTERM would be a smart one, which waits for the
+# clients to leave until docker kills it, and the next start recovers).
 #
 #   bash tests/images/postgis/build.sh        # builds $PINSIGHT_POSTGIS_IMAGE
 set -euo pipefail
@@ -28,4 +33,5 @@ debian_import "$image" \
   --change 'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change 'ENV PGDATA=/var/lib/postgresql/data' \
   --change 'ENV LANG=C.UTF-8' \
-  --change 'EXPOSE 5432'
+  --change 'EXPOSE 5432' \
+  --change 'STOPSIGNAL SIGINT'
