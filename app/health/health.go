@@ -83,13 +83,14 @@ type Health struct {
 	mu     sync.Mutex
 	logged map[string]string // component name -> the last cause logged
 	shown  map[string]string // component name -> the state last reported
-	misses map[string]int    // component name -> results in a row not ready since it was shown ready
+	misses map[string]int    // component name -> checks in a row out of time since it was shown ready
 }
 
-// heldMisses is how many results in a row that are not ready a component
-// shown ready may have before it is shown otherwise: one check that fails
-// (a timeout in a burst of load) is a blip, logged, not a fault that takes
-// the instance out of service; two in a row are.
+// heldMisses is how many checks in a row that run out of time a component
+// shown ready may have before it is shown unavailable: one check without
+// an answer in time (a burst of CPU load) is a blip, logged, not a fault
+// that takes the instance out of service; two in a row are. A check that
+// answers with a failure shows at once.
 const heldMisses = 1
 
 // New returns a Health over the given components, reported in name order.
@@ -102,8 +103,8 @@ func New(components []Component) *Health {
 // Ready runs every check at once, each within its timeout, and reports
 // whether the server can serve what it was configured with (no component
 // unavailable; not_configured and degraded ones do not count), with each
-// component's state. A component shown ready is shown otherwise only once
-// its check failed twice in a row (heldMisses). It returns within the longest timeout however the
+// component's state. A component shown ready whose check runs out of time
+// is shown unavailable only the second time in a row (heldMisses). It returns within the longest timeout however the
 // checks behave. States carry fixed details; the causes of failures are
 // logged (when they change, so a polled /readyz does not flood the log).
 func (h *Health) Ready(ctx context.Context) (bool, []ComponentState) {
@@ -177,17 +178,17 @@ func (h *Health) state(ctx context.Context, c Component, err error) ComponentSta
 		s.Ready, s.State, s.Detail = false, "unavailable", detailUnavailable
 	}
 	h.logChange(ctx, c.Name, s.State, err)
-	return h.hold(s)
+	return h.hold(s, errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil)
 }
 
 // hold applies the hysteresis of heldMisses: a component shown ready stays
-// shown ready through its first heldMisses results that are not; any other
-// change shows at once.
-func (h *Health) hold(s ComponentState) ComponentState {
+// shown ready through its first heldMisses checks in a row that ran out of
+// time (timedOut); any other change shows at once.
+func (h *Health) hold(s ComponentState, timedOut bool) ComponentState {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
-	case s.State == "ready":
+	case !timedOut:
 		h.misses[s.Name] = 0
 	case h.shown[s.Name] == "ready" && h.misses[s.Name] < heldMisses:
 		h.misses[s.Name]++

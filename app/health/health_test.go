@@ -131,3 +131,39 @@ func TestReadyHidesCauses(t *testing.T) {
 		t.Error("degraded and not_configured components made the server unready")
 	}
 }
+
+// TestReadyHoldsOneTimeout: a component shown ready whose check runs out of
+// time once stays shown ready (a blip under load), is shown unavailable
+// the second time in a row, and ready again at its first answer; a check
+// that answers with a failure shows at once.
+func TestReadyHoldsOneTimeout(t *testing.T) {
+	var mu sync.Mutex
+	mode := "ok"
+	h := health.New([]health.Component{{Name: "database", Timeout: 20 * time.Millisecond, Check: func(ctx context.Context) error {
+		mu.Lock()
+		m := mode
+		mu.Unlock()
+		switch m {
+		case "slow":
+			<-ctx.Done()
+			return ctx.Err()
+		case "down":
+			return errDriver
+		}
+		return nil
+	}}})
+	set := func(m string) { mu.Lock(); mode = m; mu.Unlock() }
+	for i, step := range []struct {
+		mode, want string
+	}{
+		{"ok", "ready"}, {"slow", "ready"}, {"slow", "unavailable"}, {"slow", "unavailable"},
+		{"ok", "ready"}, {"slow", "ready"}, {"ok", "ready"}, {"slow", "ready"}, {"down", "unavailable"},
+		{"ok", "ready"}, {"down", "unavailable"},
+	} {
+		set(step.mode)
+		ok, states := ready(t, h, 10*time.Second)
+		if states[0].State != step.want || ok != (step.want == "ready") {
+			t.Errorf("check %d (%s) = %v %s, want %s", i+1, step.mode, ok, states[0].State, step.want)
+		}
+	}
+}
