@@ -38,13 +38,13 @@ func siteFlags(f *pflag.FlagSet, c *siteConfig) {
 	f.DurationVar(&c.Fetch.Timeout, "fetch-timeout", fetch.DefaultTimeout, "one deadline for the page, robots.txt and the 404 probe of an analysis")
 	f.Int64Var(&c.Fetch.MaxBytes, "max-page-bytes", fetch.DefaultMaxBytes, "bytes of a page analysed; longer pages are analysed on their start")
 	f.StringVar(&c.Fetch.UserAgent, "user-agent", fetch.DefaultUserAgent, "User-Agent of the analyser's requests")
-	f.IntVar(&c.Workers, "analysis-workers", 4, "analyses running at once; beyond, 503 with Retry-After")
+	f.IntVar(&c.Workers, "analysis-workers", 4, "analyses running at once; beyond, a request's analysis is queued (202) and run when a slot frees")
 	f.IntVar(&c.JobWorkers, "workers", 0, "queued analyses (jobs) this process runs at once (0: --analysis-workers); they share the --analysis-workers slots with requests' analyses")
 	f.DurationVar(&c.Sweep, "schedule-sweep", ports.DefaultSweep, "how often scheduled (daily, weekly) re-analyses that are due are queued; one instance at a time does it")
-	f.IntVar(&c.UserConcurrent, "user-concurrent-analyses", reports.DefaultUserConcurrent, "analyses one user may run at once, apart from --analysis-workers; beyond, 429 with Retry-After (0: no cap)")
-	f.IntVar(&c.UserDaily, "user-daily-analyses", reports.DefaultUserDaily.Requests, "analyses one user may start in 24 h, re-analyses included, whatever their API key; beyond, 429 with Retry-After (0: no limit)")
-	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", reports.DefaultHostLimit.Requests, "analyses of one target site (its registrable domain: example.com with its subdomains) per minute; beyond, 429 with Retry-After (0: no limit)")
-	f.IntVar(&c.AddressPerMinute, "address-analyses-per-minute", reports.DefaultAddressLimit.Requests, "analyses reaching one resolved address per minute, whatever the site (keep it above --host-analyses-per-minute: CDNs serve many sites from one address); beyond, 429 with Retry-After (0: no limit)")
+	f.IntVar(&c.UserConcurrent, "user-concurrent-analyses", reports.DefaultUserConcurrent, "analyses one user may run at once, apart from --analysis-workers; beyond, queued (202) until one finishes (0: no cap)")
+	f.IntVar(&c.UserDaily, "user-daily-analyses", reports.DefaultUserDaily.Requests, "analyses one user may start in 24 h, re-analyses included, whatever their API key, charged when accepted; beyond, 429 with Retry-After (0: no limit)")
+	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", reports.DefaultHostLimit.Requests, "analyses of one target site (its registrable domain: example.com with its subdomains) per minute; beyond, queued (202) until allowed (0: no limit)")
+	f.IntVar(&c.AddressPerMinute, "address-analyses-per-minute", reports.DefaultAddressLimit.Requests, "analyses reaching one resolved address per minute, whatever the site (keep it above --host-analyses-per-minute: CDNs serve many sites from one address); beyond, queued (202) until allowed (0: no limit)")
 	f.StringVar(&c.CookieKey, "share-cookie-key", "", "hex key (32+ bytes) signing the report page's password cookie; empty: random at start")
 }
 
