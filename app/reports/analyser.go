@@ -134,7 +134,7 @@ type Analyser struct {
 	fetcher ports.PageFetcher
 	weights pagecheck.Weights
 	slots   chan struct{}
-	users   *userSlots
+	users   *ratelimit.Slots // each user's analyses running in this process
 	limiter ports.RateLimiter
 	daily   ratelimit.Limit
 	perSite ratelimit.Limit
@@ -159,7 +159,7 @@ func NewAnalyser(fetcher ports.PageFetcher, cfg AnalyserConfig) *Analyser {
 		return l
 	}
 	return &Analyser{fetcher: fetcher, weights: cfg.Weights, slots: make(chan struct{}, cfg.Workers),
-		users: newUserSlots(cfg.UserConcurrent), limiter: cfg.Limiter,
+		users: ratelimit.NewSlots(cfg.UserConcurrent), limiter: cfg.Limiter,
 		daily:   orDefault(cfg.UserDaily, DefaultUserDaily),
 		perSite: orDefault(cfg.HostLimit, DefaultHostLimit),
 		perAddr: orDefault(cfg.AddressLimit, DefaultAddressLimit)}
@@ -168,9 +168,9 @@ func NewAnalyser(fetcher ports.PageFetcher, cfg AnalyserConfig) *Analyser {
 // Analyse fetches rawURL and analyses it for user userID. Errors:
 // *QuotaError, ErrBusy, *ThrottledError, *webpage.FetchError.
 func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string) (pagecheck.Analysis, error) {
-	release, err := a.users.acquire(userID)
-	if err != nil {
-		return pagecheck.Analysis{}, err
+	release, ok := a.users.Take(userID)
+	if !ok {
+		return pagecheck.Analysis{}, &QuotaError{Limit: a.users.Max(), Wait: BusyRetryAfter}
 	}
 	defer release()
 	select {

@@ -4,38 +4,10 @@ import (
 	"context"
 	"log/slog"
 	"strconv"
-	"sync"
 
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/report"
 )
-
-// userSlots counts each user's analyses running in this process.
-type userSlots struct {
-	mu      sync.Mutex
-	max     int // negative: no cap
-	running map[int64]int
-}
-
-func newUserSlots(max int) *userSlots { return &userSlots{max: max, running: map[int64]int{}} }
-
-// acquire takes one of user's slots, or returns the QuotaError saying they
-// are all taken; release gives it back.
-func (s *userSlots) acquire(user int64) (release func(), err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.max >= 0 && s.running[user] >= s.max {
-		return nil, &QuotaError{Limit: s.max, Wait: BusyRetryAfter}
-	}
-	s.running[user]++
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.running[user]--; s.running[user] <= 0 {
-			delete(s.running, user)
-		}
-	}, nil
-}
 
 // admittedKey marks a context whose analysis was admitted already: its
 // daily quota was taken when the work was accepted (see Admit).

@@ -272,4 +272,4 @@ type userCapper interface {
 }
 
 // UserCap returns how many analyses one user may run at once (0: no cap).
-func (a *Analyser) UserCap() int { return max(a.users.max, 0) }
+func (a *Analyser) UserCap() int { return max(a.users.Max(), 0) }

@@ -10,9 +10,9 @@ import (
 	"log/slog"
 	"net/url"
 	"strconv"
-	"sync"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/domain/webpage"
@@ -32,7 +32,7 @@ type Webhooks struct {
 	poster  ports.WebhookPoster
 	now     func() time.Time
 	log     *slog.Logger
-	sending userSlots // deliveries being sent, per user
+	sending *ratelimit.Slots // each user's deliveries being sent, MaxUserSending at most
 }
 
 // MaxUserSending is how many deliveries of one user this process sends at
@@ -43,42 +43,13 @@ const MaxUserSending = 2
 // snoozeSending is how long a delivery waits for its user's turn.
 const snoozeSending = time.Second
 
-// userSlots counts each user's deliveries being sent.
-type userSlots struct {
-	mu sync.Mutex
-	n  map[int64]int
-}
-
-// take claims one of user's MaxUserSending slots; false when all are taken.
-func (u *userSlots) take(user int64) bool {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.n[user] >= MaxUserSending {
-		return false
-	}
-	if u.n == nil {
-		u.n = map[int64]int{}
-	}
-	u.n[user]++
-	return true
-}
-
-// release gives user's slot back.
-func (u *userSlots) release(user int64) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.n[user]--; u.n[user] <= 0 {
-		delete(u.n, user)
-	}
-}
-
 // New returns the use cases over store and queue, delivering with poster.
 // It sets the queue's delivery worker.
 func New(store ports.WebhookStore, queue ports.WebhookQueue, poster ports.WebhookPoster, log *slog.Logger) *Webhooks {
 	if log == nil {
 		log = slog.Default()
 	}
-	w := &Webhooks{store: store, queue: queue, poster: poster, now: time.Now, log: log}
+	w := &Webhooks{store: store, queue: queue, poster: poster, now: time.Now, log: log, sending: ratelimit.NewSlots(MaxUserSending)}
 	queue.SetDeliveryWorker(w.Deliver)
 	return w
 }
@@ -232,10 +203,11 @@ func (h *Webhooks) Deliver(ctx context.Context, job ports.DeliveryJob) error {
 	if err != nil {
 		return &ports.RetryError{Err: err}
 	}
-	if !h.sending.take(d.UserID) {
+	release, ok := h.sending.Take(d.UserID)
+	if !ok {
 		return &ports.SnoozeError{After: snoozeSending, Err: errors.New("webhooks: the user's other deliveries are being sent")}
 	}
-	defer h.sending.release(d.UserID)
+	defer release()
 	now := h.now()
 	m := webhook.Message{Event: d.Event, DeliveryID: d.ID, Signature: webhook.Signature(w.Secret, now, d.Body), Body: d.Body}
 	actx, cancel := context.WithTimeout(ctx, webhook.Timeout)

@@ -1,6 +1,7 @@
-// Package ratelimit holds the rate-limit rule: a quota of N requests per
+// Package ratelimit holds the rate-limit rules: a quota of N requests per
 // window enforced with the generic cell rate algorithm (GCRA), which needs one
-// timestamp of state per client and allows bursts up to the whole quota.
+// timestamp of state per client and allows bursts up to the whole quota;
+// and Slots, a cap on how many things a client has running at once.
 package ratelimit
 
 import (
