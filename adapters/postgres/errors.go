@@ -5,12 +5,12 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pinsight/pinsight/adapters/sqlstore"
 )
 
 // isUnavailable reports whether err means the database cannot be reached or
@@ -38,13 +38,14 @@ func isUnavailable(err error) bool {
 		errors.Is(err, sql.ErrConnDone) || pgconn.SafeToRetry(err) || pgconn.Timeout(err)
 }
 
-// wrap adds context, marking connection failures as ErrUnavailable.
-func wrap(op string, err error) error {
-	if !isUnavailable(err) {
-		return fmt.Errorf("postgres: %s: %w", op, err)
-	}
-	return fmt.Errorf("%w: %s: %v", ErrUnavailable, op, err)
-}
+// errs reads the engine's errors: the part of its sqlstore.Engine that
+// needs no connection.
+var errs = sqlstore.Engine{Name: "postgres", Unavailable: isUnavailable,
+	UniqueViolation: isUniqueViolation, ForeignKeyViolation: isForeignKeyViolation}
+
+// wrap adds context to a statement's error, marking failures to use the
+// database now as ErrUnavailable (errs.Wrap).
+func wrap(op string, err error) error { return errs.Wrap(op, err) }
 
 func isUniqueViolation(err error) bool {
 	var pgErr *pgconn.PgError

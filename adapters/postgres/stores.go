@@ -8,8 +8,9 @@ import (
 // Engine describes the database to the shared SQL store: one pool for
 // reads and writes.
 func (db *DB) Engine() sqlstore.Engine {
-	return sqlstore.Engine{Name: "postgres", Read: db.DB, Write: db.DB, Timeout: db.timeout,
-		Unavailable: isUnavailable, UniqueViolation: isUniqueViolation, ForeignKeyViolation: isForeignKeyViolation}
+	e := errs
+	e.Read, e.Write, e.Timeout = db.DB, db.DB, db.timeout
+	return e
 }
 
 // NewAccountStore returns the store of users and API keys in PostgreSQL.

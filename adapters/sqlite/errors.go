@@ -5,20 +5,20 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
-	"fmt"
 
+	"github.com/pinsight/pinsight/adapters/sqlstore"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// wrap adds context, marking failures to use the database now as
-// ErrUnavailable.
-func wrap(op string, err error) error {
-	if !isUnavailable(err) {
-		return fmt.Errorf("sqlite: %s: %w", op, err)
-	}
-	return fmt.Errorf("%w: %s: %v", ErrUnavailable, op, err)
-}
+// errs reads the engine's errors: the part of its sqlstore.Engine that
+// needs no connection.
+var errs = sqlstore.Engine{Name: "sqlite", Unavailable: isUnavailable,
+	UniqueViolation: isUniqueViolation, ForeignKeyViolation: isForeignKeyViolation}
+
+// wrap adds context to a statement's error, marking failures to use the
+// database now as ErrUnavailable (errs.Wrap).
+func wrap(op string, err error) error { return errs.Wrap(op, err) }
 
 // isUnavailable reports whether err means the database cannot be used now
 // (locked by another process beyond the busy timeout, an I/O error, a full

@@ -7,8 +7,9 @@ import (
 // Engine describes the file to the shared SQL store: reads on the
 // read-only pool, writes and transactions (IMMEDIATE) on the one writer.
 func (db *DB) Engine() sqlstore.Engine {
-	return sqlstore.Engine{Name: "sqlite", Read: db.read, Write: db.write, Timeout: db.timeout,
-		Unavailable: isUnavailable, UniqueViolation: isUniqueViolation, ForeignKeyViolation: isForeignKeyViolation}
+	e := errs
+	e.Read, e.Write, e.Timeout = db.read, db.write, db.timeout
+	return e
 }
 
 // NewAccountStore returns the store of users and API keys in the file.

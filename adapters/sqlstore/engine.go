@@ -47,17 +47,22 @@ func (s store) bound(ctx context.Context) (context.Context, context.CancelFunc) 
 	return context.WithTimeout(ctx, s.e.Timeout)
 }
 
-// wrap adds context to a statement's error, marking failures to use the
-// database now as ports.ErrUnavailable. A nil error stays nil.
-func (s store) wrap(op string, err error) error {
+// Wrap adds the engine's name and op to a statement's error, marking
+// failures to use the database now (Unavailable) as ports.ErrUnavailable.
+// A nil error stays nil. It needs only Name and Unavailable, so an engine
+// wraps its own statements' errors with it too.
+func (e Engine) Wrap(op string, err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case !s.e.Unavailable(err):
-		return fmt.Errorf("%s: %s: %w", s.e.Name, op, err)
+	case !e.Unavailable(err):
+		return fmt.Errorf("%s: %s: %w", e.Name, op, err)
 	}
 	return fmt.Errorf("%w: %s: %v", ports.ErrUnavailable, op, err)
 }
+
+// wrap is the engine's Wrap.
+func (s store) wrap(op string, err error) error { return s.e.Wrap(op, err) }
 
 // inTx runs fn in a read-write transaction on the writing connection. fn's
 // errors are returned as they are, so fn wraps its own statements' errors;
