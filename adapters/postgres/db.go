@@ -40,11 +40,12 @@ type DB struct {
 	dsn            string // for the connections held outside the pool (locks, LISTEN)
 }
 
-// bound gives one store operation its deadline. A stalled server (a
+// bound gives one store operation its deadline, shared with the request's
+// other operations (ports.BoundStore). A stalled server (a
 // paused process, a dropped network) never answers: the deadline is what
 // ends the wait, pgx then closing the connection it was waiting on.
 func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, db.timeout)
+	return ports.BoundStore(ctx, db.timeout)
 }
 
 // WithQueryHook returns a handle on the same pool that also calls hook.

@@ -23,7 +23,8 @@ type Engine struct {
 	// PostgreSQL hands the same pool twice.
 	Read, Write *bun.DB
 	// Timeout bounds each store operation, waiting for a connection
-	// included.
+	// included; the operations of one request share it
+	// (ports.WithStoreBudget).
 	Timeout time.Duration
 	// Unavailable reports whether err means the database cannot be used
 	// now (unreachable, locked, out of time) rather than a query error; such
@@ -42,9 +43,10 @@ type store struct {
 
 func newStore(e Engine) store { return store{e: e, dialect: dialectOf(e.Write)} }
 
-// bound gives one store operation the statement timeout.
+// bound gives one store operation the statement timeout, shared with the
+// request's other operations (ports.BoundStore).
 func (s store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, s.e.Timeout)
+	return ports.BoundStore(ctx, s.e.Timeout)
 }
 
 // Wrap adds the engine's name and op to a statement's error, marking

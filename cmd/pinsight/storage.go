@@ -38,7 +38,7 @@ func databaseFlags(f *pflag.FlagSet, cfg *databaseConfig) {
 	f.StringVar(&cfg.URL, "database-url", defaultDatabaseURL,
 		"storage of accounts, reports and reviews: sqlite:PATH (a file; relative to the working directory, or sqlite:/abs/path.db), postgres://... (or postgresql://), memory: (lost on exit)")
 	f.DurationVar(&cfg.ConnectTimeout, "database-connect-timeout", 5*time.Second, "time to connect to Postgres, or to wait for another process's lock on the SQLite file")
-	f.DurationVar(&cfg.StatementTimeout, "database-statement-timeout", 10*time.Second, "time allowed to one database operation; beyond, 503")
+	f.DurationVar(&cfg.StatementTimeout, "database-statement-timeout", 10*time.Second, "time a request (or one background operation) may wait on the database in all; beyond, 503")
 	f.IntVar(&cfg.MaxConns, "database-max-conns", 10, "maximum open database connections (SQLite: reading ones; one more writes)")
 }
 

@@ -12,6 +12,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/pinsight/pinsight/ports"
 )
 
 // maxRequestIDLen bounds a client-supplied X-Request-Id.
@@ -52,7 +54,8 @@ func RequestID(ctx context.Context) string {
 }
 
 // observed assigns each request an id (echoing a sane X-Request-Id) and
-// gives its context the logger (Logger), then logs and counts it once
+// gives its context the logger (Logger) and one store budget
+// (ports.WithStoreBudget), then logs and counts it once
 // served: method, route pattern, status, duration. A request answered
 // before it reached the router (a quota, a limit) is counted under the
 // pattern mux would have matched. Bodies, query strings and headers (keys,
@@ -66,7 +69,7 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics, mux *http.ServeMu
 		}
 		w.Header().Set("X-Request-Id", id)
 		state := &requestState{id: id, log: log}
-		ctx := context.WithValue(r.Context(), stateKey{}, state)
+		ctx := ports.WithStoreBudget(context.WithValue(r.Context(), stateKey{}, state))
 		r = r.WithContext(ctx)
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
