@@ -63,7 +63,7 @@ func (j *JobStore) create(ctx context.Context, rs []report.Report, idem *report.
 	ctx, cancel := j.bound(ctx)
 	defer cancel()
 	jobIDs := make([]int64, len(rows))
-	err := j.inTx(ctx, "create reports with jobs", func(ctx context.Context, tx bun.Tx) (err error) {
+	err := j.inCreateTx(ctx, "create reports with jobs", rows, idem, func(ctx context.Context, tx bun.Tx) (err error) {
 		if err := j.insertReports(ctx, tx, rows, idem); err != nil {
 			return err
 		}

@@ -97,7 +97,7 @@ func (s *ReportStore) CreateReports(ctx context.Context, rs []report.Report, ide
 	rows := newReportRows(rs)
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	err := s.inTx(ctx, "create reports", func(ctx context.Context, tx bun.Tx) error {
+	err := s.inCreateTx(ctx, "create reports", rows, idem, func(ctx context.Context, tx bun.Tx) error {
 		return s.insertReports(ctx, tx, rows, idem)
 	})
 	if err != nil {
@@ -107,8 +107,13 @@ func (s *ReportStore) CreateReports(ctx context.Context, rs []report.Report, ide
 }
 
 // insertReports inserts rows (setting their IDs) and finishes idem, in tx,
-// within each user's cap of scheduled reports.
+// within each user's cap of scheduled reports. It locks the rows' users
+// first (lockUsers): the cap is counted under the lock, and undoing an
+// unacknowledged creation waits on it (undoCreated).
 func (s store) insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, idem *report.Idempotency) error {
+	if err := s.lockUsers(ctx, tx, rows); err != nil {
+		return err
+	}
 	scheduled := map[int64]int{}
 	for _, row := range rows {
 		if row.Schedule != "" {
@@ -256,6 +261,9 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 	r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.utc()
 	next := reportRowFrom(r)
 	if row.Schedule == "" && next.Schedule != "" {
+		if err := s.lockUser(ctx, tx, userID); err != nil {
+			return report.Report{}, err
+		}
 		if err := s.checkScheduleCap(ctx, tx, userID, 1); err != nil {
 			return report.Report{}, err
 		}
@@ -272,13 +280,9 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 
 // checkScheduleCap refuses, with report.ErrTooManyScheduled, a write in tx
 // that schedules adding more of the user's reports past
-// report.MaxScheduled. The user's row is locked first (PostgreSQL; SQLite's
-// IMMEDIATE transactions serialise writers), so two writes at once cannot
-// both pass the count.
+// report.MaxScheduled. The caller locks the user first (lockUser), so two
+// writes at once cannot both pass the count.
 func (s store) checkScheduleCap(ctx context.Context, tx bun.Tx, userID int64, adding int) error {
-	if err := s.lockUser(ctx, tx, userID); err != nil {
-		return err
-	}
 	n, err := tx.NewSelect().Model((*reportRow)(nil)).Where("user_id = ? AND schedule <> ''", userID).Count(ctx)
 	if err != nil {
 		return s.wrap("count scheduled reports", err)
