@@ -34,8 +34,8 @@ const stallTimeout = 2 * time.Second
 // TestPostgresStalledDatabase freezes the database's processes (docker
 // pause: connections stay open and the kernel still accepts new ones, but
 // nothing ever answers) under a server whose pool holds open connections.
-// Every request gives up at its one deadline: report lists, postal lookups,
-// key checks and the report page answer 503 with Retry-After within one
+// Every request gives up at its one deadline: report lists and writes,
+// postal lookups, key checks and the report page answer 503 with Retry-After within one
 // statement timeout, concurrently (more requests than connections), instead of
 // hanging until the database wakes up; once it does, the same requests
 // succeed again without a restart.
@@ -116,20 +116,21 @@ func TestPostgresStalledDatabase(t *testing.T) {
 		name string
 		run  func() error // nil error: the call succeeded
 	}
-	api := func(method, path, key string) call {
+	apiBody := func(method, path, key, form string) call {
 		return call{method + " " + path, func() error {
-			status, h, body, err := send(method, path, key, "")
+			status, h, body, err := send(method, path, key, form)
 			switch {
 			case err != nil:
 				return err
 			case status == 503 && h.Get("Retry-After") != "":
 				return ports.ErrUnavailable
-			case status != 200:
+			case status != 200 && status != 201:
 				return fmt.Errorf("status %d, Retry-After %q: %.200s", status, h.Get("Retry-After"), body)
 			}
 			return nil
 		}}
 	}
+	api := func(method, path, key string) call { return apiBody(method, path, key, "") }
 	store := func(name string, fn func(context.Context) error) call {
 		return call{name, func() error { return fn(context.Background()) }}
 	}
@@ -140,6 +141,7 @@ func TestPostgresStalledDatabase(t *testing.T) {
 		api(http.MethodGet, "/api/v1/pincodes/800001", ""),
 		api(http.MethodGet, "/api/v1/states", ""),
 		api(http.MethodGet, created.Data.ShareURL, ""),
+		apiBody(http.MethodPost, "/api/v1/reports", key, "url="+url.QueryEscape("https://example.com/good")+"&privacy=0"),
 		store("ReportStore.Reports", func(ctx context.Context) error {
 			_, _, err := reportStore.Reports(ctx, user.ID, report.ReportQuery{SortBy: report.SortReportsByID, Page: paging.Page{Number: 1, PerPage: 100}})
 			return err
