@@ -72,15 +72,27 @@ func lineProblem(line string, seenAgent bool) string {
 	case key == "user-agent" && val == "":
 		return "No user-agent specified"
 	case key == "allow" || key == "disallow":
-		if val != "" && val[0] != '/' && val[0] != '*' {
-			return `Pattern should either be empty, start with "/" or "*"`
-		}
-		if i := strings.IndexByte(val, '$'); i >= 0 && i != len(val)-1 {
-			return `"$" should only be used at the end of the pattern`
+		if val != "" {
+			if msg := PatternProblem(val); msg != "" {
+				return msg
+			}
 		}
 		if !seenAgent {
 			return "No user-agent specified"
 		}
+	}
+	return ""
+}
+
+// PatternProblem says why a non-empty path pattern is malformed, in
+// Lighthouse's words, or "": it must start with "/" or "*", and "$" may
+// only end it.
+func PatternProblem(pattern string) string {
+	if pattern == "" || pattern[0] != '/' && pattern[0] != '*' {
+		return `Pattern should either be empty, start with "/" or "*"`
+	}
+	if i := strings.IndexByte(pattern, '$'); i >= 0 && i != len(pattern)-1 {
+		return `"$" should only be used at the end of the pattern`
 	}
 	return ""
 }
