@@ -9,7 +9,7 @@ import (
 
 func TestCheckLLMsTxt(t *testing.T) {
 	good := "# Pinsight\n\n> Postal data and site audits for India.\n\nSome notes.\n\n" +
-		"## Docs\n\n- [API](https://example.com/api.md): the endpoints\n- [Guide](/guide.md)\n\n" +
+		"## Docs\n\n- [API](https://example.com/api.html): the endpoints\n- [Guide](/guide.html)\n\n" +
 		"```\n# not a heading\n- not a link\n```\n\n## Optional\n* [Blog](https://example.com/blog)\n"
 	tests := []struct {
 		name, body string

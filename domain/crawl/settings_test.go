@@ -11,6 +11,7 @@ import (
 	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/fault"
 	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/robots"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -144,4 +145,24 @@ func ExampleNewSettings() {
 	})
 	fmt.Println(err)
 	// Output: site: invalid concurrency: must be from 1 to 8; headers: Host may not be set: it chooses which site answers, which must be the one the URL names (and the address guard checked)
+}
+
+func TestPause(t *testing.T) {
+	f := robots.Parse([]byte("User-agent: *\nCrawl-delay: 2\n\nUser-agent: Pinsight\nDisallow: /x\n"))
+	tests := []struct {
+		delay int
+		agent string
+		want  time.Duration
+	}{
+		{0, "Other", 2 * time.Second},
+		{3000, "Other", 3 * time.Second},
+		{0, "Pinsight/1.0", 0}, // its own group sets no delay
+		{500, "Pinsight/1.0", 500 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		s := settings(t, crawl.Params{URL: "https://e.com", DelayMS: ptr(tt.delay)})
+		if got := s.Pause(f.For(tt.agent)); got != tt.want {
+			t.Errorf("Pause(delay %d, %s) = %v, want %v", tt.delay, tt.agent, got, tt.want)
+		}
+	}
 }
