@@ -32,6 +32,7 @@ type Detector struct {
 	inlinks [][]int32        // id -> the added pages linking to it
 	titles  map[string][]int32
 	descs   map[string][]int32
+	seen    map[int32]bool // Add's scratch set of one page's link targets
 }
 
 // record is the part of a Page that detection keeps.
@@ -50,7 +51,7 @@ type record struct {
 
 // NewDetector starts the detection of a crawl of site.
 func NewDetector(site Site) *Detector {
-	return &Detector{site: site, ids: map[string]int32{}, titles: map[string][]int32{}, descs: map[string][]int32{}}
+	return &Detector{site: site, ids: map[string]int32{}, titles: map[string][]int32{}, descs: map[string][]int32{}, seen: map[int32]bool{}}
 }
 
 // id interns a URL.
@@ -97,11 +98,12 @@ func (d *Detector) Add(p Page) {
 	for _, u := range p.Hreflang {
 		r.hreflang = append(r.hreflang, d.id(u))
 	}
-	seen := map[int32]bool{id: true} // a page linking to itself does not count
+	clear(d.seen)
+	d.seen[id] = true // a page linking to itself does not count
 	for _, u := range p.Outlinks {
 		to := d.id(u)
-		if !seen[to] {
-			seen[to] = true
+		if !d.seen[to] {
+			d.seen[to] = true
 			d.inlinks[to] = append(d.inlinks[to], id)
 		}
 	}
