@@ -95,7 +95,7 @@ func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) (
 		}
 		privacy = p
 	}
-	password, err := sharePassword(privacy, in.Password, false)
+	password, err := report.SharePassword(privacy, in.Password, false)
 	if err != nil {
 		return BatchCreated{}, err
 	}

@@ -120,7 +120,7 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Crea
 		}
 		privacy = p
 	}
-	password, err := sharePassword(privacy, in.Password, false)
+	password, err := report.SharePassword(privacy, in.Password, false)
 	if err != nil {
 		return Created{}, err
 	}
@@ -219,28 +219,6 @@ func (rs *Reports) createPending(ctx context.Context, r report.Report, url strin
 	return Created{Report: out, Outcome: report.OutcomeAccepted}, nil
 }
 
-// sharePassword checks a password sent with privacy and returns it ("" when
-// none was sent). An empty password counts as not sent (HTML forms send
-// empty fields); hasHash says a password is stored already, which then
-// need not be sent again.
-func sharePassword(privacy report.Privacy, password *string, hasHash bool) (string, error) {
-	sent := password != nil && *password != ""
-	switch {
-	case privacy != report.Protected && sent:
-		return "", report.Invalid("password", "is only accepted with privacy 2 (password)")
-	case privacy != report.Protected:
-		return "", nil
-	case !sent && !hasHash:
-		return "", report.Invalid("password", "is required with privacy 2 (password)")
-	case !sent:
-		return "", nil
-	}
-	if err := report.CheckPassword(*password); err != nil {
-		return "", err
-	}
-	return *password, nil
-}
-
 // hash is the argon2id hash of a share password, "" for none.
 func (rs *Reports) hash(ctx context.Context, password string) (string, error) {
 	if password == "" {
@@ -282,7 +260,7 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 			return report.Report{}, err
 		}
 	}
-	password, err := sharePassword(privacy, in.Password, cur.HasPassword())
+	password, err := report.SharePassword(privacy, in.Password, cur.HasPassword())
 	if err != nil {
 		return report.Report{}, err
 	}

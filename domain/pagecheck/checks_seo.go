@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pinsight/pinsight/domain/pagecheck/internal/langtag"
-	"github.com/pinsight/pinsight/domain/pagecheck/internal/robots"
+	"github.com/pinsight/pinsight/domain/robots"
 )
 
 // SEO thresholds.
@@ -269,7 +269,7 @@ func checkRobots(p *page) Check {
 		return defRobots.pass(nil, "There is no robots.txt, so crawlers may index the page.")
 	}
 	path := p.url.RequestURI()
-	if rule := rt.Disallowed(path); rule != "" {
+	if rule := rt.For("*").Disallowed(path); rule != "" {
 		return defRobots.fail(rule, "robots.txt keeps crawlers from the page ("+rule+").", "disallowed")
 	}
 	return defRobots.pass(nil, "robots.txt lets crawlers index the page.")

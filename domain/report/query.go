@@ -54,24 +54,24 @@ type ReportQuery struct {
 
 // NewReportQuery validates p, reporting every invalid field at once.
 func NewReportQuery(p ReportParams) (ReportQuery, error) {
-	errs := fieldErrors{}
+	errs := Problems{}
 	q := ReportQuery{Search: URLKey(p.Search), Project: NormalizeProject(p.Project)}
-	checkText("search", p.Search, errs)
-	checkText("project", p.Project, errs)
+	CheckText("search", p.Search, errs)
+	CheckText("project", p.Project, errs)
 	if by := cmp.Or(p.SearchBy, "url"); by != "url" {
-		errs.add("search_by", "must be url")
+		errs.Add("search_by", "must be url")
 	}
 	if p.Result != "" {
 		r, ok := pagecheck.ParseRating(p.Result)
 		if !ok {
-			errs.add("result", "must be good, decent or bad")
+			errs.Add("result", "must be good, decent or bad")
 		}
 		q.Result = r
 	}
 	if p.Status != "" {
 		st, ok := parseStatus(p.Status)
 		if !ok {
-			errs.add("status", "must be pending, running, generated or failed")
+			errs.Add("status", "must be pending, running, generated or failed")
 		}
 		q.Status = st
 	}
@@ -79,11 +79,11 @@ func NewReportQuery(p ReportParams) (ReportQuery, error) {
 	case SortReportsByID, SortReportsByGeneratedAt, SortReportsByURL, SortReportsByResult:
 		q.SortBy = s
 	default:
-		errs.add("sort_by", "must be id, generated_at, url or result")
+		errs.Add("sort_by", "must be id, generated_at, url or result")
 	}
-	q.Desc = parseDirection(p.Sort, errs)
-	q.Page = parsePage(p.PerPage, p.Page, errs)
-	return q, errs.err()
+	q.Desc = ParseDirection(p.Sort, errs)
+	q.Page = ParsePage(p.PerPage, p.Page, errs)
+	return q, errs.Err()
 }
 
 // ProjectParams are the project list parameters as sent; zero values take
@@ -104,21 +104,21 @@ type ProjectQuery struct {
 
 // NewProjectQuery validates p, reporting every invalid field at once.
 func NewProjectQuery(p ProjectParams) (ProjectQuery, error) {
-	errs := fieldErrors{}
+	errs := Problems{}
 	q := ProjectQuery{Search: strings.ToLower(strings.TrimSpace(p.Search))}
-	checkText("search", p.Search, errs)
+	CheckText("search", p.Search, errs)
 	if by := cmp.Or(p.SearchBy, "project"); by != "project" {
-		errs.add("search_by", "must be project")
+		errs.Add("search_by", "must be project")
 	}
 	switch s := ProjectSort(cmp.Or(p.SortBy, "created_at")); s {
 	case SortProjectsByCreatedAt, SortProjectsByName:
 		q.SortBy = s
 	default:
-		errs.add("sort_by", "must be created_at or project")
+		errs.Add("sort_by", "must be created_at or project")
 	}
-	q.Desc = parseDirection(p.Sort, errs)
-	q.Page = parsePage(p.PerPage, p.Page, errs)
-	return q, errs.err()
+	q.Desc = ParseDirection(p.Sort, errs)
+	q.Page = ParsePage(p.PerPage, p.Page, errs)
+	return q, errs.Err()
 }
 
 // IsText reports whether s is valid UTF-8 without NUL characters: what a
@@ -128,25 +128,31 @@ func IsText(s string) bool {
 	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 
-// checkText adds an error for a filter that is not text.
-func checkText(field, s string, errs fieldErrors) {
+// CheckText records an error on field when the filter s is not text
+// (IsText).
+func CheckText(field, s string, errs Problems) {
 	if !IsText(s) {
-		errs.add(field, "must be UTF-8 text without NUL characters")
+		errs.Add(field, "must be UTF-8 text without NUL characters")
 	}
 }
 
-func parseDirection(s string, errs fieldErrors) (desc bool) {
+// ParseDirection reads a sort direction, asc or desc (the default),
+// recording an error on "sort" for anything else.
+func ParseDirection(s string, errs Problems) (desc bool) {
 	switch s {
 	case "", "desc":
 		return true
 	case "asc":
 		return false
 	}
-	errs.add("sort", "must be asc or desc")
+	errs.Add("sort", "must be asc or desc")
 	return true
 }
 
-func parsePage(perPage, page int, errs fieldErrors) paging.Page {
+// ParsePage reads the per_page and page parameters of a list (zero takes
+// the default: page 1 of perPageChoices[0] items), recording an error on
+// each that is out of range.
+func ParsePage(perPage, page int, errs Problems) paging.Page {
 	p := paging.Page{Number: cmp.Or(page, 1), PerPage: cmp.Or(perPage, perPageChoices[0])}
 	valid := false
 	for _, n := range perPageChoices {
@@ -157,10 +163,10 @@ func parsePage(perPage, page int, errs fieldErrors) paging.Page {
 		for i, n := range perPageChoices {
 			choices[i] = strconv.Itoa(n)
 		}
-		errs.add("per_page", "must be one of "+strings.Join(choices, ", "))
+		errs.Add("per_page", "must be one of "+strings.Join(choices, ", "))
 	}
 	if p.Number < 1 {
-		errs.add("page", "must be at least 1")
+		errs.Add("page", "must be at least 1")
 	}
 	return p
 }

@@ -37,3 +37,25 @@ func ValidShareToken(s string) bool {
 	}
 	return true
 }
+
+// SharePassword checks a password sent with privacy and returns it ("" when
+// none was sent). An empty password counts as not sent (HTML forms send
+// empty fields); hasHash says a password is stored already, which then
+// need not be sent again.
+func SharePassword(privacy Privacy, password *string, hasHash bool) (string, error) {
+	sent := password != nil && *password != ""
+	switch {
+	case privacy != Protected && sent:
+		return "", Invalid("password", "is only accepted with privacy 2 (password)")
+	case privacy != Protected:
+		return "", nil
+	case !sent && !hasHash:
+		return "", Invalid("password", "is required with privacy 2 (password)")
+	case !sent:
+		return "", nil
+	}
+	if err := CheckPassword(*password); err != nil {
+		return "", err
+	}
+	return *password, nil
+}

@@ -37,15 +37,35 @@ func Invalid(field, msg string) *ValidationError {
 	return &ValidationError{Fields: map[string][]string{field: {msg}}}
 }
 
-// fieldErrors collects messages of several fields.
-type fieldErrors map[string][]string
+// Problems collects the messages of several fields, so a validation
+// reports every invalid field at once.
+type Problems map[string][]string
 
-func (f fieldErrors) add(field, msg string) { f[field] = append(f[field], msg) }
+// Add records msg against field.
+func (p Problems) Add(field, msg string) { p[field] = append(p[field], msg) }
 
-// err returns nil when nothing was added.
-func (f fieldErrors) err() error {
-	if len(f) == 0 {
+// AddErr records the field messages of err (a *ValidationError, or any
+// fault.FieldErrorer); any other non-nil error is recorded against
+// fallback.
+func (p Problems) AddErr(fallback string, err error) {
+	if err == nil {
+		return
+	}
+	fields := fault.FieldErrors(err)
+	if fields == nil {
+		p.Add(fallback, fault.Message(err))
+		return
+	}
+	for f, msgs := range fields {
+		p[f] = append(p[f], msgs...)
+	}
+}
+
+// Err returns the *ValidationError of the recorded messages, or nil when
+// nothing was recorded.
+func (p Problems) Err() error {
+	if len(p) == 0 {
 		return nil
 	}
-	return &ValidationError{Fields: f}
+	return &ValidationError{Fields: p}
 }

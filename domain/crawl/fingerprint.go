@@ -1,0 +1,81 @@
+package crawl
+
+import (
+	"hash/fnv"
+	"math/bits"
+	"strings"
+	"unicode"
+)
+
+// Near-duplicate detection: a page's main text is reduced to a 64-bit
+// SimHash over its word shingles, and two pages are nearly the same when
+// their fingerprints differ in at most NearDuplicateBits bits.
+const (
+	// ShingleWords is the number of consecutive words in a shingle.
+	ShingleWords = 3
+	// NearDuplicateBits is the largest Hamming distance between the
+	// fingerprints of two pages whose text is nearly the same.
+	NearDuplicateBits = 3
+)
+
+// Fingerprint is the SimHash of a text: the text is split into words
+// (runs of letters and digits, lower-cased), each run of ShingleWords
+// consecutive words (the whole text when it is shorter) is hashed (64-bit
+// FNV-1a, then mixed), and bit i of the fingerprint is set when more
+// shingles have bit i set than clear. Equal texts give equal fingerprints,
+// and texts that share most shingles give fingerprints a few bits apart.
+// A text without words gives 0, which means no fingerprint; any other
+// text gives a non-zero one.
+func Fingerprint(text string) uint64 {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	if len(words) == 0 {
+		return 0
+	}
+	var votes [64]int
+	n := max(len(words)-ShingleWords+1, 1)
+	for i := range n {
+		h := fnv.New64a()
+		for j, w := range words[i:min(i+ShingleWords, len(words))] {
+			if j > 0 {
+				h.Write([]byte{' '})
+			}
+			h.Write([]byte(w))
+		}
+		x := mix64(h.Sum64())
+		for b := range 64 {
+			if x&(1<<b) != 0 {
+				votes[b]++
+			} else {
+				votes[b]--
+			}
+		}
+	}
+	var fp uint64
+	for b, v := range votes {
+		if v > 0 {
+			fp |= 1 << b
+		}
+	}
+	if fp == 0 {
+		fp = 1 // 0 means no text
+	}
+	return fp
+}
+
+// mix64 spreads a hash's bits (the SplitMix64 finaliser), so that every
+// fingerprint bit depends on the whole shingle.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// NearlySame reports whether two fingerprints (non-zero) stand for the
+// same or nearly the same text: at most NearDuplicateBits bits differ.
+func NearlySame(a, b uint64) bool {
+	return a != 0 && b != 0 && bits.OnesCount64(a^b) <= NearDuplicateBits
+}
