@@ -37,8 +37,8 @@ import (
 // random nonce in a SameSite=Strict HttpOnly cookie ("pinsight_csrf") and
 // puts HMAC(nonce) in the form; a POST must carry both, matching. A site
 // elsewhere can neither read the nonce nor compute its HMAC, and its posts
-// do not carry the Strict cookie. A browser's Origin (or Sec-Fetch-Site)
-// naming another site is refused before anything else.
+// do not carry the Strict cookie. Before that, a browser's post from
+// another origin (Sec-Fetch-Site, or Origin) is refused (sameOrigin).
 
 const (
 	ownerCookie = "pinsight_owner"
@@ -102,15 +102,23 @@ func validNonce(s string) bool {
 	return err == nil && len(b) == 16
 }
 
-// sameOrigin refuses a browser's cross-site post: an Origin naming another
-// host (or "null"), or Sec-Fetch-Site: cross-site. Clients that send
-// neither pass on to the token check.
+// sameOrigin refuses a browser's post from anywhere but the page's own
+// origin. Browsers say where a request comes from in Sec-Fetch-Site,
+// which pages cannot set; only same-origin passes. The page's
+// Referrer-Policy (no-referrer) makes Chromium send "Origin: null" on the
+// page's own forms, so Origin is compared only when it names an origin
+// (older browsers send no Sec-Fetch-Site). Clients that send neither pass
+// on to the token check.
 func sameOrigin(r *http.Request) bool {
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "same-origin":
+		return true
+	case "":
+	default: // same-site, cross-site, none
 		return false
 	}
 	o := r.Header.Get("Origin")
-	if o == "" {
+	if o == "" || o == "null" {
 		return true
 	}
 	u, err := url.Parse(o)

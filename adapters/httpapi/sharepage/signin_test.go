@@ -105,9 +105,9 @@ func csrf(t *testing.T, p apitest.Page) string {
 // without the token of its cookie or from another origin; sign-ins count
 // against the login quota; sign-out ends it.
 func TestOwnerSignIn(t *testing.T) {
-	s := signInServer(t, 6)
-	ada := apitest.Login(t, s.H, "ada@example.com") // 2 of the 6 logins of 192.0.2.1
-	bob := apitest.Login(t, s.H, "bob@example.com") // 4 of 6
+	s := signInServer(t, 8)
+	ada := apitest.Login(t, s.H, "ada@example.com") // 2 of the 8 logins of 192.0.2.1
+	bob := apitest.Login(t, s.H, "bob@example.com") // 4 of 8
 	s.Analyser.Set("https://alpha.com/", 80)
 	priv := s.CreateReport(t, ada, "url=https://alpha.com/private")
 	pub := s.CreateReport(t, ada, "url=https://alpha.com/&privacy=0")
@@ -143,19 +143,23 @@ func TestOwnerSignIn(t *testing.T) {
 	}
 	// Without the form's token, with another's, or from another origin: 403.
 	for name, tc := range map[string]struct {
-		form   url.Values
-		origin string
+		form          url.Values
+		origin, fetch string
 	}{
-		"no token":     {url.Values{"key": {ada}}, ""},
-		"wrong token":  {url.Values{"key": {ada}, "csrf": {token + "x"}}, ""},
-		"cross origin": {url.Values{"key": {ada}, "csrf": {token}}, "https://evil.example"},
+		"no token":     {url.Values{"key": {ada}}, "", ""},
+		"wrong token":  {url.Values{"key": {ada}, "csrf": {token + "x"}}, "", ""},
+		"cross origin": {url.Values{"key": {ada}, "csrf": {token}}, "https://evil.example", ""},
+		"cross site":   {url.Values{"key": {ada}, "csrf": {token}}, "null", "cross-site"},
+		"same site":    {url.Values{"key": {ada}, "csrf": {token}}, "", "same-site"},
 	} {
 		b.header.Set("Origin", tc.origin)
+		b.header.Set("Sec-Fetch-Site", tc.fetch)
 		if p := b.post(priv.ShareURL+"/signin", tc.form); p.Status != 403 || strings.Contains(p.Header.Get("Set-Cookie"), "pinsight_owner") {
 			t.Errorf("%s = %d %v", name, p.Status, p.Header)
 		}
 	}
 	b.header.Del("Origin")
+	b.header.Del("Sec-Fetch-Site")
 	// A token from another browser's cookie does not fit this one's.
 	stranger := newBrowser(t, s.H, "198.51.100.2:1")
 	if p := stranger.post(priv.ShareURL+"/signin", url.Values{"key": {ada}, "csrf": {token}}); p.Status != 403 {
@@ -224,15 +228,17 @@ func TestOwnerSignIn(t *testing.T) {
 		t.Errorf("untrusted X-Forwarded-Proto made a Secure cookie: %q", c)
 	}
 
-	// Sign-ins count against the login quota of their IP (6 per hour here):
-	// b has made 2 wrong ones, 3 refused by CSRF checks, 1 right one.
+	// Sign-ins count against the login quota of their IP (8 per hour here):
+	// b has made 2 wrong ones, 5 refused by the CSRF checks, 1 right one.
+	b.header.Set("Origin", "null") // as Chromium sends it from the page
+	b.header.Set("Sec-Fetch-Site", "same-origin")
 	if p := b.post(priv.ShareURL+"/signin", url.Values{"csrf": {csrf(t, b.get(priv.ShareURL))}, "key": {ada}}); p.Status != 429 || p.Header.Get("Retry-After") == "" {
-		t.Errorf("7th sign-in = %d %v", p.Status, p.Header)
+		t.Errorf("9th sign-in = %d %v", p.Status, p.Header)
 	}
-	// ... and so did the logins of 192.0.2.1: 4 made, 2 left, then none.
-	for i := range 3 {
+	// ... and so did the logins of 192.0.2.1: 4 made, 4 left, then none.
+	for i := range 5 {
 		res := apitest.Do(t, s.H, http.MethodPost, "/api/v1/login", apitest.FormType, "email=ada@example.com&password=correct+horse")
-		if want := []int{200, 200, 429}[i]; res.Status != want {
+		if want := []int{200, 200, 200, 200, 429}[i]; res.Status != want {
 			t.Errorf("login %d = %d, want %d", i+5, res.Status, want)
 		}
 	}
