@@ -14,8 +14,16 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 )
 
-// version is the API version reported in the OpenAPI document.
-const version = "1.3.0"
+// version is the API version reported in the OpenAPI document: the newest
+// version of CHANGELOG.md, which says what changed in each.
+const version = "1.7.0"
+
+// Lists are never null: every list schema the API's types produce is a
+// plain array, in both OpenAPI documents, and the handlers build empty
+// lists, never nil ones (encoding/json writes a nil slice as null).
+// huma decides this for every array when it builds a schema, from this
+// package-wide setting; it applies to the process's other huma APIs too.
+func init() { huma.DefaultArrayNullable = false }
 
 // prefix is the path prefix of every API operation.
 const prefix = middleware.APIPrefix

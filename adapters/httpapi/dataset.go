@@ -14,7 +14,7 @@ import (
 type datasetData struct {
 	Source        string                `json:"source" enum:"embedded,files,unknown" doc:"Where the served dataset was read from: embedded (the official snapshot compiled into the binary), files (named by the operator with --data-dir or one flag per file) or unknown (imported into the database by a version that did not record it)."`
 	Release       *string               `json:"release" doc:"Publication date of the post office directory (its data.gov.in update date), YYYY-MM-DD; null when not known (files named by the operator)." example:"2025-10-03"`
-	Files         []datasetFileData     `json:"files" nullable:"false" doc:"The files read, the directory first (empty when the source is unknown)."`
+	Files         []datasetFileData     `json:"files" doc:"The files read, the directory first (empty when the source is unknown)."`
 	Licence       string                `json:"licence"`
 	LicenceURL    string                `json:"licence_url"`
 	Attribution   string                `json:"attribution"`
@@ -53,7 +53,7 @@ func newDatasetData(info postal.Info) datasetData {
 		Source: kind, Release: optString(src.Release), Files: files,
 		Licence: postal.Licence, LicenceURL: postal.LicenceURL, Attribution: postal.Attribution, Version: info.Version,
 		LGDCodes: info.HasLGD, PostOffices: info.Offices, Pincodes: info.Pincodes, States: info.States,
-		Districts: info.Districts, Villages: info.Villages, VillageStates: info.VillageStates, Cleaning: info.Report,
+		Districts: info.Districts, Villages: info.Villages, VillageStates: list(info.VillageStates), Cleaning: info.Report,
 	}
 }
 

@@ -71,7 +71,7 @@ func registerDigipinBatch(api huma.API) {
 		if err := checkBatchSize(len(in.Body.Items)); err != nil {
 			return nil, err
 		}
-		var out batchData[encodeData]
+		out := batchData[encodeData]{Results: []batchItem[encodeData]{}}
 		for i, p := range in.Body.Items {
 			v, errs := encodeItem(p)
 			out.add(i, v, errs)
@@ -86,7 +86,7 @@ func registerDigipinBatch(api huma.API) {
 		if err := checkBatchSize(len(in.Body.Items)); err != nil {
 			return nil, err
 		}
-		var out batchData[decodeData]
+		out := batchData[decodeData]{Results: []batchItem[decodeData]{}}
 		for i, s := range in.Body.Items {
 			c, err := digipin.ParseCode(s)
 			if err != nil {

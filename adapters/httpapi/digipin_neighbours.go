@@ -78,7 +78,7 @@ func registerDigipinNeighbours(g huma.API) {
 		} else if err != nil {
 			return nil, toHTTP(err)
 		}
-		d := neighboursData{Cell: cellDataOf(c, in.Geometry)}
+		d := neighboursData{Cell: cellDataOf(c, in.Geometry), Neighbours: []cellData{}}
 		for _, n := range c.Neighbours() {
 			nd := cellDataOf(n, in.Geometry)
 			nd.Direction = direction(c.Bounds(), n.Bounds())

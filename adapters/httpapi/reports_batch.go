@@ -23,7 +23,7 @@ type reportBatchInput struct {
 
 // reportBatchData lists the reports a batch queued, in the order of its URLs.
 type reportBatchData struct {
-	Reports []wire.ReportItem `json:"reports" nullable:"false" doc:"One pending report per URL, in the order sent."`
+	Reports []wire.ReportItem `json:"reports" doc:"One pending report per URL, in the order sent."`
 }
 
 // batchReply is the answer of create-report-batch.

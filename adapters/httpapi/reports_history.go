@@ -16,14 +16,14 @@ type runData struct {
 	At      time.Time `json:"at" doc:"When the analysis ran."`
 	Score   int       `json:"score" minimum:"0" maximum:"100"`
 	Result  string    `json:"result" enum:"good,decent,bad"`
-	Failing []string  `json:"failing" nullable:"false" doc:"Ids of the checks that failed, sorted."`
-	Broken  []string  `json:"broken" nullable:"false" doc:"Checks failing in this run that passed in the run before (empty for the first run)."`
-	Fixed   []string  `json:"fixed" nullable:"false" doc:"Checks passing in this run that failed in the run before."`
+	Failing []string  `json:"failing" doc:"Ids of the checks that failed, sorted."`
+	Broken  []string  `json:"broken" doc:"Checks failing in this run that passed in the run before (empty for the first run)."`
+	Fixed   []string  `json:"fixed" doc:"Checks passing in this run that failed in the run before."`
 }
 
 // historyData lists a report's runs, newest first.
 type historyData struct {
-	Runs []runData `json:"runs" nullable:"false" doc:"At most 100, newest first."`
+	Runs []runData `json:"runs" doc:"At most 100, newest first."`
 }
 
 // registerReportHistory registers GET /reports/{id}/history.
@@ -41,11 +41,8 @@ func registerReportHistory(g huma.API, rs *reports.Reports, acc *accounts.Accoun
 		}
 		out := historyData{Runs: make([]runData, 0, len(entries))}
 		for _, e := range entries {
-			if e.Failing == nil {
-				e.Failing = []string{}
-			}
 			out.Runs = append(out.Runs, runData{At: e.At.UTC(), Score: e.Score, Result: string(e.Rating),
-				Failing: e.Failing, Broken: e.Broken, Fixed: e.Fixed})
+				Failing: list(e.Failing), Broken: list(e.Broken), Fixed: list(e.Fixed)})
 		}
 		return ok(out), nil
 	})

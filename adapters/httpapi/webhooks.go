@@ -17,14 +17,14 @@ import (
 type webhookData struct {
 	ID           int64     `json:"id"`
 	URL          string    `json:"url"`
-	Events       []string  `json:"events" nullable:"false"`
+	Events       []string  `json:"events"`
 	Secret       string    `json:"secret,omitempty" doc:"Only in the answer that creates the webhook."`
 	SecretPrefix string    `json:"secret_prefix" doc:"The first characters of the secret, to tell webhooks apart."`
 	CreatedAt    time.Time `json:"created_at"`
 }
 
 func webhookDataOf(w webhook.Webhook, withSecret bool) webhookData {
-	d := webhookData{ID: w.ID, URL: w.URL, Events: w.Events, SecretPrefix: w.SecretPrefix(), CreatedAt: w.CreatedAt.UTC()}
+	d := webhookData{ID: w.ID, URL: w.URL, Events: list(w.Events), SecretPrefix: w.SecretPrefix(), CreatedAt: w.CreatedAt.UTC()}
 	if d.Events == nil {
 		d.Events = []string{}
 	}
@@ -36,7 +36,7 @@ func webhookDataOf(w webhook.Webhook, withSecret bool) webhookData {
 
 // webhooksData lists the caller's webhooks.
 type webhooksData struct {
-	Webhooks []webhookData `json:"webhooks" nullable:"false"`
+	Webhooks []webhookData `json:"webhooks"`
 }
 
 // deliveryData is one delivery of an event to a webhook.
@@ -54,7 +54,7 @@ type deliveryData struct {
 
 // deliveriesData lists a webhook's deliveries, newest first.
 type deliveriesData struct {
-	Deliveries []deliveryData `json:"deliveries" nullable:"false" doc:"At most 100, newest first."`
+	Deliveries []deliveryData `json:"deliveries" doc:"At most 100, newest first."`
 }
 
 type webhookInput struct {

@@ -59,35 +59,46 @@ func (a *Accounts) Register(ctx context.Context, email, password string) (accoun
 	return u, err
 }
 
-// Login checks the password and mints a new key named keyName; other keys
-// stay valid. Wrong credentials are account.ErrInvalidCredentials; every
-// failed login, known address or not, costs one password verification, so
-// the answer time does not tell which addresses have accounts (nor which
-// are operators' accounts without a password). Errors also:
-// ErrPasswordsBusy.
+// Login checks the password (as Verify does) and mints a new key named
+// keyName; other keys stay valid. Errors: Verify's.
 func (a *Accounts) Login(ctx context.Context, email, password, keyName string) (Session, error) {
-	e, err := account.NormalizeEmail(email)
+	u, err := a.Verify(ctx, email, password)
 	if err != nil {
 		return Session{}, err
 	}
+	return a.mint(ctx, u, account.KeyName(keyName, "login "+a.now().UTC().Format(time.RFC3339)))
+}
+
+// Verify returns the user whose email and password these are, minting
+// nothing. Wrong credentials are account.ErrInvalidCredentials; every
+// failed check, known address or not, costs one password verification, so
+// the answer time does not tell which addresses have accounts (nor which
+// are operators' accounts without a password). Errors also: an
+// *account.ValidationError for a malformed address or an empty password,
+// ErrPasswordsBusy.
+func (a *Accounts) Verify(ctx context.Context, email, password string) (account.User, error) {
+	e, err := account.NormalizeEmail(email)
+	if err != nil {
+		return account.User{}, err
+	}
 	if password == "" {
-		return Session{}, account.Invalid("password", "is required")
+		return account.User{}, account.Invalid("password", "is required")
 	}
 	u, err := a.store.UserByEmail(ctx, e)
 	switch {
 	case errors.Is(err, account.ErrNotFound):
 		u = account.User{} // no hash: Verify runs its decoy
 	case err != nil:
-		return Session{}, err
+		return account.User{}, err
 	}
 	match, err := a.pw.Verify(ctx, u.PasswordHash, password)
 	if err != nil {
-		return Session{}, err
+		return account.User{}, err
 	}
 	if !match || u.ID == 0 {
-		return Session{}, account.ErrInvalidCredentials
+		return account.User{}, account.ErrInvalidCredentials
 	}
-	return a.mint(ctx, u, account.KeyName(keyName, "login "+a.now().UTC().Format(time.RFC3339)))
+	return u, nil
 }
 
 // CreateUser makes a user without a password (an operator's account) and

@@ -68,7 +68,7 @@ func newServeCmd() *cobra.Command {
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client on API routes and the report page: per user for a valid API key, else per IP; N/DURATION or off")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Auth}, "auth-rate-limit", "quota per IP on POST /register and /login, N/DURATION or off")
 	f.Var(limitFlag{&cfg.Reviews.WriteLimit}, "review-rate-limit", "quota per user of post office review and like writes, N/DURATION or off")
-	f.Var(prefixesFlag{&cfg.HTTP.RateLimits.TrustedProxies}, "trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For is believed")
+	f.Var(prefixesFlag{&cfg.HTTP.RateLimits.TrustedProxies}, "trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For (and X-Forwarded-Proto, for the report page's Secure cookies) is believed")
 	f.StringSliceVar(&cfg.HTTP.CORSOrigins, "cors-origins", nil, "origins allowed to call the site-analysis API from a browser (public routes allow any)")
 	f.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	f.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")

@@ -45,7 +45,7 @@ func siteFlags(f *pflag.FlagSet, c *siteConfig) {
 	f.IntVar(&c.UserDaily, "user-daily-analyses", reports.DefaultUserDaily.Requests, "analyses one user may start in 24 h, re-analyses included, whatever their API key, charged when accepted; beyond, 429 with Retry-After (0: no limit)")
 	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", reports.DefaultHostLimit.Requests, "analyses of one target site (its registrable domain: example.com with its subdomains) per minute; beyond, queued (202) until allowed (0: no limit)")
 	f.IntVar(&c.AddressPerMinute, "address-analyses-per-minute", reports.DefaultAddressLimit.Requests, "analyses reaching one resolved address per minute, whatever the site (keep it above --host-analyses-per-minute: CDNs serve many sites from one address); beyond, queued (202) until allowed (0: no limit)")
-	f.StringVar(&c.CookieKey, "share-cookie-key", "", "hex key (32+ bytes) signing the report page's password cookie; empty: random at start")
+	f.StringVar(&c.CookieKey, "share-cookie-key", "", "hex key (32+ bytes) signing the report page's cookies (password, owner sign-in); empty: random at start")
 }
 
 // siteOptions supplies the analyser's configuration and the real fetcher.

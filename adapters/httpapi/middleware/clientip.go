@@ -30,6 +30,17 @@ func ClientIP(r *http.Request, trusted []netip.Prefix) string {
 	return peer.String()
 }
 
+// ForwardedTLS reports whether the client reached us over TLS: the
+// connection is TLS, or the peer is a trusted proxy whose
+// X-Forwarded-Proto says https. Headers of untrusted peers are ignored.
+func ForwardedTLS(r *http.Request, trusted []netip.Prefix) bool {
+	if r.TLS != nil {
+		return true
+	}
+	peer := parseIP(r.RemoteAddr)
+	return peer.IsValid() && isTrusted(peer, trusted) && strings.EqualFold(strings.TrimSpace(r.Header.Get("X-Forwarded-Proto")), "https")
+}
+
 func parseIP(s string) netip.Addr {
 	if host, _, err := net.SplitHostPort(s); err == nil {
 		s = host

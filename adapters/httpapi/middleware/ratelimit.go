@@ -22,7 +22,9 @@ type RateLimits struct {
 	// rotating keys does not reset it), per client IP for the others,
 	// made-up or revoked keys included.
 	Default ratelimit.Limit
-	// Auth is the stricter quota of POST /register and /login, per IP.
+	// Auth is the stricter quota of POST /register, /login and the report
+	// page's owner sign-in (POST /r/{token}/signin), per IP: one bucket
+	// for the three.
 	Auth ratelimit.Limit
 	// TrustedProxies may set X-Forwarded-For.
 	TrustedProxies []netip.Prefix
@@ -79,7 +81,7 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, l
 // The quotas a request may count against.
 const (
 	noQuota      = iota // operations endpoints
-	authQuota           // POST /register and /login
+	authQuota           // POST /register, /login and the owner sign-in
 	defaultQuota        // everything else
 )
 
@@ -89,10 +91,22 @@ func quotaKind(r *http.Request) int {
 	switch {
 	case operational(p):
 		return noQuota
-	case r.Method == http.MethodPost && (p == APIPrefix+"/login" || p == APIPrefix+"/register"):
+	case r.Method == http.MethodPost && (p == APIPrefix+"/login" || p == APIPrefix+"/register" || isSignIn(p)):
 		return authQuota
 	}
 	return defaultQuota
+}
+
+// SharePrefix starts the path of every report page, /r/{token}.
+const SharePrefix = "/r/"
+
+// SignInSuffix ends the path of a report page's owner sign-in form,
+// POST /r/{token}/signin.
+const SignInSuffix = "/signin"
+
+// isSignIn reports whether path is a report page's owner sign-in.
+func isSignIn(path string) bool {
+	return strings.HasPrefix(path, SharePrefix) && strings.HasSuffix(path, SignInSuffix)
 }
 
 // operational lists the operations endpoints, which are never rate limited.

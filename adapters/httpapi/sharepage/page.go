@@ -1,7 +1,7 @@
 // Package sharepage serves the public HTML page of a site-analysis report,
 // GET /r/{token}: public reports to anyone, password-protected ones after
 // a password form (remembered in a signed cookie), private ones to their
-// owner's Bearer key only.
+// owner only: a Bearer key, or the owner's sign-in on the page (signin.go).
 package sharepage
 
 import (
@@ -34,13 +34,17 @@ type Options struct {
 	CookieKey []byte
 	// CookieTTL is how long an entered password is remembered (default 24 h).
 	CookieTTL time.Duration
+	// OwnerTTL is how long an owner's sign-in on the report pages lasts
+	// (default DefaultOwnerTTL).
+	OwnerTTL time.Duration
 	// Limiter throttles password attempts per client; nil: not throttled
 	// (the fx module always provides one).
 	Limiter ports.RateLimiter
 	// Attempts is the password quota per client (default 10 a minute).
 	Attempts ratelimit.Limit
 	// TrustedProxies may set X-Forwarded-For (the client is then the
-	// address they name).
+	// address they name) and X-Forwarded-Proto (https: the cookies are
+	// Secure).
 	TrustedProxies []netip.Prefix
 	// BasePath is the path the host serves the API under ("" at the root):
 	// redirects and cookie paths start with it. httpapi.Register sets it
@@ -63,8 +67,9 @@ type sharePage struct {
 	opts     Options
 }
 
-// Register adds the page's GET (view) and POST (password form) to api,
-// outside the OpenAPI document.
+// Register adds the page's GET (view), POST (password form) and the
+// owner's POST .../signin and .../signout to api, outside the OpenAPI
+// document.
 func Register(api huma.API, rs *reports.Reports, acc *accounts.Accounts, opts Options) {
 	if len(opts.CookieKey) == 0 {
 		opts.CookieKey = make([]byte, 32)
@@ -73,12 +78,22 @@ func Register(api huma.API, rs *reports.Reports, acc *accounts.Accounts, opts Op
 	if opts.CookieTTL <= 0 {
 		opts.CookieTTL = 24 * time.Hour
 	}
+	if opts.OwnerTTL <= 0 {
+		opts.OwnerTTL = DefaultOwnerTTL
+	}
 	if !opts.Attempts.Enabled() {
 		opts.Attempts = DefaultAttempts
 	}
 	p := &sharePage{reports: rs, accounts: acc, opts: opts}
-	for method, h := range map[string]http.HandlerFunc{http.MethodGet: p.view, http.MethodPost: p.unlock} {
-		api.Adapter().Handle(&huma.Operation{Method: method, Path: Prefix + "{token}"}, func(ctx huma.Context) {
+	for _, route := range []struct {
+		method, path string
+		h            http.HandlerFunc
+	}{
+		{http.MethodGet, "", p.view}, {http.MethodPost, "", p.unlock},
+		{http.MethodPost, middleware.SignInSuffix, p.signIn}, {http.MethodPost, "/signout", p.signOut},
+	} {
+		h := route.h
+		api.Adapter().Handle(&huma.Operation{Method: route.method, Path: Prefix + "{token}" + route.path}, func(ctx huma.Context) {
 			r, w := humago.Unwrap(ctx)
 			h(w, r)
 		})
@@ -88,42 +103,46 @@ func Register(api huma.API, rs *reports.Reports, acc *accounts.Accounts, opts Op
 // Prefix starts the path of every report page: /r/{token}, the token
 // being the report's random share token (report ids are never used there,
 // so pages cannot be walked).
-const Prefix = "/r/"
+const Prefix = middleware.SharePrefix
 
 // Path is the path of the report page of the share token.
 func Path(token string) string { return Prefix + token }
 
 // view shows a report: privacy 0 to anyone, 2 with the password (or the
-// cookie a correct one left), 1 only to the owner's Bearer key; the owner
-// sees it whatever its privacy. Anything else is 404, so a private report
-// looks like a missing one.
+// cookie a correct one left), 1 only to its owner (a Bearer key or the
+// owner's sign-in cookie); the owner sees it whatever its privacy.
+// Anything else is the one not-found page, so a private report looks like
+// a missing one.
 func (p *sharePage) view(w http.ResponseWriter, r *http.Request) {
-	viewer := p.viewer(r)
+	viewer, signedIn := p.viewer(r)
 	rep, err := p.reports.Shared(r.Context(), r.PathValue("token"), viewer)
 	switch {
 	case errors.Is(err, report.ErrNotFound):
-		p.render(w, r, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+		p.notFound(w, r, http.StatusNotFound, "")
 	case err != nil:
 		p.fail(w, r, err)
+	case rep.UserID == viewer && signedIn:
+		p.renderReport(w, r, rep, p.csrfToken(w, r))
 	case rep.Privacy == report.Public || rep.UserID == viewer || p.validCookie(r, rep):
-		p.renderReport(w, r, rep)
+		p.renderReport(w, r, rep, "")
 	default:
-		p.render(w, r, http.StatusOK, "password", pageData{Title: "Protected report", Token: rep.Token})
+		p.render(w, r, http.StatusOK, "password", pageData{Title: "Protected report", Token: rep.Token, Action: p.opts.BasePath + Path(rep.Token)})
 	}
 }
 
-// viewer is the user whose key the request carries, 0 for none or an
-// invalid one.
-func (p *sharePage) viewer(r *http.Request) int64 {
+// viewer is the user whose key the request carries, else the one its
+// sign-in cookie names (signedIn), 0 for none or an invalid one.
+func (p *sharePage) viewer(r *http.Request) (id int64, signedIn bool) {
 	key := middleware.BearerToken(r.Header.Get("Authorization"))
 	if key == "" {
-		return 0
+		id = p.owner(r)
+		return id, id != 0
 	}
 	who, err := middleware.Authenticate(r.Context(), p.accounts.Authenticate, key)
 	if err != nil {
-		return 0
+		return 0, false
 	}
-	return who.User.ID
+	return who.User.ID, false
 }
 
 // unlock checks a password sent by the form; a correct one is remembered
@@ -131,19 +150,19 @@ func (p *sharePage) viewer(r *http.Request) int64 {
 func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 	token := r.PathValue("token")
 	if !report.ValidShareToken(token) {
-		p.render(w, r, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+		p.notFound(w, r, http.StatusNotFound, "")
 		return
 	}
 	if wait, limited := p.throttled(r); limited {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		p.render(w, r, http.StatusTooManyRequests, "password", pageData{Title: "Protected report", Token: token,
+		p.render(w, r, http.StatusTooManyRequests, "password", pageData{Title: "Protected report", Token: token, Action: p.opts.BasePath + Path(token),
 			Error: "Too many attempts: try again in " + strconv.Itoa(int(wait.Seconds())+1) + " seconds."})
 		return
 	}
 	rep, err := p.reports.Shared(r.Context(), token, 0)
 	switch {
 	case errors.Is(err, report.ErrNotFound):
-		p.render(w, r, http.StatusNotFound, "notfound", pageData{Title: "Not found"})
+		p.notFound(w, r, http.StatusNotFound, "")
 		return
 	case err != nil:
 		p.fail(w, r, err)
@@ -152,16 +171,12 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, p.opts.BasePath+Path(token), http.StatusSeeOther)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // unsupported by test recorders: then the server's ReadTimeout bounds it
 	match := false
-	if err = r.ParseForm(); err == nil {
-		_ = rc.SetReadDeadline(time.Time{}) // after a failed read it stays, so discarding the rest cannot block
+	if err = p.readForm(w, r); err == nil {
 		match, err = p.reports.CheckSharePassword(r.Context(), rep, r.PostForm.Get("password"))
 		if errors.Is(err, accounts.ErrPasswordsBusy) {
 			w.Header().Set("Retry-After", passwordRetryAfter)
-			p.render(w, r, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", Token: token,
+			p.render(w, r, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", Token: token, Action: p.opts.BasePath + Path(token),
 				Error: "Too many password checks at the moment: try again in a few seconds."})
 			return
 		}
@@ -171,7 +186,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !match {
-		p.render(w, r, http.StatusForbidden, "password", pageData{Title: "Protected report", Token: token, Error: "Wrong password."})
+		p.render(w, r, http.StatusForbidden, "password", pageData{Title: "Protected report", Token: token, Action: p.opts.BasePath + Path(token), Error: "Wrong password."})
 		return
 	}
 	http.SetCookie(w, p.cookie(r, rep))
@@ -213,7 +228,7 @@ func (p *sharePage) cookie(r *http.Request, rep report.Report) *http.Cookie {
 	return &http.Cookie{
 		Name: shareCookie, Value: strconv.FormatInt(exp, 10) + "." + p.sign(rep, exp),
 		Path: p.opts.BasePath + Path(rep.Token), MaxAge: int(p.opts.CookieTTL.Seconds()),
-		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: p.overTLS(r), SameSite: http.SameSiteLaxMode,
 	}
 }
 

@@ -44,7 +44,9 @@ func hashCSS(css string) string {
 type pageData struct {
 	Title         string
 	CSS           template.CSS
-	Token         string // the report's share token, for the password form
+	Token         string // the report's share token, for the forms
+	Action        string // the page's path, the forms' target
+	CSRF          string // the owner forms' token; set on the report page: the owner signed in
 	Error         string
 	Report        reportView
 	Generated     string
@@ -84,8 +86,9 @@ type checkView struct {
 // renderReport shows the failed checks first, grouped by importance (high
 // first, then in report order), each with its advice and what it blames;
 // then the passed checks by category.
-func (p *sharePage) renderReport(w http.ResponseWriter, r *http.Request, rep report.Report) {
-	d := pageData{Title: rep.Project + " report", Report: reportView{URL: rep.URL, Project: rep.Project, Result: string(rep.Rating), Score: rep.Score},
+// csrf is set when the owner's sign-in shows it: the page offers to sign out.
+func (p *sharePage) renderReport(w http.ResponseWriter, r *http.Request, rep report.Report, csrf string) {
+	d := pageData{Title: rep.Project + " report", Token: rep.Token, Action: p.opts.BasePath + Path(rep.Token), CSRF: csrf, Report: reportView{URL: rep.URL, Project: rep.Project, Result: string(rep.Rating), Score: rep.Score},
 		Generated: rep.GeneratedAt.UTC().Format(time.RFC3339), GeneratedText: rep.GeneratedAt.UTC().Format("2 Jan 2006 15:04 UTC")}
 	failed := map[pagecheck.Importance][]checkView{}
 	for _, c := range pagecheck.Categories {
