@@ -121,3 +121,27 @@ func TestShareTokens(t *testing.T) {
 		}
 	}
 }
+
+func TestFinishes(t *testing.T) {
+	t1, t2 := time.Unix(1_800_000_000, 0), time.Unix(1_800_000_060, 0)
+	at := func(s report.Status, gen time.Time) report.Report { return report.Report{Status: s, GeneratedAt: gen} }
+	for _, c := range []struct {
+		name       string
+		prev, next report.Report
+		want       bool
+	}{
+		{"inserted generated", report.Report{}, at(report.StatusGenerated, t1), true},
+		{"inserted failed", report.Report{}, at(report.StatusFailed, t1), true},
+		{"inserted pending", report.Report{}, at(report.StatusPending, t1), false},
+		{"running to generated", at(report.StatusRunning, t1), at(report.StatusGenerated, t2), true},
+		{"running to failed, same analysis", at(report.StatusRunning, t1), at(report.StatusFailed, t1), true},
+		{"pending to running", at(report.StatusPending, t1), at(report.StatusRunning, t1), false},
+		{"generated to pending", at(report.StatusGenerated, t1), at(report.StatusPending, t1), false},
+		{"generated, privacy changed", at(report.StatusGenerated, t1), at(report.StatusGenerated, t1), false},
+		{"generated, re-analysed at once", at(report.StatusGenerated, t1), at(report.StatusGenerated, t2), true},
+	} {
+		if got := report.Finishes(c.prev, c.next); got != c.want {
+			t.Errorf("%s: Finishes = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
