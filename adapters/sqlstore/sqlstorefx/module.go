@@ -17,7 +17,7 @@ import (
 // with its job queue); without one it queues none.
 var Stores = fx.Options(
 	fx.Provide(fx.Annotate(sqlstore.NewAccountStore, fx.As(new(ports.AccountStore)))),
-	fx.Provide(fx.Annotate(newReportStore, fx.As(new(ports.ReportStore), new(ports.WebhookStore)))),
+	fx.Provide(fx.Annotate(newReportStore, fx.As(new(ports.ReportStore)), fx.As(new(ports.WebhookStore)))),
 	fx.Provide(fx.Annotate(sqlstore.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 )
 
