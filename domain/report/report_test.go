@@ -145,3 +145,23 @@ func TestFinishes(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyMovesGeneratedAt: a re-analysis of a finished report stored at
+// once gets a later GeneratedAt even within the previous one's second; a
+// first analysis takes at as given.
+func TestApplyMovesGeneratedAt(t *testing.T) {
+	t1 := time.Unix(1_800_000_000, 0)
+	a := pagecheck.Analysis{URL: "https://example.com/", Score: 50}
+	r := report.Report{Status: report.StatusPending, GeneratedAt: t1}
+	if err := r.Apply(a, t1); err != nil || !r.GeneratedAt.Equal(t1) {
+		t.Fatalf("first analysis at %v: GeneratedAt %v, %v", t1, r.GeneratedAt, err)
+	}
+	prev := r
+	if err := r.Apply(a, t1); err != nil || !r.GeneratedAt.Equal(t1.Add(time.Second)) || !report.Finishes(prev, r) {
+		t.Errorf("re-analysis in the same second: GeneratedAt %v, %v; want %v, a finish", r.GeneratedAt, err, t1.Add(time.Second))
+	}
+	later := t1.Add(time.Hour)
+	if err := r.Apply(a, later); err != nil || !r.GeneratedAt.Equal(later) {
+		t.Errorf("re-analysis later: GeneratedAt %v, %v; want %v", r.GeneratedAt, err, later)
+	}
+}
