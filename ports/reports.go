@@ -10,6 +10,16 @@ import (
 // ReportStore keeps site-analysis reports. Every method but ReportByToken
 // is scoped to one user: another user's report or project is
 // report.ErrNotFound, exactly as if it did not exist.
+//
+// A store wired to a WebhookQueue queues the report.finished event: every
+// write that finishes a report's analysis (report.Finishes: stored
+// finished, a pending or running report made generated or failed, a
+// finished one given another analysis), whichever method or Jobs queue
+// writes it, stores in the same transaction a pending delivery
+// (webhook.Finished) for each of the user's webhooks that wants the event,
+// with its delivery job: the report, its deliveries and their jobs are
+// stored together or not at all, once per finish. Other writes, and a
+// store without a queue, store no delivery.
 type ReportStore interface {
 	// CreateReport stores r (r.UserID owns it), assigning an ID greater than
 	// every ID assigned before and a share token (report.NewShareToken) no

@@ -44,12 +44,14 @@ type DeliveryJob struct {
 // error over.
 type DeliveryWorker func(ctx context.Context, job DeliveryJob) error
 
-// WebhookQueue stores deliveries with their jobs: the queue that runs
-// analyses (ports.Jobs) runs them too, from Start to Stop.
+// WebhookQueue runs the jobs of webhook deliveries: the queue that runs
+// analyses (ports.Jobs) runs them too, from Start to Stop. Deliveries are
+// stored and their jobs enqueued by the report store, in the write that
+// finishes a report (see ReportStore), and only by a store wired to this
+// queue: the in-memory store once a queue is made over it, a SQL store
+// made with its engine's queue. A store without one queues no delivery,
+// since nothing would run it.
 type WebhookQueue interface {
-	// CreateDeliveries stores ds (IDs assigned) and enqueues a job for
-	// each, in one transaction.
-	CreateDeliveries(ctx context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error)
 	// SetDeliveryWorker sets what runs delivery jobs; call it before
 	// Start. Without one, delivery jobs wait.
 	SetDeliveryWorker(w DeliveryWorker)

@@ -21,7 +21,8 @@ func TestPostgresWebhooks(t *testing.T) {
 	porttest.TestWebhooks(t, newPostgresJobsSubject)
 }
 
-// newPostgresJobsSubject is a queue over a new database with users 1 and 2.
+// newPostgresJobsSubject is a queue over a new database with users 1 and 2,
+// its report store queueing deliveries on it as serve wires them.
 func newPostgresJobsSubject(t *testing.T) porttest.JobsSubject {
 	db, _ := newDatabase(t)
 	acc := postgres.NewAccountStore(db)
@@ -34,6 +35,6 @@ func newPostgresJobsSubject(t *testing.T) porttest.JobsSubject {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := postgres.NewReportStore(db)
+	store := postgres.NewReportStore(db).WithDeliveries(jobs)
 	return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs}
 }

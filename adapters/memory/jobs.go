@@ -57,7 +57,8 @@ const maxMemoryRuns = 10
 // NewJobs returns a queue for store's reports running s.Workers analyses
 // and s.DeliveryWorkers webhook deliveries at once (default 4 each, with
 // workers of their own) once started, and enqueuing the scheduled analyses
-// due every s.Sweep (default ports.DefaultSweep).
+// due every s.Sweep (default ports.DefaultSweep). From then on the store's
+// writes that finish reports queue their webhook deliveries on it.
 func NewJobs(store *ReportStore, s ports.JobSettings) *Jobs {
 	orDefault := func(n int) int {
 		if n <= 0 {
@@ -73,7 +74,7 @@ func NewJobs(store *ReportStore, s ports.JobSettings) *Jobs {
 		jobs: map[int64]*memJob{}, ready: make(chan int64, 1024), due: make(chan int64, 1024), stop: make(chan struct{}),
 		backoff: func(attempt int) time.Duration { return time.Duration(attempt*attempt) * time.Second }}
 	store.mu.Lock()
-	store.dropJobs = j.dropReports
+	store.dropJobs, store.queueDeliveries = j.dropReports, j.queueDeliveries
 	store.mu.Unlock()
 	return j
 }

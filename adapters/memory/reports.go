@@ -11,6 +11,7 @@ import (
 
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -27,6 +28,9 @@ type ReportStore struct {
 	runs      map[int64][]report.Run  // report id -> its runs, oldest first
 	hooks     hookStore               // webhooks and their deliveries
 	dropJobs  func(reportIDs []int64) // set by NewJobs: drops the waiting jobs of deleted reports
+	// queueDeliveries, set by NewJobs, stores deliveries with their jobs:
+	// the store's writes that finish reports queue their events on it.
+	queueDeliveries func([]webhook.Delivery)
 }
 
 // idemKey is a user's idempotency key.
@@ -72,8 +76,9 @@ func (s *ReportStore) CreateReport(ctx context.Context, r report.Report) (report
 	return out[0], nil
 }
 
-// CreateReports implements ports.ReportStore: every report is encoded
-// before any is stored, so a failure stores nothing.
+// CreateReports implements ports.ReportStore: every report is encoded, and
+// the deliveries of those stored finished made, before any is stored, so a
+// failure stores nothing.
 func (s *ReportStore) CreateReports(_ context.Context, rs []report.Report, idem *report.Idempotency) ([]report.Report, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -97,6 +102,7 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []report.Report, idem 
 		}
 	}
 	next := make([]storedReport, len(rs))
+	var ds []webhook.Delivery
 	for i, r := range rs {
 		r.ID, r.Token = s.lastID+1+int64(i), report.NewShareToken()
 		if _, taken := s.tokens[r.Token]; taken {
@@ -107,6 +113,11 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []report.Report, idem 
 			return nil, err
 		}
 		next[i] = sr
+		finished, err := s.finishedLocked(report.Report{}, sr.load())
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, finished...)
 	}
 	out := make([]report.Report, len(next))
 	ids := make([]int64, len(next))
@@ -115,6 +126,9 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []report.Report, idem 
 		out[i], ids[i] = sr.load(), sr.ID
 	}
 	s.lastID += int64(len(next))
+	if len(ds) > 0 {
+		s.queueDeliveries(ds)
+	}
 	if idem != nil {
 		held.Outcome, held.ReportIDs = idem.Outcome, ids
 		s.keys[idemKey{idem.UserID, idem.Key}] = held
@@ -198,7 +212,8 @@ func (s *ReportStore) Reports(_ context.Context, userID int64, q report.ReportQu
 	return out, len(matched), nil
 }
 
-// UpdateReport implements ports.ReportStore.
+// UpdateReport implements ports.ReportStore: a write that finishes the
+// report queues its deliveries under the same lock.
 func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update func(*report.Report) error) (report.Report, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -218,8 +233,16 @@ func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update f
 	if err != nil {
 		return report.Report{}, err
 	}
+	out := next.load()
+	ds, err := s.finishedLocked(sr.Report, out)
+	if err != nil {
+		return report.Report{}, err
+	}
 	s.reports[id] = next
-	return next.load(), nil
+	if len(ds) > 0 {
+		s.queueDeliveries(ds)
+	}
+	return out, nil
 }
 
 // scheduledLocked counts the user's scheduled reports; s.mu is held.

@@ -170,8 +170,10 @@ func (s *ReportStore) addDeliveries(ds []webhook.Delivery) []webhook.Delivery {
 	return out
 }
 
-// CreateDeliveries implements ports.WebhookQueue.
-func (j *Jobs) CreateDeliveries(_ context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
+// queueDeliveries stores ds and enqueues a job for each: the store's
+// queueDeliveries once NewJobs made j over it. Called with the store's
+// lock held.
+func (j *Jobs) queueDeliveries(ds []webhook.Delivery) {
 	out := j.store.addDeliveries(ds)
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -181,7 +183,22 @@ func (j *Jobs) CreateDeliveries(_ context.Context, ds []webhook.Delivery) ([]web
 		j.jobs[job.ID] = job
 		j.scheduleLocked(job, 0)
 	}
-	return out, nil
+}
+
+// finishedLocked returns the report.finished deliveries of next, written
+// over prev, to its user's webhooks that want the event: none unless the
+// write finishes the report (report.Finishes) and a queue (NewJobs) runs
+// deliveries. s.mu is held; the caller queues them (queueDeliveries) with
+// the write, so both happen under that lock or neither does.
+func (s *ReportStore) finishedLocked(prev, next report.Report) ([]webhook.Delivery, error) {
+	if s.queueDeliveries == nil || !report.Finishes(prev, next) {
+		return nil, nil
+	}
+	hooks, err := s.Webhooks(context.Background(), next.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return webhook.Finished(next, hooks, time.Now())
 }
 
 // SetDeliveryWorker implements ports.WebhookQueue.

@@ -17,7 +17,7 @@ func TestJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		store := sqlite.NewReportStore(db)
+		store := sqlite.NewReportStore(db).WithDeliveries(jobs)
 		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store}
 	})
 }
@@ -30,7 +30,7 @@ func TestWebhooks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		store := sqlite.NewReportStore(db)
+		store := sqlite.NewReportStore(db).WithDeliveries(jobs)
 		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs}
 	})
 }

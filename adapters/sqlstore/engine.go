@@ -35,10 +35,12 @@ type Engine struct {
 	UniqueViolation, ForeignKeyViolation func(error) bool
 }
 
-// store is what every store type shares: the engine and its dialect.
+// store is what every store type shares: the engine and its dialect, and
+// the queue of webhook deliveries, when the store queues them (nil: none).
 type store struct {
-	e       Engine
-	dialect dialect
+	e          Engine
+	dialect    dialect
+	deliveries DeliveryEnqueuer
 }
 
 func newStore(e Engine) store { return store{e: e, dialect: dialectOf(e.Write)} }

@@ -8,7 +8,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/domain/report"
-	"github.com/pinsight/pinsight/domain/webhook"
 )
 
 // Enqueuer puts jobs on an engine's durable queue within the transaction
@@ -18,20 +17,32 @@ type Enqueuer interface {
 	// Insert enqueues the analysis of the user's report reportID to run at
 	// runAt (now when zero), and returns the job's id.
 	Insert(ctx context.Context, tx *sql.Tx, reportID, userID int64, runAt time.Time) (int64, error)
+	DeliveryEnqueuer
+}
+
+// DeliveryEnqueuer puts webhook deliveries on an engine's durable queue
+// within the transaction that stores them (River's Queue.InsertDelivery).
+type DeliveryEnqueuer interface {
 	// InsertDelivery enqueues webhook delivery deliveryID.
 	InsertDelivery(ctx context.Context, tx *sql.Tx, deliveryID int64) (int64, error)
 }
 
-// JobStore is the transactional half of ports.Jobs and
-// ports.WebhookQueue: the writes that enqueue jobs with their rows. An
-// engine's queue type embeds it beside the queue that runs the jobs.
+// JobStore is the transactional half of ports.Jobs: the writes that
+// enqueue analyses with their rows. Its report writes queue the
+// deliveries of the reports they finish too, as a ReportStore's
+// WithDeliveries does. An engine's queue type embeds it beside the queue
+// that runs the jobs.
 type JobStore struct {
 	store
 	queue Enqueuer
 }
 
 // NewJobStore returns the job store on e, enqueueing on q.
-func NewJobStore(e Engine, q Enqueuer) *JobStore { return &JobStore{store: newStore(e), queue: q} }
+func NewJobStore(e Engine, q Enqueuer) *JobStore {
+	s := newStore(e)
+	s.deliveries = q
+	return &JobStore{store: s, queue: q}
+}
 
 // sweepBatch bounds the scheduled reports one sweep enqueues; the next
 // sweep takes the rest.
@@ -127,27 +138,4 @@ func (j *JobStore) EnqueueDue(ctx context.Context, now time.Time, limit int) (in
 		return nil
 	})
 	return n, err
-}
-
-// CreateDeliveries implements ports.WebhookQueue: the rows and their jobs
-// in one transaction.
-func (j *JobStore) CreateDeliveries(ctx context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
-	ctx, cancel := j.bound(ctx)
-	defer cancel()
-	out := make([]webhook.Delivery, len(ds))
-	err := j.inTx(ctx, "create deliveries", func(ctx context.Context, tx bun.Tx) error {
-		for i, d := range ds {
-			row := deliveryRowOf(d)
-			row.ID = 0
-			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
-				return j.wrap("create delivery", err)
-			}
-			if _, err := j.queue.InsertDelivery(ctx, tx.Tx, row.ID); err != nil {
-				return j.wrap("enqueue delivery", err)
-			}
-			out[i] = row.toDomain()
-		}
-		return nil
-	})
-	return out, err
 }

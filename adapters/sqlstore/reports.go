@@ -107,9 +107,10 @@ func (s *ReportStore) CreateReports(ctx context.Context, rs []report.Report, ide
 }
 
 // insertReports inserts rows (setting their IDs) and finishes idem, in tx,
-// within each user's cap of scheduled reports. It locks the rows' users
-// first (lockUsers): the cap is counted under the lock, and undoing an
-// unacknowledged creation waits on it (undoCreated).
+// within each user's cap of scheduled reports; the deliveries of those
+// inserted finished are queued with them (queueFinished). It locks the
+// rows' users first (lockUsers): the cap is counted under the lock, and
+// undoing an unacknowledged creation waits on it (undoCreated).
 func (s store) insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, idem *report.Idempotency) error {
 	if err := s.lockUsers(ctx, tx, rows); err != nil {
 		return err
@@ -131,6 +132,9 @@ func (s store) insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, i
 			return s.wrap("create report", err)
 		}
 		ids[i] = rows[i].ID
+		if err := s.queueFinished(ctx, tx, report.Report{}, rows[i].toDomain()); err != nil {
+			return err
+		}
 	}
 	if idem == nil {
 		return nil
@@ -201,7 +205,8 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q report.Report
 }
 
 // UpdateReport implements ports.ReportStore: the row is locked for the
-// read, the update and the write.
+// read, the update and the write (and the queueing of the deliveries of a
+// write that finishes the report).
 func (s *ReportStore) UpdateReport(ctx context.Context, userID, id int64, update func(*report.Report) error) (report.Report, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -247,14 +252,17 @@ func (s *ReportStore) StartAnalysis(ctx context.Context, userID, id int64, limit
 	return out, err
 }
 
-// updateIn is UpdateReport's locked read, update and write within tx.
+// updateIn is UpdateReport's locked read, update and write within tx,
+// with the deliveries of the report when the write finishes it
+// (queueFinished).
 func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update func(*report.Report) error) (report.Report, error) {
 	var row reportRow
 	err := s.dialect.lockRows(tx.NewSelect().Model(&row).Where("id = ? AND user_id = ?", id, userID), false).Scan(ctx)
 	if err != nil {
 		return report.Report{}, s.missing(err, report.ErrNotFound, "read report to update")
 	}
-	r := row.toDomain()
+	prev := row.toDomain()
+	r := prev
 	if err := update(&r); err != nil {
 		return report.Report{}, err
 	}
@@ -275,7 +283,11 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 	if err != nil {
 		return report.Report{}, s.wrap("update report", err)
 	}
-	return next.toDomain(), nil
+	out := next.toDomain()
+	if err := s.queueFinished(ctx, tx, prev, out); err != nil {
+		return report.Report{}, err
+	}
+	return out, nil
 }
 
 // checkScheduleCap refuses, with report.ErrTooManyScheduled, a write in tx

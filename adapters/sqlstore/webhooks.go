@@ -85,8 +85,14 @@ func (s *ReportStore) CreateWebhook(ctx context.Context, w webhook.Webhook, limi
 func (s *ReportStore) Webhooks(ctx context.Context, userID int64) ([]webhook.Webhook, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
+	return s.webhooksOf(ctx, s.e.Read, userID)
+}
+
+// webhooksOf reads the user's webhooks, oldest first, on db (a
+// connection or a transaction).
+func (s store) webhooksOf(ctx context.Context, db bun.IDB, userID int64) ([]webhook.Webhook, error) {
 	var rows []webhookRow
-	if err := s.e.Read.NewSelect().Model(&rows).Where("user_id = ?", userID).OrderExpr("id").Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&rows).Where("user_id = ?", userID).OrderExpr("id").Scan(ctx); err != nil {
 		return nil, s.wrap("list webhooks", err)
 	}
 	out := make([]webhook.Webhook, len(rows))

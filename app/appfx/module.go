@@ -68,10 +68,9 @@ type reportsParams struct {
 	Store     ports.ReportStore
 	Analyser  *reports.Analyser
 	Passwords accounts.PasswordHasher
-	Jobs      ports.Jobs         `optional:"true"`
-	Settings  ports.JobSettings  `optional:"true"`
-	Log       *slog.Logger       `optional:"true"`
-	Webhooks  *webhooks.Webhooks `optional:"true"` // told of finished reports
+	Jobs      ports.Jobs        `optional:"true"`
+	Settings  ports.JobSettings `optional:"true"`
+	Log       *slog.Logger      `optional:"true"`
 }
 
 // newReports provides the report use cases with the real analyser: the
@@ -81,16 +80,13 @@ func newReports(p reportsParams) *reports.Reports {
 	if p.Jobs != nil {
 		opts = append(opts, reports.WithJobs(p.Jobs, p.Settings, p.Log))
 	}
-	if p.Webhooks != nil {
-		opts = append(opts, reports.WithFinished(p.Webhooks.ReportFinished))
-	}
 	return reports.New(p.Store, p.Analyser, p.Passwords, opts...)
 }
 
-// Webhooks provides the webhook use cases (and runs their deliveries on
-// the job queue): it needs a ports.WebhookStore, a ports.WebhookQueue and
-// a ports.WebhookPoster. With it, the report use cases tell it of every
-// finished report.
+// Webhooks provides the webhook use cases (and sends their deliveries as
+// the job queue runs them): it needs a ports.WebhookStore, a
+// ports.WebhookQueue and a ports.WebhookPoster. The deliveries themselves
+// are queued by the report store, in the write that finishes a report.
 var Webhooks = fx.Provide(newWebhooks)
 
 type webhooksParams struct {
@@ -125,6 +121,11 @@ type runJobsParams struct {
 	Jobs      ports.Jobs
 	Reports   *reports.Reports
 	Observe   AnalysisObserver `optional:"true"`
+	// Webhooks, when the graph has them, are built before the queue starts:
+	// building them sets the queue's delivery worker, so this process
+	// sends the deliveries it runs (a worker process serves no route that
+	// would build them otherwise).
+	Webhooks *webhooks.Webhooks `optional:"true"`
 }
 
 func runJobs(p runJobsParams) {

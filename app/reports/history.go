@@ -45,12 +45,9 @@ func (rs *Reports) History(ctx context.Context, userID, id int64) ([]HistoryEntr
 }
 
 // record adds r's finished analysis to its history; a failure to record is
-// logged (the report itself is stored). It tells WithFinished's hook of
-// every finished report (generated or failed).
+// logged (the report itself is stored). The report.finished event of r is
+// not queued here: the store's write that finished r queued it.
 func (rs *Reports) record(ctx context.Context, r report.Report) {
-	if rs.finished != nil && r.Status.Finished() {
-		rs.finished(context.WithoutCancel(ctx), r)
-	}
 	if rs.history == nil || r.Status != report.StatusGenerated {
 		return
 	}
@@ -66,11 +63,4 @@ func setSchedule(r *report.Report, s report.Schedule, now time.Time) {
 	if p := s.Period(); p > 0 {
 		r.NextRunAt = now.Add(p)
 	}
-}
-
-// WithFinished calls hook with every report whose analysis finished
-// (generated or failed), on every path: a request, a job, a batch, a
-// schedule (webhooks.Webhooks.ReportFinished).
-func WithFinished(hook func(context.Context, report.Report)) Option {
-	return func(rs *Reports) { rs.finished = hook }
 }

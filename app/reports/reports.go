@@ -32,9 +32,8 @@ type Reports struct {
 	analyser PageAnalyser
 	pw       accounts.PasswordHasher
 	now      func() time.Time
-	jobs     *jobConfig                           // nil: every analysis runs in its request
-	history  ports.ReportHistory                  // the store's, when it keeps one
-	finished func(context.Context, report.Report) // WithFinished's hook
+	jobs     *jobConfig          // nil: every analysis runs in its request
+	history  ports.ReportHistory // the store's, when it keeps one
 }
 
 // Option adjusts Reports at construction.

@@ -1,11 +1,11 @@
 // Package webhooks is the webhook use cases: a user's endpoints (create,
-// list, delete), the deliveries of report.finished events to them as queued
-// jobs, signed with each endpoint's secret, and the deliveries' record.
+// list, delete), the sending of the report.finished deliveries the report
+// store queues (see ports.ReportStore), signed with each endpoint's
+// secret, and the deliveries' record.
 package webhooks
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/url"
@@ -28,7 +28,6 @@ const MaxDeliveries = 100
 // Webhooks is the webhook use cases.
 type Webhooks struct {
 	store   ports.WebhookStore
-	queue   ports.WebhookQueue
 	poster  ports.WebhookPoster
 	now     func() time.Time
 	log     *slog.Logger
@@ -43,13 +42,13 @@ const MaxUserSending = 2
 // snoozeSending is how long a delivery waits for its user's turn.
 const snoozeSending = time.Second
 
-// New returns the use cases over store and queue, delivering with poster.
-// It sets the queue's delivery worker.
+// New returns the use cases over store, delivering with poster the
+// deliveries queue runs. It sets the queue's delivery worker.
 func New(store ports.WebhookStore, queue ports.WebhookQueue, poster ports.WebhookPoster, log *slog.Logger) *Webhooks {
 	if log == nil {
 		log = slog.Default()
 	}
-	w := &Webhooks{store: store, queue: queue, poster: poster, now: time.Now, log: log, sending: ratelimit.NewSlots(MaxUserSending)}
+	w := &Webhooks{store: store, poster: poster, now: time.Now, log: log, sending: ratelimit.NewSlots(MaxUserSending)}
 	queue.SetDeliveryWorker(w.Deliver)
 	return w
 }
@@ -122,59 +121,6 @@ func (h *Webhooks) Delete(ctx context.Context, userID, id int64) error {
 // (at most MaxDeliveries). Errors: report.ErrNotFound.
 func (h *Webhooks) Deliveries(ctx context.Context, userID, id int64) ([]webhook.Delivery, error) {
 	return h.store.Deliveries(ctx, userID, id, MaxDeliveries)
-}
-
-// EventReport is the report in a report.finished event.
-type EventReport struct {
-	ID          int64     `json:"id"`
-	URL         string    `json:"url"`
-	Project     string    `json:"project"`
-	Status      string    `json:"status"`
-	Score       int       `json:"score"`
-	Result      string    `json:"result"`
-	Failure     string    `json:"failure,omitempty"`
-	Attempts    int       `json:"attempts"`
-	GeneratedAt time.Time `json:"generated_at"`
-}
-
-// Event is the JSON body of a delivery.
-type Event struct {
-	Event  string      `json:"event"`
-	Report EventReport `json:"report"`
-	SentAt time.Time   `json:"sent_at"` // when the event was made (the signature carries each attempt's time)
-}
-
-// ReportFinished enqueues a report.finished delivery of r to each of its
-// user's webhooks that wants it. Failures are logged: the report is
-// stored whatever happens here.
-func (h *Webhooks) ReportFinished(ctx context.Context, r report.Report) {
-	ctx = context.WithoutCancel(ctx)
-	hooks, err := h.store.Webhooks(ctx, r.UserID)
-	if err != nil {
-		h.log.WarnContext(ctx, "webhooks: list for a finished report", "report", r.ID, "err", err)
-		return
-	}
-	now := h.now().UTC()
-	body, err := json.Marshal(Event{Event: webhook.EventReportFinished, SentAt: now, Report: EventReport{
-		ID: r.ID, URL: r.URL, Project: r.Project, Status: string(r.Status), Score: r.Score, Result: string(r.Rating),
-		Failure: r.Failure, Attempts: r.Attempts, GeneratedAt: r.GeneratedAt.UTC()}})
-	if err != nil {
-		h.log.ErrorContext(ctx, "webhooks: encode event", "err", err)
-		return
-	}
-	var ds []webhook.Delivery
-	for _, w := range hooks {
-		if w.Wants(webhook.EventReportFinished) {
-			ds = append(ds, webhook.Delivery{WebhookID: w.ID, UserID: r.UserID, ReportID: r.ID, Event: webhook.EventReportFinished,
-				Body: body, Status: webhook.DeliveryPending, CreatedAt: now, UpdatedAt: now})
-		}
-	}
-	if len(ds) == 0 {
-		return
-	}
-	if _, err := h.queue.CreateDeliveries(ctx, ds); err != nil {
-		h.log.WarnContext(ctx, "webhooks: enqueue deliveries", "report", r.ID, "err", err)
-	}
 }
 
 // Deliver is the worker of delivery jobs (a ports.DeliveryWorker): it

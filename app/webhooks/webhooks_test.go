@@ -41,31 +41,46 @@ func (p *fakePoster) Post(_ context.Context, _ string, m webhook.Message) (int, 
 
 func status(n int) func() (int, error) { return func() (int, error) { return n, nil } }
 
-// queue records the deliveries created instead of running them.
-type queue struct {
-	store *memory.ReportStore
-	jobs  *memory.Jobs
-	ds    []webhook.Delivery
-}
-
-func (q *queue) CreateDeliveries(ctx context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
-	out, err := q.jobs.CreateDeliveries(ctx, ds) // stored; the queue is never started
-	q.ds = append(q.ds, out...)
-	return out, err
-}
-
-func (q *queue) SetDeliveryWorker(ports.DeliveryWorker) {}
-
-func setup(t *testing.T, p *fakePoster) (*webhooks.Webhooks, *memory.ReportStore, *queue) {
+// setup returns the use cases over a memory store with a queue that is
+// never started: the store queues the deliveries of the reports it
+// finishes, and the tests run them (Deliver) themselves.
+func setup(t *testing.T, p *fakePoster) (*webhooks.Webhooks, *memory.ReportStore) {
 	t.Helper()
 	store := memory.NewReportStore()
-	q := &queue{store: store, jobs: memory.NewJobs(store, ports.JobSettings{})}
-	return webhooks.New(store, q, p, nil), store, q
+	return webhooks.New(store, memory.NewJobs(store, ports.JobSettings{}), p, nil), store
+}
+
+// finish stores r finished, as the report use cases do, and returns the
+// deliveries the store queued with it, in the order of its user's webhooks.
+func finish(t *testing.T, store *memory.ReportStore, r report.Report) []webhook.Delivery {
+	t.Helper()
+	ctx := context.Background()
+	out, err := store.CreateReport(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks, err := store.Webhooks(ctx, r.UserID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ds []webhook.Delivery
+	for _, w := range hooks {
+		list, err := store.Deliveries(ctx, r.UserID, w.ID, webhooks.MaxDeliveries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range list {
+			if d.ReportID == out.ID {
+				ds = append(ds, d)
+			}
+		}
+	}
+	return ds
 }
 
 func TestCreateValidates(t *testing.T) {
 	p := &fakePoster{}
-	h, _, _ := setup(t, p)
+	h, _ := setup(t, p)
 	ctx := context.Background()
 	for _, c := range []struct {
 		in    webhooks.NewWebhook
@@ -103,7 +118,7 @@ func TestCreateValidates(t *testing.T) {
 // MaxPerUser webhooks; the others are refused on url with the cap's
 // message, as one create over the cap is.
 func TestCreateCapConcurrent(t *testing.T) {
-	h, store, _ := setup(t, &fakePoster{})
+	h, store := setup(t, &fakePoster{})
 	ctx := context.Background()
 	const n = 40
 	errs := make([]error, n)
@@ -164,7 +179,7 @@ func TestDeliverOutcomes(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := &fakePoster{answers: c.answers}
-			h, store, q := setup(t, p)
+			h, store := setup(t, p)
 			w, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://hooks.example/h", Secret: "0123456789abcdef"})
 			if err != nil {
 				t.Fatal(err)
@@ -172,12 +187,15 @@ func TestDeliverOutcomes(t *testing.T) {
 			if _, err := h.Create(ctx, 2, webhooks.NewWebhook{URL: "https://other.example/h", Secret: "0123456789abcdef"}); err != nil {
 				t.Fatal(err)
 			}
-			h.ReportFinished(ctx, finished)
-			if len(q.ds) != 1 || q.ds[0].WebhookID != w.ID || q.ds[0].ReportID != 7 {
-				t.Fatalf("deliveries = %+v, want one to the user's webhook", q.ds)
+			ds := finish(t, store, finished)
+			if len(ds) != 1 || ds[0].WebhookID != w.ID {
+				t.Fatalf("deliveries = %+v, want one to the user's webhook", ds)
 			}
-			runs, _ := deliverAll(t, h, q.ds[0].ID)
-			d, err := store.Delivery(ctx, q.ds[0].ID)
+			if other, _ := store.Deliveries(ctx, 2, w.ID+1, 10); len(other) != 0 {
+				t.Fatalf("another user's webhook got %+v", other)
+			}
+			runs, _ := deliverAll(t, h, ds[0].ID)
+			d, err := store.Delivery(ctx, ds[0].ID)
 			if err != nil || runs != c.runs || d.Attempts != c.runs || d.Status != c.status || d.ResponseStatus != c.response {
 				t.Errorf("after %d runs: %+v, %v; want %d attempts, %s, response %d", runs, d, err, c.runs, c.status, c.response)
 			}
@@ -195,13 +213,13 @@ func TestDeliverOutcomes(t *testing.T) {
 		})
 	}
 	// A deleted webhook's delivery is dropped.
-	h, store, q := setup(t, &fakePoster{})
+	h, store := setup(t, &fakePoster{})
 	w, _ := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://hooks.example/h", Secret: "0123456789abcdef"})
-	h.ReportFinished(ctx, finished)
+	ds := finish(t, store, finished)
 	if err := store.DeleteWebhook(ctx, 1, w.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Deliver(ctx, ports.DeliveryJob{DeliveryID: q.ds[0].ID, Attempt: 1}); err != nil {
+	if err := h.Deliver(ctx, ports.DeliveryJob{DeliveryID: ds[0].ID, Attempt: 1}); err != nil {
 		t.Errorf("Deliver of a deleted webhook = %v, want nil", err)
 	}
 }
@@ -214,22 +232,23 @@ func TestDeliverBoundsEachUser(t *testing.T) {
 	hang, sending := make(chan struct{}), make(chan struct{}, 8)
 	blocked := func() (int, error) { sending <- struct{}{}; <-hang; return 200, nil }
 	p := &fakePoster{answers: []func() (int, error){blocked, blocked}}
-	h, store, q := setup(t, p)
+	h, store := setup(t, p)
 	for user := int64(1); user <= 2; user++ {
 		if _, err := h.Create(ctx, user, webhooks.NewWebhook{URL: "https://hooks.example/h", Secret: "0123456789abcdef"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for id := int64(1); id <= webhooks.MaxUserSending+1; id++ {
-		h.ReportFinished(ctx, report.Report{ID: id, UserID: 1, URL: "https://site.example/", Status: report.StatusGenerated})
+	var queued []webhook.Delivery
+	for range webhooks.MaxUserSending + 1 {
+		queued = append(queued, finish(t, store, report.Report{UserID: 1, URL: "https://site.example/", Status: report.StatusGenerated})...)
 	}
-	h.ReportFinished(ctx, report.Report{ID: 9, UserID: 2, URL: "https://site.example/", Status: report.StatusGenerated})
+	queued = append(queued, finish(t, store, report.Report{UserID: 2, URL: "https://site.example/", Status: report.StatusGenerated})...)
 	var wg sync.WaitGroup
-	for _, d := range q.ds[:webhooks.MaxUserSending] {
+	for _, d := range queued[:webhooks.MaxUserSending] {
 		wg.Go(func() { _ = h.Deliver(ctx, ports.DeliveryJob{DeliveryID: d.ID, Attempt: 1}) })
 		<-sending
 	}
-	third := q.ds[webhooks.MaxUserSending]
+	third := queued[webhooks.MaxUserSending]
 	err := h.Deliver(ctx, ports.DeliveryJob{DeliveryID: third.ID, Attempt: 1})
 	var snooze *ports.SnoozeError
 	if !errors.As(err, &snooze) || snooze.After <= 0 {
@@ -238,7 +257,7 @@ func TestDeliverBoundsEachUser(t *testing.T) {
 	if d, _ := store.Delivery(ctx, third.ID); d.Attempts != 0 || d.Status != webhook.DeliveryPending {
 		t.Errorf("the snoozed delivery: %d attempts, %s; want 0, pending", d.Attempts, d.Status)
 	}
-	other := q.ds[len(q.ds)-1]
+	other := queued[len(queued)-1]
 	if err := h.Deliver(ctx, ports.DeliveryJob{DeliveryID: other.ID, Attempt: 1}); err != nil {
 		t.Errorf("user 2's delivery while user 1's hang = %v", err)
 	}

@@ -64,10 +64,16 @@ func (r Report) HasPassword() bool { return r.PasswordHash != "" }
 
 // Apply replaces the analysis part of the report (URL, project, score,
 // rating, results), sets GeneratedAt to at and the status to generated.
+// On a finished report (a re-analysis stored at once) GeneratedAt moves
+// at least a second past the previous one, so each analysis has its own
+// time, by which Finishes tells a new analysis from the same one.
 func (r *Report) Apply(a pagecheck.Analysis, at time.Time) error {
 	project, err := ProjectName(a.URL)
 	if err != nil {
 		return err
+	}
+	if r.Status.Finished() && !at.After(r.GeneratedAt) {
+		at = r.GeneratedAt.Add(time.Second)
 	}
 	r.URL, r.Project, r.Score, r.Rating, r.Results, r.GeneratedAt = a.URL, project, a.Score, pagecheck.RatingFor(a.Score), a.Results, at
 	r.Status, r.Failure = StatusGenerated, ""

@@ -121,3 +121,47 @@ func TestShareTokens(t *testing.T) {
 		}
 	}
 }
+
+func TestFinishes(t *testing.T) {
+	t1, t2 := time.Unix(1_800_000_000, 0), time.Unix(1_800_000_060, 0)
+	at := func(s report.Status, gen time.Time) report.Report { return report.Report{Status: s, GeneratedAt: gen} }
+	for _, c := range []struct {
+		name       string
+		prev, next report.Report
+		want       bool
+	}{
+		{"inserted generated", report.Report{}, at(report.StatusGenerated, t1), true},
+		{"inserted failed", report.Report{}, at(report.StatusFailed, t1), true},
+		{"inserted pending", report.Report{}, at(report.StatusPending, t1), false},
+		{"running to generated", at(report.StatusRunning, t1), at(report.StatusGenerated, t2), true},
+		{"running to failed, same analysis", at(report.StatusRunning, t1), at(report.StatusFailed, t1), true},
+		{"pending to running", at(report.StatusPending, t1), at(report.StatusRunning, t1), false},
+		{"generated to pending", at(report.StatusGenerated, t1), at(report.StatusPending, t1), false},
+		{"generated, privacy changed", at(report.StatusGenerated, t1), at(report.StatusGenerated, t1), false},
+		{"generated, re-analysed at once", at(report.StatusGenerated, t1), at(report.StatusGenerated, t2), true},
+	} {
+		if got := report.Finishes(c.prev, c.next); got != c.want {
+			t.Errorf("%s: Finishes = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestApplyMovesGeneratedAt: a re-analysis of a finished report stored at
+// once gets a later GeneratedAt even within the previous one's second; a
+// first analysis takes at as given.
+func TestApplyMovesGeneratedAt(t *testing.T) {
+	t1 := time.Unix(1_800_000_000, 0)
+	a := pagecheck.Analysis{URL: "https://example.com/", Score: 50}
+	r := report.Report{Status: report.StatusPending, GeneratedAt: t1}
+	if err := r.Apply(a, t1); err != nil || !r.GeneratedAt.Equal(t1) {
+		t.Fatalf("first analysis at %v: GeneratedAt %v, %v", t1, r.GeneratedAt, err)
+	}
+	prev := r
+	if err := r.Apply(a, t1); err != nil || !r.GeneratedAt.Equal(t1.Add(time.Second)) || !report.Finishes(prev, r) {
+		t.Errorf("re-analysis in the same second: GeneratedAt %v, %v; want %v, a finish", r.GeneratedAt, err, t1.Add(time.Second))
+	}
+	later := t1.Add(time.Hour)
+	if err := r.Apply(a, later); err != nil || !r.GeneratedAt.Equal(later) {
+		t.Errorf("re-analysis later: GeneratedAt %v, %v; want %v", r.GeneratedAt, err, later)
+	}
+}

@@ -37,3 +37,13 @@ func StatusOrGenerated(s Status) Status {
 	}
 	return s
 }
+
+// Finishes reports whether a write that turns prev into next finishes an
+// analysis of the report: next is finished and prev was not (a new report
+// is written over the zero Report), or next holds another analysis than
+// prev (its GeneratedAt moved: a re-analysis stored at once, without a
+// pending state between). Other writes of a finished report (privacy, a
+// password, a schedule) finish nothing.
+func Finishes(prev, next Report) bool {
+	return next.Status.Finished() && (!prev.Status.Finished() || !prev.GeneratedAt.Equal(next.GeneratedAt))
+}

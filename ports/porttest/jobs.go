@@ -12,8 +12,9 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// JobsSubject is a queue under test and the report store it writes to.
-// User 1 must exist in the store.
+// JobsSubject is a queue under test and the report store it writes to,
+// which queues webhook deliveries on it (see ports.ReportStore). User 1
+// must exist in the store.
 type JobsSubject struct {
 	Jobs    ports.Jobs
 	Store   ports.ReportStore

@@ -13,14 +13,17 @@ import (
 )
 
 // TestWebhooks checks a WebhookStore and the WebhookQueue of a Jobs queue:
-// webhooks per user (their cap held under concurrent creates), deliveries stored with their jobs, delivery jobs run
-// (and retried) by the started queue, updates, lists, and deletion taking
-// the deliveries along. newSubject is TestJobs's, with Webhooks and
-// WebhookQueue set; users 1 and 2 must exist.
+// webhooks per user (their cap held under concurrent creates), deliveries
+// stored with their jobs by the report writes that finish reports, in
+// their transaction, delivery jobs run (and retried) by the started queue,
+// updates, lists, and deletion taking the deliveries along. newSubject is
+// TestJobs's, with Webhooks and WebhookQueue set and a Store wired to that
+// queue; users 1 and 2 must exist.
 func TestWebhooks(t *testing.T, newSubject func(t *testing.T) JobsSubject) {
 	t.Run("store", func(t *testing.T) { testWebhookStore(t, newSubject(t)) })
 	t.Run("limit under concurrent creates", func(t *testing.T) { testWebhookLimit(t, newSubject(t)) })
 	t.Run("deliveries run", func(t *testing.T) { testDeliveriesRun(t, newSubject(t)) })
+	t.Run("queued by the write that finishes a report", func(t *testing.T) { testFinishQueuesDeliveries(t, newSubject(t)) })
 }
 
 func newWebhook(t *testing.T, s JobsSubject, userID int64, url string) webhook.Webhook {
@@ -144,17 +147,17 @@ func testDeliveriesRun(t *testing.T, s JobsSubject) {
 		}
 		return nil
 	})
-	now := time.Now().UTC().Truncate(time.Second)
-	body := []byte(`{"event":"report.finished","report":{"id":7}}`)
-	ds, err := s.WebhookQueue.CreateDeliveries(ctx, []webhook.Delivery{
-		{WebhookID: w1.ID, UserID: 1, ReportID: 7, Event: webhook.EventReportFinished, Body: body, Status: webhook.DeliveryPending, CreatedAt: now, UpdatedAt: now},
-		{WebhookID: w2.ID, UserID: 1, ReportID: 7, Event: webhook.EventReportFinished, Body: body, Status: webhook.DeliveryPending, CreatedAt: now, UpdatedAt: now},
-	})
-	if err != nil || len(ds) != 2 || ds[0].ID == 0 || ds[1].ID <= ds[0].ID || string(ds[0].Body) != string(body) {
-		t.Fatalf("CreateDeliveries = %+v, %v", ds, err)
+	before := time.Now().UTC().Truncate(time.Second)
+	r, err := s.Store.CreateReport(ctx, newReport(1, "https://finished.example.com/", 70, 1, report.Private))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got, err := s.Webhooks.Delivery(ctx, ds[1].ID); err != nil || got.WebhookID != w2.ID || got.UserID != 1 || got.ReportID != 7 ||
-		got.Status != webhook.DeliveryPending || string(got.Body) != string(body) || !got.CreatedAt.Equal(now) {
+	ds := append(deliveriesTo(t, s, w1), deliveriesTo(t, s, w2)...)
+	if len(ds) != 2 || ds[0].ID == 0 || ds[1].ID <= ds[0].ID || string(ds[0].Body) != string(ds[1].Body) {
+		t.Fatalf("deliveries of a report created finished = %+v, want one to each webhook, in order", ds)
+	}
+	if got, err := s.Webhooks.Delivery(ctx, ds[1].ID); err != nil || got.WebhookID != w2.ID || got.UserID != 1 || got.ReportID != r.ID ||
+		got.Status != webhook.DeliveryPending || string(got.Body) != string(ds[1].Body) || got.CreatedAt.Before(before) || !got.UpdatedAt.Equal(got.CreatedAt) {
 		t.Errorf("Delivery = %+v, %v", got, err)
 	}
 	// Queued deliveries are counted apart from analyses.

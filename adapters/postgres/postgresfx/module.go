@@ -11,6 +11,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/adapters/riverjobs"
+	"github.com/pinsight/pinsight/adapters/sqlstore"
 	"github.com/pinsight/pinsight/adapters/sqlstore/sqlstorefx"
 	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/app/health"
@@ -34,10 +35,11 @@ var Module = fx.Module("postgres",
 )
 
 // newJobs provides the durable queue of analyses in the database (River).
-// It is the queue of webhook deliveries too.
-func newJobs(db *postgres.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, error) {
+// It is the queue of webhook deliveries too: the report store queues them
+// on it (sqlstorefx) in the transactions that finish reports.
+func newJobs(db *postgres.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, sqlstore.DeliveryEnqueuer, error) {
 	j, err := postgres.NewJobs(db, riverjobs.ConfigFor(s))
-	return j, j, err
+	return j, j, j, err
 }
 
 // PostalStore provides the postal store that queries the database on

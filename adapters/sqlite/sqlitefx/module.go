@@ -11,6 +11,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/riverjobs"
 	"github.com/pinsight/pinsight/adapters/sqlite"
+	"github.com/pinsight/pinsight/adapters/sqlstore"
 	"github.com/pinsight/pinsight/adapters/sqlstore/sqlstorefx"
 	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/app/health"
@@ -31,10 +32,11 @@ var Module = fx.Module("sqlite",
 )
 
 // newJobs provides the durable queue of analyses in the file (River).
-// It is the queue of webhook deliveries too.
-func newJobs(db *sqlite.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, error) {
+// It is the queue of webhook deliveries too: the report store queues them
+// on it (sqlstorefx) in the transactions that finish reports.
+func newJobs(db *sqlite.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, sqlstore.DeliveryEnqueuer, error) {
 	j, err := sqlite.NewJobs(db, riverjobs.ConfigFor(s))
-	return j, j, err
+	return j, j, j, err
 }
 
 // dbParams are what newDB takes: with a TracerProvider in the graph

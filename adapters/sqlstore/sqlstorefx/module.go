@@ -10,10 +10,29 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Stores provides the account, report, webhook and review stores.
+// Stores provides the account, report, webhook and review stores. The
+// report store (which is the webhook store too) queues the deliveries of
+// the reports it finishes when the graph holds the engine's queue of
+// them (a sqlstore.DeliveryEnqueuer, which the engine's module provides
+// with its job queue); without one it queues none.
 var Stores = fx.Options(
 	fx.Provide(fx.Annotate(sqlstore.NewAccountStore, fx.As(new(ports.AccountStore)))),
-	fx.Provide(fx.Annotate(sqlstore.NewReportStore, fx.As(new(ports.ReportStore)))),
-	fx.Provide(fx.Annotate(sqlstore.NewReportStore, fx.As(new(ports.WebhookStore)))),
+	fx.Provide(fx.Annotate(newReportStore, fx.As(new(ports.ReportStore)), fx.As(new(ports.WebhookStore)))),
 	fx.Provide(fx.Annotate(sqlstore.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 )
+
+// reportStoreParams are what the report store takes: the queue of
+// deliveries is optional (it needs the job queue's settings).
+type reportStoreParams struct {
+	fx.In
+	Engine     sqlstore.Engine
+	Deliveries sqlstore.DeliveryEnqueuer `optional:"true"`
+}
+
+func newReportStore(p reportStoreParams) *sqlstore.ReportStore {
+	s := sqlstore.NewReportStore(p.Engine)
+	if p.Deliveries != nil {
+		s = s.WithDeliveries(p.Deliveries)
+	}
+	return s
+}
