@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webhook"
 )
 
 // undoPatience is how long an unacknowledged creation is tried to be undone
@@ -35,7 +36,7 @@ func (s store) inCreateTx(ctx context.Context, op string, rows []reportRow, idem
 }
 
 // undoCreated deletes rows (found by their share tokens), their queued
-// analyses and the Idempotency-Key record idem finished, trying again with
+// analyses, their pending webhook deliveries and the Idempotency-Key record idem finished, trying again with
 // backoff while the database is unavailable, for undoPatience. Each try
 // first locks the rows' users, which the creating transaction locked too
 // (lockUsers): the try waits for that transaction to end, so it sees its
@@ -81,6 +82,11 @@ func (s store) deleteCreated(rows []reportRow, tokens []string, idem *report.Ide
 			}
 			if err := s.dropQueuedJobs(ctx, tx, "IN (?)", bun.In(ids)); err != nil {
 				return err
+			}
+			// Their report.finished events were never true: their
+			// delivery jobs find nothing to send.
+			if _, err := tx.NewDelete().Model((*deliveryRow)(nil)).Where("report_id IN (?) AND status = ?", bun.In(ids), string(webhook.DeliveryPending)).Exec(ctx); err != nil {
+				return s.wrap("delete their deliveries", err)
 			}
 		}
 		if idem == nil {

@@ -134,7 +134,7 @@ func (h *Webhooks) Deliveries(ctx context.Context, userID, id int64) ([]webhook.
 func (h *Webhooks) Deliver(ctx context.Context, job ports.DeliveryJob) error {
 	d, err := h.store.Delivery(ctx, job.DeliveryID)
 	if errors.Is(err, report.ErrNotFound) {
-		return nil // its webhook was deleted
+		return nil // its webhook was deleted, or its report undone
 	}
 	if err != nil {
 		return &ports.RetryError{Err: err}
