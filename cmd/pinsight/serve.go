@@ -86,6 +86,7 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	log, buf := newLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	defer func() { _ = buf.Close() }()
 	slog.SetDefault(log)
+	log.Info("pinsight starting", "command", "serve", "version", buildVersion())
 	opts, err := options(cfg, log)
 	if err != nil {
 		return err
