@@ -54,7 +54,7 @@ func newServeCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&cfg.HTTP.Addr, "addr", ":8080", "listen address")
 	databaseFlags(f, &cfg.Database)
-	dataFlags(f, &cfg.Data)
+	dataFlags(f, &cfg.Data, "served")
 	boundaryFlags(f, &cfg.Boundaries)
 	siteFlags(f, &cfg.Site)
 	passwordFlags(f, &cfg.Passwords)
