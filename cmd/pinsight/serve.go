@@ -38,7 +38,10 @@ type serveConfig struct {
 	PprofAddr       string
 }
 
-func newServeCmd() *cobra.Command {
+func newServeCmd() *cobra.Command { return serveCommand(serve) }
+
+// serveCommand is the serve command, handing its configuration to run.
+func serveCommand(run func(context.Context, serveConfig) error) *cobra.Command {
 	cfg := serveConfig{HTTP: httpapi.Config{RateLimits: middleware.DefaultRateLimits}, Reviews: reviews.Config{WriteLimit: reviews.DefaultWriteLimit}}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -48,7 +51,7 @@ func newServeCmd() *cobra.Command {
 			if err := bindEnv(cmd); err != nil {
 				return err
 			}
-			return serve(cmd.Context(), cfg)
+			return run(cmd.Context(), cfg)
 		},
 	}
 	f := cmd.Flags()
