@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+	"strings"
 
 	"github.com/pinsight/pinsight/ports"
 )
@@ -95,7 +96,9 @@ func (d *dialer) lookup(ctx context.Context, host, addr string) ([]netip.Addr, [
 	var refused []error
 	for _, ip := range ips {
 		if r := blockedReason(ip); r != "" {
-			refused = append(refused, refusedAddress(addr, host, ip, r))
+			re := refusedAddress(addr, host, ip, r)
+			re.Allow = strings.ToLower(addr)
+			refused = append(refused, re)
 			continue
 		}
 		ok = append(ok, ip)

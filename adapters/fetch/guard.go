@@ -23,6 +23,27 @@ type RefusedError struct {
 	// Detail is what the guard found, for the logs only: it names the
 	// internal address a host resolves to, which the client must not learn.
 	Detail string
+	// Allow is the host:port an entry of Config.AllowTargets would let
+	// through; "" when no allow-list entry lifts the refusal (a scheme, a
+	// non-canonical number, an address found only when connecting).
+	Allow string
+	// Port is the port an entry of Config.AllowPorts would let through, set
+	// when the port is all that is refused of a host not known to be
+	// internal.
+	Port string
+}
+
+// Hint says how an operator lets the refused target through, naming the
+// serve flag and the Config field; "" when nothing can.
+func (e *RefusedError) Hint() string {
+	switch {
+	case e.Allow == "":
+		return ""
+	case e.Port != "":
+		return "to analyse it anyway, start the server with --allow-port " + e.Port + " or --allow-target " + e.Allow +
+			" (a library sets fetch.Config.AllowPorts or AllowTargets)"
+	}
+	return "to analyse it anyway, start the server with --allow-target " + e.Allow + " (a library sets fetch.Config.AllowTargets)"
 }
 
 func (e *RefusedError) Error() string {
@@ -174,24 +195,55 @@ func (g *guard) checkURL(u *url.URL) error {
 		return refuse(reason) // never resolved: a resolver and libc read such numbers differently
 	}
 	hp := hostPort(u)
-	if g.allowPrivate || g.targets[hp] {
+	if g.exempt(hp) {
 		return nil
 	}
 	if _, port, _ := net.SplitHostPort(hp); !g.ports[port] {
-		return refuse("port " + port + " is not allowed (only 80 and 443)")
+		portReason := "port " + port + " is not allowed (only 80 and 443)"
+		if re := g.knownInternal(u.Redacted(), u.Hostname(), hp); re != nil {
+			re.Reason += ", and " + portReason // the one refusal says both
+			return re
+		}
+		return &RefusedError{Target: u.Redacted(), Reason: portReason, Allow: hp, Port: port}
 	}
 	return g.checkName(u.Redacted(), u.Hostname(), hp)
+}
+
+// knownInternal is the refusal of a host that is internal whatever a
+// resolver says: a name of this machine (nameRefusal) or an address literal
+// outside the public range; nil for any other host, which is never looked
+// up here.
+func (g *guard) knownInternal(target, host, addr string) *RefusedError {
+	if re := g.nameRefusal(target, host, addr); re != nil {
+		return re
+	}
+	if ip, err := netip.ParseAddr(dialledHost(host)); err == nil {
+		if r := blockedReason(ip); r != "" {
+			re := refusedAddress(target, host, ip, r)
+			re.Allow = addr
+			return re
+		}
+	}
+	return nil
 }
 
 // checkName refuses a host that names this machine whatever a resolver
 // says: "localhost", the names under it, either with the root's dot. Such
 // names are never looked up; an exempt addr (host:port) is let through.
 func (g *guard) checkName(target, host, addr string) error {
+	if re := g.nameRefusal(target, host, addr); re != nil {
+		return re
+	}
+	return nil
+}
+
+// nameRefusal is checkName's refusal, nil when it lets host through.
+func (g *guard) nameRefusal(target, host, addr string) *RefusedError {
 	h := strings.TrimSuffix(strings.ToLower(dialledHost(host)), ".")
 	if g.exempt(addr) || (h != "localhost" && !strings.HasSuffix(h, ".localhost")) {
 		return nil
 	}
-	return &RefusedError{Target: target, Reason: notPublic, Detail: host + " always names this machine (loopback)"}
+	return &RefusedError{Target: target, Reason: notPublic, Detail: host + " always names this machine (loopback)", Allow: strings.ToLower(addr)}
 }
 
 // exempt reports whether the dial of addr (host:port) skips the address

@@ -69,8 +69,8 @@ func refused(t *testing.T, err error, want string) {
 		}
 		return
 	}
-	if fe.Reason != "refused: not a public address" || fe.Error() != "site: cannot analyse url: refused: not a public address" {
-		t.Errorf("an address refusal tells the client %q (%q), want only \"refused: not a public address\"", fe.Reason, fe.Error())
+	if !strings.HasPrefix(fe.Reason, "refused: not a public address") || (want != "" && strings.Contains(fe.Error(), want)) {
+		t.Errorf("an address refusal tells the client %q (%q), want \"refused: not a public address\" and nothing of %q", fe.Reason, fe.Error(), want)
 	}
 	if !strings.Contains(re.Detail, want) {
 		t.Errorf("logged detail %q, want it to say %q", re.Detail, want)
@@ -160,7 +160,7 @@ func TestRefusalDoesNotNameTheAddress(t *testing.T) {
 		t.Fatalf("err = %v, want a refusal", err)
 	}
 	shown := fe.Error() + " " + strings.Join(fe.FieldErrors()["url"], " ")
-	if fe.Reason != "refused: not a public address" || strings.Contains(shown, "10.1.2.3") || strings.Contains(shown, "private") {
+	if !strings.HasPrefix(fe.Reason, "refused: not a public address") || strings.Contains(shown, "10.1.2.3") || strings.Contains(shown, "private") {
 		t.Errorf("the client is told %q", shown)
 	}
 	if !strings.Contains(log.String(), "intranet.example resolves to 10.1.2.3, a private address") {

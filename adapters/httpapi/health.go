@@ -14,13 +14,16 @@ type healthData struct {
 	Status string `json:"status" example:"ok"`
 }
 
-// readyData lists the state of every component.
+// readyData lists the state of every component, with the build serving.
 type readyData struct {
-	Ready      bool                    `json:"ready"`
+	Ready bool `json:"ready"`
+	// Version is the server's build, not the API's version (OpenAPI's
+	// info.version).
+	Version    string                  `json:"version,omitempty" doc:"The server build's version (tag or pseudo-version, commit, date, whether the tree was modified); absent when the server was not told it. Not the API's version, which is the OpenAPI document's info.version." example:"v1.4.0 (commit 0123456789ab, 2026-01-01T12:00:00Z)"`
 	Components []health.ComponentState `json:"components"`
 }
 
-func registerHealth(api huma.API, h *health.Health) {
+func registerHealth(api huma.API, h *health.Health, version string) {
 	huma.Register(api, huma.Operation{
 		OperationID: "healthz", Method: http.MethodGet, Path: "/healthz",
 		Summary: "Liveness: the process is up", Tags: []string{"Operations"},
@@ -39,7 +42,7 @@ func registerHealth(api huma.API, h *health.Health) {
 	}, func(ctx context.Context, _ *struct{}) (*reply[readyData], error) {
 		ready, states := h.Ready(ctx)
 		if ready {
-			return ok(readyData{Ready: true, Components: states}), nil
+			return ok(readyData{Ready: true, Version: version, Components: states}), nil
 		}
 		var details []error
 		for _, s := range states {

@@ -30,6 +30,15 @@ func TestHealth(t *testing.T) {
 	if res.Status != http.StatusOK || !d.Ready || len(d.Components) != 1 || d.Components[0].Name != "db" || d.Components[0].Detail != "serving db 1" {
 		t.Errorf("GET /readyz (all up) = %d %+v, want 200 listing db with what it serves", res.Status, d)
 	}
+	if d.Version != "" || strings.Contains(string(res.Data), `"version"`) {
+		t.Errorf("GET /readyz without Routes.Version shows a version: %s", res.Data)
+	}
+	res = apitest.Do(t, apitest.NewHandler(t, httpapi.Routes{Health: health.New([]health.Component{up}), Version: "v1.2.3 (commit 0123456789ab)"}), http.MethodGet, "/readyz", "", "")
+	d = httpapi.ReadyData{}
+	res.Decode(t, &d)
+	if res.Status != http.StatusOK || d.Version != "v1.2.3 (commit 0123456789ab)" {
+		t.Errorf("GET /readyz with Routes.Version = %d %+v, want the build's version", res.Status, d)
+	}
 	res = apitest.Do(t, apitest.NewHandler(t, httpapi.Routes{Health: health.New([]health.Component{up, down})}), http.MethodGet, "/readyz", "", "")
 	if res.Status != http.StatusServiceUnavailable || res.Code != "unavailable" || len(res.Errors["postal_data"]) != 1 || res.Errors["db"] != nil {
 		t.Errorf("GET /readyz (one down) = %d %q %v, want 503 naming postal_data only", res.Status, res.Code, res.Errors)

@@ -49,6 +49,8 @@ type Routes struct {
 	Reviews  *reviews.Reviews
 	Webhooks *webhooks.Webhooks
 	Share    sharepage.Options // the public report page's settings
+	// Version is the server build's version /readyz shows ("": none shown).
+	Version string
 	// BodyCache holds the encoded answers of the postal reads (nil: Register
 	// makes one of DefaultBodyCacheBytes); Register drops a PIN's entries
 	// when Directory says its offices' counts changed.
@@ -111,7 +113,7 @@ func Register(api huma.API, r Routes) error {
 	if err := r.check(); err != nil {
 		return err
 	}
-	registerHealth(api, r.Health)
+	registerHealth(api, r.Health, r.Version)
 	registerDigipin(api)
 	if r.Directory != nil {
 		cache := r.BodyCache

@@ -101,14 +101,25 @@ func (a *Accounts) Verify(ctx context.Context, email, password string) (account.
 	return u, nil
 }
 
-// CreateUser makes a user without a password (an operator's account) and
-// returns its first key.
-func (a *Accounts) CreateUser(ctx context.Context, email string) (Session, error) {
+// CreateUser makes a user (an operator's account) and returns its first
+// key. With a password, checked as Register checks it, the user can also
+// log in; with "" the account is key-only: it has no password, and Login
+// refuses it as it refuses a wrong one.
+func (a *Accounts) CreateUser(ctx context.Context, email, password string) (Session, error) {
 	e, err := account.NormalizeEmail(email)
 	if err != nil {
 		return Session{}, err
 	}
-	u, err := a.store.CreateUser(ctx, account.User{Email: e, CreatedAt: a.now().UTC()})
+	u := account.User{Email: e, CreatedAt: a.now().UTC()}
+	if password != "" {
+		if err := account.CheckPassword(password, e); err != nil {
+			return Session{}, err
+		}
+		if u.PasswordHash, err = a.pw.Hash(ctx, password); err != nil {
+			return Session{}, err
+		}
+	}
+	u, err = a.store.CreateUser(ctx, u)
 	if errors.Is(err, account.ErrEmailTaken) {
 		return Session{}, account.Invalid("email", "is already registered")
 	}

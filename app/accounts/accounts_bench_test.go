@@ -18,7 +18,7 @@ func BenchmarkFailedLogin(b *testing.B) {
 	if _, err := as.Register(ctx, "ada@example.com", "correct horse battery"); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := as.CreateUser(ctx, "operator@example.com"); err != nil {
+	if _, err := as.CreateUser(ctx, "operator@example.com", ""); err != nil {
 		b.Fatal(err)
 	}
 	for _, email := range []string{"ada@example.com", "operator@example.com", "nobody@example.com"} {

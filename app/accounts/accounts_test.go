@@ -27,7 +27,7 @@ func TestFailedLoginsCostOneVerification(t *testing.T) {
 	if _, err := as.Register(ctx, "ada@example.com", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := as.CreateUser(ctx, "operator@example.com"); err != nil {
+	if _, err := as.CreateUser(ctx, "operator@example.com", ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ name, email, password string }{
@@ -151,5 +151,27 @@ func TestPasswordWaitTakesAFreedSlot(t *testing.T) {
 	}
 	if in, _ := pw.Saturation(); in != 0 {
 		t.Errorf("%d slots still taken", in)
+	}
+}
+
+// TestCreateUserWithPassword: an operator's account made with a password
+// logs in with it; the password follows the registration policy.
+func TestCreateUserWithPassword(t *testing.T) {
+	ctx := context.Background()
+	as := accounts.New(memory.NewAccountStore(), accounts.NewPasswords(cheapCosts, accounts.PasswordLimits{}))
+	var ve *account.ValidationError
+	if _, err := as.CreateUser(ctx, "ops@example.com", "password"); !errors.As(err, &ve) || ve.Fields["password"] == nil {
+		t.Errorf("CreateUser with a common password: err = %v, want a message on password", err)
+	}
+	s, err := as.CreateUser(ctx, "ops@example.com", "a long pass phrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	login, err := as.Login(ctx, "ops@example.com", "a long pass phrase", "")
+	if err != nil || login.User.ID != s.User.ID {
+		t.Errorf("Login with the password CreateUser set = %+v, %v; want user %d", login.User, err, s.User.ID)
+	}
+	if _, err := as.Login(ctx, "ops@example.com", "a wrong pass phrase", ""); !errors.Is(err, account.ErrInvalidCredentials) {
+		t.Errorf("Login with another password: err = %v", err)
 	}
 }

@@ -26,9 +26,10 @@ func (c dataConfig) files() indiapost.Files {
 // embedded snapshot is served).
 func (c dataConfig) configured() bool { return c.Dir != "" || c.Files != (indiapost.Files{}) }
 
-// dataFlags adds the dataset flags shared by serve and import.
-func dataFlags(f *pflag.FlagSet, c *dataConfig) {
-	f.StringVar(&c.Dir, "data-dir", "", "folder holding the official files by their published names (.csv or .csv.gz), served instead of the embedded snapshot")
+// dataFlags adds the dataset flags shared by serve and import; use says
+// what the command does with --data-dir's files ("served", "imported").
+func dataFlags(f *pflag.FlagSet, c *dataConfig, use string) {
+	f.StringVar(&c.Dir, "data-dir", "", "folder holding the official files by their published names (.csv or .csv.gz), "+use+" instead of the embedded snapshot")
 	f.StringVar(&c.Files.Directory, "postal-data", "", "All India Pincode Directory file (overrides --data-dir)")
 	f.StringVar(&c.Files.Villages, "villages-data", "", "LGD villages-with-PIN-codes file (overrides --data-dir)")
 	f.StringVar(&c.Files.States, "states-data", "", "LGD states file (overrides --data-dir)")

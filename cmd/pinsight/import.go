@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/adapters/postgres"
@@ -39,13 +40,15 @@ func newImportCmd() *cobra.Command {
 	var data dataConfig
 	var dryRun bool
 	cmd := &cobra.Command{
-		Use:   "import",
-		Short: "Load, clean and import the India Post files into Postgres (one transaction, replacing the dataset)",
-		Long: "import reads the dataset as serve does (the embedded snapshot, unless --data-dir or a per-file flag\n" +
-			"names files), prints the cleaning report as JSON, then (unless --dry-run) applies the migrations and\n" +
-			"replaces the database's postal dataset in one transaction with COPY, recording its source: readers\n" +
-			"see the old dataset until the new one is complete, and running servers on the database (NOTIFY\n" +
-			"pinsight_dataset) reload it within seconds. Importing again is safe.",
+		Use:   "import --database-url postgres://...",
+		Short: "Load, clean and import the India Post files into PostgreSQL (PostgreSQL storage only)",
+		Long: "import is for PostgreSQL storage only. With SQLite (serve's default) or memory: there is nothing to\n" +
+			"import: serve reads the dataset at start, from the embedded snapshot or from serve --data-dir.\n\n" +
+			"import reads the dataset as serve does (the embedded snapshot, unless --data-dir or a per-file flag\n" +
+			"names files), prints the cleaning report as JSON, then (unless --dry-run, which needs no database)\n" +
+			"applies the migrations and replaces the database's postal dataset in one transaction with COPY,\n" +
+			"recording its source: readers see the old dataset until the new one is complete, and running servers\n" +
+			"on the database (NOTIFY pinsight_dataset) reload it within seconds. Importing again is safe.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := bindEnv(cmd); err != nil {
@@ -65,19 +68,32 @@ func newImportCmd() *cobra.Command {
 		},
 	}
 	databaseFlags(cmd.Flags(), &cfg)
-	dataFlags(cmd.Flags(), &data)
+	postgresOnly(cmd.Flags().Lookup("database-url"), &cfg.URL)
+	dataFlags(cmd.Flags(), &data, "imported")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "load and clean the files and print the report; do not touch the database")
 	documentEnv(cmd)
 	return cmd
 }
 
+// postgresOnly makes import's --database-url (bound to url) one without a
+// default, whose help names the only storage import serves.
+func postgresOnly(f *pflag.Flag, url *string) {
+	*url, f.DefValue = "", ""
+	f.Usage = "the PostgreSQL database to import into, postgres://... or postgresql://... (required unless --dry-run; " +
+		"SQLite and memory: storage have nothing to import: serve reads the dataset at start)"
+}
+
 // errImportNeedsPostgres: only Postgres holds an imported directory; with
 // the other storages serve reads the files itself.
-var errImportNeedsPostgres = errors.New("import loads the directory into PostgreSQL (--database-url postgres://...); " +
-	"with sqlite: or memory: storage serve holds the directory in memory: give serve the data flags (--data-dir) instead")
+var errImportNeedsPostgres = errors.New("import is for PostgreSQL storage only: it loads the dataset into the database " +
+	"that --database-url postgres://... names, for every server on it. With sqlite: (the default) or memory: storage " +
+	"there is nothing to import: serve reads the dataset at start, from the embedded snapshot or from serve --data-dir DIR")
 
 // checkImportTarget accepts a Postgres --database-url only.
 func checkImportTarget(rawURL string) error {
+	if rawURL == "" {
+		return fmt.Errorf("%w (--database-url is not set)", errImportNeedsPostgres)
+	}
 	scheme, _, err := backendFor(rawURL)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
@@ -50,8 +51,8 @@ func TestImportDryRunFiles(t *testing.T) {
 
 func TestImportNeedsPostgresOrDryRun(t *testing.T) {
 	t.Setenv("PINSIGHT_DATABASE_URL", "")
-	if _, err := run(t, "import", "--postal-data", "nope.csv"); !errors.Is(err, errEmptyDatabaseURL) {
-		t.Errorf("import with an empty --database-url: err = %v, want errEmptyDatabaseURL", err)
+	if _, err := run(t, "import", "--postal-data", "nope.csv"); !errors.Is(err, errImportNeedsPostgres) {
+		t.Errorf("import without --database-url: err = %v, want errImportNeedsPostgres", err)
 	}
 	for _, url := range []string{"sqlite:" + filepath.Join(t.TempDir(), "p.db"), "memory:"} {
 		if _, err := run(t, "import", "--postal-data", "nope.csv", "--database-url", url); !errors.Is(err, errImportNeedsPostgres) {
@@ -60,5 +61,30 @@ func TestImportNeedsPostgresOrDryRun(t *testing.T) {
 	}
 	if _, err := run(t, "import", "--postal-data", "testdata/does-not-exist.csv", "--dry-run"); err == nil {
 		t.Error("import --dry-run of a missing file succeeded")
+	}
+}
+
+// TestImportHelpSaysWhatItIsFor: import's help shows no default storage it
+// would refuse, says it is for PostgreSQL only and where the other storages
+// get the dataset, and its --data-dir speaks of importing.
+func TestImportHelpSaysWhatItIsFor(t *testing.T) {
+	help, err := run(t, "import", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"PostgreSQL storage only", "serve reads the dataset at start", "imported instead of the embedded snapshot"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("import --help lacks %q:\n%s", want, help)
+		}
+	}
+	for _, refused := range []string{defaultDatabaseURL, "served instead"} {
+		if strings.Contains(help, refused) {
+			t.Errorf("import --help shows %q:\n%s", refused, help)
+		}
+	}
+	t.Setenv("PINSIGHT_DATABASE_URL", "sqlite:"+filepath.Join(t.TempDir(), "p.db"))
+	_, err = run(t, "import")
+	if !errors.Is(err, errImportNeedsPostgres) || !strings.Contains(err.Error(), "--data-dir") || !strings.Contains(err.Error(), "(--database-url is sqlite:)") {
+		t.Errorf("import on SQLite: err = %v, want errImportNeedsPostgres naming serve --data-dir and the storage given", err)
 	}
 }

@@ -2,11 +2,13 @@
 //
 //	pinsight serve                  run the HTTP API (storage: the SQLite file pinsight.db by default)
 //	pinsight migrate                apply the database migrations
-//	pinsight import                 load the India Post files into Postgres
-//	pinsight user create --email E  create a user and print an API key
+//	pinsight import                 load the India Post files into Postgres (Postgres storage only)
+//	pinsight user create --email E  create a key-only user and print an API key
+//	  [--password]                  ...that can also log in with a password read from the terminal or stdin
 //	pinsight digipin encode LAT LON print the DIGIPIN of a point
 //	pinsight digipin decode CODE    print the centre of a code's cell
 //	pinsight healthcheck [URL]      exit 0 when URL (default the local /healthz) answers 2xx
+//	pinsight --version              the build's version: module version, commit, date, modified
 //
 // Every flag has a PINSIGHT_* environment equivalent (--database-url is
 // PINSIGHT_DATABASE_URL); a flag given on the command line wins.

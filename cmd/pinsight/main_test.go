@@ -95,7 +95,7 @@ func TestDatabaseURLErrors(t *testing.T) {
 		}
 	}
 	t.Setenv("PINSIGHT_DATABASE_URL", "")
-	for _, args := range [][]string{{"serve"}, {"migrate"}, {"user", "create", "--email", "a@example.com"}, {"import", "--postal-data", "x.csv"}} {
+	for _, args := range [][]string{{"serve"}, {"migrate"}, {"user", "create", "--email", "a@example.com"}} {
 		if _, err := run(t, args...); !errors.Is(err, errEmptyDatabaseURL) {
 			t.Errorf("%v with PINSIGHT_DATABASE_URL empty: err = %v, want errEmptyDatabaseURL", args, err)
 		}

@@ -38,7 +38,10 @@ type serveConfig struct {
 	PprofAddr       string
 }
 
-func newServeCmd() *cobra.Command {
+func newServeCmd() *cobra.Command { return serveCommand(serve) }
+
+// serveCommand is the serve command, handing its configuration to run.
+func serveCommand(run func(context.Context, serveConfig) error) *cobra.Command {
 	cfg := serveConfig{HTTP: httpapi.Config{RateLimits: middleware.DefaultRateLimits}, Reviews: reviews.Config{WriteLimit: reviews.DefaultWriteLimit}}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -48,13 +51,13 @@ func newServeCmd() *cobra.Command {
 			if err := bindEnv(cmd); err != nil {
 				return err
 			}
-			return serve(cmd.Context(), cfg)
+			return run(cmd.Context(), cfg)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.HTTP.Addr, "addr", ":8080", "listen address")
 	databaseFlags(f, &cfg.Database)
-	dataFlags(f, &cfg.Data)
+	dataFlags(f, &cfg.Data, "served")
 	boundaryFlags(f, &cfg.Boundaries)
 	siteFlags(f, &cfg.Site)
 	passwordFlags(f, &cfg.Passwords)
@@ -86,6 +89,7 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	log, buf := newLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	defer func() { _ = buf.Close() }()
 	slog.SetDefault(log)
+	log.Info("pinsight starting", "command", "serve", "version", buildVersion())
 	opts, err := options(cfg, log)
 	if err != nil {
 		return err

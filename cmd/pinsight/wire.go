@@ -6,6 +6,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapifx"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/appfx"
@@ -32,9 +33,16 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		// Every storage keeps accounts and reports, so the whole API is
 		// served; one without them would choose httpapifx.PostalRoutes.
 		httpapifx.AllRoutes,
+		fx.Decorate(withVersion),
 		bounds,
 		pprofOptions(cfg.PprofAddr),
 	), nil
+}
+
+// withVersion has /readyz show the build's version.
+func withVersion(r httpapi.Routes) httpapi.Routes {
+	r.Version = buildVersion()
+	return r
 }
 
 // workerOptions is the graph of `pinsight worker`: the stores, the

@@ -44,6 +44,7 @@ func work(ctx context.Context, cfg serveConfig) error {
 	log, buf := newLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	defer func() { _ = buf.Close() }()
 	slog.SetDefault(log)
+	log.Info("pinsight starting", "command", "worker", "version", buildVersion())
 	opts, err := workerOptions(cfg, log)
 	if err != nil {
 		return err

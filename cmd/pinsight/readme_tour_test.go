@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxtest"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+)
+
+// Markers before the README tour's two code blocks: the serve command and
+// the commands run against it.
+const (
+	tourServeMarker    = "<!-- readme-tour:serve (run by go test ./cmd/pinsight -run TestReadmeTour) -->\n"
+	tourCommandsMarker = "<!-- readme-tour:commands (run by go test ./cmd/pinsight -run TestReadmeTour) -->\n"
+	tourPort           = "8080" // the port the tour's commands use
+)
+
+// fencedAfter is the body of the ```sh block right after marker in text.
+func fencedAfter(t *testing.T, text, marker string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(text, marker+"```sh\n")
+	body, _, closed := strings.Cut(rest, "```\n")
+	if !ok || !closed {
+		t.Fatalf("README.md lacks a ```sh block after %q", marker)
+	}
+	return body
+}
+
+// shellCommands splits a block into its commands: backslash-continued
+// lines kept together, blank and comment-only lines dropped.
+func shellCommands(block string) []string {
+	var cmds []string
+	var cur strings.Builder
+	for line := range strings.Lines(block) {
+		line = strings.TrimRight(line, "\n")
+		if strings.HasSuffix(line, `\`) {
+			cur.WriteString(line + "\n") // the shell joins it to the next
+			continue
+		}
+		cur.WriteString(line)
+		if c := strings.TrimSpace(cur.String()); c != "" && !strings.HasPrefix(c, "#") {
+			cmds = append(cmds, cur.String())
+		}
+		cur.Reset()
+	}
+	return cmds
+}
+
+// goVersionOf is the major.minor of go.mod's go line ("1.26").
+func goVersionOf(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindStringSubmatch(string(raw))
+	if m == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	return m[1]
+}
+
+// TestReadmeTour runs the README's five-minute tour as written: the serve
+// command's flags through the real serve command and graph (on the default
+// storage, in an empty directory), then every curl command of the tour in
+// one shell, 127.0.0.1:8080 and localhost:8080 pointing at that server.
+// It fails when a command no longer works (an answer that is not a
+// success, a report not generated, no report page) or the tour loses a
+// step; the README's first screen must also name go.mod's Go version.
+func TestReadmeTour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses a page through a real server")
+	}
+	sh, errSh := exec.LookPath("sh")
+	_, errCurl := exec.LookPath("curl")
+	if errSh != nil || errCurl != nil {
+		t.Skip("the tour needs sh and curl, as a reader of the README does")
+	}
+	raw, err := os.ReadFile(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(raw)
+	firstScreen, _, _ := strings.Cut(readme, "\n## ")
+	if want := "Go " + goVersionOf(t); !strings.Contains(firstScreen, want) {
+		t.Errorf("README.md's first screen does not say it needs %s (go.mod's go line)", want)
+	}
+	serveLine := strings.TrimSpace(fencedAfter(t, readme, tourServeMarker))
+	args, ok := strings.CutPrefix(serveLine, "go run ./cmd/pinsight serve")
+	if !ok || strings.Contains(serveLine, "\n") {
+		t.Fatalf("the tour's serve block is %q, want one line: go run ./cmd/pinsight serve [flags]", serveLine)
+	}
+	commands := shellCommands(fencedAfter(t, readme, tourCommandsMarker))
+	script := strings.Join(commands, "\n")
+	for _, step := range []string{"/api/v1/register", "/api/v1/login", "/api/v1/reports", "share_url"} {
+		if !strings.Contains(script, step) {
+			t.Errorf("the tour lost the step using %s", step)
+		}
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	here := strings.NewReplacer("127.0.0.1:"+tourPort, addr, "localhost:"+tourPort, addr)
+
+	var cfg serveConfig
+	cmd := serveCommand(func(_ context.Context, c serveConfig) error { cfg = c; return nil })
+	cmd.SetArgs(strings.Fields(here.Replace(args)))
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("serve%s: %v", args, err)
+	}
+	if cfg.HTTP.Addr != ":"+tourPort {
+		t.Fatalf("the tour's server listens on %q, its commands call port %s", cfg.HTTP.Addr, tourPort)
+	}
+	cfg.HTTP.Addr = addr
+	t.Chdir(t.TempDir()) // the default storage, sqlite:pinsight.db, lands here
+	var srv *httpapi.Server
+	opts, err := options(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := fxtest.New(t, opts, fx.Populate(&srv))
+	app.RequireStart()
+	defer app.RequireStop()
+
+	// Each command prints a marker first, so its output can be told apart.
+	var b strings.Builder
+	b.WriteString("set -eu\n")
+	for i, c := range commands {
+		fmt.Fprintf(&b, "echo '@@@ %d'\n%s\n", i, here.Replace(c))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, sh, "-c", b.String()).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the tour failed: %v\n%s", err, out)
+	}
+	outputs := regexp.MustCompile(`(?m)^@@@ \d+\n`).Split(string(out), -1)[1:]
+	if len(outputs) != len(commands) {
+		t.Fatalf("%d outputs for %d commands:\n%s", len(outputs), len(commands), out)
+	}
+	var sawGenerated, sawPage bool
+	for i, o := range outputs {
+		o = strings.TrimSpace(o)
+		switch {
+		case strings.HasPrefix(o, "{"):
+			if !strings.HasPrefix(o, `{"success":true`) {
+				t.Errorf("%s\nanswered %s", commands[i], o)
+			}
+			sawGenerated = sawGenerated || strings.Contains(o, `"url":"http://`+addr+`/docs"`) && strings.Contains(o, `"status":"generated"`)
+		case strings.Contains(strings.ToLower(o), "<html"):
+			sawPage = true
+		}
+	}
+	t.Logf("the tour's output:\n%s", out)
+	if !sawGenerated {
+		t.Errorf("no command showed the generated report of http://%s/docs:\n%s", addr, out)
+	}
+	if !sawPage {
+		t.Errorf("no command showed the report page:\n%s", out)
+	}
+}
+
+// TestTourWithoutTheFlag: analysing the server's own page without
+// --allow-target is 422 on url, the message naming the flag and the exact
+// host:port to give it, as the README's tour says.
+func TestTourWithoutTheFlag(t *testing.T) {
+	var srv *httpapi.Server
+	app := fxtest.New(t, mustOptions(t, serveConfig{HTTP: httpapi.Config{Addr: "127.0.0.1:0"}, Database: databaseConfig{URL: "memory:"}}), fx.Populate(&srv))
+	app.RequireStart()
+	defer app.RequireStop()
+	base := "http://" + srv.Addr()
+	call(t, base, http.MethodPost, "/api/v1/register", "", `{"email":"ada@example.com","password":"pinsight-tour-1"}`, http.StatusCreated)
+	key := call(t, base, http.MethodPost, "/api/v1/login", "", `{"email":"ada@example.com","password":"pinsight-tour-1"}`, http.StatusOK)["token"].(string)
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/v1/reports", strings.NewReader(`{"url":"`+base+`/docs"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var env struct {
+		Errors map[string][]string `json:"errors"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&env)
+	want := "start the server with --allow-target " + srv.Addr() + " (a library sets fetch.Config.AllowTargets)"
+	if res.StatusCode != http.StatusUnprocessableEntity || len(env.Errors["url"]) != 1 || !strings.Contains(env.Errors["url"][0], want) ||
+		!strings.Contains(env.Errors["url"][0], "not a public address, and port ") {
+		t.Errorf("POST /reports of the server's own page = %d %v, want 422 on url saying both refusals and %q", res.StatusCode, env.Errors, want)
+	}
+}
