@@ -54,6 +54,7 @@ func newServeCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&cfg.HTTP.Addr, "addr", ":8080", "listen address")
 	databaseFlags(f, &cfg.Database)
+	replicaFlags(f, &cfg.Database)
 	dataFlags(f, &cfg.Data)
 	boundaryFlags(f, &cfg.Boundaries)
 	siteFlags(f, &cfg.Site)
