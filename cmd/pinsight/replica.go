@@ -169,6 +169,7 @@ func (r *replica) sync(ctx context.Context) error {
 	}
 	r.store.Replace(ds)
 	r.gen = gen
+	r.state.Store(&replicaState{generation: gen}) // with the swap: /readyz names what is served
 	debug.FreeOSMemory() // the rows read and the replaced indexes go back to the OS now
 	r.log.Info("postal replica loaded from the database", "generation", gen, "version", ds.Fingerprint(),
 		"offices", len(ds.Offices), "villages", len(ds.Villages), "source", ds.Source.String(), "took", time.Since(start).String())
