@@ -59,7 +59,9 @@ func BenchmarkPostalLookup(b *testing.B) {
 // BenchmarkLoadDataset is one reload of an instance's replica: the whole
 // imported directory read in one snapshot (postgres.LoadDataset), through
 // a loopback proxy counting the bytes the database sends (wire-MB/op: what
-// every instance reads from Postgres after an import).
+// every instance reads from Postgres after an import); swap adds indexing
+// it and swapping it into the served store (memory.PostalStore.Replace),
+// as an instance does after an import.
 func BenchmarkLoadDataset(b *testing.B) {
 	ds := fullDataset(b)
 	db, url := newDatabase(b)
@@ -76,15 +78,22 @@ func BenchmarkLoadDataset(b *testing.B) {
 	if _, _, err := postgres.LoadDataset(ctx, pdb); err != nil { // the connection, and a warm cache
 		b.Fatal(err)
 	}
-	proxy.received.Store(0)
-	b.ResetTimer()
-	for b.Loop() {
-		got, _, err := postgres.LoadDataset(ctx, pdb)
-		if err != nil || len(got.Offices) != len(ds.Offices) {
-			b.Fatalf("LoadDataset: %v", err)
-		}
+	store := memory.NewPostalStore(ds)
+	for _, swap := range []bool{false, true} {
+		b.Run(map[bool]string{false: "read", true: "read_and_swap"}[swap], func(b *testing.B) {
+			proxy.received.Store(0)
+			for b.Loop() {
+				got, _, err := postgres.LoadDataset(ctx, pdb)
+				if err != nil || len(got.Offices) != len(ds.Offices) {
+					b.Fatalf("LoadDataset: %v", err)
+				}
+				if swap {
+					store.Replace(got)
+				}
+			}
+			b.ReportMetric(float64(proxy.received.Load())/float64(b.N)/1e6, "wire-MB/op")
+		})
 	}
-	b.ReportMetric(float64(proxy.received.Load())/float64(b.N)/1e6, "wire-MB/op")
 }
 
 // countingProxy forwards loopback TCP connections to a database and counts

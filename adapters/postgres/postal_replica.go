@@ -64,13 +64,13 @@ func loadTx(ctx context.Context, tx bun.Tx) (*postal.Dataset, int64, error) {
 		return nil, 0, err
 	}
 	var meta datasetRow
-	if err := tx.NewSelect().Model(&meta).Column("version", "has_lgd", "village_states", "report", "source").Limit(1).Scan(ctx); err != nil {
+	if err := tx.NewSelect().Model(&meta).Column("version", "has_lgd", "offices", "villages", "village_states", "report", "source").Limit(1).Scan(ctx); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, gen, postal.ErrNoData
 		}
 		return nil, 0, err
 	}
-	var offices []officeRow
+	offices := make([]officeRow, 0, meta.Offices) // sized at once: no regrowth of a 165,000-row slice
 	if err := tx.NewSelect().Model(&offices).Column(officeColumns...).Order("id").Scan(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -82,7 +82,7 @@ func loadTx(ctx context.Context, tx bun.Tx) (*postal.Dataset, int64, error) {
 	if err := tx.NewSelect().Table("postal_districts").ColumnExpr("id, name, alt_name, state_id").Order("id").Scan(ctx, &districts); err != nil {
 		return nil, 0, err
 	}
-	var villages []villageRow
+	villages := make([]villageRow, 0, meta.Villages)
 	if err := tx.NewSelect().Model(&villages).Column(villageColumns...).Order("ord").Scan(ctx); err != nil {
 		return nil, 0, err
 	}
