@@ -30,7 +30,7 @@ const datasetCheckInterval = 10 * time.Second
 func replicaFlags(f *pflag.FlagSet, cfg *databaseConfig) {
 	f.DurationVar(&cfg.ReloadTimeout, "dataset-reload-timeout", postgres.DefaultDatasetLoadTimeout,
 		"Postgres: time allowed to read the whole postal directory into memory (at start and after each import), instead of --database-statement-timeout")
-	f.DurationVar(&cfg.ReloadSpread, "dataset-reload-spread", time.Second,
+	f.DurationVar(&cfg.ReloadSpread, "dataset-reload-spread", 500*time.Millisecond,
 		"Postgres: after an import, each instance waits a random time up to this before reading the new directory, so that a fleet's reloads do not all hit the database at once (100 instances: see docs/SCALING.md); 0: at once")
 }
 
@@ -167,12 +167,13 @@ func (r *replica) sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	read := time.Since(start)
 	r.store.Replace(ds)
 	r.gen = gen
 	r.state.Store(&replicaState{generation: gen}) // with the swap: /readyz names what is served
-	debug.FreeOSMemory() // the rows read and the replaced indexes go back to the OS now
+	debug.FreeOSMemory()                          // the rows read and the replaced indexes go back to the OS now
 	r.log.Info("postal replica loaded from the database", "generation", gen, "version", ds.Fingerprint(),
-		"offices", len(ds.Offices), "villages", len(ds.Villages), "source", ds.Source.String(), "took", time.Since(start).String())
+		"offices", len(ds.Offices), "villages", len(ds.Villages), "source", ds.Source.String(), "read", read.String(), "took", time.Since(start).String())
 	return nil
 }
 
