@@ -190,6 +190,7 @@ type instance struct {
 	name, base string
 	cmd        *exec.Cmd
 	log        *bytes.Buffer
+	out        *syncWriter // writes log
 	done       chan error
 }
 
@@ -201,7 +202,7 @@ func startInstance(t *testing.T, bin, name string, args ...string) *instance {
 	in := &instance{name: name, base: "http://" + addr, log: &bytes.Buffer{}, done: make(chan error, 1)}
 	in.cmd = exec.Command(bin, append([]string{"serve", "--addr", addr, "--log-format", "text", "--log-level", "warn"}, args...)...)
 	out := &syncWriter{w: in.log}
-	in.cmd.Stdout, in.cmd.Stderr = out, out
+	in.cmd.Stdout, in.cmd.Stderr, in.out = out, out, out
 	in.cmd.Env = append(os.Environ(), "HOME="+filepath.Join(t.TempDir()))
 	if err := in.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -29,13 +29,22 @@ type Config struct {
 	// answer, so a stalled or unreachable database gives 503, not a hang.
 	StatementTimeout time.Duration
 	MaxOpenConns     int // default 10
+	// DatasetLoadTimeout bounds LoadDataset as a whole (default
+	// DefaultDatasetLoadTimeout), on both sides, instead of
+	// StatementTimeout: reading the whole directory takes far longer than
+	// one serving operation, the more so on a busy server.
+	DatasetLoadTimeout time.Duration
 }
+
+// DefaultDatasetLoadTimeout is Config.DatasetLoadTimeout's default.
+const DefaultDatasetLoadTimeout = 2 * time.Minute
 
 // DB is an open database: the bun handle, and the time one store operation
 // may take (Config.StatementTimeout).
 type DB struct {
 	*bun.DB
 	timeout        time.Duration
+	loadTimeout    time.Duration // LoadDataset's budget
 	connectTimeout time.Duration
 	dsn            string // for the connections held outside the pool (locks, LISTEN)
 }
@@ -50,7 +59,7 @@ func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // WithQueryHook returns a handle on the same pool that also calls hook.
 func (db *DB) WithQueryHook(hook bun.QueryHook) *DB {
-	return &DB{DB: db.DB.WithQueryHook(hook), timeout: db.timeout, connectTimeout: db.connectTimeout, dsn: db.dsn}
+	return &DB{DB: db.DB.WithQueryHook(hook), timeout: db.timeout, loadTimeout: db.loadTimeout, connectTimeout: db.connectTimeout, dsn: db.dsn}
 }
 
 // ErrUnavailable wraps failures to reach the database; it is
@@ -87,7 +96,8 @@ func New(cfg Config) (*DB, error) {
 	sqldb.SetMaxOpenConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetMaxIdleConns(max(cfg.MaxOpenConns, 1))
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), timeout: cfg.StatementTimeout, connectTimeout: cfg.ConnectTimeout, dsn: dsn}, nil
+	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), timeout: cfg.StatementTimeout, loadTimeout: cfg.DatasetLoadTimeout,
+		connectTimeout: cfg.ConnectTimeout, dsn: dsn}, nil
 }
 
 // Connect checks, within the connect timeout, that the database answers;
@@ -107,6 +117,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.StatementTimeout <= 0 {
 		cfg.StatementTimeout = 10 * time.Second
+	}
+	if cfg.DatasetLoadTimeout <= 0 {
+		cfg.DatasetLoadTimeout = DefaultDatasetLoadTimeout
 	}
 	return cfg
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/uptrace/bun"
 
@@ -15,10 +14,6 @@ import (
 // DatasetChannel is the NOTIFY channel on which an import announces the
 // new dataset generation (the payload is the generation in decimal).
 const DatasetChannel = "pinsight_dataset"
-
-// loadTimeout bounds LoadDataset as a whole: reading the whole directory
-// takes longer than one serving operation.
-const loadTimeout = 2 * time.Minute
 
 // DatasetGeneration returns the current dataset generation: one cheap read,
 // for replicas checking whether they serve the database's dataset.
@@ -38,13 +33,18 @@ func DatasetGeneration(ctx context.Context, db *DB) (int64, error) {
 // commits), with its generation: what an instance serves from memory. It
 // returns postal.ErrNoData when nothing was imported. The dataset is the
 // one imported, row for row: its Fingerprint is the version recorded at
-// import, which LoadDataset checks.
+// import, which LoadDataset checks. It runs within Config.DatasetLoadTimeout,
+// not the statement timeout of serving operations: the transaction lifts
+// the server's statement_timeout to that budget.
 func LoadDataset(ctx context.Context, db *DB) (*postal.Dataset, int64, error) {
-	ctx, cancel := context.WithTimeout(ctx, max(loadTimeout, db.timeout))
+	ctx, cancel := context.WithTimeout(ctx, db.loadTimeout)
 	defer cancel()
 	var ds *postal.Dataset
 	var gen int64
 	err := db.RunInTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", db.loadTimeout.Milliseconds())); err != nil {
+			return err
+		}
 		var err error
 		ds, gen, err = loadTx(ctx, tx)
 		return err
@@ -64,13 +64,13 @@ func loadTx(ctx context.Context, tx bun.Tx) (*postal.Dataset, int64, error) {
 		return nil, 0, err
 	}
 	var meta datasetRow
-	if err := tx.NewSelect().Model(&meta).Column("version", "has_lgd", "village_states", "report", "source").Limit(1).Scan(ctx); err != nil {
+	if err := tx.NewSelect().Model(&meta).Column("version", "has_lgd", "offices", "villages", "village_states", "report", "source").Limit(1).Scan(ctx); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, gen, postal.ErrNoData
 		}
 		return nil, 0, err
 	}
-	var offices []officeRow
+	offices := make([]officeRow, 0, meta.Offices) // sized at once: no regrowth of a 165,000-row slice
 	if err := tx.NewSelect().Model(&offices).Column(officeColumns...).Order("id").Scan(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -82,7 +82,7 @@ func loadTx(ctx context.Context, tx bun.Tx) (*postal.Dataset, int64, error) {
 	if err := tx.NewSelect().Table("postal_districts").ColumnExpr("id, name, alt_name, state_id").Order("id").Scan(ctx, &districts); err != nil {
 		return nil, 0, err
 	}
-	var villages []villageRow
+	villages := make([]villageRow, 0, meta.Villages)
 	if err := tx.NewSelect().Model(&villages).Column(villageColumns...).Order("ord").Scan(ctx); err != nil {
 		return nil, 0, err
 	}

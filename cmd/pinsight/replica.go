@@ -7,8 +7,10 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/spf13/pflag"
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
@@ -24,19 +26,30 @@ import (
 // anyway: the fallback for a NOTIFY lost with the listener's connection.
 const datasetCheckInterval = 10 * time.Second
 
+// replicaFlags adds serve's settings of the Postgres directory replica.
+func replicaFlags(f *pflag.FlagSet, cfg *databaseConfig) {
+	f.DurationVar(&cfg.ReloadTimeout, "dataset-reload-timeout", postgres.DefaultDatasetLoadTimeout,
+		"Postgres: time allowed to read the whole postal directory into memory (at start and after each import), instead of --database-statement-timeout")
+	f.DurationVar(&cfg.ReloadSpread, "dataset-reload-spread", 500*time.Millisecond,
+		"Postgres: after an import, each instance waits a random time up to this before reading the new directory, so that a fleet's reloads do not all hit the database at once (100 instances: see docs/SCALING.md); 0: at once")
+}
+
 // postgresReplica serves the postal directory from memory, a replica of
 // the one imported into Postgres: loaded at start (postal_data is not
 // ready until then, so load balancers wait), reloaded and swapped in
 // atomically when an import bumps the dataset generation (NOTIFY
-// pinsight_dataset through the instance's listener, or the periodic check), so a postal request costs no
-// query and its ETag comes from the version held in memory. On an empty
+// pinsight_dataset through the instance's listener, or the periodic
+// check), after a random delay within --dataset-reload-spread, so a postal
+// request costs no query and its ETag comes from the version held in
+// memory. Until a reload has read the whole new directory the previous
+// one is served; a failed reload is retried with backoff. On an empty
 // database the first instance imports the configured files (the embedded
 // snapshot by default) under the import lock; the others find them there.
-func postgresReplica(data dataConfig) fx.Option {
+func postgresReplica(db databaseConfig, data dataConfig) fx.Option {
 	return fx.Options(
 		fx.Provide(
-			func(lc fx.Lifecycle, db *postgres.DB, log *slog.Logger) *replica {
-				return newReplica(lc, db, data, log)
+			func(lc fx.Lifecycle, pg *postgres.DB, log *slog.Logger) *replica {
+				return newReplica(lc, pg, data, newReloadSchedule(db.ReloadSpread), log)
 			},
 			func(r *replica) *memory.PostalStore { return r.store },
 			func(s *memory.PostalStore) ports.PostalStore { return s },
@@ -44,7 +57,7 @@ func postgresReplica(data dataConfig) fx.Option {
 				return postgres.Subscription{Channel: postgres.DatasetChannel, Notify: func(string) { r.poke() }, Missed: r.poke}
 			}),
 		),
-		fx.Provide(appfx.AsComponent(func(s *memory.PostalStore) health.Component { return postalComponent(s) })),
+		fx.Provide(appfx.AsComponent(func(r *replica) health.Component { return r.component() })),
 	)
 }
 
@@ -54,12 +67,21 @@ type replica struct {
 	store *memory.PostalStore
 	data  dataConfig
 	log   *slog.Logger
-	wake  chan struct{} // a notification (or a reconnection) asks for a check
-	gen   int64         // generation served; 0: none (owned by run)
+	sched *reloadSchedule              // owned by run
+	wake  chan struct{}                // a notification (or a reconnection) asks for a check
+	gen   int64                        // generation served; 0: none (owned by run)
+	state atomic.Pointer[replicaState] // what /readyz tells
 }
 
-func newReplica(lc fx.Lifecycle, db *postgres.DB, data dataConfig, log *slog.Logger) *replica {
-	r := &replica{db: db, store: memory.NewPostalStore(nil), data: data, log: log, wake: make(chan struct{}, 1)}
+// replicaState is what the replica serves, for its readiness component.
+type replicaState struct {
+	generation int64 // served; 0: none yet
+	failing    bool  // the last load failed: a newer generation waits for a retry
+}
+
+func newReplica(lc fx.Lifecycle, db *postgres.DB, data dataConfig, sched *reloadSchedule, log *slog.Logger) *replica {
+	r := &replica{db: db, store: memory.NewPostalStore(nil), data: data, log: log, sched: sched, wake: make(chan struct{}, 1)}
+	r.state.Store(&replicaState{})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	lc.Append(fx.StartStopHook(func() { wg.Go(func() { r.run(ctx) }) }, func() { cancel(); wg.Wait() }))
@@ -74,24 +96,55 @@ func (r *replica) poke() {
 	}
 }
 
-// run loads the dataset, then checks the generation on every poke and
-// every datasetCheckInterval until ctx ends.
+// run loads the dataset at once, then checks the generation on every poke
+// and every datasetCheckInterval until ctx ends; a new generation is
+// loaded after the schedule's delay, a failed load retried after its
+// backoff. While a load is scheduled, checks wait for it: it reads the
+// newest generation anyway.
 func (r *replica) run(ctx context.Context) {
 	tick := time.NewTicker(datasetCheckInterval)
 	defer tick.Stop()
-	retry := time.NewTimer(0) // the first load at once
-	defer retry.Stop()
+	load := time.NewTimer(0) // the first load at once
+	defer load.Stop()
+	scheduled := true
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-load.C:
+			scheduled = false
+			err := r.sync(ctx)
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				wait := r.sched.failed()
+				r.log.Error("postal replica: loading the dataset from the database failed; the one loaded is still served",
+					"err", err, "generation", r.gen, "retry_in", wait.Round(time.Millisecond).String())
+				load.Reset(wait)
+				scheduled = true
+			} else {
+				r.sched.succeeded()
+			}
+			r.state.Store(&replicaState{generation: r.gen, failing: err != nil})
+			continue
 		case <-r.wake:
 		case <-tick.C:
-		case <-retry.C:
 		}
-		if err := r.sync(ctx); err != nil && ctx.Err() == nil {
-			r.log.Error("postal replica: loading the dataset from the database failed; retrying", "err", err)
-			retry.Reset(2 * time.Second)
+		if scheduled {
+			continue
+		}
+		gen, err := postgres.DatasetGeneration(ctx, r.db)
+		if err != nil {
+			r.log.Debug("postal replica: reading the dataset generation failed", "err", err)
+			continue
+		}
+		if gen != r.gen {
+			wait := r.sched.delay()
+			r.log.Info("postal replica: a new dataset generation; loading it", "generation", gen, "served", r.gen,
+				"in", wait.Round(time.Millisecond).String())
+			load.Reset(wait)
+			scheduled = true
 		}
 	}
 }
@@ -114,11 +167,13 @@ func (r *replica) sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	read := time.Since(start)
 	r.store.Replace(ds)
 	r.gen = gen
-	debug.FreeOSMemory() // the rows read and the replaced indexes go back to the OS now
+	r.state.Store(&replicaState{generation: gen}) // with the swap: /readyz names what is served
+	debug.FreeOSMemory()                          // the rows read and the replaced indexes go back to the OS now
 	r.log.Info("postal replica loaded from the database", "generation", gen, "version", ds.Fingerprint(),
-		"offices", len(ds.Offices), "villages", len(ds.Villages), "source", ds.Source.String(), "took", time.Since(start).String())
+		"offices", len(ds.Offices), "villages", len(ds.Villages), "source", ds.Source.String(), "read", read.String(), "took", time.Since(start).String())
 	return nil
 }
 
@@ -139,4 +194,29 @@ func (r *replica) bootstrap(ctx context.Context) error {
 			"generation", st.Generation, "took", st.Duration.String())
 	}
 	return nil
+}
+
+// component is postal_data's readiness check on Postgres: the served
+// dataset's, naming the generation served, and degraded while a newer
+// generation fails to load (the one loaded is still served).
+func (r *replica) component() health.Component {
+	c := postalComponent(r.store)
+	check, describe := c.Check, c.Describe
+	c.Check = func(ctx context.Context) error {
+		if err := check(ctx); err != nil {
+			return err
+		}
+		if st := r.state.Load(); st.failing {
+			return health.Degraded(fmt.Sprintf("generation %d served: loading the database's newer dataset failed, retried with backoff", st.generation))
+		}
+		return nil
+	}
+	c.Describe = func(ctx context.Context) string {
+		d := describe(ctx)
+		if st := r.state.Load(); d != "" && st.generation != 0 {
+			d += fmt.Sprintf("; generation %d", st.generation)
+		}
+		return d
+	}
+	return c
 }

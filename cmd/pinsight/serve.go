@@ -57,6 +57,7 @@ func serveCommand(run func(context.Context, serveConfig) error) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&cfg.HTTP.Addr, "addr", ":8080", "listen address")
 	databaseFlags(f, &cfg.Database)
+	replicaFlags(f, &cfg.Database)
 	dataFlags(f, &cfg.Data, "served")
 	boundaryFlags(f, &cfg.Boundaries)
 	siteFlags(f, &cfg.Site)

@@ -22,6 +22,9 @@ type databaseConfig struct {
 	ConnectTimeout   time.Duration
 	StatementTimeout time.Duration
 	MaxConns         int
+	// ReloadTimeout and ReloadSpread are serve's settings of the Postgres
+	// directory replica (replicaFlags).
+	ReloadTimeout, ReloadSpread time.Duration
 	// Server is set by serve: the process serves the API from the
 	// database, so a storage that cannot keep several instances' caches
 	// coherent (SQLite) refuses a second server on the same database.

@@ -21,7 +21,7 @@ var postgresStorage = storageBackend{
 		return fx.Options(
 			fx.Supply(postgresConfig(db)),
 			postgresfx.Module,
-			postgresReplica(data),
+			postgresReplica(db, data),
 			postgresNotifications,
 			memoryfx.RateLimiter,
 		)
@@ -37,5 +37,6 @@ var postgresStorage = storageBackend{
 }
 
 func postgresConfig(db databaseConfig) postgres.Config {
-	return postgres.Config{URL: db.URL, ConnectTimeout: db.ConnectTimeout, StatementTimeout: db.StatementTimeout, MaxOpenConns: db.MaxConns}
+	return postgres.Config{URL: db.URL, ConnectTimeout: db.ConnectTimeout, StatementTimeout: db.StatementTimeout, MaxOpenConns: db.MaxConns,
+		DatasetLoadTimeout: db.ReloadTimeout}
 }
