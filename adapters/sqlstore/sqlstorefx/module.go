@@ -10,10 +10,11 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Stores provides the account, report, webhook and review stores.
+// Stores provides the account, report, webhook, crawl and review stores.
 var Stores = fx.Options(
 	fx.Provide(fx.Annotate(sqlstore.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(sqlstore.NewReportStore, fx.As(new(ports.ReportStore)))),
 	fx.Provide(fx.Annotate(sqlstore.NewReportStore, fx.As(new(ports.WebhookStore)))),
 	fx.Provide(fx.Annotate(sqlstore.NewReviewStore, fx.As(new(ports.ReviewStore)))),
+	fx.Provide(fx.Annotate(sqlstore.NewCrawlStore, fx.As(new(ports.CrawlStore)))),
 )
