@@ -88,7 +88,7 @@ func (r crawlRow) toDomain() (crawl.Crawl, error) {
 	c := crawl.Crawl{ID: r.ID, UserID: r.UserID, Token: r.Token, Site: r.Site, PasswordHash: r.PasswordHash,
 		Status: crawl.Status(r.Status), Failure: r.Failure, CancelRequested: r.CancelRequested,
 		Progress: crawl.Progress{Discovered: r.Discovered, Crawled: r.Crawled, Failed: r.Failed, Blocked: r.Blocked},
-		Score: r.Score, Rating: pagecheck.Rating(r.Rating),
+		Score:    r.Score, Rating: pagecheck.Rating(r.Rating),
 		CreatedAt: r.CreatedAt.utc(), StartedAt: r.StartedAt.utc(), FinishedAt: r.FinishedAt.utc()}
 	if err := fromJSON(r.Settings, &c.Settings); err != nil {
 		return crawl.Crawl{}, err

@@ -133,7 +133,7 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 			row := newURLRow(id, u)
 			_, err := tx.NewInsert().Model(&row).
 				On("CONFLICT (crawl_id, url) DO UPDATE").
-				Set("depth = "+s.dialect.least("u.depth", "EXCLUDED.depth")).
+				Set("depth = " + s.dialect.least("u.depth", "EXCLUDED.depth")).
 				Set("in_sitemap = u.in_sitemap OR EXCLUDED.in_sitemap").
 				Returning("NULL").Exec(ctx)
 			if err != nil {
