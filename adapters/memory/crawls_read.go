@@ -51,42 +51,47 @@ func (s *CrawlStore) Pages(_ context.Context, userID, id int64, q ports.PageQuer
 		return nil, 0, err
 	}
 	types := d.issueTypes()
-	var all []ports.CrawlPage
+	var all []*frontierRow
 	for _, r := range d.rows {
 		if !r.recorded {
 			continue
 		}
-		p := pageOfRow(r, false)
+		p := &r.page
 		if (q.Status != 0 && p.Page.Status != q.Status) ||
-			(q.IssueType != "" && !slices.Contains(types[p.Page.URL], q.IssueType)) ||
+			(q.IssueType != "" && !slices.Contains(types[r.url.URL], q.IssueType)) ||
 			(q.Indexable != nil && p.Indexable != *q.Indexable) {
 			continue
 		}
-		p.Page.Outlinks = nil
-		p.IssueTypes = slices.Clone(types[p.Page.URL])
-		all = append(all, p)
+		all = append(all, r)
 	}
-	slices.SortFunc(all, func(a, b ports.CrawlPage) int {
+	slices.SortFunc(all, func(a, b *frontierRow) int {
 		var c int
 		switch q.SortBy {
 		case ports.SortPagesByURL:
-			c = strings.Compare(a.Page.URL, b.Page.URL)
+			c = strings.Compare(a.url.URL, b.url.URL)
 		case ports.SortPagesByDepth:
-			c = crawl.CompareDepth(a.Page.Depth, b.Page.Depth)
+			c = crawl.CompareDepth(a.url.Depth, b.url.Depth)
 		case ports.SortPagesByScore:
-			c = cmp.Compare(a.Score, b.Score)
+			c = cmp.Compare(a.page.Score, b.page.Score)
 		case ports.SortPagesByInlinks:
-			c = cmp.Compare(a.Inlinks, b.Inlinks)
+			c = cmp.Compare(a.page.Inlinks, b.page.Inlinks)
 		case ports.SortPagesByResponseTime:
-			c = cmp.Compare(a.ResponseTime, b.ResponseTime)
+			c = cmp.Compare(a.page.ResponseTime, b.page.ResponseTime)
 		}
-		c = cmp.Or(c, cmp.Compare(a.ID, b.ID))
+		c = cmp.Or(c, cmp.Compare(a.id, b.id))
 		if q.Desc {
 			return -c
 		}
 		return c
 	})
-	return slices.Clone(pageOf(all, q.Page)), len(all), nil
+	page := pageOf(all, q.Page)
+	out := make([]ports.CrawlPage, len(page))
+	for i, r := range page {
+		out[i] = pageOfRow(r, false)
+		out[i].Page.Outlinks = nil
+		out[i].IssueTypes = slices.Clone(types[r.url.URL])
+	}
+	return out, len(all), nil
 }
 
 // Page implements ports.CrawlStore.

@@ -16,3 +16,8 @@ func crawlStores(testing.TB) porttest.CrawlStores {
 func TestCrawlStore(t *testing.T) {
 	porttest.TestCrawlStore(t, func(t *testing.T) porttest.CrawlStores { return crawlStores(t) })
 }
+
+// BenchmarkCrawlList: go test ./adapters/memory -run '^$' -bench CrawlList -benchmem
+func BenchmarkCrawlList(b *testing.B) {
+	porttest.BenchmarkCrawlList(b, crawlStores)
+}

@@ -170,7 +170,7 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 			return err
 		}
 		leased, err := tx.NewSelect().Model((*urlRow)(nil)).
-			Where("crawl_id = ? AND NOT recorded AND lease_until > ?", id, stampOf(now)).Count(ctx)
+			Where("crawl_id = ? AND recorded = FALSE AND lease_until > ?", id, stampOf(now)).Count(ctx)
 		if err != nil {
 			return s.wrap("count leased urls", err)
 		}
@@ -180,7 +180,7 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 		}
 		var rows []urlRow
 		sel := tx.NewSelect().Model(&rows).ExcludeColumn("results").
-			Where("crawl_id = ? AND NOT recorded AND lease_until <= ?", id, stampOf(now)).OrderExpr("depth, id").Limit(int64(n))
+			Where("crawl_id = ? AND recorded = FALSE AND lease_until <= ?", id, stampOf(now)).OrderExpr("depth, id").Limit(int64(n))
 		if err := s.dialect.lockRows(sel, true).Scan(ctx); err != nil {
 			return s.wrap("read free urls", err)
 		}
@@ -192,7 +192,7 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 			ids[i] = r.ID
 		}
 		_, err = tx.NewUpdate().Model((*urlRow)(nil)).Set("lease_until = ?", stampOf(until)).Set("attempts = attempts + 1").
-			Where("id IN (?)", bun.In(ids)).Exec(ctx)
+			Where("id IN (?)", bun.List(ids)).Exec(ctx)
 		if err != nil {
 			return s.wrap("lease urls", err)
 		}

@@ -102,7 +102,7 @@ func (s *CrawlStore) Pages(ctx context.Context, userID, id int64, q ports.PageQu
 			return err
 		}
 		var rows []urlRow
-		sel := tx.NewSelect().Model(&rows).ExcludeColumn("results").Where("crawl_id = ? AND recorded", id)
+		sel := tx.NewSelect().Model(&rows).ExcludeColumn("results").Where("crawl_id = ? AND recorded = TRUE", id)
 		if q.Status != 0 {
 			sel.Where("status_code = ?", q.Status)
 		}
@@ -162,7 +162,7 @@ func (s *CrawlStore) issueTypes(ctx context.Context, db bun.IDB, id int64, pages
 		Type string `bun:"type"`
 	}
 	err := db.NewSelect().Model((*issueRow)(nil)).ColumnExpr("DISTINCT url, type").
-		Where("crawl_id = ? AND url IN (?)", id, bun.In(urls)).Scan(ctx, &found)
+		Where("crawl_id = ? AND url IN (?)", id, bun.List(urls)).Scan(ctx, &found)
 	if err != nil {
 		return s.wrap("read issue types", err)
 	}
@@ -189,7 +189,7 @@ func (s *CrawlStore) Page(ctx context.Context, userID, id, pageID int64) (ports.
 			return err
 		}
 		var row urlRow
-		if err := tx.NewSelect().Model(&row).Where("id = ? AND crawl_id = ? AND recorded", pageID, id).Scan(ctx); err != nil {
+		if err := tx.NewSelect().Model(&row).Where("id = ? AND crawl_id = ? AND recorded = TRUE", pageID, id).Scan(ctx); err != nil {
 			return s.missing(err, crawl.ErrNotFound, "read page")
 		}
 		p, err := row.toPage(true)
@@ -295,7 +295,7 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 		var links []linkRow
 		err := s.chunk(ctx, "read pages", func(ctx context.Context) error {
 			return s.e.Read.RunInTx(ctx, s.dialect.snapshot(), func(ctx context.Context, tx bun.Tx) error {
-				err := tx.NewSelect().Model(&rows).ExcludeColumn("results").Where("crawl_id = ? AND recorded AND id > ?", id, after).
+				err := tx.NewSelect().Model(&rows).ExcludeColumn("results").Where("crawl_id = ? AND recorded = TRUE AND id > ?", id, after).
 					OrderExpr("id").Limit(eachChunk).Scan(ctx)
 				if err != nil || len(rows) == 0 {
 					return err

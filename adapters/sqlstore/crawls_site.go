@@ -119,7 +119,7 @@ func (s *CrawlStore) FinishCrawl(ctx context.Context, id int64, f ports.CrawlFin
 		}
 		_, err = tx.NewUpdate().Model((*urlRow)(nil)).
 			Set("inlinks = (SELECT count(*) FROM crawl_links AS l WHERE l.crawl_id = u.crawl_id AND l.to_url = u.url AND l.from_id <> u.id)").
-			Where("crawl_id = ? AND recorded", id).Exec(ctx)
+			Where("crawl_id = ? AND recorded = TRUE", id).Exec(ctx)
 		if err != nil {
 			return s.wrap("count inlinks", err)
 		}

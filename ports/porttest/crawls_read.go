@@ -122,7 +122,7 @@ func testCrawlIssues(t *testing.T, st CrawlStores, u owners) {
 		t.Fatalf("Issues = %v (%d), %v", all, total, err)
 	}
 	want := crawl.Issue{Type: crawl.DuplicateTitle, URL: pageURL(c, 3), Detail: "dup", Related: []string{pageURL(c, 0), pageURL(c, 1)}, RelatedTotal: 2}
-	if !reflect.DeepEqual(all[1], want) || all[3].Line != 3 || all[3].LineText != "Disalow: /x" || all[2].Related != nil && len(all[2].Related) != 0 {
+	if !reflect.DeepEqual(all[1], want) || all[3].Line != 3 || all[3].LineText != "Disalow: /x" || len(all[2].Related) != 0 {
 		t.Errorf("Issues = %+v", all)
 	}
 	for _, tc := range []struct {
