@@ -355,3 +355,29 @@ func (s *ReportStore) StartAnalysis(_ context.Context, userID, id int64, limit i
 	s.reports[id] = next
 	return next.load(), nil
 }
+
+// finishClaim runs create under the store's lock when idem is nil or the
+// user's unfinished record of idem.Key is held by idem.Claim, then
+// finishes that record with idem.Outcome and the ids create returns, so a
+// creation in another store and its key are stored together or not at
+// all. report.ErrClaimLost when the claim is no longer held.
+func (s *ReportStore) finishClaim(idem *report.Idempotency, create func() ([]int64, error)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if idem == nil {
+		_, err := create()
+		return err
+	}
+	k := idemKey{idem.UserID, idem.Key}
+	held, found := s.keys[k]
+	if !found || held.Done() || held.Claim != idem.Claim {
+		return report.ErrClaimLost
+	}
+	ids, err := create()
+	if err != nil {
+		return err
+	}
+	held.Outcome, held.ReportIDs = idem.Outcome, ids
+	s.keys[k] = held
+	return nil
+}

@@ -45,3 +45,7 @@ func ReviewsSubscription(changed func(pin postal.Pincode)) Subscription {
 		Missed:  func() { changed("") },
 	}
 }
+
+// NewCrawlStore returns the store of crawls, their frontiers, pages, links
+// and issues in the database.
+func NewCrawlStore(db *DB) *sqlstore.CrawlStore { return sqlstore.NewCrawlStore(db.Engine()) }

@@ -21,3 +21,7 @@ func NewReportStore(db *DB) *sqlstore.ReportStore { return sqlstore.NewReportSto
 
 // NewReviewStore returns the store of reviews and likes in the file.
 func NewReviewStore(db *DB) *sqlstore.ReviewStore { return sqlstore.NewReviewStore(db.Engine()) }
+
+// NewCrawlStore returns the store of crawls, their frontiers, pages, links
+// and issues in the file.
+func NewCrawlStore(db *DB) *sqlstore.CrawlStore { return sqlstore.NewCrawlStore(db.Engine()) }

@@ -35,6 +35,15 @@ func (d dialect) contains(column string) string {
 	return "instr(" + column + ", ?) > 0"
 }
 
+// least is the smaller of two expressions: least() on PostgreSQL,
+// SQLite's two-argument min().
+func (d dialect) least(a, b string) string {
+	if d.pg {
+		return "least(" + a + ", " + b + ")"
+	}
+	return "min(" + a + ", " + b + ")"
+}
+
 // binary is column under the collation that orders text by its bytes, as
 // the memory store orders strings.
 func (d dialect) binary(column string) string {

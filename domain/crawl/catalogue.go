@@ -1,6 +1,11 @@
 package crawl
 
-import "github.com/pinsight/pinsight/domain/pagecheck"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/pinsight/pinsight/domain/pagecheck"
+)
 
 // IssueType names a site-level issue; the names are part of the API.
 type IssueType string
@@ -113,4 +118,19 @@ func Definition(t IssueType) (IssueDef, bool) {
 func ParseIssueType(s string) (IssueType, bool) {
 	_, ok := catalogueIndex[IssueType(s)]
 	return IssueType(s), ok
+}
+
+// SortIssueTypes sorts types in catalogue order (unknown types last).
+func SortIssueTypes(types []IssueType) {
+	slices.SortFunc(types, func(a, b IssueType) int {
+		ia, oka := catalogueIndex[a]
+		ib, okb := catalogueIndex[b]
+		if !oka {
+			ia = len(Catalogue)
+		}
+		if !okb {
+			ib = len(Catalogue)
+		}
+		return cmp.Compare(ia, ib)
+	})
 }

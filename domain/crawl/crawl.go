@@ -23,12 +23,16 @@ type Crawl struct {
 	PasswordHash string
 	Status       Status
 	Failure      string // why it failed, when Status is StatusFailed
-	Progress     Progress
-	Score        int              // the average score of its crawled pages, 0-100
-	Rating       pagecheck.Rating // pagecheck.RatingFor(Score)
-	CreatedAt    time.Time
-	StartedAt    time.Time // zero until running
-	FinishedAt   time.Time // zero until final
+	// CancelRequested tells the running crawler to stop: its user
+	// cancelled it. The crawler ends it as StatusCancelled.
+	CancelRequested bool
+	Progress        Progress
+	Score           int              // the average score of its crawled pages, 0-100
+	Rating          pagecheck.Rating // pagecheck.RatingFor(Score); "" until final
+	Summary         Summary          // set when final
+	CreatedAt       time.Time
+	StartedAt       time.Time // zero until running
+	FinishedAt      time.Time // zero until final
 }
 
 // Progress counts a crawl's URLs.

@@ -1,5 +1,7 @@
 package crawl
 
+import "cmp"
+
 // NoDepth is the depth of a URL found only in a sitemap: no chain of
 // links from the start URL reaches it.
 const NoDepth = -1
@@ -61,4 +63,24 @@ func (p Page) Indexable() bool {
 // own, and a URL not fetched because robots.txt disallows it).
 func (p Page) Broken() bool {
 	return !p.BlockedByRobots && !p.RedirectLoop && (p.Status >= 400 || p.Status == 0)
+}
+
+// CompareDepth orders depths shallow first, NoDepth after every depth.
+func CompareDepth(a, b int) int {
+	if (a < 0) != (b < 0) {
+		if a < 0 {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Compare(a, b)
+}
+
+// MinDepth is the shallower of two depths of one URL (NoDepth only when
+// both are).
+func MinDepth(a, b int) int {
+	if CompareDepth(a, b) <= 0 {
+		return a
+	}
+	return b
 }

@@ -9,12 +9,12 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the in-memory account, report and review stores, the
+// Module provides the in-memory account, report, crawl and review stores, the
 // in-process queue of analyses (it needs a ports.JobSettings) and rate
 // limiter: the throwaway storage (memory:).
 var Module = fx.Module("memory",
 	fx.Provide(fx.Annotate(memory.NewAccountStore, fx.As(new(ports.AccountStore)))),
-	fx.Provide(memory.NewReportStore, reportStore, webhookStore, newJobs),
+	fx.Provide(memory.NewReportStore, reportStore, webhookStore, crawlStore, newJobs),
 	fx.Provide(fx.Annotate(memory.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	RateLimiter,
 )
@@ -22,6 +22,10 @@ var Module = fx.Module("memory",
 func reportStore(s *memory.ReportStore) ports.ReportStore { return s }
 
 func webhookStore(s *memory.ReportStore) ports.WebhookStore { return s }
+
+// crawlStore provides the crawl store, whose Idempotency-Key records are
+// the report store's.
+func crawlStore(s *memory.ReportStore) ports.CrawlStore { return memory.NewCrawlStore(s) }
 
 // newJobs provides the in-process queue of analyses over the reports.
 // It is the queue of webhook deliveries too.

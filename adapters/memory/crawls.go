@@ -1,0 +1,304 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// CrawlStore keeps crawls, their frontiers, pages, links and issues in
+// memory. Its Idempotency-Key records are its ReportStore's.
+type CrawlStore struct {
+	mu      sync.RWMutex
+	reports *ReportStore
+	lastID  int64 // of crawls
+	lastURL int64 // of frontier rows, across crawls
+	crawls  map[int64]*crawlData
+	sites   map[string]siteHold
+}
+
+// siteHold is the crawl holding a site, until its lease expires.
+type siteHold struct {
+	crawlID int64
+	holder  string
+	until   time.Time
+}
+
+// crawlData is one crawl and everything found by it.
+type crawlData struct {
+	c      crawl.Crawl
+	byURL  map[string]*frontierRow
+	rows   []*frontierRow // in ID order
+	issues []crawl.Issue
+}
+
+// frontierRow is a URL of a crawl: waiting, leased or recorded.
+type frontierRow struct {
+	id         int64
+	url        ports.FrontierURL
+	leaseUntil time.Time // zero when never leased
+	recorded   bool
+	page       ports.CrawlPage // when recorded; Results nil (kept as JSON in results)
+	results    []byte
+}
+
+// NewCrawlStore returns an empty crawl store whose Idempotency-Key records
+// are reports'.
+func NewCrawlStore(reports *ReportStore) *CrawlStore {
+	return &CrawlStore{reports: reports, crawls: map[int64]*crawlData{}, sites: map[string]siteHold{}}
+}
+
+// cloneCrawl is c with its own slices.
+func cloneCrawl(c crawl.Crawl) crawl.Crawl {
+	c.Settings.Include = slices.Clone(c.Settings.Include)
+	c.Settings.Exclude = slices.Clone(c.Settings.Exclude)
+	c.Settings.Headers = slices.Clone(c.Settings.Headers)
+	c.Summary.Issues = slices.Clone(c.Summary.Issues)
+	c.Summary.Checks = slices.Clone(c.Summary.Checks)
+	c.Summary.AI = slices.Clone(c.Summary.AI)
+	c.Summary.LLMsTxt.Findings = slices.Clone(c.Summary.LLMsTxt.Findings)
+	return c
+}
+
+// CreateCrawl implements ports.CrawlStore.
+func (s *CrawlStore) CreateCrawl(_ context.Context, c crawl.Crawl, limit int, idem *report.Idempotency) (crawl.Crawl, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if limit > 0 {
+		active := 0
+		for _, d := range s.crawls {
+			if d.c.UserID == c.UserID && !d.c.Status.Final() {
+				active++
+			}
+		}
+		if active >= limit {
+			return crawl.Crawl{}, crawl.ErrActiveLimit
+		}
+	}
+	c = cloneCrawl(c)
+	c.ID, c.Token, c.Status, c.Failure, c.CancelRequested = s.lastID+1, report.NewShareToken(), crawl.StatusQueued, "", false
+	c.Progress, c.Score, c.Rating, c.Summary = crawl.Progress{}, 0, "", crawl.Summary{}
+	c.Settings.Password = ""
+	c.CreatedAt, c.StartedAt, c.FinishedAt = micro(c.CreatedAt), time.Time{}, time.Time{}
+	err := s.reports.finishClaim(idem, func() ([]int64, error) {
+		s.crawls[c.ID] = &crawlData{c: c, byURL: map[string]*frontierRow{}}
+		s.lastID = c.ID
+		return []int64{c.ID}, nil
+	})
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	return cloneCrawl(c), nil
+}
+
+// micro is t in UTC to the microsecond, as databases keep it.
+func micro(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+// owned returns the user's crawl id; the caller holds the lock.
+func (s *CrawlStore) owned(userID, id int64) (*crawlData, error) {
+	d, ok := s.crawls[id]
+	if !ok || d.c.UserID != userID {
+		return nil, crawl.ErrNotFound
+	}
+	return d, nil
+}
+
+// byID returns crawl id; the caller holds the lock.
+func (s *CrawlStore) byID(id int64) (*crawlData, error) {
+	d, ok := s.crawls[id]
+	if !ok {
+		return nil, crawl.ErrNotFound
+	}
+	return d, nil
+}
+
+// Crawl implements ports.CrawlStore.
+func (s *CrawlStore) Crawl(_ context.Context, userID, id int64) (crawl.Crawl, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, err := s.owned(userID, id)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	return cloneCrawl(d.c), nil
+}
+
+// CrawlByID implements ports.CrawlStore.
+func (s *CrawlStore) CrawlByID(_ context.Context, id int64) (crawl.Crawl, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	return cloneCrawl(d.c), nil
+}
+
+// Crawls implements ports.CrawlStore.
+func (s *CrawlStore) Crawls(_ context.Context, userID int64, q crawl.ListQuery) ([]crawl.Crawl, int, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var all []crawl.Crawl
+	for _, d := range s.crawls {
+		if d.c.UserID == userID && q.Matches(d.c) {
+			all = append(all, d.c)
+		}
+	}
+	slices.SortFunc(all, q.Compare)
+	page := pageOf(all, q.Page)
+	out := make([]crawl.Crawl, len(page))
+	for i, c := range page {
+		out[i] = cloneCrawl(c)
+	}
+	return out, len(all), nil
+}
+
+// PreviousCrawl implements ports.CrawlStore.
+func (s *CrawlStore) PreviousCrawl(_ context.Context, userID, id int64) (crawl.Crawl, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, err := s.owned(userID, id)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	var best *crawlData
+	for _, o := range s.crawls {
+		if o.c.UserID == userID && o.c.Site == d.c.Site && o.c.ID < id && o.c.Status == crawl.StatusFinished &&
+			(best == nil || o.c.ID > best.c.ID) {
+			best = o
+		}
+	}
+	if best == nil {
+		return crawl.Crawl{}, crawl.ErrNotFound
+	}
+	return cloneCrawl(best.c), nil
+}
+
+// CancelCrawl implements ports.CrawlStore.
+func (s *CrawlStore) CancelCrawl(_ context.Context, userID, id int64, at time.Time) (crawl.Crawl, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.owned(userID, id)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	switch d.c.Status {
+	case crawl.StatusQueued:
+		d.c.Status, d.c.FinishedAt, d.c.Settings.Headers = crawl.StatusCancelled, micro(at), nil
+		s.release(id)
+	case crawl.StatusRunning:
+		d.c.CancelRequested = true
+	default:
+		return crawl.Crawl{}, crawl.ErrTransition
+	}
+	return cloneCrawl(d.c), nil
+}
+
+// release drops crawl id's hold of its site, if it has it.
+func (s *CrawlStore) release(id int64) {
+	for site, h := range s.sites {
+		if h.crawlID == id {
+			delete(s.sites, site)
+		}
+	}
+}
+
+// DeleteCrawl implements ports.CrawlStore.
+func (s *CrawlStore) DeleteCrawl(_ context.Context, userID, id int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.owned(userID, id); err != nil {
+		return err
+	}
+	delete(s.crawls, id)
+	s.release(id)
+	return nil
+}
+
+// ClaimSite implements ports.CrawlStore.
+func (s *CrawlStore) ClaimSite(_ context.Context, id int64, holder string, now, until time.Time) (crawl.Crawl, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return crawl.Crawl{}, false, err
+	}
+	if d.c.Status.Final() {
+		return cloneCrawl(d.c), false, nil
+	}
+	if h, held := s.sites[d.c.Site]; held && now.Before(h.until) && (h.crawlID != id || h.holder != holder) {
+		return cloneCrawl(d.c), false, nil
+	}
+	s.sites[d.c.Site] = siteHold{crawlID: id, holder: holder, until: micro(until)}
+	if d.c.Status == crawl.StatusQueued {
+		d.c.Status, d.c.StartedAt = crawl.StatusRunning, micro(now)
+	}
+	return cloneCrawl(d.c), true, nil
+}
+
+// RenewSite implements ports.CrawlStore.
+func (s *CrawlStore) RenewSite(_ context.Context, id int64, holder string, until time.Time) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return false, err
+	}
+	h, held := s.sites[d.c.Site]
+	if !held || h.crawlID != id || h.holder != holder || d.c.Status.Final() {
+		return false, crawl.ErrLeaseLost
+	}
+	h.until = micro(until)
+	s.sites[d.c.Site] = h
+	return d.c.CancelRequested, nil
+}
+
+// FinishCrawl implements ports.CrawlStore.
+func (s *CrawlStore) FinishCrawl(_ context.Context, id int64, f ports.CrawlFinish) (crawl.Crawl, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	next, err := d.c.Status.Transition(f.Status)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	if !next.Final() {
+		return crawl.Crawl{}, crawl.ErrTransition
+	}
+	c := d.c
+	c.Status, c.Failure, c.Score, c.Rating, c.FinishedAt = next, f.Failure, f.Score, f.Rating, micro(f.At)
+	c.Summary, c.Settings.Headers = f.Summary, nil
+	d.c = cloneCrawl(c)
+	inlinks := map[string]int{}
+	for _, r := range d.rows {
+		if r.recorded {
+			for _, to := range r.page.Page.Outlinks {
+				if to != r.url.URL {
+					inlinks[to]++
+				}
+			}
+		}
+	}
+	for _, r := range d.rows {
+		if r.recorded {
+			r.page.Inlinks = inlinks[r.url.URL]
+		}
+	}
+	s.release(id)
+	return cloneCrawl(d.c), nil
+}
+
+// Interface guard.
+var _ ports.CrawlStore = (*CrawlStore)(nil)
+
+// errEncode wraps a failure to encode a page's results.
+func errEncode(err error) error { return fmt.Errorf("memory: encode results: %w", err) }

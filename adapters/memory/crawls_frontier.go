@@ -1,0 +1,171 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// AddURLs implements ports.CrawlStore.
+func (s *CrawlStore) AddURLs(_ context.Context, id int64, urls []ports.FrontierURL) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return 0, err
+	}
+	added := 0
+	for _, u := range urls {
+		if r, ok := d.byURL[u.URL]; ok {
+			r.url.Depth = crawl.MinDepth(r.url.Depth, u.Depth)
+			r.url.InSitemap = r.url.InSitemap || u.InSitemap
+			continue
+		}
+		u.Attempt = 0
+		s.addRow(d, u)
+		added++
+	}
+	return added, nil
+}
+
+// addRow appends a new frontier row to d; the caller holds the lock.
+func (s *CrawlStore) addRow(d *crawlData, u ports.FrontierURL) *frontierRow {
+	s.lastURL++
+	r := &frontierRow{id: s.lastURL, url: u}
+	d.byURL[u.URL], d.rows = r, append(d.rows, r)
+	d.c.Progress.Discovered++
+	return r
+}
+
+// ClaimURLs implements ports.CrawlStore.
+func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until time.Time) ([]ports.FrontierURL, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return nil, err
+	}
+	busy := 0
+	var free []*frontierRow
+	for _, r := range d.rows {
+		switch {
+		case r.recorded:
+			if !r.page.Page.BlockedByRobots {
+				busy++
+			}
+		case !r.leaseUntil.IsZero() && now.Before(r.leaseUntil):
+			busy++
+		default:
+			free = append(free, r)
+		}
+	}
+	n = min(n, d.c.Settings.MaxPages-busy, len(free))
+	if n <= 0 {
+		return nil, nil
+	}
+	slices.SortFunc(free, func(a, b *frontierRow) int {
+		return cmp.Or(crawl.CompareDepth(a.url.Depth, b.url.Depth), cmp.Compare(a.id, b.id))
+	})
+	out := make([]ports.FrontierURL, n)
+	for i, r := range free[:n] {
+		r.leaseUntil = micro(until)
+		r.url.Attempt++
+		out[i] = r.url
+	}
+	return out, nil
+}
+
+// RecordPages implements ports.CrawlStore: every page is encoded before
+// any is stored.
+func (s *CrawlStore) RecordPages(_ context.Context, id int64, pages []ports.FetchedPage) error {
+	results := make([][]byte, len(pages))
+	for i, p := range pages {
+		b, err := json.Marshal(p.Results)
+		if err != nil {
+			return errEncode(err)
+		}
+		results[i] = b
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return err
+	}
+	for i, p := range pages {
+		r, ok := d.byURL[p.Page.URL]
+		if !ok {
+			r = s.addRow(d, ports.FrontierURL{URL: p.Page.URL, Depth: p.Page.Depth, InSitemap: p.Page.InSitemap})
+		}
+		if r.recorded {
+			countPage(&d.c.Progress, r.page.Page, -1)
+		}
+		p.Results = nil
+		p.Page = clonePage(p.Page)
+		p.Page.Outlinks = uniqueLinks(p.Page.Outlinks)
+		p.ResponseTime = p.ResponseTime.Truncate(time.Microsecond)
+		p.FetchedAt = micro(p.FetchedAt)
+		r.recorded, r.results = true, results[i]
+		r.page = ports.CrawlPage{ID: r.id, FetchedPage: p, Indexable: p.Page.Indexable(), Outlinks: len(p.Page.Outlinks), Inlinks: r.page.Inlinks}
+		countPage(&d.c.Progress, p.Page, 1)
+	}
+	return nil
+}
+
+// countPage adds sign times p to the progress counters.
+func countPage(pr *crawl.Progress, p crawl.Page, sign int) {
+	switch {
+	case p.BlockedByRobots:
+		pr.Blocked += sign
+	case p.Broken():
+		pr.Crawled += sign
+		pr.Failed += sign
+	default:
+		pr.Crawled += sign
+	}
+}
+
+// uniqueLinks is links without repeats, in first-seen order.
+func uniqueLinks(links []string) []string {
+	seen := make(map[string]bool, len(links))
+	out := make([]string, 0, len(links))
+	for _, l := range links {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// clonePage is p with its own slices.
+func clonePage(p crawl.Page) crawl.Page {
+	p.Redirects, p.Hreflang, p.Outlinks = slices.Clone(p.Redirects), slices.Clone(p.Hreflang), slices.Clone(p.Outlinks)
+	return p
+}
+
+// SaveIssues implements ports.CrawlStore.
+func (s *CrawlStore) SaveIssues(_ context.Context, id int64, issues []crawl.Issue) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return err
+	}
+	d.issues = make([]crawl.Issue, len(issues))
+	for i, is := range issues {
+		d.issues[i] = cloneIssue(is)
+	}
+	return nil
+}
+
+// cloneIssue is i with its own Related.
+func cloneIssue(i crawl.Issue) crawl.Issue {
+	i.Related = slices.Clone(i.Related)
+	return i
+}

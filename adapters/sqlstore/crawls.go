@@ -1,0 +1,306 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/ports"
+)
+
+type crawlRow struct {
+	bun.BaseModel `bun:"table:crawls,alias:c"`
+
+	ID              int64  `bun:"id,pk,autoincrement"`
+	UserID          int64  `bun:"user_id"`
+	Token           string `bun:"token"`
+	Site            string `bun:"site"`
+	SiteKey         string `bun:"site_key"` // report.URLKey(Site): what search matches
+	Settings        string `bun:"settings"` // JSON of crawl.Settings without headers and password
+	Headers         string `bun:"headers"`  // JSON; "null" once final
+	PasswordHash    string `bun:"password_hash"`
+	Status          string `bun:"status"`
+	Failure         string `bun:"failure"`
+	CancelRequested bool   `bun:"cancel_requested"`
+	Discovered      int    `bun:"discovered"`
+	Crawled         int    `bun:"crawled"`
+	Failed          int    `bun:"failed"`
+	Blocked         int    `bun:"blocked"`
+	Score           int    `bun:"score"`
+	Rating          string `bun:"rating"`
+	Summary         string `bun:"summary"` // JSON of crawl.Summary
+	CreatedAt       stamp  `bun:"created_at"`
+	StartedAt       stamp  `bun:"started_at"`
+	FinishedAt      stamp  `bun:"finished_at"`
+}
+
+// jsonText is v as JSON text, for the JSON columns (jsonb on PostgreSQL
+// takes the text as it is).
+func jsonText(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("sqlstore: encode %T: %w", v, err)
+	}
+	return string(b), nil
+}
+
+// fromJSON decodes a stored JSON column into v.
+func fromJSON(text string, v any) error {
+	if err := json.Unmarshal([]byte(text), v); err != nil {
+		return fmt.Errorf("sqlstore: stored %T does not decode: %w", v, err)
+	}
+	return nil
+}
+
+func crawlRowOf(c crawl.Crawl) (crawlRow, error) {
+	settings := c.Settings
+	headers := settings.Headers
+	settings.Headers, settings.Password = nil, ""
+	if c.Status.Final() {
+		headers = nil
+	}
+	st, err := jsonText(settings)
+	if err != nil {
+		return crawlRow{}, err
+	}
+	hd, err := jsonText(headers)
+	if err != nil {
+		return crawlRow{}, err
+	}
+	sum, err := jsonText(c.Summary)
+	if err != nil {
+		return crawlRow{}, err
+	}
+	return crawlRow{ID: c.ID, UserID: c.UserID, Token: c.Token, Site: c.Site, SiteKey: report.URLKey(c.Site), Settings: st, Headers: hd,
+		PasswordHash: c.PasswordHash, Status: string(c.Status), Failure: c.Failure, CancelRequested: c.CancelRequested,
+		Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled, Failed: c.Progress.Failed, Blocked: c.Progress.Blocked,
+		Score: c.Score, Rating: string(c.Rating), Summary: sum,
+		CreatedAt: stampOf(c.CreatedAt), StartedAt: stampOf(c.StartedAt), FinishedAt: stampOf(c.FinishedAt)}, nil
+}
+
+func (r crawlRow) toDomain() (crawl.Crawl, error) {
+	c := crawl.Crawl{ID: r.ID, UserID: r.UserID, Token: r.Token, Site: r.Site, PasswordHash: r.PasswordHash,
+		Status: crawl.Status(r.Status), Failure: r.Failure, CancelRequested: r.CancelRequested,
+		Progress: crawl.Progress{Discovered: r.Discovered, Crawled: r.Crawled, Failed: r.Failed, Blocked: r.Blocked},
+		Score:    r.Score, Rating: pagecheck.Rating(r.Rating),
+		CreatedAt: r.CreatedAt.utc(), StartedAt: r.StartedAt.utc(), FinishedAt: r.FinishedAt.utc()}
+	if err := fromJSON(r.Settings, &c.Settings); err != nil {
+		return crawl.Crawl{}, err
+	}
+	if err := fromJSON(r.Headers, &c.Settings.Headers); err != nil {
+		return crawl.Crawl{}, err
+	}
+	if err := fromJSON(r.Summary, &c.Summary); err != nil {
+		return crawl.Crawl{}, err
+	}
+	return c, nil
+}
+
+// CrawlStore keeps crawls, their sites' holds, frontiers, pages, links and
+// issues. Its Idempotency-Key records are the report store's table.
+type CrawlStore struct{ store }
+
+// NewCrawlStore returns the crawl store on e.
+func NewCrawlStore(e Engine) *CrawlStore { return &CrawlStore{newStore(e)} }
+
+// CreateCrawl implements ports.CrawlStore: one transaction locks the
+// user's row (PostgreSQL; SQLite's writer serialises its transactions),
+// counts the user's active crawls, inserts and finishes the key.
+func (s *CrawlStore) CreateCrawl(ctx context.Context, c crawl.Crawl, limit int, idem *report.Idempotency) (crawl.Crawl, error) {
+	c.ID, c.Token, c.Status, c.Failure, c.CancelRequested = 0, report.NewShareToken(), crawl.StatusQueued, "", false
+	c.Progress, c.Score, c.Rating, c.Summary = crawl.Progress{}, 0, "", crawl.Summary{}
+	c.StartedAt, c.FinishedAt = time.Time{}, time.Time{}
+	row, err := crawlRowOf(c)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	err = s.inTx(ctx, "create crawl", func(ctx context.Context, tx bun.Tx) error {
+		if err := s.lockUser(ctx, tx, c.UserID); err != nil {
+			return err
+		}
+		if limit > 0 {
+			n, err := tx.NewSelect().Model((*crawlRow)(nil)).
+				Where("user_id = ? AND status IN (?, ?)", c.UserID, string(crawl.StatusQueued), string(crawl.StatusRunning)).Count(ctx)
+			if err != nil {
+				return s.wrap("count active crawls", err)
+			}
+			if n >= int64(limit) {
+				return crawl.ErrActiveLimit
+			}
+		}
+		if _, err := tx.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
+			return s.wrap("create crawl", err)
+		}
+		if idem == nil {
+			return nil
+		}
+		return s.finishIdempotency(ctx, tx, *idem, []int64{row.ID})
+	})
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	return row.toDomain()
+}
+
+// Crawl implements ports.CrawlStore.
+func (s *CrawlStore) Crawl(ctx context.Context, userID, id int64) (crawl.Crawl, error) {
+	return s.oneCrawl(ctx, "id = ? AND user_id = ?", id, userID)
+}
+
+// CrawlByID implements ports.CrawlStore.
+func (s *CrawlStore) CrawlByID(ctx context.Context, id int64) (crawl.Crawl, error) {
+	return s.oneCrawl(ctx, "id = ?", id)
+}
+
+// oneCrawl reads the crawl matching where, or crawl.ErrNotFound.
+func (s *CrawlStore) oneCrawl(ctx context.Context, where string, args ...any) (crawl.Crawl, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	var row crawlRow
+	if err := s.e.Read.NewSelect().Model(&row).Where(where, args...).Scan(ctx); err != nil {
+		return crawl.Crawl{}, s.missing(err, crawl.ErrNotFound, "read crawl")
+	}
+	return row.toDomain()
+}
+
+// crawlsOf turns stored rows into crawls.
+func crawlsOf(rows []crawlRow) ([]crawl.Crawl, error) {
+	out := make([]crawl.Crawl, len(rows))
+	for i, row := range rows {
+		c, err := row.toDomain()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// Crawls implements ports.CrawlStore.
+func (s *CrawlStore) Crawls(ctx context.Context, userID int64, q crawl.ListQuery) ([]crawl.Crawl, int, error) {
+	if s.dialect.unstorable(q.Search, string(q.Status)) {
+		return []crawl.Crawl{}, 0, nil
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	var rows []crawlRow
+	sel := s.e.Read.NewSelect().Model(&rows).Where("user_id = ?", userID)
+	if q.Status != "" {
+		sel.Where("status = ?", string(q.Status))
+	}
+	if q.Search != "" {
+		sel.Where(s.dialect.contains("site_key"), q.Search)
+	}
+	dir := direction(q.Desc)
+	switch q.SortBy {
+	case crawl.SortByCreatedAt:
+		sel.OrderExpr("created_at " + dir)
+	case crawl.SortByPages:
+		sel.OrderExpr("crawled " + dir)
+	case crawl.SortByScore:
+		sel.OrderExpr("score " + dir)
+	}
+	sel.OrderExpr("id " + dir).Limit(int64(q.WithDefaults().PerPage)).Offset(int64(q.Offset()))
+	total, err := sel.ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, s.wrap("list crawls", err)
+	}
+	out, err := crawlsOf(rows)
+	return out, int(total), err
+}
+
+// PreviousCrawl implements ports.CrawlStore.
+func (s *CrawlStore) PreviousCrawl(ctx context.Context, userID, id int64) (crawl.Crawl, error) {
+	c, err := s.Crawl(ctx, userID, id)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	return s.oneCrawl(ctx, "id = (SELECT max(id) FROM crawls WHERE user_id = ? AND site = ? AND status = ? AND id < ?)",
+		userID, c.Site, string(crawl.StatusFinished), id)
+}
+
+// lockCrawl reads crawl id (the user's when userID is not 0) in tx,
+// locking its row where rows lock.
+func (s *CrawlStore) lockCrawl(ctx context.Context, tx bun.Tx, userID, id int64) (crawlRow, crawl.Crawl, error) {
+	var row crawlRow
+	sel := tx.NewSelect().Model(&row).Where("id = ?", id)
+	if userID != 0 {
+		sel.Where("user_id = ?", userID)
+	}
+	if err := s.dialect.lockRows(sel, false).Scan(ctx); err != nil {
+		return crawlRow{}, crawl.Crawl{}, s.missing(err, crawl.ErrNotFound, "read crawl")
+	}
+	c, err := row.toDomain()
+	return row, c, err
+}
+
+// updateCrawl writes c over its row in tx and returns it as stored.
+func (s *CrawlStore) updateCrawl(ctx context.Context, tx bun.Tx, c crawl.Crawl) (crawl.Crawl, error) {
+	row, err := crawlRowOf(c)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	_, err = tx.NewUpdate().Model(&row).
+		Column("headers", "status", "failure", "cancel_requested", "score", "rating", "summary", "started_at", "finished_at").
+		WherePK().Exec(ctx)
+	if err != nil {
+		return crawl.Crawl{}, s.wrap("update crawl", err)
+	}
+	return row.toDomain()
+}
+
+// CancelCrawl implements ports.CrawlStore.
+func (s *CrawlStore) CancelCrawl(ctx context.Context, userID, id int64, at time.Time) (crawl.Crawl, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	var out crawl.Crawl
+	err := s.inTx(ctx, "cancel crawl", func(ctx context.Context, tx bun.Tx) error {
+		_, c, err := s.lockCrawl(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		switch c.Status {
+		case crawl.StatusQueued:
+			c.Status, c.FinishedAt, c.Settings.Headers = crawl.StatusCancelled, at, nil
+			if err := s.releaseSite(ctx, tx, id); err != nil {
+				return err
+			}
+		case crawl.StatusRunning:
+			c.CancelRequested = true
+		default:
+			return crawl.ErrTransition
+		}
+		out, err = s.updateCrawl(ctx, tx, c)
+		return err
+	})
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
+	return out, nil
+}
+
+// DeleteCrawl implements ports.CrawlStore: the crawl's frontier, pages,
+// links, issues and site hold go with its row (ON DELETE CASCADE).
+func (s *CrawlStore) DeleteCrawl(ctx context.Context, userID, id int64) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	res, err := s.e.Write.NewDelete().Model((*crawlRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+	if err != nil {
+		return s.wrap("delete crawl", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return crawl.ErrNotFound
+	}
+	return nil
+}
+
+// Interface guard.
+var _ ports.CrawlStore = (*CrawlStore)(nil)

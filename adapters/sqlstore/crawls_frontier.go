@@ -1,0 +1,339 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// storedNoDepth is how crawl.NoDepth is stored, so that ordering by depth
+// puts sitemap-only URLs last.
+const storedNoDepth = 1 << 30
+
+func depthOf(d int) int {
+	if d < 0 {
+		return storedNoDepth
+	}
+	return d
+}
+
+func depthFrom(stored int) int {
+	if stored >= storedNoDepth {
+		return crawl.NoDepth
+	}
+	return stored
+}
+
+// urlRow is a URL of a crawl's frontier and, once recorded, its page.
+type urlRow struct {
+	bun.BaseModel `bun:"table:crawl_urls,alias:u"`
+
+	ID           int64  `bun:"id,pk,autoincrement"`
+	CrawlID      int64  `bun:"crawl_id"`
+	URL          string `bun:"url"`
+	Depth        int    `bun:"depth"` // depthOf
+	InSitemap    bool   `bun:"in_sitemap"`
+	Source       string `bun:"source"`
+	Attempts     int    `bun:"attempts"`
+	LeaseUntil   stamp  `bun:"lease_until"`
+	Recorded     bool   `bun:"recorded"`
+	FinalURL     string `bun:"final_url"`
+	StatusCode   int    `bun:"status_code"`
+	Failure      string `bun:"failure"`
+	Redirects    string `bun:"redirects"` // JSON list
+	RedirectLoop bool   `bun:"redirect_loop"`
+	Title        string `bun:"title"`
+	Description  string `bun:"description"`
+	Canonical    string `bun:"canonical"`
+	Noindex      bool   `bun:"noindex"`
+	Fingerprint  int64  `bun:"fingerprint"` // the uint64's bits
+	Hreflang     string `bun:"hreflang"`    // JSON list
+	Blocked      bool   `bun:"blocked"`
+	Indexable    bool   `bun:"indexable"`
+	Outlinks     int    `bun:"outlinks"`
+	Inlinks      int    `bun:"inlinks"`
+	Score        int    `bun:"score"`
+	Rating       string `bun:"rating"`
+	ResponseUS   int64  `bun:"response_us"`
+	Bytes        int64  `bun:"bytes"`
+	FetchedAt    stamp  `bun:"fetched_at"`
+	Results      string `bun:"results"` // JSON; the last column, which lists never read
+}
+
+// newURLRow is a frontier row of u, not recorded.
+func newURLRow(crawlID int64, u ports.FrontierURL) urlRow {
+	return urlRow{CrawlID: crawlID, URL: u.URL, Depth: depthOf(u.Depth), InSitemap: u.InSitemap, Source: u.Source,
+		LeaseUntil: stampOf(time.Time{}), Redirects: "[]", Hreflang: "[]", Results: "{}", FetchedAt: stampOf(time.Time{})}
+}
+
+func (r urlRow) frontier() ports.FrontierURL {
+	return ports.FrontierURL{URL: r.URL, Depth: depthFrom(r.Depth), InSitemap: r.InSitemap, Source: r.Source, Attempt: r.Attempts}
+}
+
+// toPage is the recorded page of r, with Results when they were read.
+func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
+	p := ports.CrawlPage{ID: r.ID, Indexable: r.Indexable, Outlinks: r.Outlinks, Inlinks: r.Inlinks, FetchedPage: ports.FetchedPage{
+		Page: crawl.Page{URL: r.URL, FinalURL: r.FinalURL, Status: r.StatusCode, Failure: r.Failure, Depth: depthFrom(r.Depth),
+			RedirectLoop: r.RedirectLoop, Title: r.Title, Description: r.Description, Canonical: r.Canonical, Noindex: r.Noindex,
+			Fingerprint: uint64(r.Fingerprint), InSitemap: r.InSitemap, BlockedByRobots: r.Blocked},
+		Score: r.Score, Rating: pagecheck.Rating(r.Rating), ResponseTime: time.Duration(r.ResponseUS) * time.Microsecond,
+		Bytes: r.Bytes, FetchedAt: r.FetchedAt.utc()}}
+	if err := fromJSON(r.Redirects, &p.Page.Redirects); err != nil {
+		return ports.CrawlPage{}, err
+	}
+	if err := fromJSON(r.Hreflang, &p.Page.Hreflang); err != nil {
+		return ports.CrawlPage{}, err
+	}
+	if len(p.Page.Redirects) == 0 {
+		p.Page.Redirects = nil
+	}
+	if len(p.Page.Hreflang) == 0 {
+		p.Page.Hreflang = nil
+	}
+	if withResults {
+		if err := fromJSON(r.Results, &p.Results); err != nil {
+			return ports.CrawlPage{}, err
+		}
+	}
+	return p, nil
+}
+
+// linkRow is a link from a recorded page (its frontier row) to a URL.
+type linkRow struct {
+	bun.BaseModel `bun:"table:crawl_links,alias:l"`
+
+	ID      int64  `bun:"id,pk,autoincrement"`
+	CrawlID int64  `bun:"crawl_id"`
+	FromID  int64  `bun:"from_id"`
+	ToURL   string `bun:"to_url"`
+}
+
+// AddURLs implements ports.CrawlStore: one upsert per URL keeps the
+// smaller depth and ORs the sitemap flag, and Discovered grows by the
+// rows inserted, in one transaction.
+func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.FrontierURL) (int, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	added := 0
+	err := s.inTx(ctx, "add urls", func(ctx context.Context, tx bun.Tx) error {
+		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
+			return err
+		}
+		for _, u := range urls {
+			if s.dialect.unstorable(u.URL, u.Source) {
+				continue
+			}
+			row := newURLRow(id, u)
+			_, err := tx.NewInsert().Model(&row).
+				On("CONFLICT (crawl_id, url) DO UPDATE").
+				Set("depth = " + s.dialect.least("u.depth", "EXCLUDED.depth")).
+				Set("in_sitemap = u.in_sitemap OR EXCLUDED.in_sitemap").
+				Returning("NULL").Exec(ctx)
+			if err != nil {
+				return s.wrap("add url", err)
+			}
+		}
+		n, err := tx.NewSelect().Model((*urlRow)(nil)).Where("crawl_id = ?", id).Count(ctx)
+		if err != nil {
+			return s.wrap("count urls", err)
+		}
+		var before int
+		if err := tx.NewSelect().Model((*crawlRow)(nil)).Column("discovered").Where("id = ?", id).Scan(ctx, &before); err != nil {
+			return s.wrap("read discovered", err)
+		}
+		added = int(n) - before
+		_, err = tx.NewUpdate().Model((*crawlRow)(nil)).Set("discovered = ?", n).Where("id = ?", id).Exec(ctx)
+		return s.wrap("count discovered", err)
+	})
+	return added, err
+}
+
+// ClaimURLs implements ports.CrawlStore in one transaction: the crawl's
+// row is locked (claims of one crawl are serialised, so the MaxPages cap
+// holds), then the free URLs are read (skipping rows another transaction
+// holds) and leased.
+func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until time.Time) ([]ports.FrontierURL, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	var out []ports.FrontierURL
+	err := s.inTx(ctx, "claim urls", func(ctx context.Context, tx bun.Tx) error {
+		out = nil
+		_, c, err := s.lockCrawl(ctx, tx, 0, id)
+		if err != nil {
+			return err
+		}
+		leased, err := tx.NewSelect().Model((*urlRow)(nil)).
+			Where("crawl_id = ? AND recorded = FALSE AND lease_until > ?", id, stampOf(now)).Count(ctx)
+		if err != nil {
+			return s.wrap("count leased urls", err)
+		}
+		n = min(n, c.Settings.MaxPages-c.Progress.Crawled-int(leased))
+		if n <= 0 {
+			return nil
+		}
+		var rows []urlRow
+		sel := tx.NewSelect().Model(&rows).ExcludeColumn("results").
+			Where("crawl_id = ? AND recorded = FALSE AND lease_until <= ?", id, stampOf(now)).OrderExpr("depth, id").Limit(int64(n))
+		if err := s.dialect.lockRows(sel, true).Scan(ctx); err != nil {
+			return s.wrap("read free urls", err)
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		ids := make([]int64, len(rows))
+		for i, r := range rows {
+			ids[i] = r.ID
+		}
+		_, err = tx.NewUpdate().Model((*urlRow)(nil)).Set("lease_until = ?", stampOf(until)).Set("attempts = attempts + 1").
+			Where("id IN (?)", bun.List(ids)).Exec(ctx)
+		if err != nil {
+			return s.wrap("lease urls", err)
+		}
+		for _, r := range rows {
+			r.Attempts++
+			out = append(out, r.frontier())
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RecordPages implements ports.CrawlStore in one transaction: the rows of
+// the pages' URLs are read (and inserted when missing), each is updated
+// with its record, its links replaced, and the crawl's counters moved by
+// the difference.
+func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.FetchedPage) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	return s.inTx(ctx, "record pages", func(ctx context.Context, tx bun.Tx) error {
+		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
+			return err
+		}
+		var delta crawl.Progress
+		var links []linkRow
+		for _, p := range pages {
+			if s.dialect.unstorable(p.Page.URL) {
+				continue
+			}
+			var cur urlRow
+			err := tx.NewSelect().Model(&cur).ExcludeColumn("results").Where("crawl_id = ? AND url = ?", id, p.Page.URL).Scan(ctx)
+			switch {
+			case err == nil:
+				if cur.Recorded {
+					countRecord(&delta, cur.Blocked, cur.Blocked || cur.RedirectLoop || !(cur.StatusCode >= 400 || cur.StatusCode == 0), -1)
+				}
+			case isNoRows(err):
+				cur = newURLRow(id, ports.FrontierURL{URL: p.Page.URL, Depth: p.Page.Depth, InSitemap: p.Page.InSitemap})
+				if _, err := tx.NewInsert().Model(&cur).Returning("id").Exec(ctx); err != nil {
+					return s.wrap("add url", err)
+				}
+				delta.Discovered++
+			default:
+				return s.wrap("read url", err)
+			}
+			row, err := recordRow(cur, p)
+			if err != nil {
+				return err
+			}
+			_, err = tx.NewUpdate().Model(&row).
+				Column("recorded", "final_url", "status_code", "failure", "redirects", "redirect_loop", "title", "description",
+					"canonical", "noindex", "fingerprint", "hreflang", "blocked", "indexable", "outlinks", "score", "rating",
+					"response_us", "bytes", "fetched_at", "results").
+				WherePK().Exec(ctx)
+			if err != nil {
+				return s.wrap("record page", err)
+			}
+			if cur.Recorded {
+				if _, err := tx.NewDelete().Model((*linkRow)(nil)).Where("from_id = ?", cur.ID).Exec(ctx); err != nil {
+					return s.wrap("replace links", err)
+				}
+			}
+			for _, to := range uniqueLinks(p.Page.Outlinks) {
+				if !s.dialect.unstorable(to) {
+					links = append(links, linkRow{CrawlID: id, FromID: cur.ID, ToURL: to})
+				}
+			}
+			countRecord(&delta, p.Page.BlockedByRobots, !p.Page.Broken(), 1)
+		}
+		for from := 0; from < len(links); from += 1000 {
+			batch := links[from:min(from+1000, len(links))]
+			if _, err := tx.NewInsert().Model(&batch).Exec(ctx); err != nil {
+				return s.wrap("add links", err)
+			}
+		}
+		_, err := tx.NewUpdate().Model((*crawlRow)(nil)).
+			Set("discovered = discovered + ?", delta.Discovered).Set("crawled = crawled + ?", delta.Crawled).
+			Set("failed = failed + ?", delta.Failed).Set("blocked = blocked + ?", delta.Blocked).
+			Where("id = ?", id).Exec(ctx)
+		return s.wrap("count pages", err)
+	})
+}
+
+// countRecord adds sign times one record to the counters: blocked, or
+// crawled and, unless ok, failed.
+func countRecord(pr *crawl.Progress, blocked, ok bool, sign int) {
+	switch {
+	case blocked:
+		pr.Blocked += sign
+	case !ok:
+		pr.Crawled += sign
+		pr.Failed += sign
+	default:
+		pr.Crawled += sign
+	}
+}
+
+// recordRow is cur with p's record.
+func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
+	redirects, err := jsonText(nonNil(p.Page.Redirects))
+	if err != nil {
+		return urlRow{}, err
+	}
+	hreflang, err := jsonText(nonNil(p.Page.Hreflang))
+	if err != nil {
+		return urlRow{}, err
+	}
+	results := "{}"
+	if p.Results != nil {
+		if results, err = jsonText(p.Results); err != nil {
+			return urlRow{}, err
+		}
+	}
+	cur.Recorded, cur.FinalURL, cur.StatusCode, cur.Failure, cur.Redirects = true, p.Page.FinalURL, p.Page.Status, p.Page.Failure, redirects
+	cur.RedirectLoop, cur.Title, cur.Description, cur.Canonical = p.Page.RedirectLoop, p.Page.Title, p.Page.Description, p.Page.Canonical
+	cur.Noindex, cur.Fingerprint, cur.Hreflang, cur.Blocked = p.Page.Noindex, int64(p.Page.Fingerprint), hreflang, p.Page.BlockedByRobots
+	cur.Indexable, cur.Outlinks, cur.Score, cur.Rating = p.Page.Indexable(), len(uniqueLinks(p.Page.Outlinks)), p.Score, string(p.Rating)
+	cur.ResponseUS, cur.Bytes, cur.FetchedAt, cur.Results = p.ResponseTime.Microseconds(), p.Bytes, stampOf(p.FetchedAt), results
+	return cur, nil
+}
+
+// nonNil is ss, or an empty list for nil.
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
+}
+
+// uniqueLinks is links without repeats, in first-seen order.
+func uniqueLinks(links []string) []string {
+	seen := make(map[string]bool, len(links))
+	out := make([]string, 0, len(links))
+	for _, l := range links {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// isNoRows reports whether err says a query found no row.
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

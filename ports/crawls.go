@@ -1,0 +1,212 @@
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/paging"
+	"github.com/pinsight/pinsight/domain/report"
+)
+
+// CrawlStore keeps whole-site audits (crawls): the crawls themselves, the
+// hold of one running crawl per site, each crawl's frontier (the URLs it
+// found, to fetch or fetched) with its page records and links, and the
+// site-level issues found when it ends. Methods taking a userID are the
+// API's: another user's crawl is crawl.ErrNotFound, exactly like a missing
+// one. The others are the crawler's, which knows the crawl by id; callers
+// serving a user check ownership first (Crawl).
+type CrawlStore interface {
+	// CreateCrawl stores c (c.UserID owns it) as queued, assigning an ID
+	// greater than every ID assigned before and a share token no other
+	// crawl has; c.ID, c.Token, c.Status, progress, score and summary are
+	// ignored, and c.Settings.Password is never stored (c.PasswordHash
+	// is). It refuses with crawl.ErrActiveLimit, storing nothing, when
+	// the user already has limit crawls queued or running, counting and
+	// inserting atomically (concurrent creates never pass the cap); limit
+	// <= 0 sets no cap. When idem is not nil, the same transaction
+	// finishes the user's unfinished Idempotency-Key record (claimed with
+	// ReportStore.ClaimIdempotency of the same database) held by
+	// idem.Claim, its ReportIDs being the crawl's ID and its Outcome
+	// idem.Outcome; report.ErrClaimLost and nothing stored when that claim
+	// is no longer held.
+	CreateCrawl(ctx context.Context, c crawl.Crawl, limit int, idem *report.Idempotency) (crawl.Crawl, error)
+	// Crawl returns the user's crawl id, or crawl.ErrNotFound. Its
+	// Settings.Headers are those sent while it is not final, none after.
+	Crawl(ctx context.Context, userID, id int64) (crawl.Crawl, error)
+	// CrawlByID returns crawl id whoever owns it (for the crawler and
+	// share pages), or crawl.ErrNotFound.
+	CrawlByID(ctx context.Context, id int64) (crawl.Crawl, error)
+	// Crawls returns the page of the user's crawls selected by q (its
+	// filters, sort and page, as crawl.ListQuery orders them) and the
+	// number matching q's filters. Listed crawls carry every field.
+	Crawls(ctx context.Context, userID int64, q crawl.ListQuery) ([]crawl.Crawl, int, error)
+	// PreviousCrawl returns the user's newest finished crawl of the same
+	// site as crawl id created before it, or crawl.ErrNotFound (also when
+	// the user has no crawl id).
+	PreviousCrawl(ctx context.Context, userID, id int64) (crawl.Crawl, error)
+	// CancelCrawl cancels the user's crawl id: a queued crawl becomes
+	// cancelled at once (FinishedAt at); a running one gets
+	// CancelRequested, which its crawler reads from RenewSite and then
+	// ends it with FinishCrawl. crawl.ErrTransition for a final crawl.
+	CancelCrawl(ctx context.Context, userID, id int64, at time.Time) (crawl.Crawl, error)
+	// DeleteCrawl deletes the user's crawl id with its frontier, pages,
+	// links and issues, releasing its site; crawl.ErrNotFound when the
+	// user has none. A crawler still running it gets crawl.ErrNotFound
+	// from RenewSite.
+	DeleteCrawl(ctx context.Context, userID, id int64) error
+
+	// ClaimSite starts or resumes crawl id for the run named holder: when
+	// no other crawl holds the crawl's site (a hold ends at FinishCrawl or
+	// when its lease expires by now) and no other holder holds this crawl
+	// unexpired, it holds the site until until, moves a queued crawl to
+	// running (StartedAt now) and returns it with true. Otherwise, or when
+	// the crawl is final, it returns the crawl unchanged with false: a
+	// queued crawl waits, a final one is done. The check and the hold are
+	// one atomic step across processes sharing the store. A running crawl
+	// whose hold another crawl took over (its lease expired) stays running
+	// until it claims its site again. Errors: crawl.ErrNotFound.
+	ClaimSite(ctx context.Context, id int64, holder string, now, until time.Time) (crawl.Crawl, bool, error)
+	// RenewSite extends holder's hold of crawl id's site until until, and
+	// says whether the crawl's cancel was requested. Errors:
+	// crawl.ErrLeaseLost (the crawl ended, or another run holds the site
+	// or the crawl), crawl.ErrNotFound (the crawl was deleted).
+	RenewSite(ctx context.Context, id int64, holder string, until time.Time) (cancelRequested bool, err error)
+	// FinishCrawl moves crawl id to f.Status (crawl.Status.Transition:
+	// crawl.ErrTransition when it may not), with f's failure, score,
+	// rating and summary and FinishedAt f.At; counts every recorded
+	// page's inlinks (CrawlPage.Inlinks); forgets the request headers;
+	// and releases the site, in one transaction. Errors:
+	// crawl.ErrNotFound, crawl.ErrTransition.
+	FinishCrawl(ctx context.Context, id int64, f CrawlFinish) (crawl.Crawl, error)
+
+	// AddURLs adds discovered URLs (normalised, crawl.Normalize) to crawl
+	// id's frontier, each URL once per crawl: a URL already there keeps
+	// the smaller depth (crawl.NoDepth counting as the largest) and
+	// InSitemap becomes true when either says so; its Source stays the
+	// first. Discovered counts the new ones, which it returns. Errors:
+	// crawl.ErrNotFound.
+	AddURLs(ctx context.Context, id int64, urls []FrontierURL) (int, error)
+	// ClaimURLs leases to the caller at most n of crawl id's URLs waiting
+	// to be fetched, or leased before with a lease expired by now (a
+	// crashed fetch), until until, lowest depth first (crawl.NoDepth
+	// last), then in discovery order, each with Attempt one more. It
+	// never hands out more than the crawl's MaxPages minus the URLs
+	// recorded (not blocked) or leased unexpired, and never a URL another
+	// caller holds unexpired: callers in several processes share a crawl.
+	// None when nothing waits. Errors: crawl.ErrNotFound.
+	ClaimURLs(ctx context.Context, id int64, n int, now, until time.Time) ([]FrontierURL, error)
+	// RecordPages records fetched (or robots.txt-blocked) pages of crawl
+	// id, in one transaction: each page's record (its Page.URL is added
+	// to the frontier if it was not there; its depth and InSitemap are
+	// the frontier's, Page.Depth and Page.InSitemap ignored), and its
+	// outlinks as links. Recording a URL again replaces its record and
+	// links without counting it twice. Progress counts Crawled, Failed
+	// (crawl.Page.Broken) and Blocked. Errors: crawl.ErrNotFound.
+	RecordPages(ctx context.Context, id int64, pages []FetchedPage) error
+	// SaveIssues replaces crawl id's site-level issues with issues, kept
+	// in the order given (crawl.Detector.Finish's). Errors:
+	// crawl.ErrNotFound.
+	SaveIssues(ctx context.Context, id int64, issues []crawl.Issue) error
+
+	// Pages returns the page of crawl id's recorded pages selected by q
+	// and how many match q's filters; the user's only (crawl.ErrNotFound).
+	// Listed pages carry neither Results nor Outlinks.
+	Pages(ctx context.Context, userID, id int64, q PageQuery) ([]CrawlPage, int, error)
+	// Page returns one recorded page of the user's crawl id by its
+	// CrawlPage.ID, with its Results and Outlinks, or crawl.ErrNotFound.
+	Page(ctx context.Context, userID, id, pageID int64) (CrawlPage, error)
+	// Issues returns the page of crawl id's issues selected by q (in
+	// stored order) and how many match its filters; the user's only
+	// (crawl.ErrNotFound).
+	Issues(ctx context.Context, userID, id int64, q IssueQuery) ([]crawl.Issue, int, error)
+	// EachPage calls fn with every recorded page of crawl id in ID order,
+	// with its Outlinks but without Results and IssueTypes, reading them in bounded
+	// chunks (never the whole crawl at once, and no statement held open
+	// while fn runs). An error from fn stops it and is returned.
+	EachPage(ctx context.Context, id int64, fn func(CrawlPage) error) error
+	// EachIssue calls fn with every issue of crawl id in stored order, in
+	// chunks as EachPage does; the diff of two crawls reads both this way.
+	EachIssue(ctx context.Context, id int64, fn func(crawl.Issue) error) error
+	// EachLink calls fn with every link of crawl id (from a recorded
+	// page's URL to a URL it links to), by linking page in ID order, in
+	// chunks as EachPage does.
+	EachLink(ctx context.Context, id int64, fn func(from, to string) error) error
+}
+
+// CrawlFinish is how a crawl ends (CrawlStore.FinishCrawl).
+type CrawlFinish struct {
+	Status  crawl.Status // finished, cancelled or failed
+	Failure string       // why, when failed
+	Score   int          // the average score of its pages
+	Rating  pagecheck.Rating
+	Summary crawl.Summary
+	At      time.Time
+}
+
+// FrontierURL is a URL of a crawl's frontier.
+type FrontierURL struct {
+	URL       string // normalised
+	Depth     int    // clicks from the start URL; crawl.NoDepth
+	InSitemap bool
+	// Source says how it was found first: the URL of the page linking to
+	// it, "sitemap" or "start".
+	Source string
+	// Attempt is how many times it was leased, this one included (set by
+	// ClaimURLs; ignored by AddURLs).
+	Attempt int
+}
+
+// FetchedPage is what a crawler records of one URL it fetched (or did not
+// fetch: Page.BlockedByRobots).
+type FetchedPage struct {
+	Page         crawl.Page
+	Score        int // the page audit's score, 0 when not audited
+	Rating       pagecheck.Rating
+	Results      pagecheck.Results // the page audit, as a report's; nil when not audited
+	ResponseTime time.Duration
+	Bytes        int64 // the body's size
+	FetchedAt    time.Time
+}
+
+// CrawlPage is a recorded page as stored: its record (with the frontier's
+// depth and sitemap flag), audit and measures, and what the crawl learnt
+// of it since.
+type CrawlPage struct {
+	ID int64 // unique within the store, increasing in discovery order
+	FetchedPage
+	Indexable  bool // Page.Indexable
+	Outlinks   int  // len(Page.Outlinks)
+	Inlinks    int  // recorded pages linking to it (itself aside), counted by FinishCrawl
+	IssueTypes []crawl.IssueType
+}
+
+// PageSort is a sort key of a crawl's page list.
+type PageSort string
+
+// Page sort keys; every key breaks ties by page ID.
+const (
+	SortPagesByURL          PageSort = "url" // byte order
+	SortPagesByDepth        PageSort = "depth"
+	SortPagesByScore        PageSort = "score"
+	SortPagesByInlinks      PageSort = "inlinks"
+	SortPagesByResponseTime PageSort = "response_time"
+)
+
+// PageQuery selects pages of a crawl.
+type PageQuery struct {
+	Status    int             // the final status code; 0 for any
+	IssueType crawl.IssueType // pages with an issue of that type (the issue's URL is theirs); "" for any
+	Indexable *bool           // nil for any
+	SortBy    PageSort        // "" sorts by ID
+	Desc      bool
+	paging.Page
+}
+
+// IssueQuery selects issues of a crawl.
+type IssueQuery struct {
+	Type     crawl.IssueType      // "" for any
+	Severity pagecheck.Importance // "" for any
+	paging.Page
+}

@@ -1,0 +1,262 @@
+package porttest
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// pageURL is the URL of the i-th page of c's site.
+func pageURL(c crawl.Crawl, i int) string { return fmt.Sprintf("%sp%d", c.Settings.URL, i) }
+
+// pagesOf are n fetched pages of c, each linking to every one of them
+// (itself included), with an audit.
+func pagesOf(c crawl.Crawl, n int) []ports.FetchedPage {
+	var links []string
+	for i := range n {
+		links = append(links, pageURL(c, i))
+	}
+	out := make([]ports.FetchedPage, n)
+	for i := range n {
+		out[i] = ports.FetchedPage{
+			Page: crawl.Page{URL: pageURL(c, i), FinalURL: pageURL(c, i), Status: 200, Depth: 1, Title: fmt.Sprintf("Page %d", i),
+				Fingerprint: 1<<63 | uint64(i+1)*0x9E3779B97F4A7C15, Outlinks: links},
+			Score: 50 + i, Rating: pagecheck.RatingFor(50 + i), Results: sampleResults(),
+			ResponseTime: time.Duration(i+1) * time.Millisecond, Bytes: int64(1000 + i), FetchedAt: crawlEpoch.Add(time.Duration(i) * time.Second),
+		}
+	}
+	return out
+}
+
+// urlsOf are the URLs of claimed frontier entries.
+func urlsOf(us []ports.FrontierURL) []string {
+	out := []string{}
+	for _, u := range us {
+		out = append(out, u.URL)
+	}
+	return out
+}
+
+func testFrontier(t *testing.T, st CrawlStores, u owners) {
+	ctx, s := context.Background(), st.Crawls
+	c := running(t, s, newCrawl(u[1], "https://example.com/", 0))
+	start := c.Settings.URL
+	n, err := s.AddURLs(ctx, c.ID, []ports.FrontierURL{
+		{URL: start, Depth: 0, Source: "start"},
+		{URL: start + "a", Depth: 2, Source: start},
+		{URL: start + "s", Depth: crawl.NoDepth, InSitemap: true, Source: "sitemap"},
+		{URL: start + "b", Depth: 1, Source: start},
+		{URL: start + "a", Depth: 1, Source: start + "b"}, // a repeat in the batch: the smaller depth
+	})
+	if err != nil || n != 4 {
+		t.Fatalf("AddURLs = %d, %v; want 4 new", n, err)
+	}
+	n, err = s.AddURLs(ctx, c.ID, []ports.FrontierURL{
+		{URL: start + "b", Depth: 3, InSitemap: true, Source: "sitemap"}, // keeps depth 1, now in the sitemap
+		{URL: start + "s", Depth: 2, Source: start + "a"},                // found by a link: depth 2
+		{URL: start + "c", Depth: 2, Source: start + "a"},
+	})
+	if err != nil || n != 1 {
+		t.Fatalf("AddURLs again = %d, %v; want 1 new", n, err)
+	}
+	if got, _ := s.CrawlByID(ctx, c.ID); got.Progress.Discovered != 5 {
+		t.Errorf("Discovered = %d, want 5", got.Progress.Discovered)
+	}
+	now := crawlEpoch
+	got, err := s.ClaimURLs(ctx, c.ID, 2, now, now.Add(time.Minute))
+	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{start, start + "a"}) {
+		t.Fatalf("ClaimURLs(2) = %v, %v", urlsOf(got), err)
+	}
+	want := []ports.FrontierURL{{URL: start, Depth: 0, Source: "start", Attempt: 1}, {URL: start + "a", Depth: 1, Source: start, Attempt: 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("claimed = %+v, want %+v", got, want)
+	}
+	got, err = s.ClaimURLs(ctx, c.ID, 10, now, now.Add(time.Minute))
+	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{start + "b", start + "s", start + "c"}) || !got[0].InSitemap || got[1].Depth != 2 {
+		t.Errorf("ClaimURLs(10) = %+v, %v; want b, s, c (depth, then discovery order)", got, err)
+	}
+	if got, err := s.ClaimURLs(ctx, c.ID, 10, now, now.Add(time.Minute)); err != nil || len(got) != 0 {
+		t.Errorf("ClaimURLs with every URL leased = %v, %v", urlsOf(got), err)
+	}
+	// Sitemap-only URLs come last; MaxPages caps what is handed out.
+	var more []ports.FrontierURL
+	for i := range 60 {
+		more = append(more, ports.FrontierURL{URL: fmt.Sprintf("%sm%02d", start, i), Depth: crawl.NoDepth, InSitemap: true, Source: "sitemap"})
+	}
+	more = append(more, ports.FrontierURL{URL: start + "deep", Depth: 7, Source: start + "c"})
+	if _, err := s.AddURLs(ctx, c.ID, more); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute))
+	if err != nil || len(got) != c.Settings.MaxPages-5 || got[0].URL != start+"deep" || got[1].URL != start+"m00" {
+		t.Errorf("ClaimURLs past MaxPages = %d URLs (first %v), %v; want %d, deep first", len(got), urlsOf(got[:min(2, len(got))]), err, c.Settings.MaxPages-5)
+	}
+	if _, err := s.AddURLs(ctx, c.ID+1000, more); err == nil {
+		t.Errorf("AddURLs of a missing crawl = nil")
+	}
+	if _, err := s.ClaimURLs(ctx, c.ID+1000, 1, now, now); err == nil {
+		t.Errorf("ClaimURLs of a missing crawl = nil")
+	}
+}
+
+func testFrontierConcurrent(t *testing.T, st CrawlStores, u owners) {
+	ctx, s := context.Background(), st.Crawls
+	cr := newCrawl(u[1], "https://example.com/", 0)
+	cr.Settings.MaxPages = 1000
+	c := running(t, s, cr)
+	const total = 120
+	var urls []ports.FrontierURL
+	for i := range total {
+		urls = append(urls, ports.FrontierURL{URL: pageURL(c, i), Depth: 1, Source: "start"})
+	}
+	// Concurrent adds of overlapping batches add each URL once.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	added := 0
+	for w := range 4 {
+		wg.Go(func() {
+			n, err := s.AddURLs(ctx, c.ID, urls[w*20:w*20+60])
+			if err != nil {
+				t.Errorf("AddURLs: %v", err)
+			}
+			mu.Lock()
+			added += n
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if added != total {
+		t.Fatalf("concurrent AddURLs added %d, want %d", added, total)
+	}
+	now := crawlEpoch
+	seen := map[string]int{}
+	for w := range 6 {
+		wg.Go(func() {
+			for {
+				got, err := s.ClaimURLs(ctx, c.ID, 7, now, now.Add(time.Hour))
+				if err != nil {
+					t.Errorf("worker %d: ClaimURLs: %v", w, err)
+					return
+				}
+				if len(got) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, g := range got {
+					seen[g.URL]++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != total {
+		t.Errorf("claimed %d distinct URLs, want %d", len(seen), total)
+	}
+	for url, n := range seen {
+		if n != 1 {
+			t.Errorf("%s claimed %d times while leased", url, n)
+		}
+	}
+}
+
+func testFrontierResume(t *testing.T, st CrawlStores, u owners) {
+	ctx, s := context.Background(), st.Crawls
+	c := running(t, s, newCrawl(u[1], "https://example.com/", 0))
+	var urls []ports.FrontierURL
+	for i := range 6 {
+		urls = append(urls, ports.FrontierURL{URL: pageURL(c, i), Depth: 1, Source: "start"})
+	}
+	if _, err := s.AddURLs(ctx, c.ID, urls); err != nil {
+		t.Fatal(err)
+	}
+	now := crawlEpoch
+	first, err := s.ClaimURLs(ctx, c.ID, 4, now, now.Add(time.Minute))
+	if err != nil || len(first) != 4 {
+		t.Fatalf("ClaimURLs = %v, %v", first, err)
+	}
+	// Two are fetched and recorded, then the process dies (kill -9) with two in flight.
+	if err := s.RecordPages(ctx, c.ID, pagesOf(c, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ClaimURLs(ctx, c.ID, 10, now.Add(30*time.Second), now.Add(2*time.Minute)); err != nil ||
+		!reflect.DeepEqual(urlsOf(got), []string{pageURL(c, 4), pageURL(c, 5)}) {
+		t.Fatalf("ClaimURLs before the leases expire = %v, %v; want only the unleased", urlsOf(got), err)
+	}
+	// After the restart, once the dead process's leases expire, only its in-flight URLs come back.
+	later := now.Add(time.Minute)
+	got, err := s.ClaimURLs(ctx, c.ID, 10, later, later.Add(time.Minute))
+	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{pageURL(c, 2), pageURL(c, 3)}) || got[0].Attempt != 2 {
+		t.Errorf("ClaimURLs after the leases expired = %+v, %v; want p2, p3 at attempt 2", got, err)
+	}
+	// The site's hold expired too: the restarted run claims it again.
+	if _, ok, err := s.ClaimSite(ctx, c.ID, "run-2", now.Add(2*time.Hour), now.Add(3*time.Hour)); err != nil || !ok {
+		t.Errorf("ClaimSite by the restarted run = %v, %v", ok, err)
+	}
+}
+
+func testRecordPages(t *testing.T, st CrawlStores, u owners) {
+	ctx, s := context.Background(), st.Crawls
+	c := running(t, s, newCrawl(u[1], "https://example.com/", 0))
+	start := c.Settings.URL
+	if _, err := s.AddURLs(ctx, c.ID, []ports.FrontierURL{{URL: start, Depth: 0, InSitemap: true, Source: "start"}}); err != nil {
+		t.Fatal(err)
+	}
+	full := ports.FetchedPage{
+		Page: crawl.Page{URL: start, FinalURL: start + "home", Status: 200, Depth: 9, Redirects: []string{start},
+			Title: "Home — ½", Description: "d", Canonical: start + "home", Noindex: true, Fingerprint: 0xfedcba9876543210,
+			Hreflang: []string{start + "fr"}, Outlinks: []string{start + "a", start + "a", start + "b"}},
+		Score: 81, Rating: pagecheck.Good, Results: sampleResults(), ResponseTime: 1234567 * time.Microsecond, Bytes: 98765,
+		FetchedAt: crawlEpoch.Add(time.Second),
+	}
+	pages := []ports.FetchedPage{
+		full,
+		{Page: crawl.Page{URL: start + "gone", FinalURL: start + "gone", Status: 404, Depth: 1}, FetchedAt: crawlEpoch},
+		{Page: crawl.Page{URL: start + "down", FinalURL: start + "down", Failure: "timeout", Depth: 1}, FetchedAt: crawlEpoch},
+		{Page: crawl.Page{URL: start + "private", BlockedByRobots: true, Depth: 1}, FetchedAt: crawlEpoch},
+	}
+	if err := s.RecordPages(ctx, c.ID, pages); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordPages(ctx, c.ID, pages[1:2]); err != nil { // recorded again: counted once
+		t.Fatal(err)
+	}
+	got, _ := s.CrawlByID(ctx, c.ID)
+	if want := (crawl.Progress{Discovered: 4, Crawled: 3, Failed: 2, Blocked: 1}); got.Progress != want {
+		t.Errorf("Progress = %+v, want %+v", got.Progress, want)
+	}
+	list, total, err := s.Pages(ctx, u[1], c.ID, ports.PageQuery{})
+	if err != nil || total != 4 || len(list) != 4 {
+		t.Fatalf("Pages = %d of %d, %v", len(list), total, err)
+	}
+	home, err := s.Page(ctx, u[1], c.ID, list[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := full
+	want.Page.Depth, want.Page.InSitemap = 0, true // the frontier's
+	want.Page.Outlinks = []string{start + "a", start + "b"}
+	if !reflect.DeepEqual(home.FetchedPage, want) || home.Outlinks != 2 || home.Indexable || home.ID != list[0].ID {
+		t.Errorf("Page =\n%+v\nwant\n%+v", home, want)
+	}
+	if list[0].Results != nil || list[0].Page.Outlinks != nil || list[0].Page.Title != full.Page.Title || list[0].Outlinks != 2 {
+		t.Errorf("listed page = %+v; want no results and no outlinks", list[0])
+	}
+	if _, err := s.Page(ctx, u[2], c.ID, list[0].ID); err == nil {
+		t.Errorf("Page of another user's crawl = nil error")
+	}
+	if _, err := s.Page(ctx, u[1], c.ID, list[3].ID+1000); err == nil {
+		t.Errorf("Page of a missing page = nil error")
+	}
+	// Recorded URLs are never handed out again.
+	if got, err := s.ClaimURLs(ctx, c.ID, 10, crawlEpoch, crawlEpoch.Add(time.Minute)); err != nil || len(got) != 0 {
+		t.Errorf("ClaimURLs with every URL recorded = %v, %v", urlsOf(got), err)
+	}
+}
