@@ -267,7 +267,7 @@ func testCrawlList(t *testing.T, st CrawlStores, u owners) {
 	}
 }
 
-// finish ends crawl id as finished with score.
+// finishCrawl ends crawl id as finished with score.
 func finishCrawl(t testing.TB, s ports.CrawlStore, id int64, score int) crawl.Crawl {
 	t.Helper()
 	c, err := s.FinishCrawl(context.Background(), id, ports.CrawlFinish{Status: crawl.StatusFinished, Score: score,
