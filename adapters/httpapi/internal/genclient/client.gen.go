@@ -2074,6 +2074,11 @@ type ProjectsData struct {
 type ReadyData struct {
 	Components []ComponentState `json:"components"`
 	Ready      bool             `json:"ready"`
+
+	// Version The server build's version (tag or pseudo-version, commit, date, whether the tree was modified); absent when the server was not told it. Not the API's version, which is the OpenAPI document's info.version.
+	//
+	// Example: v1.4.0 (commit 0123456789ab, 2026-01-01T12:00:00Z)
+	Version *string `json:"version,omitempty"`
 }
 
 // ReportBatchData defines model for ReportBatchData.
