@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # compare.sh BEFORE AFTER: run the same black-box probe of each finding of
-# issue 13 against two pinsight binaries, one at a time on loopback ports,
-# and print one row per finding: finding | measured | before | after.
-# See README.md beside this file.
+# issues 13 and 25 against two pinsight binaries, one at a time on loopback
+# ports, and print a table per issue with one row per finding:
+# finding | measured | before | after. COMPARE_ISSUES="13 25" (the default)
+# picks the issues probed. See README.md beside this file.
 set -u -o pipefail
 
 if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
@@ -41,9 +42,16 @@ free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
-# stop PID: ends a process this script started and waits for it.
+# stop PID: ends a process this script started and waits for it (at most
+# 10 s, then it is killed).
 stop() {
 	kill "$1" 2>/dev/null
+	local i
+	for i in $(seq 100); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 }
 
@@ -51,7 +59,7 @@ stop() {
 log "building the fixture page server"
 go build -o "$WORK/fixture" "$REPO/tests/security/fixture" || exit 1
 FPORT=$(free_port)
-"$WORK/fixture" --addr "127.0.0.1:$FPORT" --slow 5s --lifetime 10m >"$WORK/fixture.out" 2>"$WORK/fixture.err" &
+"$WORK/fixture" --addr "127.0.0.1:$FPORT" --slow 5s --lifetime 12m >"$WORK/fixture.out" 2>"$WORK/fixture.err" &
 PIDS+=($!)
 for _ in $(seq 50); do
 	curl -s -o /dev/null -m 1 "http://127.0.0.1:$FPORT/small" && break
@@ -71,8 +79,10 @@ SERVER_PID=
 BASE=
 
 # start_server WHICH NAME [FLAGS...]: starts binary WHICH (before|after) on a
-# free loopback port with its storage and data flags plus FLAGS; waits (at
-# most 60 s) for /healthz.
+# free loopback port with its storage and data flags plus FLAGS (a flag given
+# twice takes the later value); waits (at most 60 s) for /healthz. The SQLite
+# file is $WORK/WHICH-NAME.db, or $WORK/WHICH-$DB_NAME.db when DB_NAME is set;
+# START_QUIET set, a server that does not start is not logged.
 start_server() {
 	local which=$1 name=$2
 	shift 2
@@ -82,7 +92,7 @@ start_server() {
 	port=$(free_port)
 	local args=(serve --addr "127.0.0.1:$port" --log-level error --shutdown-timeout 2s)
 	if "$bin" serve --help 2>&1 | grep -q 'sqlite:'; then
-		args+=(--database-url "sqlite:$WORK/$which-$name.db")
+		args+=(--database-url "sqlite:$WORK/$which-${DB_NAME:-$name}.db")
 	fi
 	if ! "$bin" serve --help 2>&1 | grep -q 'embedded snapshot'; then
 		args+=(--data-dir "$WORK/data")
@@ -101,7 +111,7 @@ start_server() {
 		fi
 		sleep 0.1
 	done
-	log "$which $name did not start: $(tail -3 "$WORK/$which-$name.log")"
+	[ -z "${START_QUIET:-}" ] && log "$which $name did not start: $(tail -3 "$WORK/$which-$name.log")"
 	return 1
 }
 
@@ -342,18 +352,256 @@ PY
 	stop "$pid"
 }
 
+# ---- issue 25: helpers ---------------------------------------------------
+
+# now: seconds since the epoch, with fractions.
+now() { date +%s.%N; }
+
+# since T: seconds from T (a now) until now, one decimal.
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN {printf "%.1f", b-a}'; }
+
+# jcall KEY METHOD PATH: sends stdin as JSON with KEY; prints the status and
+# leaves the body in $WORK/body.
+jcall() {
+	curl -s -m 30 -X "$2" -o "$WORK/body" -w '%{http_code}' -H "Authorization: Bearer $1" \
+		-H 'Content-Type: application/json' --data-binary @- "$BASE$3"
+}
+
+# webhook KEY URL: POST /account/webhooks; prints the status.
+webhook() { printf '{"url":"%s","secret":"0123456789abcdef0123"}' "$2" | jcall "$1" POST /api/v1/account/webhooks; }
+
+# batch KEY PAGE N TAG: POST /reports/batch of N URLs of the fixture's PAGE;
+# prints the status.
+batch() {
+	python3 -c 'import json, sys; print(json.dumps({"urls": [sys.argv[1] + "?" + sys.argv[3] + str(i) for i in range(int(sys.argv[2]))]}))' \
+		"$FIX/$2" "$3" "$4" | jcall "$1" POST /api/v1/reports/batch
+}
+
+# webhook_race KEY N: N concurrent webhook creations for KEY's user; prints
+# "S stored (codes)".
+webhook_race() {
+	local i jobs=()
+	for i in $(seq "$2"); do
+		printf '{"url":"%s/hang/race%d","secret":"0123456789abcdef0123"}' "$FIX" "$i" |
+			curl -s -m 30 -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $1" -H 'Content-Type: application/json' \
+				--data-binary @- "$BASE/api/v1/account/webhooks" >"$WORK/race$i" &
+		jobs+=($!)
+	done
+	wait "${jobs[@]}"
+	local stored
+	stored=$(curl -s -m 30 -H "Authorization: Bearer $1" "$BASE/api/v1/account/webhooks" | jq '.data.webhooks | length' 2>/dev/null)
+	echo "${stored:-?} stored ($(cat "$WORK"/race* | sort | uniq -c | awk '{printf "%s%sx%s", (NR>1 ? " " : ""), $1, $2}'))"
+	rm -f "$WORK"/race*
+}
+
+# tally FILE...: "200 0.0 s" lines of curl's -w as "CODE in S s" per file.
+tally() { cat "$@" | awk '{printf "%s%s in %.1f s", (NR>1 ? "; " : ""), ($1=="000" ? "no answer" : $1), $2}'; }
+
+# throttles_off WHICH: the flags that lift the per-site and per-address
+# throttles and the rate limits, and let the analyser and webhooks reach the
+# fixture.
+throttles_off() {
+	local bin_var="BIN_$1"
+	THROTTLES_OFF=(--rate-limit off --auth-rate-limit off --host-analyses-per-minute 0 --allow-target "127.0.0.1:$FPORT")
+	if has_flag "${!bin_var}" address-analyses-per-minute; then
+		THROTTLES_OFF+=(--address-analyses-per-minute 0)
+	fi
+}
+
+# ---- issue 25: probes on SQLite ------------------------------------------
+
+probe_flood() { # issue 25, findings 1 and 14
+	local which=$1
+	throttles_off "$which"
+	start_server "$which" flood "${THROTTLES_OFF[@]}" || return
+	local pid=$SERVER_PID f v i made=0 code
+	# 1: the flooder's 10 webhooks point at a receiver that never answers;
+	# 10 fast and 40 slow analyses feed them. Then the victim queues one
+	# report (wait=0) and polls it, at most 40 s.
+	f=$(register_login flooder@example.com)
+	for i in $(seq 10); do
+		code=$(webhook "$f" "$FIX/hang/$i")
+		[ "$code" = 201 ] && made=$((made + 1))
+	done
+	if [ "$made" = 0 ]; then
+		R[r3-1,$which]="n/a (refused: $code $(msg))"
+	else
+		local b1 b2
+		b1=$(batch "$f" small 10 flood)
+		b2=$(batch "$f" slow 40 flood)
+		sleep 2
+		v=$(register_login victim@example.com)
+		local t0 id st=none
+		t0=$(now)
+		code=$(curl -s -m 30 -o "$WORK/body" -w '%{http_code}' -H "Authorization: Bearer $v" \
+			--data-urlencode "url=$FIX/small?victim" "$BASE/api/v1/reports?wait=0")
+		id=$(jq -r '.data.id // empty' "$WORK/body" 2>/dev/null)
+		for i in $(seq 400); do
+			[ -n "$id" ] || break
+			st=$(curl -s -m 5 -H "Authorization: Bearer $v" "$BASE/api/v1/reports/$id" | jq -r '.data.status // "?"' 2>/dev/null)
+			case $st in generated | failed) break ;; esac
+			[ "$(since "$t0" | cut -d. -f1)" -ge 40 ] && break
+			sleep 0.1
+		done
+		R[r3-1,$which]="$st after $(since "$t0") s (create $code; flood: $made hooks, batches $b1 $b2)"
+	fi
+	# 14: the queue gauges with deliveries waiting, then /readyz while
+	# another process holds the file's write lock (3 checks in a row).
+	local gauges
+	gauges=$(curl -s -m 10 "$BASE/metrics" | grep -E '^pinsight_(jobs|deliveries)_queued ' | sed 's/^pinsight_//' | awk '{printf "%s%s=%s", (NR>1 ? ", " : ""), $1, $2}')
+	R[r3-14b,$which]="${gauges:-none}$(echo "$gauges" | grep -q deliveries || echo ', no deliveries gauge')"
+	python3 - "$WORK/$which-flood.db" >"$WORK/lock.out" 2>&1 <<'PY' &
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=10)
+c.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(20)
+PY
+	local lockpid=$!
+	PIDS+=("$lockpid")
+	for i in $(seq 100); do
+		grep -q locked "$WORK/lock.out" && break
+		sleep 0.1
+	done
+	if grep -q locked "$WORK/lock.out"; then
+		: >"$WORK/ready"
+		for i in 1 2 3; do
+			curl -s -m 10 -o /dev/null -w '%{http_code} %{time_total}\n' "$BASE/readyz" >>"$WORK/ready"
+		done
+		R[r3-14a,$which]="$(tally "$WORK/ready")"
+	else
+		R[r3-14a,$which]="? (the lock was not taken: $(tail -1 "$WORK/lock.out"))"
+	fi
+	stop "$lockpid"
+	stop "$pid"
+}
+
+probe_r3_main() { # issue 25, findings 2, 4 (SQLite), 7, 10-13
+	local which=$1 bin_var="BIN_$which"
+	local bin=${!bin_var}
+	throttles_off "$which"
+	local mbase mflag=() mport=
+	if has_flag "$bin" metrics-addr; then
+		mport=$(free_port)
+		mflag=(--metrics-addr "127.0.0.1:$mport")
+	fi
+	start_server "$which" r3main "${THROTTLES_OFF[@]}" --user-daily-analyses 60 "${mflag[@]}" || return
+	local pid=$SERVER_PID i code
+	mbase=$BASE
+	[ -n "$mport" ] && mbase="http://127.0.0.1:$mport"
+
+	# 13: /metrics on the public listener and on --metrics-addr.
+	code=$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$BASE/metrics")
+	if [ -n "$mport" ]; then
+		R[r3-13,$which]="--addr $code, --metrics-addr $(curl -s -m 10 -o /dev/null -w '%{http_code}' "$mbase/metrics")"
+	else
+		R[r3-13,$which]="--addr $code; --metrics-addr: n/a (flag unknown)"
+	fi
+
+	# 7: three analyses of a slow page whose client leaves after 0.5 s.
+	local g errs0 errs1 n499 n500
+	g=$(register_login gone@example.com)
+	errs0=$(grep -c '"level":"ERROR"' "$WORK/$which-r3main.log")
+	for i in 1 2 3; do
+		curl -s -m 0.5 -o /dev/null -H "Authorization: Bearer $g" --data-urlencode "url=$FIX/slow?gone=$i" "$BASE/api/v1/reports"
+	done
+	sleep 1
+	errs1=$(grep -c '"level":"ERROR"' "$WORK/$which-r3main.log")
+	curl -s -m 10 "$mbase/metrics" >"$WORK/metrics"
+	n499=$(grep -F 'pinsight_http_requests_total{route="POST /api/v1/reports",status="499"}' "$WORK/metrics" | awk '{print $NF}')
+	n500=$(grep -F 'pinsight_http_requests_total{route="POST /api/v1/reports",status="500"}' "$WORK/metrics" | awk '{print $NF}')
+	R[r3-7,$which]="metrics 499: ${n499:-0}, 500: ${n500:-0}; error log lines: $((errs1 - errs0))"
+
+	# 10, 11: reviews with invisible or stacked characters; rating 1e0.
+	local r office t1 t2 t3
+	r=$(register_login reviews@example.com)
+	office=$(curl -s -m 10 "$BASE/api/v1/pincodes/110001" | jq -r '.data.post_offices[0].id')
+	t1=$(python3 -c 'import json; print(json.dumps({"rating": 4, "title": "good \u202eevil", "text": "x"}))' | jcall "$r" PUT "/api/v1/post-offices/$office/review")
+	t2=$(python3 -c 'import json; print(json.dumps({"rating": 4, "title": "good\u200bone", "text": "x"}))' | jcall "$r" PUT "/api/v1/post-offices/$office/review")
+	t3=$(python3 -c 'import json; print(json.dumps({"rating": 4, "title": "marks", "text": "a" + "\u0301" * 1999}))' | jcall "$r" PUT "/api/v1/post-offices/$office/review")
+	R[r3-10,$which]="U+202E $t1, U+200B $t2, marks $t3"
+	code=$(echo '{"rating": 1e0, "title": "t", "text": "x"}' | jcall "$r" PUT "/api/v1/post-offices/$office/review")
+	R[r3-11,$which]="$code: $(msg | cut -c1-80)"
+
+	# 12: webhook URLs refused at creation.
+	local w l n
+	w=$(register_login hooks@example.com)
+	l=$(webhook "$w" http://localhost/)
+	n=$(webhook "$w" http://no-such-host.invalid/)
+	R[r3-12,$which]="localhost $l, no-such-host.invalid $n"
+
+	# 4: 40 webhook creations at once (cap 10).
+	R[r3-4s,$which]="$(webhook_race "$(register_login race@example.com)" 40)"
+
+	# 2: two batches of 50 against a daily quota of 60; 52 scheduled reports.
+	local q s b1 b2 total codes scheduled
+	q=$(register_login quota@example.com)
+	b1=$(batch "$q" small 50 q1)
+	b2=$(batch "$q" small 50 q2)
+	total=$(curl -s -m 30 -H "Authorization: Bearer $q" "$BASE/api/v1/reports" | jq '.data.meta.total' 2>/dev/null)
+	R[r3-2a,$which]="$b1, $b2: ${total:-?} accepted"
+	s=$(register_login schedules@example.com)
+	: >"$WORK/sched"
+	for i in $(seq 52); do
+		curl -s -m 30 -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $s" --data-urlencode "url=$FIX/small?sched=$i" \
+			--data-urlencode schedule=daily "$BASE/api/v1/reports?wait=0" >>"$WORK/sched"
+	done
+	scheduled=$(curl -s -m 30 -H "Authorization: Bearer $s" "$BASE/api/v1/reports?per_page=100" | jq '[.data.reports[] | select(.schedule == "daily")] | length' 2>/dev/null)
+	codes=$(sort "$WORK/sched" | uniq -c | awk '{printf "%s%sx%s", (NR>1 ? " " : ""), $1, $2}')
+	R[r3-2b,$which]="${scheduled:-?} scheduled ($codes)"
+	stop "$pid"
+}
+
+probe_two() { # issue 25, finding 9
+	local which=$1 first second k i code="" t0
+	start_server "$which" two1 --rate-limit off --auth-rate-limit off || return
+	first=$SERVER_PID
+	local a=$BASE
+	if ! START_QUIET=1 DB_NAME=two1 start_server "$which" two2 --rate-limit off --auth-rate-limit off; then
+		R[r3-9,$which]="second refused: $(grep -o 'another pinsight serve[^;]*' "$WORK/$which-two2.log" | head -1 | sed 's/ (pid [0-9]*)//; s| /[^ ]*| the file|' | cut -c1-60)"
+		stop "$first"
+		return
+	fi
+	second=$SERVER_PID
+	local b=$BASE
+	BASE=$a
+	k=$(register_login twice@example.com)
+	curl -s -m 10 -o /dev/null -H "Authorization: Bearer $k" "$b/api/v1/account" # the other learns the key
+	curl -s -m 10 -o /dev/null -X POST -H "Authorization: Bearer $k" "$a/api/v1/account/api-key" # rotating revokes it
+	t0=$(now)
+	for i in $(seq 100); do
+		code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $k" "$b/api/v1/account")
+		[ "$code" = 401 ] && break
+		[ "$(since "$t0" | cut -d. -f1)" -ge 10 ] && break
+		sleep 0.2
+	done
+	if [ "$code" = 401 ]; then
+		R[r3-9,$which]="second starts; revoked key 401 on it after $(since "$t0") s"
+	else
+		R[r3-9,$which]="second starts; revoked key still $code on it after $(since "$t0") s"
+	fi
+	stop "$second"
+	stop "$first"
+}
+
 # ---- Postgres (optional) -------------------------------------------------
-# Findings 3 and 6 need a database that stalls or goes away, and the before
-# binary keeps operator accounts (pinsight user create) only in Postgres.
-# With Docker and the PostGIS image the tests/ suite builds, each binary
-# gets a fresh database in a container published on 127.0.0.1.
+# Findings 3 and 6 of issue 13 and 3-6 and 15 of issue 25 need a database
+# that stalls or goes away, and the before binary keeps operator accounts
+# (pinsight user create) only in Postgres. With Docker and the PostGIS image
+# the tests/ suite builds (the newest pinsight/postgis:15-3.3-local-<recipe
+# hash>, or PG_IMAGE), each binary gets a fresh container published on
+# 127.0.0.1, one database per probe.
+if [ -z "${PG_IMAGE:-}" ] && command -v docker >/dev/null; then
+	PG_IMAGE=$(docker images pinsight/postgis --format '{{.Repository}}:{{.Tag}}' 2>/dev/null | grep ':15-3.3-local' | head -1)
+fi
 PG_IMAGE=${PG_IMAGE:-pinsight/postgis:15-3.3-local}
 PG_OK=no
 if [ "${COMPARE_POSTGRES:-1}" != 0 ] && command -v docker >/dev/null && docker image inspect "$PG_IMAGE" >/dev/null 2>&1; then
 	PG_OK=yes
 fi
 
-# pg_start: runs a fresh Postgres container; sets CONTAINER and PG_URL.
+# pg_start: runs a fresh Postgres container (waiting at most 90 s); sets
+# CONTAINER and PG_URL (its database pinsight).
 pg_start() {
 	CONTAINER=pinsight-compare-$$-$RANDOM
 	docker run -d --rm --name "$CONTAINER" -p 127.0.0.1::5432 -e POSTGRES_USER=pinsight \
@@ -367,6 +615,16 @@ pg_start() {
 	PG_URL="postgres://pinsight:pinsight@127.0.0.1:$port/pinsight?sslmode=disable"
 }
 
+# pg_sql SQL: runs SQL in the container's database pinsight (at most 20 s);
+# prints the rows unaligned.
+pg_sql() { timeout 20 docker exec "$CONTAINER" psql -U pinsight -d pinsight -Atqc "$1"; }
+
+# pg_db NAME: creates database NAME in the container; prints its URL.
+pg_db() { pg_sql "CREATE DATABASE $1" >/dev/null && echo "${PG_URL/\/pinsight\?//$1?}"; }
+
+# pg_conns NAME: "N connections (M idle)" to database NAME now.
+pg_conns() { pg_sql "SELECT count(*) || ' connections (' || count(*) FILTER (WHERE state = 'idle') || ' idle)' FROM pg_stat_activity WHERE datname = '$1'"; }
+
 # pg_stop: removes the container and waits (at most 15 s) until it is gone.
 pg_stop() {
 	[ -z "$CONTAINER" ] && return
@@ -379,13 +637,84 @@ pg_stop() {
 	CONTAINER=
 }
 
+# wait_ready: waits (at most 60 s) until the server's /readyz is 200.
+wait_ready() {
+	local i
+	for i in $(seq 60); do
+		[ "$(curl -s -o /dev/null -m 2 -w '%{http_code}' "$BASE/readyz")" = 200 ] && return 0
+		sleep 1
+	done
+	return 1
+}
 
-probe_postgres() { # findings 3, 6b, 6c on Postgres
+# dataset_version: the served dataset's version.
+dataset_version() { curl -s -m 5 "$BASE/api/v1/dataset" | jq -r '.data.version // empty' 2>/dev/null; }
+
+probe_r3_postgres() { # issue 25, findings 3, 4, 5, 6, 15 on Postgres
+	local which=$1 bin_var="BIN_$which"
+	local bin=${!bin_var} url
+	url=$(pg_db r3) || { log "$which: no database r3"; return; }
+	throttles_off "$which"
+	start_server "$which" r3pg --database-url "$url" "${THROTTLES_OFF[@]}" || return
+	local pid=$SERVER_PID i key
+	wait_ready || log "$which: r3pg not ready after 60 s"
+	# 15: connections of the idle instance (and after the probes below).
+	sleep 3
+	R[r3-15,$which]="idle $(pg_conns r3)"
+	# 4: 40 webhook creations at once (cap 10).
+	R[r3-4p,$which]="$(webhook_race "$(register_login race@example.com)" 40)"
+	# 3 and 5: the database paused under postal reads of PINs and a point
+	# never asked before, a report list and a report creation, each cut at 30 s.
+	key=$(register_login stall@example.com)
+	curl -s -m 10 -o /dev/null -H "Authorization: Bearer $key" "$BASE/api/v1/reports"
+	docker pause "$CONTAINER" >/dev/null
+	local jobs=() w='%{http_code} %{time_total}\n'
+	curl -s -m 30 -o /dev/null -w "$w" "$BASE/api/v1/pincodes/560001" >"$WORK/pz1" &
+	jobs+=($!)
+	curl -s -m 30 -o /dev/null -w "$w" "$BASE/api/v1/pincodes/400001/details" >"$WORK/pz2" &
+	jobs+=($!)
+	curl -s -m 30 -o /dev/null -w "$w" "$BASE/api/v1/pincodes/nearby?latitude=12.97&longitude=77.59" >"$WORK/pz3" &
+	jobs+=($!)
+	curl -s -m 30 -o /dev/null -w "$w" -H "Authorization: Bearer $key" "$BASE/api/v1/reports" >"$WORK/pz4" &
+	jobs+=($!)
+	curl -s -m 30 -o /dev/null -w "$w" -H "Authorization: Bearer $key" --data-urlencode "url=$FIX/small?stall" \
+		"$BASE/api/v1/reports?wait=0" >"$WORK/pz5" &
+	jobs+=($!)
+	wait "${jobs[@]}"
+	docker unpause "$CONTAINER" >/dev/null
+	R[r3-3,$which]="$(tally "$WORK/pz1" "$WORK/pz2" "$WORK/pz3")"
+	R[r3-5,$which]="read $(tally "$WORK/pz4"); write $(tally "$WORK/pz5")"
+	# 6: pinsight import of the directory less 100 rows; seconds from the
+	# command's end until the running server serves it (at most 30 s).
+	local v0 v t0 out
+	wait_ready
+	v0=$(dataset_version)
+	if ! timeout 120 "$bin" import --database-url "$url" --data-dir "$WORK/data2" >/dev/null 2>"$WORK/$which-import.err"; then
+		R[r3-6,$which]="import failed: $(tail -1 "$WORK/$which-import.err" | cut -c1-60)"
+	else
+		t0=$(now)
+		for i in $(seq 300); do
+			v=$(dataset_version)
+			[ -n "$v" ] && [ "$v" != "$v0" ] && break
+			[ "$(since "$t0" | cut -d. -f1)" -ge 30 ] && break
+			sleep 0.1
+		done
+		out=$(since "$t0")
+		if [ -n "$v" ] && [ "$v" != "$v0" ]; then
+			R[r3-6,$which]="served after $out s"
+		else
+			R[r3-6,$which]="not served after $out s"
+		fi
+	fi
+	R[r3-15,$which]+="; after the probes $(pg_conns r3)"
+	stop "$pid"
+}
+
+probe_postgres() { # issue 13, findings 3, 6b, 6c on Postgres
 	local which=$1 bin_var="BIN_$which"
 	local bin=${!bin_var}
-	pg_start || { pg_stop; return; }
 	"$bin" user create --email operator@example.com --database-url "$PG_URL" >/dev/null 2>&1 || log "$which: user create failed"
-	start_server "$which" pg --database-url "$PG_URL" --rate-limit off --auth-rate-limit off || { pg_stop; return; }
+	start_server "$which" pg --database-url "$PG_URL" --rate-limit off --auth-rate-limit off || return
 	local pid=$SERVER_PID key i
 	key=$(register_login pg@example.com)
 	R[6c,$which]="$(login_times operator@example.com pg@example.com)"
@@ -422,52 +751,129 @@ probe_postgres() { # findings 3, 6b, 6c on Postgres
 		R[6b,$which]="$(jq -r '[.errors // {} | to_entries[] | "\(.key): \(.value[0])"] | join("; ")' "$WORK/body" 2>/dev/null | cut -c1-100)"
 	fi
 	stop "$pid"
-	pg_stop
 }
+
+# ---- run -----------------------------------------------------------------
+ISSUES=" ${COMPARE_ISSUES:-13 25} "
+on() { [[ $ISSUES == *" $1 "* ]]; }
+
+if on 25 && [ "$PG_OK" = yes ]; then
+	# The directory less its last 100 rows: a dataset of another version
+	# for pinsight import.
+	mkdir -p "$WORK/data2"
+	cp "$WORK"/data/*.csv.gz "$WORK/data2/"
+	python3 - "$WORK/data2/all_india_pincode_directory.csv.gz" <<'PY'
+import gzip, sys
+with gzip.open(sys.argv[1], "rt", encoding="utf-8", newline="") as f:
+    lines = f.read().splitlines(keepends=True)
+with gzip.open(sys.argv[1], "wt", encoding="utf-8", newline="") as f:
+    f.write("".join(lines[:-100]))
+PY
+fi
 
 STARTED=$(date +%s)
 for which in before after; do
-	log "$which: finding 1 (rate limit)"
-	probe_rate_limit "$which"
-	log "$which: finding 5 (per-host throttle)"
-	probe_throttle "$which"
-	log "$which: findings 2, 4, 6-12"
-	probe_main "$which"
-	if [ "$PG_OK" = yes ]; then
-		log "$which: findings 3 and 6 on Postgres ($PG_IMAGE)"
-		probe_postgres "$which"
+	if on 13; then
+		log "$which: issue 13, finding 1 (rate limit)"
+		probe_rate_limit "$which"
+		log "$which: issue 13, finding 5 (per-host throttle)"
+		probe_throttle "$which"
+		log "$which: issue 13, findings 2, 4, 6-12"
+		probe_main "$which"
+	fi
+	if on 25; then
+		log "$which: issue 25, findings 1 and 14 (flood, locked file)"
+		probe_flood "$which"
+		log "$which: issue 25, findings 2, 4, 7, 10-13"
+		probe_r3_main "$which"
+		log "$which: issue 25, finding 9 (two serve on one file)"
+		probe_two "$which"
+	fi
+	if [ "$PG_OK" = yes ] && { on 13 || on 25; }; then
+		log "$which: Postgres ($PG_IMAGE)"
+		if pg_start; then
+			if on 25; then
+				log "$which: issue 25, findings 3-6 and 15 on Postgres"
+				probe_r3_postgres "$which"
+			fi
+			if on 13; then
+				log "$which: issue 13, findings 3 and 6 on Postgres"
+				probe_postgres "$which"
+			fi
+		fi
+		pg_stop
 	fi
 done
 
 if [ "$PG_OK" != yes ]; then
 	R[3,before]="n/a without $PG_IMAGE"
 	R[3,after]="n/a: covered by TestPostgresStalledDatabase (tests/)"
+	for f in r3-3 r3-4p r3-5 r3-6 r3-15; do
+		R[$f,before]="n/a without $PG_IMAGE"
+		R[$f,after]="n/a without $PG_IMAGE"
+	done
 fi
 
-# The table is Markdown, ready for the closing note.
+# The tables are Markdown, ready for the closing note.
 row() { printf '| %-26s | %-52s | %-45s | %s |\n' "$1" "$2" "${R[$3,before]:-?}" "${R[$3,after]:-?}"; }
-printf '| %-26s | %-52s | %-45s | %s |\n' finding measured before after
-printf '|%s|%s|%s|%s|\n' --- --- --- ---
-row "1 rate-limit bypass" "--rate-limit 5/1m, 8 GETs, made-up Bearer each" 1
-row "2 report lists" "GET /reports?per_page=100 of 10 2-MiB-title reports" 2
-row "3 stalled database" "Postgres paused: 4 GET /reports + 4 /readyz at once (cut at 30 s; none: no answer)" 3
-row "4 per-user analysis cap" "A runs 4 slow analyses, then B one (4 workers)" 4
-row "5 per-host throttle" "4 analyses via localhost, 127.0.0.1; 1/min per host (after: and per address)" 5
-row "6a leak: SSRF message" "POST /reports url=http://127.0.0.1:9/" 6a
-row "6a leak: SSRF message" "POST /reports url=http://localhost/" 6a2
-if [ "$PG_OK" = yes ]; then
-	row "6b leak: /readyz" "/readyz body, Postgres stopped" 6b
-	row "6c leak: login timing" "median of 20 wrong logins (Postgres): operator w/o password vs user" 6c
-else
-	row "6b leak: /readyz" "/readyz, database healthy (failing: TestReadyzStalledAndLeaks)" 6b
-	row "6c leak: login timing" "median of 20 wrong logins (SQLite): operator w/o password vs user" 6c
+header_row() {
+	printf '| %-26s | %-52s | %-45s | %s |\n' finding measured before after
+	printf '|%s|%s|%s|%s|\n' --- --- --- ---
+}
+if on 13; then
+	echo "Issue 13"
+	echo
+	header_row
+	row "1 rate-limit bypass" "--rate-limit 5/1m, 8 GETs, made-up Bearer each" 1
+	row "2 report lists" "GET /reports?per_page=100 of 10 2-MiB-title reports" 2
+	row "3 stalled database" "Postgres paused: 4 GET /reports + 4 /readyz at once (cut at 30 s; none: no answer)" 3
+	row "4 per-user analysis cap" "A runs 4 slow analyses, then B one (4 workers)" 4
+	row "5 per-host throttle" "4 analyses via localhost, 127.0.0.1; 1/min per host (after: and per address)" 5
+	row "6a leak: SSRF message" "POST /reports url=http://127.0.0.1:9/" 6a
+	row "6a leak: SSRF message" "POST /reports url=http://localhost/" 6a2
+	if [ "$PG_OK" = yes ]; then
+		row "6b leak: /readyz" "/readyz body, Postgres stopped" 6b
+		row "6c leak: login timing" "median of 20 wrong logins (Postgres): operator w/o password vs user" 6c
+	else
+		row "6b leak: /readyz" "/readyz, database healthy (failing: TestReadyzStalledAndLeaks)" 6b
+		row "6c leak: login timing" "median of 20 wrong logins (SQLite): operator w/o password vs user" 6c
+	fi
+	row "7 weak secrets" "register 8 spaces; share password of 1 char" 7
+	row "8a loose numbers" "nearby latitude=0x1p3; latitude=1_0" 8a
+	row "8b loose hosts" "analyse http://127.1/; http://2130706433/" 8b
+	row "8c loose hosts" "message for http://127.1/" 8c
+	row "9 amplification" "POST /register, 1 MB JSON, 90,000 unknown keys" 9
+	row "10 headers" "X-Content-Type-Options; Retry-After on 503s" 10
+	row "11 idempotency" "POST /reports twice, same Idempotency-Key" 11
+	row "12 enumerable ids" "share_url of a public report" 12
+	echo
 fi
-row "7 weak secrets" "register 8 spaces; share password of 1 char" 7
-row "8a loose numbers" "nearby latitude=0x1p3; latitude=1_0" 8a
-row "8b loose hosts" "analyse http://127.1/; http://2130706433/" 8b
-row "8c loose hosts" "message for http://127.1/" 8c
-row "9 amplification" "POST /register, 1 MB JSON, 90,000 unknown keys" 9
-row "10 headers" "X-Content-Type-Options; Retry-After on 503s" 10
-row "11 idempotency" "POST /reports twice, same Idempotency-Key" 11
-row "12 enumerable ids" "share_url of a public report" 12
+if on 25; then
+	R[r3-8,before]="Go test (outbox)"
+	R[r3-8,after]="Go test (outbox)"
+	R[r3-16,before]="benchmark/load command (Redis quota cost)"
+	R[r3-16,after]="benchmark/load command (Redis quota cost)"
+	echo "Issue 25"
+	echo
+	header_row
+	row "1 one user starves others" "flooder: 10 hanging webhooks, batches of 10 fast + 40 slow; victim's report (wait=0) until generated (cap 40 s)" r3-1
+	row "2 queued work unbounded" "daily quota 60: two batches of 50 (statuses, reports accepted)" r3-2a
+	row "2 queued work unbounded" "52 reports created with schedule=daily" r3-2b
+	row "3 postal reads need Postgres" "Postgres paused: GET /pincodes/560001, /pincodes/400001/details, /pincodes/nearby, never asked before (cut at 30 s)" r3-3
+	row "4 webhook cap race (SQLite)" "40 concurrent POST /account/webhooks, one user (cap 10)" r3-4s
+	row "4 webhook cap race (Postgres)" "40 concurrent POST /account/webhooks, one user (cap 10)" r3-4p
+	row "5 stalled database" "Postgres paused: GET /reports vs POST /reports?wait=0 (cut at 30 s)" r3-5
+	row "6 dataset reload" "pinsight import (directory less 100 rows): end of the command until /dataset shows the new version (cap 30 s)" r3-6
+	row "7 client gone" "3 POST /reports of a 5 s page, client gone at 0.5 s: statuses counted, ERROR log lines" r3-7
+	row "8 delivery after the commit" "not black-box" r3-8
+	row "9 two serve on one SQLite file" "second serve starts? key revoked on the first, then used on the second (cap 10 s)" r3-9
+	row "10 review text" "PUT review: title with U+202E, title with U+200B, text of a + 1,999 U+0301 (2,000 characters)" r3-10
+	row "11 Go internals in errors" "PUT review with rating 1e0: status and message" r3-11
+	row "12 webhook URLs at creation" "POST /account/webhooks url=http://localhost/, http://no-such-host.invalid/" r3-12
+	row "13 public /metrics" "GET /metrics on --addr and on --metrics-addr" r3-13
+	row "14a readiness, locked file" "3 GET /readyz in a row while another process holds the SQLite write lock" r3-14a
+	row "14b queue gauges" "/metrics queue gauges during the flood of finding 1 (deliveries waiting)" r3-14b
+	row "15 Postgres connections" "pg_stat_activity of one instance, idle and after the probes of 3-6; docs/SCALING.md bound: 12 (pool 10 + 2 listeners)" r3-15
+	row "16 Redis quota cost" "not black-box" r3-16
+fi
 log "done in $(($(date +%s) - STARTED)) s"
