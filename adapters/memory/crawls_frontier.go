@@ -107,7 +107,7 @@ func (s *CrawlStore) RecordPages(_ context.Context, id int64, pages []ports.Fetc
 		}
 		p.Results = nil
 		p.Page = clonePage(p.Page)
-		p.Page.Outlinks = uniqueLinks(p.Page.Outlinks)
+		p.Page.Outlinks = p.Page.Links()
 		p.ResponseTime = p.ResponseTime.Truncate(time.Microsecond)
 		p.FetchedAt = micro(p.FetchedAt)
 		r.recorded, r.results = true, results[i]
@@ -128,19 +128,6 @@ func countPage(pr *crawl.Progress, p crawl.Page, sign int) {
 	default:
 		pr.Crawled += sign
 	}
-}
-
-// uniqueLinks is links without repeats, in first-seen order.
-func uniqueLinks(links []string) []string {
-	seen := make(map[string]bool, len(links))
-	out := make([]string, 0, len(links))
-	for _, l := range links {
-		if !seen[l] {
-			seen[l] = true
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 // clonePage is p with its own slices.

@@ -255,7 +255,7 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 					return s.wrap("replace links", err)
 				}
 			}
-			for _, to := range uniqueLinks(p.Page.Outlinks) {
+			for _, to := range p.Page.Links() {
 				if !s.dialect.unstorable(to) {
 					links = append(links, linkRow{CrawlID: id, FromID: cur.ID, ToURL: to})
 				}
@@ -309,7 +309,7 @@ func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
 	cur.Recorded, cur.FinalURL, cur.StatusCode, cur.Failure, cur.Redirects = true, p.Page.FinalURL, p.Page.Status, p.Page.Failure, redirects
 	cur.RedirectLoop, cur.Title, cur.Description, cur.Canonical = p.Page.RedirectLoop, p.Page.Title, p.Page.Description, p.Page.Canonical
 	cur.Noindex, cur.Fingerprint, cur.Hreflang, cur.Blocked = p.Page.Noindex, int64(p.Page.Fingerprint), hreflang, p.Page.BlockedByRobots
-	cur.Indexable, cur.Outlinks, cur.Score, cur.Rating = p.Page.Indexable(), len(uniqueLinks(p.Page.Outlinks)), p.Score, string(p.Rating)
+	cur.Indexable, cur.Outlinks, cur.Score, cur.Rating = p.Page.Indexable(), len(p.Page.Links()), p.Score, string(p.Rating)
 	cur.ResponseUS, cur.Bytes, cur.FetchedAt, cur.Results = p.ResponseTime.Microseconds(), p.Bytes, stampOf(p.FetchedAt), results
 	return cur, nil
 }
@@ -320,19 +320,6 @@ func nonNil(ss []string) []string {
 		return []string{}
 	}
 	return ss
-}
-
-// uniqueLinks is links without repeats, in first-seen order.
-func uniqueLinks(links []string) []string {
-	seen := make(map[string]bool, len(links))
-	out := make([]string, 0, len(links))
-	for _, l := range links {
-		if !seen[l] {
-			seen[l] = true
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 // isNoRows reports whether err says a query found no row.

@@ -84,3 +84,17 @@ func MinDepth(a, b int) int {
 	}
 	return b
 }
+
+// Links returns the page's outlinks without repeats, in first-seen order:
+// the link edges a store keeps (one per target, however often linked).
+func (p Page) Links() []string {
+	seen := make(map[string]bool, len(p.Outlinks))
+	out := make([]string, 0, len(p.Outlinks))
+	for _, l := range p.Outlinks {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
