@@ -114,7 +114,7 @@ func (s *Site) plantLinks() {
 		s.fillerLinks[n] = append(s.fillerLinks[n], "/missing/2")
 	}
 	s.fillerLinks[5] = append(s.fillerLinks[5], "/error")
-	// /missing/3 is linked from the first section page as "../missing/3#top".
+	// /missing/3 is linked from the first section page, relative and with a fragment.
 
 	// Chains of 2, 3, 2 and 4 redirects, relative and absolute Locations,
 	// each ending on a filler page.
