@@ -43,30 +43,8 @@ func TestPostgresStalledDatabase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a database of its own and pauses it (-short)")
 	}
-	image := postGIS.image(t)
 	ctx := context.Background()
-	c, err := tcpostgres.Run(ctx, image,
-		tcpostgres.WithDatabase("pinsight"), tcpostgres.WithUsername("pinsight"), tcpostgres.WithPassword("pinsight"),
-		testcontainers.WithWaitStrategy(
-			wait.ForLog("database system is ready to accept connections").WithOccurrence(2).WithStartupTimeout(2*time.Minute),
-			wait.ForListeningPort("5432/tcp")),
-	)
-	testcontainers.CleanupContainer(t, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dbURL, err := c.ConnectionString(ctx, "sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := postgres.Open(ctx, postgres.Config{URL: dbURL, ConnectTimeout: stallTimeout, StatementTimeout: stallTimeout, MaxOpenConns: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := postgres.Migrate(ctx, db); err != nil {
-		t.Fatal(err)
-	}
+	c, db := stallableDatabase(t)
 	if _, err := postgres.ImportDataset(ctx, db, porttest.PostalDataset()); err != nil {
 		t.Fatal(err)
 	}
@@ -242,6 +220,38 @@ func TestPostgresStalledDatabase(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// stallableDatabase starts a PostgreSQL container of its own and opens it
+// migrated, with stallTimeout as connect and statement timeout and a pool
+// of four, for tests that pause it (pauseContainer).
+func stallableDatabase(t *testing.T) (*tcpostgres.PostgresContainer, *postgres.DB) {
+	t.Helper()
+	image := postGIS.image(t)
+	ctx := context.Background()
+	c, err := tcpostgres.Run(ctx, image,
+		tcpostgres.WithDatabase("pinsight"), tcpostgres.WithUsername("pinsight"), tcpostgres.WithPassword("pinsight"),
+		testcontainers.WithWaitStrategy(
+			wait.ForLog("database system is ready to accept connections").WithOccurrence(2).WithStartupTimeout(2*time.Minute),
+			wait.ForListeningPort("5432/tcp")),
+	)
+	testcontainers.CleanupContainer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbURL, err := c.ConnectionString(ctx, "sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := postgres.Open(ctx, postgres.Config{URL: dbURL, ConnectTimeout: stallTimeout, StatementTimeout: stallTimeout, MaxOpenConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := postgres.Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	return c, db
 }
 
 func mapValues[K comparable, V any](m map[K]V) []V {

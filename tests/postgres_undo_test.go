@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testcontainers/testcontainers-go"
-	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
-	"github.com/testcontainers/testcontainers-go/wait"
 	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
@@ -48,30 +45,8 @@ func TestUnacknowledgedCreateIsUndone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a database of its own and pauses it (-short)")
 	}
-	image := postGIS.image(t)
 	ctx := context.Background()
-	c, err := tcpostgres.Run(ctx, image,
-		tcpostgres.WithDatabase("pinsight"), tcpostgres.WithUsername("pinsight"), tcpostgres.WithPassword("pinsight"),
-		testcontainers.WithWaitStrategy(
-			wait.ForLog("database system is ready to accept connections").WithOccurrence(2).WithStartupTimeout(2*time.Minute),
-			wait.ForListeningPort("5432/tcp")),
-	)
-	testcontainers.CleanupContainer(t, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dbURL, err := c.ConnectionString(ctx, "sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := postgres.Open(ctx, postgres.Config{URL: dbURL, ConnectTimeout: stallTimeout, StatementTimeout: stallTimeout, MaxOpenConns: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := postgres.Migrate(ctx, db); err != nil {
-		t.Fatal(err)
-	}
+	c, db := stallableDatabase(t)
 	withUsers(t, db, 1)
 	hook := &pauseAtCommit{armed: make(chan struct{}, 1), paused: make(chan func(), 1), pause: func() func() { return pauseContainer(t, c) }}
 	store := postgres.NewReportStore(db.WithQueryHook(hook))
@@ -85,7 +60,7 @@ func TestUnacknowledgedCreateIsUndone(t *testing.T) {
 
 	hook.armed <- struct{}{}
 	now := time.Now()
-	_, err = store.CreateReport(ctx, report.Report{UserID: 1, URL: "https://example.com/", Project: "example.com",
+	_, err := store.CreateReport(ctx, report.Report{UserID: 1, URL: "https://example.com/", Project: "example.com",
 		Status: report.StatusPending, CreatedAt: now, UpdatedAt: now, GeneratedAt: now})
 	if !errors.Is(err, ports.ErrUnavailable) {
 		t.Fatalf("creating a report while the database stalls at COMMIT: %v; want ErrUnavailable", err)
