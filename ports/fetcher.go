@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/netip"
 
+	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/webpage"
 )
 
@@ -37,4 +38,26 @@ type Target struct {
 	Host string
 	// Addr is the address the host resolved to and the guard accepted.
 	Addr netip.Addr
+}
+
+// SiteFetcher fetches the URLs of a site crawl through the same SSRF guard
+// as PageFetcher (every URL checked, every address dialled checked).
+type SiteFetcher interface {
+	// Session opens the connections of one crawl: its requests may share
+	// connections with each other, never with another session or fetch.
+	// Close it at the crawl's end.
+	Session() SiteSession
+}
+
+// SiteSession requests one crawl's URLs.
+type SiteSession interface {
+	// Get requests rawURL once, without following a redirect (a redirect
+	// is the answer: the crawler follows it hop by hop), sending headers
+	// with it (and nothing of them anywhere else), and reads at most
+	// maxBytes of decoded body (0: the fetcher's page cap). Document is
+	// the body parsed when it is HTML. No answer, or a refused target, is
+	// a *webpage.FetchError.
+	Get(ctx context.Context, rawURL string, headers []crawl.Header, maxBytes int64) (*webpage.Linked, error)
+	// Close closes the session's idle connections.
+	Close()
 }

@@ -66,11 +66,12 @@ type JobCounts struct {
 }
 
 // JobStats is a snapshot of the queue, for metrics and readiness: its
-// analyses (the embedded counts) and, apart, the webhook deliveries it
-// runs on their own workers.
+// analyses (the embedded counts) and, apart, the webhook deliveries and
+// the crawls it runs on their own workers.
 type JobStats struct {
 	JobCounts
 	Deliveries JobCounts
+	Crawls     JobCounts
 }
 
 // Jobs is a durable queue of report analyses. Enqueues happen in the
@@ -120,12 +121,19 @@ type JobSettings struct {
 	// DeliveryWorkers is how many webhook deliveries one process runs at
 	// once (default 4), apart from the analyses' Workers.
 	DeliveryWorkers int
-	FetchDeadline   time.Duration
-	Sweep           time.Duration // how often scheduled analyses are looked for (default a minute)
+	// CrawlWorkers is how many crawls one process runs at once (default
+	// DefaultCrawlWorkers), apart from the analyses and deliveries.
+	CrawlWorkers  int
+	FetchDeadline time.Duration
+	Sweep         time.Duration // how often scheduled analyses are looked for (default a minute)
 	// WaitCap caps how long a request waits for its analysis (0: no cap
 	// beyond the API's 60 s), below the server's write timeout.
 	WaitCap time.Duration
 }
+
+// DefaultCrawlWorkers is how many crawls one process runs at once unless
+// JobSettings.CrawlWorkers says otherwise.
+const DefaultCrawlWorkers = 2
 
 // DefaultSweep is how often queues look for due scheduled analyses.
 const DefaultSweep = time.Minute

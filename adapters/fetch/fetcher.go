@@ -166,6 +166,13 @@ var errLongRedirect = errors.New("redirect to an overlong URL")
 // when follow is false: a redirect is then the answer) and reads the body
 // up to limit decoded bytes.
 func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit int64, follow bool) (*webpage.Response, error) {
+	return f.request(ctx, t, u, limit, follow, nil)
+}
+
+// request is get, with extra request headers set by header when not nil
+// (after the fetcher's own, which it may not replace: the crawl's
+// settings refuse those names).
+func (f *Fetcher) request(ctx context.Context, t *http.Transport, u *url.URL, limit int64, follow bool, header func(http.Header)) (*webpage.Response, error) {
 	var remote string
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotConn: func(ci httptrace.GotConnInfo) { remote = ci.Conn.RemoteAddr().String() },
@@ -178,6 +185,9 @@ func (f *Fetcher) get(ctx context.Context, t *http.Transport, u *url.URL, limit 
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
 	req.Header.Set("Accept-Encoding", "gzip, deflate, br")
 	req.Header.Set("Accept-Language", "en;q=0.9, *;q=0.5")
+	if header != nil {
+		header(req.Header)
+	}
 	var redirects []string
 	client := &http.Client{
 		Transport: t,

@@ -21,6 +21,9 @@ type CrawlStore struct {
 	lastURL int64 // of frontier rows, across crawls
 	crawls  map[int64]*crawlData
 	sites   map[string]siteHold
+	// dropJob forgets a deleted crawl's waiting job (Jobs.Crawls); nil
+	// without a queue.
+	dropJob func(id int64)
 }
 
 // siteHold is the crawl holding a site, until its lease expires.
@@ -218,6 +221,9 @@ func (s *CrawlStore) DeleteCrawl(_ context.Context, userID, id int64) error {
 	}
 	delete(s.crawls, id)
 	s.release(id)
+	if s.dropJob != nil {
+		s.dropJob(id)
+	}
 	return nil
 }
 

@@ -20,26 +20,31 @@ type Jobs struct {
 	store      *ReportStore
 	workers    int // analyses at once
 	deliverers int // deliveries at once, apart from the analyses
+	crawlers   int // crawls at once, apart from both
+	crawls     *CrawlStore
 	sweep      time.Duration
 	backoff    func(attempt int) time.Duration
 
-	mu      sync.Mutex
-	jobs    map[int64]*memJob
-	lastID  int64
-	work    ports.AnalysisWorker
-	deliver ports.DeliveryWorker
-	started bool
-	stop    chan struct{}
-	ready   chan int64 // due analyses
-	due     chan int64 // due deliveries
-	wg      sync.WaitGroup
-	cancel  context.CancelFunc
+	mu        sync.Mutex
+	jobs      map[int64]*memJob
+	lastID    int64
+	work      ports.AnalysisWorker
+	deliver   ports.DeliveryWorker
+	crawl     ports.CrawlWorker
+	started   bool
+	stop      chan struct{}
+	ready     chan int64 // due analyses
+	due       chan int64 // due deliveries
+	crawlsDue chan int64 // due crawl runs
+	wg        sync.WaitGroup
+	cancel    context.CancelFunc
 }
 
 type memJob struct {
 	ports.AnalysisJob
 	state    string // scheduled, running, cancelled, discarded (done jobs are dropped)
 	delivery int64  // a webhook delivery's id; 0 for an analysis
+	crawlID  int64  // a crawl's id; 0 for an analysis
 	timer    *time.Timer
 }
 
@@ -56,7 +61,8 @@ const maxMemoryRuns = 10
 
 // NewJobs returns a queue for store's reports running s.Workers analyses
 // and s.DeliveryWorkers webhook deliveries at once (default 4 each, with
-// workers of their own) once started, and enqueuing the scheduled analyses
+// workers of their own), and s.CrawlWorkers crawls of the crawl store
+// given to Crawls (default ports.DefaultCrawlWorkers) once started, and enqueuing the scheduled analyses
 // due every s.Sweep (default ports.DefaultSweep). From then on the store's
 // writes that finish reports queue their webhook deliveries on it.
 func NewJobs(store *ReportStore, s ports.JobSettings) *Jobs {
@@ -70,8 +76,13 @@ func NewJobs(store *ReportStore, s ports.JobSettings) *Jobs {
 	if sweep <= 0 {
 		sweep = ports.DefaultSweep
 	}
-	j := &Jobs{store: store, workers: orDefault(s.Workers), deliverers: orDefault(s.DeliveryWorkers), sweep: sweep,
-		jobs: map[int64]*memJob{}, ready: make(chan int64, 1024), due: make(chan int64, 1024), stop: make(chan struct{}),
+	crawlers := s.CrawlWorkers
+	if crawlers <= 0 {
+		crawlers = ports.DefaultCrawlWorkers
+	}
+	j := &Jobs{store: store, workers: orDefault(s.Workers), deliverers: orDefault(s.DeliveryWorkers), crawlers: crawlers, sweep: sweep,
+		jobs: map[int64]*memJob{}, ready: make(chan int64, 1024), due: make(chan int64, 1024), crawlsDue: make(chan int64, 1024),
+		stop:    make(chan struct{}),
 		backoff: func(attempt int) time.Duration { return time.Duration(attempt*attempt) * time.Second }}
 	store.mu.Lock()
 	store.dropJobs, store.queueDeliveries = j.dropReports, j.queueDeliveries
@@ -87,7 +98,7 @@ func (j *Jobs) dropReports(ids []int64) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for id, job := range j.jobs {
-		if job.delivery == 0 && job.state == memScheduled && slices.Contains(ids, job.ReportID) {
+		if job.delivery == 0 && job.crawlID == 0 && job.state == memScheduled && slices.Contains(ids, job.ReportID) {
 			job.timer.Stop()
 			delete(j.jobs, id)
 		}
@@ -140,8 +151,11 @@ func (j *Jobs) scheduleLocked(job *memJob, d time.Duration) {
 	job.state = memScheduled
 	job.DueAt = time.Now().Add(max(d, 0))
 	id, ready := job.ID, j.ready
-	if job.delivery != 0 {
+	switch {
+	case job.delivery != 0:
 		ready = j.due
+	case job.crawlID != 0:
+		ready = j.crawlsDue
 	}
 	job.timer = time.AfterFunc(max(d, 0), func() {
 		select {
@@ -179,6 +193,10 @@ func (j *Jobs) Start(ctx context.Context, work ports.AnalysisWorker) error {
 	for range j.deliverers {
 		j.wg.Add(1)
 		go j.loop(runCtx, j.due)
+	}
+	for range j.crawlers {
+		j.wg.Add(1)
+		go j.loop(runCtx, j.crawlsDue)
 	}
 	j.wg.Add(1)
 	go j.sweeper(runCtx)
@@ -225,10 +243,15 @@ func (j *Jobs) run(ctx context.Context, id int64) {
 	job.Attempt++
 	args := job.AnalysisJob
 	deliver, delivery := j.deliver, job.delivery
+	crawlWork, crawlID := j.crawl, job.crawlID
 	j.mu.Unlock()
 
 	var err error
 	switch {
+	case crawlID != 0 && crawlWork == nil:
+		err = &ports.SnoozeError{After: time.Second}
+	case crawlID != 0:
+		err = crawlWork(ctx, ports.CrawlJob{ID: id, CrawlID: crawlID, UserID: args.UserID, Attempt: args.Attempt})
 	case delivery == 0:
 		err = j.work(ctx, args)
 	case deliver == nil:
@@ -249,7 +272,7 @@ func (j *Jobs) run(ctx context.Context, id int64) {
 		j.scheduleLocked(job, snooze.After)
 	case errors.As(err, &retry) && job.delivery != 0 && job.Attempt < webhook.MaxAttempts:
 		j.scheduleLocked(job, deliveryBackoff(job.Attempt))
-	case errors.As(err, &retry) && job.delivery == 0 && job.Attempt < maxMemoryRuns:
+	case errors.As(err, &retry) && job.delivery == 0 && job.Attempt < maxMemoryRuns: // analyses and crawls
 		j.scheduleLocked(job, j.backoff(job.Attempt))
 	default:
 		job.state = memDiscarded
@@ -288,8 +311,11 @@ func (j *Jobs) Stats(context.Context) (ports.JobStats, error) {
 	var st ports.JobStats
 	for _, job := range j.jobs {
 		counts := &st.JobCounts
-		if job.delivery != 0 {
+		switch {
+		case job.delivery != 0:
 			counts = &st.Deliveries
+		case job.crawlID != 0:
+			counts = &st.Crawls
 		}
 		switch job.state {
 		case memScheduled:

@@ -22,3 +22,13 @@ func TestWebhooks(t *testing.T) {
 		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs}
 	})
 }
+
+func TestCrawlQueue(t *testing.T) {
+	porttest.TestCrawlQueue(t, func(*testing.T) porttest.CrawlQueueSubject {
+		reports := memory.NewReportStore()
+		crawls := memory.NewCrawlStore(reports)
+		jobs := memory.NewJobs(reports, ports.JobSettings{Workers: 2})
+		jobs.Crawls(crawls)
+		return porttest.CrawlQueueSubject{Jobs: jobs, Queue: jobs, Crawls: crawls, Accounts: memory.NewAccountStore()}
+	})
+}

@@ -89,4 +89,5 @@ func migrateRiver(ctx context.Context, db *DB, down bool) ([]string, error) {
 var (
 	_ ports.Jobs         = (*Jobs)(nil)
 	_ ports.WebhookQueue = (*Jobs)(nil)
+	_ ports.CrawlQueue   = (*Jobs)(nil)
 )

@@ -29,6 +29,9 @@ type Config struct {
 	// process (default 4), apart from the analyses: a receiver that hangs
 	// holds a delivery worker, never an analysis one.
 	DeliveryWorkers int
+	// CrawlWorkers is how many crawls run at once in this process
+	// (default ports.DefaultCrawlWorkers), on a queue of their own.
+	CrawlWorkers int
 	// JobTimeout bounds one run of a job (default 45 s): set it above the
 	// fetch deadline, which bounds an analysis.
 	JobTimeout time.Duration
@@ -54,6 +57,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.DeliveryWorkers <= 0 {
 		c.DeliveryWorkers = 4
+	}
+	if c.CrawlWorkers <= 0 {
+		c.CrawlWorkers = ports.DefaultCrawlWorkers
 	}
 	if c.JobTimeout <= 0 {
 		c.JobTimeout = 45 * time.Second
@@ -85,10 +91,11 @@ type analysisArgs struct {
 // The queues of River's table, each with workers of its own, so one kind
 // of work never waits behind another: analyses (River's default queue,
 // where earlier versions put every job, so jobs they left run on), webhook
-// deliveries, and maintenance (the schedule sweep).
+// deliveries, crawls, and maintenance (the schedule sweep).
 const (
 	queueAnalyses    = river.QueueDefault
 	queueDeliveries  = "deliveries"
+	queueCrawls      = "crawls"
 	queueMaintenance = "maintenance"
 )
 
@@ -113,6 +120,7 @@ type Queue struct {
 	work    atomic.Pointer[ports.AnalysisWorker]
 	sweep   atomic.Pointer[func(context.Context) error]
 	deliver atomic.Pointer[ports.DeliveryWorker]
+	crawl   atomic.Pointer[ports.CrawlWorker]
 	started atomic.Bool
 }
 
@@ -143,6 +151,7 @@ func New(driver riverdriver.Driver[*sql.Tx], pool *sql.DB, cfg Config) (*Queue, 
 	river.AddWorker(workers, &analysisWorker{q: q})
 	river.AddWorker(workers, &sweepWorker{q: q})
 	river.AddWorker(workers, &deliveryWorker{q: q})
+	river.AddWorker(workers, &crawlWorker{q: q})
 	sweep := river.NewPeriodicJob(river.PeriodicInterval(cfg.Sweep),
 		func() (river.JobArgs, *river.InsertOpts) {
 			return sweepArgs{}, &river.InsertOpts{MaxAttempts: 1, Queue: queueMaintenance}
@@ -153,6 +162,7 @@ func New(driver riverdriver.Driver[*sql.Tx], pool *sql.DB, cfg Config) (*Queue, 
 		Queues: map[string]river.QueueConfig{
 			queueAnalyses:    {MaxWorkers: cfg.Workers},
 			queueDeliveries:  {MaxWorkers: cfg.DeliveryWorkers},
+			queueCrawls:      {MaxWorkers: cfg.CrawlWorkers},
 			queueMaintenance: {MaxWorkers: 1},
 		},
 		Workers:              workers,
@@ -220,10 +230,10 @@ func (q *Queue) Stop(ctx context.Context) error {
 }
 
 // Stats implements ports.Jobs: one query of River's table, counting
-// analyses and deliveries by state.
+// analyses, deliveries and crawls by state.
 func (q *Queue) Stats(ctx context.Context) (ports.JobStats, error) {
 	rows, err := q.pool.QueryContext(ctx, "SELECT kind, state, count(*) FROM river_job WHERE kind IN ('"+jobKind+"', '"+
-		deliveryArgs{}.Kind()+"') GROUP BY kind, state")
+		deliveryArgs{}.Kind()+"', '"+CrawlJobKind+"') GROUP BY kind, state")
 	if err != nil {
 		return ports.JobStats{}, fmt.Errorf("riverjobs: stats: %w", err)
 	}
@@ -236,7 +246,10 @@ func (q *Queue) Stats(ctx context.Context) (ports.JobStats, error) {
 			return ports.JobStats{}, fmt.Errorf("riverjobs: stats: %w", err)
 		}
 		counts := &st.JobCounts
-		if kind != jobKind {
+		switch kind {
+		case CrawlJobKind:
+			counts = &st.Crawls
+		case deliveryArgs{}.Kind():
 			counts = &st.Deliveries
 		}
 		switch rivertype.JobState(state) {
@@ -291,5 +304,5 @@ func ConfigFor(s ports.JobSettings) Config {
 		fetch = 15 * time.Second
 	}
 	timeout := 2*fetch + 10*time.Second
-	return Config{Workers: s.Workers, DeliveryWorkers: s.DeliveryWorkers, JobTimeout: timeout, RescueAfter: timeout + 10*time.Second, Sweep: s.Sweep}
+	return Config{Workers: s.Workers, DeliveryWorkers: s.DeliveryWorkers, CrawlWorkers: s.CrawlWorkers, JobTimeout: timeout, RescueAfter: timeout + 10*time.Second, Sweep: s.Sweep}
 }

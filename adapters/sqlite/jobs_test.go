@@ -34,3 +34,14 @@ func TestWebhooks(t *testing.T) {
 		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs}
 	})
 }
+
+func TestCrawlQueue(t *testing.T) {
+	porttest.TestCrawlQueue(t, func(t *testing.T) porttest.CrawlQueueSubject {
+		db := openDB(t)
+		jobs, err := sqlite.NewJobs(db, riverjobs.Config{Workers: 2, PollInterval: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return porttest.CrawlQueueSubject{Jobs: jobs, Queue: jobs, Crawls: sqlite.NewCrawlStore(db), Accounts: sqlite.NewAccountStore(db)}
+	})
+}

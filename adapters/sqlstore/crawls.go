@@ -113,6 +113,13 @@ func NewCrawlStore(e Engine) *CrawlStore { return &CrawlStore{newStore(e)} }
 // user's row (PostgreSQL; SQLite's writer serialises its transactions),
 // counts the user's active crawls, inserts and finishes the key.
 func (s *CrawlStore) CreateCrawl(ctx context.Context, c crawl.Crawl, limit int, idem *report.Idempotency) (crawl.Crawl, error) {
+	return s.createCrawl(ctx, c, limit, idem, nil)
+}
+
+// createCrawl is CreateCrawl, calling also, when not nil, with the new
+// row's id within its transaction (JobStore enqueues the crawl's run).
+func (s *CrawlStore) createCrawl(ctx context.Context, c crawl.Crawl, limit int, idem *report.Idempotency,
+	also func(ctx context.Context, tx bun.Tx, id int64) error) (crawl.Crawl, error) {
 	c.ID, c.Token, c.Status, c.Failure, c.CancelRequested = 0, report.NewShareToken(), crawl.StatusQueued, "", false
 	c.Progress, c.Score, c.Rating, c.Summary = crawl.Progress{}, 0, "", crawl.Summary{}
 	c.StartedAt, c.FinishedAt = time.Time{}, time.Time{}
@@ -138,6 +145,11 @@ func (s *CrawlStore) CreateCrawl(ctx context.Context, c crawl.Crawl, limit int, 
 		}
 		if _, err := tx.NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
 			return s.wrap("create crawl", err)
+		}
+		if also != nil {
+			if err := also(ctx, tx, row.ID); err != nil {
+				return err
+			}
 		}
 		if idem == nil {
 			return nil
@@ -288,18 +300,21 @@ func (s *CrawlStore) CancelCrawl(ctx context.Context, userID, id int64, at time.
 }
 
 // DeleteCrawl implements ports.CrawlStore: the crawl's frontier, pages,
-// links, issues and site hold go with its row (ON DELETE CASCADE).
+// links, issues and site hold go with its row (ON DELETE CASCADE), and
+// its job with it while the job waits (dropWaiting), in one transaction.
 func (s *CrawlStore) DeleteCrawl(ctx context.Context, userID, id int64) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	res, err := s.e.Write.NewDelete().Model((*crawlRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
-	if err != nil {
-		return s.wrap("delete crawl", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return crawl.ErrNotFound
-	}
-	return nil
+	return s.inTx(ctx, "delete crawl", func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewDelete().Model((*crawlRow)(nil)).Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+		if err != nil {
+			return s.wrap("delete crawl", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return crawl.ErrNotFound
+		}
+		return s.dropWaiting(ctx, tx, crawlJobKind, "crawl_id", "= ?", id)
+	})
 }
 
 // Interface guard.

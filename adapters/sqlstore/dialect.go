@@ -53,14 +53,15 @@ func (d dialect) binary(column string) string {
 	return column + " COLLATE BINARY"
 }
 
-// jobReportID is the report id in the arguments of a job of River's
-// river_job table: jsonb on PostgreSQL, a JSONB blob on SQLite (River's
-// SQLite migrations store args with jsonb()), which json_extract reads.
-func (d dialect) jobReportID() string {
+// jobArg is the integer argument name (such as report_id) of a job of
+// River's river_job table: jsonb on PostgreSQL, a JSONB blob on SQLite
+// (River's SQLite migrations store args with jsonb()), which json_extract
+// reads. name is a constant of this package, never input.
+func (d dialect) jobArg(name string) string {
 	if d.pg {
-		return "(args->>'report_id')::bigint"
+		return "(args->>'" + name + "')::bigint"
 	}
-	return "json_extract(args, '$.report_id')"
+	return "json_extract(args, '$." + name + "')"
 }
 
 // lockRows locks the rows q reads until the transaction ends (FOR UPDATE;

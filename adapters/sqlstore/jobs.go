@@ -7,6 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/report"
 )
 
@@ -17,6 +18,9 @@ type Enqueuer interface {
 	// Insert enqueues the analysis of the user's report reportID to run at
 	// runAt (now when zero), and returns the job's id.
 	Insert(ctx context.Context, tx *sql.Tx, reportID, userID int64, runAt time.Time) (int64, error)
+	// InsertCrawl enqueues the run of the user's crawl crawlID, and
+	// returns the job's id.
+	InsertCrawl(ctx context.Context, tx *sql.Tx, crawlID, userID int64) (int64, error)
 	DeliveryEnqueuer
 }
 
@@ -105,6 +109,20 @@ func (j *JobStore) UpdateWithJob(ctx context.Context, userID, id int64, update f
 		return j.wrap("enqueue analysis", err)
 	})
 	return out, jobID, err
+}
+
+// CreateCrawlWithJob implements ports.CrawlQueue: the crawl store's
+// create, enqueueing the crawl's run in its transaction.
+func (j *JobStore) CreateCrawlWithJob(ctx context.Context, c crawl.Crawl, limit int, idem *report.Idempotency) (crawl.Crawl, int64, error) {
+	var jobID int64
+	out, err := (&CrawlStore{j.store}).createCrawl(ctx, c, limit, idem, func(ctx context.Context, tx bun.Tx, id int64) (err error) {
+		jobID, err = j.queue.InsertCrawl(ctx, tx.Tx, id, c.UserID)
+		return j.wrap("enqueue crawl", err)
+	})
+	if err != nil {
+		return crawl.Crawl{}, 0, err
+	}
+	return out, jobID, nil
 }
 
 // EnqueueDue implements ports.Jobs: due rows are locked, skipping those

@@ -322,10 +322,13 @@ func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error 
 	})
 }
 
-// analysisJobKind is the kind of analysis jobs in River's river_job table
-// (adapters/riverjobs names them; the engines' tests check that deleting a
-// report removes its job).
-const analysisJobKind = "pinsight_analysis"
+// The kinds of jobs in River's river_job table that rows own, with the
+// argument naming the row (adapters/riverjobs names them; the engines'
+// tests check that deleting a report or a crawl removes its job).
+const (
+	analysisJobKind = "pinsight_analysis"
+	crawlJobKind    = "pinsight_crawl"
+)
 
 // dropQueuedJobs deletes, in tx, the analysis jobs waiting to run (not
 // running, not finished) whose report id matches cond with args: those of
@@ -334,11 +337,17 @@ const analysisJobKind = "pinsight_analysis"
 // left to finish so (River does not delete running jobs either). The
 // queue shares the store's database, so its table is there.
 func (s store) dropQueuedJobs(ctx context.Context, tx bun.Tx, cond string, args ...any) error {
+	return s.dropWaiting(ctx, tx, analysisJobKind, "report_id", cond, args...)
+}
+
+// dropWaiting deletes, in tx, the jobs of kind waiting to run whose
+// argument arg matches cond with args (see dropQueuedJobs).
+func (s store) dropWaiting(ctx context.Context, tx bun.Tx, kind, arg, cond string, args ...any) error {
 	_, err := tx.NewDelete().TableExpr("river_job").
-		Where("kind = ?", analysisJobKind).
+		Where("kind = ?", kind).
 		Where("state IN ('available', 'scheduled', 'retryable', 'pending')").
-		Where(s.dialect.jobReportID()+" "+cond, args...).Exec(ctx)
-	return s.wrap("delete queued analyses", err)
+		Where(s.dialect.jobArg(arg)+" "+cond, args...).Exec(ctx)
+	return s.wrap("delete queued "+kind+" jobs", err)
 }
 
 // deleteOwned deletes the row of model's table whose id is id and whose

@@ -25,13 +25,17 @@ func webhookStore(s *memory.ReportStore) ports.WebhookStore { return s }
 
 // crawlStore provides the crawl store, whose Idempotency-Key records are
 // the report store's.
-func crawlStore(s *memory.ReportStore) ports.CrawlStore { return memory.NewCrawlStore(s) }
+func crawlStore(s *memory.ReportStore) (*memory.CrawlStore, ports.CrawlStore) {
+	cs := memory.NewCrawlStore(s)
+	return cs, cs
+}
 
 // newJobs provides the in-process queue of analyses over the reports.
-// It is the queue of webhook deliveries too.
-func newJobs(store *memory.ReportStore, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue) {
+// It is the queue of webhook deliveries and of crawls too.
+func newJobs(store *memory.ReportStore, crawls *memory.CrawlStore, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, ports.CrawlQueue) {
 	j := memory.NewJobs(store, s)
-	return j, j
+	j.Crawls(crawls)
+	return j, j, j
 }
 
 // RateLimiter provides the in-memory rate limiter alone: quotas kept in

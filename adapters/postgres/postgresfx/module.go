@@ -37,9 +37,9 @@ var Module = fx.Module("postgres",
 // newJobs provides the durable queue of analyses in the database (River).
 // It is the queue of webhook deliveries too: the report store queues them
 // on it (sqlstorefx) in the transactions that finish reports.
-func newJobs(db *postgres.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, sqlstore.DeliveryEnqueuer, error) {
+func newJobs(db *postgres.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, ports.CrawlQueue, sqlstore.DeliveryEnqueuer, error) {
 	j, err := postgres.NewJobs(db, riverjobs.ConfigFor(s))
-	return j, j, j, err
+	return j, j, j, j, err
 }
 
 // PostalStore provides the postal store that queries the database on

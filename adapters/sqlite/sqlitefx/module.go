@@ -34,9 +34,9 @@ var Module = fx.Module("sqlite",
 // newJobs provides the durable queue of analyses in the file (River).
 // It is the queue of webhook deliveries too: the report store queues them
 // on it (sqlstorefx) in the transactions that finish reports.
-func newJobs(db *sqlite.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, sqlstore.DeliveryEnqueuer, error) {
+func newJobs(db *sqlite.DB, s ports.JobSettings) (ports.Jobs, ports.WebhookQueue, ports.CrawlQueue, sqlstore.DeliveryEnqueuer, error) {
 	j, err := sqlite.NewJobs(db, riverjobs.ConfigFor(s))
-	return j, j, j, err
+	return j, j, j, j, err
 }
 
 // dbParams are what newDB takes: with a TracerProvider in the graph

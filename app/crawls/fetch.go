@@ -1,0 +1,183 @@
+package crawls
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/webpage"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// hostOf is the host name of a URL, "" when it has none.
+func hostOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return p.Hostname()
+}
+
+// get requests u once through the session, in a slot of the crawl's
+// concurrency and after the pause: the crawl's headers go with it only
+// when u is on the start URL's host (Scope.SameHost), never elsewhere.
+func (r *run) get(ctx context.Context, u string, maxBytes int64) (*webpage.Linked, error) {
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-r.sem }()
+	if err := r.gate.wait(ctx); err != nil {
+		return nil, err
+	}
+	var headers []crawl.Header
+	if r.scope.SameHost(u) {
+		headers = r.c.Settings.Headers
+	}
+	return r.sess.Get(ctx, u, headers, maxBytes)
+}
+
+// follow requests u and its redirects hop by hop (at most
+// crawl.MaxRedirects, each through get, so each hop gets the headers only
+// when it is on the start host), staying on the site: a redirect off it
+// ends the chain there. It returns the last answer (nil when none), the
+// URLs that answered a redirect, whether they looped, and why nothing
+// answered.
+func (r *run) follow(ctx context.Context, u string, maxBytes int64) (last *webpage.Linked, hops []string, loop bool, failure error) {
+	seen := map[string]bool{}
+	cur := u
+	for {
+		if seen[cur] || len(hops) > crawl.MaxRedirects {
+			return last, hops, true, nil
+		}
+		seen[cur] = true
+		l, err := r.get(ctx, cur, maxBytes)
+		if err != nil {
+			return last, hops, false, err
+		}
+		last = l
+		loc := ""
+		if v := l.Response.Header["Location"]; len(v) > 0 {
+			loc = v[0]
+		}
+		if s := l.Response.Status; s < 300 || s >= 400 || loc == "" {
+			return last, hops, false, nil
+		}
+		next, err := crawl.Resolve(cur, loc)
+		if err != nil || !r.scope.OnSite(next) {
+			return last, hops, false, nil // off the site (or nowhere): not followed
+		}
+		hops = append(hops, cur)
+		cur = next
+	}
+}
+
+// fetchPage fetches one URL of the frontier and audits it as reports'
+// pages are (pagecheck.Analyse, with the site's robots.txt and 404 probe),
+// returning its record and the URLs it leads to. ok is false when the run
+// stopped midway (nothing to record).
+func (r *run) fetchPage(ctx context.Context, fu ports.FrontierURL) (fp ports.FetchedPage, found []ports.FrontierURL, ok bool) {
+	at := time.Now()
+	p := crawl.Page{URL: fu.URL, FinalURL: fu.URL, Depth: fu.Depth}
+	fp.FetchedAt = r.cs.clock()
+	last, hops, loop, err := r.follow(ctx, fu.URL, 0)
+	if ctx.Err() != nil {
+		return fp, nil, false
+	}
+	p.Redirects, p.RedirectLoop = hops, loop
+	if last != nil {
+		p.Status = last.Response.Status
+		if u, nerr := crawl.Normalize(last.URL); nerr == nil {
+			p.FinalURL = u
+		}
+		fp.Bytes = int64(len(last.Response.Body))
+	}
+	if err != nil {
+		p.Status, p.Failure = 0, failureOf(err)
+	}
+	fp.ResponseTime = time.Since(at)
+	if err == nil && !loop && last != nil {
+		if p.FinalURL != p.URL && r.scope.Follows(p.FinalURL) {
+			found = append(found, ports.FrontierURL{URL: p.FinalURL, Depth: fu.Depth, Source: fu.URL})
+		}
+		if last.Document != nil && p.Status >= 200 && p.Status < 300 {
+			found = append(found, r.audit(ctx, &fp, &p, last, hops, at, fu)...)
+		}
+	}
+	fp.Page = p
+	return fp, found, true
+}
+
+// audit runs the page audit of an HTML page and reads its facts into p.
+func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, last *webpage.Linked, hops []string, at time.Time, fu ports.FrontierURL) []ports.FrontierURL {
+	resp := *last.Response
+	resp.Redirects = hops
+	f := &webpage.Fetched{RequestedURL: fu.URL, At: at, Page: resp, Document: last.Document, Robots: r.robots, NotFound: r.probe}
+	next := pagecheck.FollowUps(f)
+	if next.Canonical != "" {
+		f.Canonical = r.linked(ctx, next.Canonical)
+	}
+	for _, a := range next.Alternates {
+		f.Alternates = append(f.Alternates, *r.linked(ctx, a))
+	}
+	a := pagecheck.Analyse(f, r.cs.cfg.Weights)
+	fp.Score, fp.Rating, fp.Results = a.Score, a.Rating, a.Results
+	facts := pagecheck.PageFacts(f)
+	p.Title, p.Description, p.Noindex = facts.Title, facts.Description, facts.Noindex
+	p.Fingerprint = crawl.Fingerprint(facts.Text)
+	depth := crawl.NoDepth
+	if fu.Depth != crawl.NoDepth && fu.Depth < r.c.Settings.MaxDepth {
+		depth = fu.Depth + 1
+	}
+	var found []ports.FrontierURL
+	discover := func(u string) {
+		if depth != crawl.NoDepth && r.scope.Follows(u) {
+			found = append(found, ports.FrontierURL{URL: u, Depth: depth, Source: fu.URL})
+		}
+	}
+	if c, err := crawl.Normalize(facts.Canonical); err == nil && r.scope.OnSite(c) {
+		p.Canonical = c
+		discover(c)
+	}
+	for _, h := range facts.Hreflang {
+		if u, err := crawl.Normalize(h); err == nil && r.scope.OnSite(u) {
+			p.Hreflang = append(p.Hreflang, u)
+			discover(u)
+		}
+	}
+	seen := map[string]bool{}
+	for _, l := range facts.Links {
+		u, err := crawl.Normalize(l)
+		if err != nil || seen[u] || !r.scope.OnSite(u) {
+			continue
+		}
+		seen[u] = true
+		p.Outlinks = append(p.Outlinks, u)
+		discover(u)
+	}
+	return found
+}
+
+// linked requests a follow-up of the audit once, without following a
+// redirect; its Response stays nil when it does not answer.
+func (r *run) linked(ctx context.Context, u string) *webpage.Linked {
+	l, err := r.get(ctx, u, 256<<10)
+	if err != nil {
+		return &webpage.Linked{URL: u}
+	}
+	l.URL = u
+	return l
+}
+
+// failureOf is why nothing answered, as a broken link's detail says it.
+func failureOf(err error) string {
+	var fe *webpage.FetchError
+	if errors.As(err, &fe) {
+		return fe.Reason
+	}
+	return "no answer"
+}

@@ -1,0 +1,102 @@
+package crawls
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// finish ends the crawl as status: the Detector over every recorded page
+// (streamed), its issues saved, the site's score (the average of its
+// audited pages'), rating and summary (issue counts, failing page checks,
+// AI crawlers' access, llms.txt) stored with the status.
+func (r *run) finish(ctx context.Context, status crawl.Status) error {
+	cs := r.cs
+	ctx = context.WithoutCancel(ctx)
+	site := crawl.Site{StartURL: r.c.Settings.URL}
+	if _, ok := r.robotsFile(); ok {
+		site.RobotsURL, site.RobotsTxt = r.origin().JoinPath("robots.txt").String(), r.robots.Body
+	}
+	d := crawl.NewDetector(site)
+	var audited []int64
+	sum, n := 0, 0
+	err := cs.store.EachPage(ctx, r.c.ID, func(p ports.CrawlPage) error {
+		d.Add(p.Page)
+		if p.Rating != "" {
+			audited = append(audited, p.ID)
+			sum += p.Score
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return &ports.RetryError{Err: err}
+	}
+	issues := d.Finish()
+	if err := cs.store.SaveIssues(ctx, r.c.ID, issues); err != nil {
+		return &ports.RetryError{Err: err}
+	}
+	f := ports.CrawlFinish{Status: status, At: cs.clock()}
+	if n > 0 {
+		f.Score = (sum + n/2) / n
+		f.Rating = pagecheck.RatingFor(f.Score)
+	}
+	f.Summary.Issues = crawl.Counts(issues)
+	if f.Summary.Checks, err = r.failingChecks(ctx, audited); err != nil {
+		return &ports.RetryError{Err: err}
+	}
+	rf, _ := r.robotsFile()
+	f.Summary.AI = crawl.AIReadiness(rf, r.c.Settings.URL)
+	f.Summary.LLMsTxt = r.llmsTxt(ctx)
+	_, err = cs.store.FinishCrawl(ctx, r.c.ID, f)
+	switch {
+	case errors.Is(err, crawl.ErrNotFound), errors.Is(err, crawl.ErrTransition):
+		return nil // deleted, or ended by another run
+	case err != nil:
+		return &ports.RetryError{Err: err}
+	}
+	return nil
+}
+
+// failingChecks counts, per page check, the audited pages failing it,
+// reading each page's audit from the store (the pages' records stream
+// without it).
+func (r *run) failingChecks(ctx context.Context, ids []int64) ([]crawl.CheckCount, error) {
+	failing := map[string]int{}
+	for _, id := range ids {
+		p, err := r.cs.store.Page(ctx, r.c.UserID, r.c.ID, id)
+		if errors.Is(err, crawl.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, checks := range p.Results {
+			for _, c := range checks {
+				if !c.Passed {
+					failing[c.ID]++
+				}
+			}
+		}
+	}
+	out := make([]crawl.CheckCount, 0, len(failing))
+	for id, n := range failing {
+		out = append(out, crawl.CheckCount{Check: id, Failing: n})
+	}
+	slices.SortFunc(out, func(a, b crawl.CheckCount) int { return strings.Compare(a.Check, b.Check) })
+	return out, nil
+}
+
+// llmsTxt fetches /llms.txt (in the slice's session) and checks it.
+func (r *run) llmsTxt(ctx context.Context) crawl.LLMsTxt {
+	last, _, _, err := r.follow(ctx, r.origin().JoinPath("llms.txt").String(), robotsMaxBytes)
+	if err != nil || last == nil || last.Response.Status < 200 || last.Response.Status >= 300 {
+		return crawl.LLMsTxt{}
+	}
+	return crawl.LLMsTxt{Found: true, Findings: crawl.CheckLLMsTxt(last.Response.Body)}
+}

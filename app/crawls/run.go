@@ -1,0 +1,234 @@
+package crawls
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/net/publicsuffix"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/robots"
+	"github.com/pinsight/pinsight/domain/webpage"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// Run is the worker of crawl jobs (a ports.CrawlWorker). It holds the
+// crawl's site (one running crawl per site: while another holds it, the
+// job snoozes), then crawls for one slice: robots.txt for the crawler's
+// user agent, the start URL and sitemaps when nothing was crawled yet,
+// then batches of URLs claimed from the durable frontier, at most the
+// crawl's concurrency of requests in flight. It renews its hold and reads
+// cancels every Renew. When the frontier is empty, or the crawl is
+// cancelled, it finds the site-level issues and finishes the crawl; else
+// the job snoozes and the next run goes on. A run killed midway leaves its
+// hold and its URLs' leases to expire: the job's next run (here or in
+// another process) takes them over.
+func (cs *Crawls) Run(ctx context.Context, job ports.CrawlJob) error {
+	holder := cs.process + "/" + strconv.FormatInt(job.ID, 10)
+	now := cs.clock()
+	c, ok, err := cs.store.ClaimSite(ctx, job.CrawlID, holder, now, now.Add(cs.cfg.Lease))
+	switch {
+	case errors.Is(err, crawl.ErrNotFound):
+		return nil // deleted
+	case err != nil:
+		return &ports.RetryError{Err: err}
+	case !ok && c.Status.Final():
+		return nil
+	case !ok:
+		return &ports.SnoozeError{After: siteBusyWait, Err: errors.New("crawls: another crawl holds the site " + c.Site)}
+	}
+	r := cs.newRun(c, holder)
+	return r.slice(ctx)
+}
+
+// run is one slice of a crawl's run.
+type run struct {
+	cs      *Crawls
+	c       crawl.Crawl
+	holder  string
+	scope   crawl.Scope
+	sess    ports.SiteSession
+	sem     chan struct{} // requests in flight
+	gate    *gate         // the pause between requests
+	robots  *webpage.Response
+	group   robots.Group
+	probe   *webpage.Response
+	stopped atomic.Pointer[error] // why the slice stopped early: errCancelled or the renewal's
+}
+
+// errCancelled stops a run whose crawl's cancel was requested.
+var errCancelled = errors.New("crawls: the crawl was cancelled")
+
+func (cs *Crawls) newRun(c crawl.Crawl, holder string) *run {
+	reg := ""
+	if h := hostOf(c.Settings.URL); h != "" {
+		reg, _ = publicsuffix.EffectiveTLDPlusOne(h)
+	}
+	return &run{cs: cs, c: c, holder: holder, scope: c.Settings.Scope(reg),
+		sem: make(chan struct{}, c.Settings.Concurrency), gate: newGate(c.Settings.Delay)}
+}
+
+// slice crawls until the frontier is empty (then finishes the crawl), the
+// slice's time is up (then snoozes), the crawl is cancelled (then finishes
+// it cancelled) or the hold is lost (then ends: another run has it).
+func (r *run) slice(ctx context.Context) error {
+	cs := r.cs
+	end := cs.clock().Add(cs.cfg.Slice)
+	if d, ok := ctx.Deadline(); ok {
+		end = minTime(end, d.Add(-5*time.Second))
+	}
+	work, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	wg.Go(func() { r.renew(work, stop) })
+	defer wg.Wait()
+	defer stop()
+
+	r.sess = cs.fetcher.Session()
+	defer r.sess.Close()
+	r.readRobots(work) // paced by the crawl's own delay
+	r.gate.setPause(r.c.Settings.Pause(r.group))
+	if r.c.Progress.Crawled == 0 && r.c.Progress.Blocked == 0 {
+		if err := r.seed(work); err != nil && work.Err() == nil {
+			return &ports.RetryError{Err: err}
+		}
+	}
+	r.probe = r.fetchProbe(work)
+	for work.Err() == nil && cs.clock().Before(end) {
+		more, err := r.batch(work)
+		if err != nil && work.Err() == nil {
+			return &ports.RetryError{Err: err}
+		}
+		if more || work.Err() != nil {
+			continue
+		}
+		done, err := r.exhausted(work)
+		if err != nil && work.Err() == nil {
+			return &ports.RetryError{Err: err}
+		}
+		if done {
+			stop()
+			wg.Wait()
+			return r.finish(ctx, crawl.StatusFinished)
+		}
+		// URLs leased by a run that died wait for their leases to expire.
+		sleep(work, cs.cfg.Renew)
+	}
+	stop()
+	wg.Wait()
+	if why := r.stopped.Load(); why != nil {
+		if errors.Is(*why, errCancelled) {
+			return r.finish(ctx, crawl.StatusCancelled)
+		}
+		return nil // the hold was lost (deleted, or another run has it): that run goes on
+	}
+	if ctx.Err() != nil {
+		return ctx.Err() // the queue is stopping: the job runs again once found stuck
+	}
+	return &ports.SnoozeError{After: 0, Err: errors.New("crawls: slice over, the crawl goes on")}
+}
+
+// exhausted reports whether nothing is left to crawl once no URL could
+// be claimed: every URL found was recorded, or the crawl recorded its
+// max_pages. Otherwise URLs are leased to a run that died.
+func (r *run) exhausted(ctx context.Context) (bool, error) {
+	c, err := r.cs.store.CrawlByID(ctx, r.c.ID)
+	if err != nil {
+		return false, err
+	}
+	p := c.Progress
+	return p.Crawled+p.Blocked >= p.Discovered || p.Crawled >= c.Settings.MaxPages, nil
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// renew extends the hold every Renew until work ends, and stops work when
+// the crawl is cancelled or the hold is lost.
+func (r *run) renew(work context.Context, stop context.CancelFunc) {
+	t := time.NewTicker(r.cs.cfg.Renew)
+	defer t.Stop()
+	for {
+		select {
+		case <-work.Done():
+			return
+		case <-t.C:
+		}
+		cancelled, err := r.cs.store.RenewSite(work, r.c.ID, r.holder, r.cs.clock().Add(r.cs.cfg.Lease))
+		switch {
+		case err != nil && work.Err() == nil && (errors.Is(err, crawl.ErrLeaseLost) || errors.Is(err, crawl.ErrNotFound)):
+			r.stopped.Store(&err)
+			stop()
+			return
+		case err == nil && cancelled:
+			why := errCancelled
+			r.stopped.Store(&why)
+			stop()
+			return
+		}
+	}
+}
+
+// gate spaces requests by a pause (none when zero).
+type gate struct {
+	mu    sync.Mutex
+	pause time.Duration
+	next  time.Time
+}
+
+func newGate(pause time.Duration) *gate { return &gate{pause: pause} }
+
+// setPause changes the pause (to robots.txt's Crawl-delay, once read).
+func (g *gate) setPause(pause time.Duration) {
+	g.mu.Lock()
+	g.pause = pause
+	g.mu.Unlock()
+}
+
+// wait waits for the next request's turn.
+func (g *gate) wait(ctx context.Context) error {
+	g.mu.Lock()
+	if g.pause <= 0 {
+		g.mu.Unlock()
+		return ctx.Err()
+	}
+	now := time.Now()
+	at := maxTime(now, g.next)
+	g.next = at.Add(g.pause)
+	g.mu.Unlock()
+	if d := at.Sub(now); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}

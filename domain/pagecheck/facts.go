@@ -1,0 +1,68 @@
+package pagecheck
+
+import (
+	"strings"
+
+	"github.com/pinsight/pinsight/domain/webpage"
+)
+
+// Facts are what a site crawl keeps of a page besides its audit, read the
+// way the checks read them (the same <base>, canonical agreement and
+// robots directives).
+type Facts struct {
+	Title       string // the first <title>'s text
+	Description string // the first meta description's content
+	// Canonical is the canonical URL the page declares when its
+	// declarations agree on one usable URL; "" otherwise.
+	Canonical string
+	// Noindex tells that a robots directive for search engines (a meta
+	// tag or an X-Robots-Tag header) says noindex or none.
+	Noindex bool
+	// Hreflang are the URLs of the page's usable hreflang alternates.
+	Hreflang []string
+	// Links are the URLs of the page's a[href] links and its
+	// <link rel=next|prev>, resolved against its base, in document order.
+	Links []string
+	// Text is the page's visible body text, words separated by single
+	// spaces.
+	Text string
+}
+
+// PageFacts reads f's page into Facts.
+func PageFacts(f *webpage.Fetched) Facts {
+	p := newPage(f)
+	var out Facts
+	if ts := p.tags["title"]; len(ts) > 0 {
+		out.Title = textOf(ts[0])
+	}
+	if ms := p.metas("name", "description"); len(ms) > 0 {
+		out.Description = strings.TrimSpace(attr(ms[0], "content"))
+	}
+	if c := p.canonical(); c != nil {
+		out.Canonical = c.String()
+	}
+	noindex, _ := p.robotsDirectives().blocks(f.At)
+	out.Noindex = len(noindex) > 0
+	for _, a := range p.references().alternates {
+		if a.url != nil {
+			out.Hreflang = append(out.Hreflang, a.url.String())
+		}
+	}
+	add := func(href string) {
+		if u, err := p.base.Parse(strings.TrimSpace(href)); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+			out.Links = append(out.Links, u.String())
+		}
+	}
+	for _, a := range p.tags["a"] {
+		if href, ok := a.Attr("href"); ok {
+			add(href)
+		}
+	}
+	for _, l := range p.tags["link"] {
+		if hasToken(l, "rel", "next") || hasToken(l, "rel", "prev") {
+			add(attr(l, "href"))
+		}
+	}
+	out.Text = p.text
+	return out
+}
