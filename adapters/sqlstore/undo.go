@@ -73,19 +73,19 @@ func (s store) deleteCreated(rows []reportRow, tokens []string, idem *report.Ide
 		if err := s.lockUsers(ctx, tx, rows); err != nil {
 			return err
 		}
-		if err := tx.NewSelect().Model((*reportRow)(nil)).Column("id").Where("token IN (?)", bun.In(tokens)).Scan(ctx, &ids); err != nil {
+		if err := tx.NewSelect().Model((*reportRow)(nil)).Column("id").Where("token IN (?)", bun.List(tokens)).Scan(ctx, &ids); err != nil {
 			return s.wrap("find created reports", err)
 		}
 		if len(ids) > 0 {
-			if _, err := tx.NewDelete().Model((*reportRow)(nil)).Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+			if _, err := tx.NewDelete().Model((*reportRow)(nil)).Where("id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
 				return s.wrap("delete created reports", err)
 			}
-			if err := s.dropQueuedJobs(ctx, tx, "IN (?)", bun.In(ids)); err != nil {
+			if err := s.dropQueuedJobs(ctx, tx, "IN (?)", bun.List(ids)); err != nil {
 				return err
 			}
 			// Their report.finished events were never true: their
 			// delivery jobs find nothing to send.
-			if _, err := tx.NewDelete().Model((*deliveryRow)(nil)).Where("report_id IN (?) AND status = ?", bun.In(ids), string(webhook.DeliveryPending)).Exec(ctx); err != nil {
+			if _, err := tx.NewDelete().Model((*deliveryRow)(nil)).Where("report_id IN (?) AND status = ?", bun.List(ids), string(webhook.DeliveryPending)).Exec(ctx); err != nil {
 				return s.wrap("delete their deliveries", err)
 			}
 		}
