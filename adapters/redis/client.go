@@ -112,7 +112,8 @@ func Open(cfg Config) (*RateLimiter, error) {
 	}
 	client := goredis.NewClient(opt)
 	l := &RateLimiter{client: client, limiter: redis_rate.NewLimiter(client), prefix: cfg.Prefix, timeout: cfg.Timeout, pingTimeout: cfg.PingTimeout}
-	l.leases = newLeases(time.Now, cfg.LeaseTime, l.lease)
+	p := &pipeline{client: client, prefix: cfg.Prefix, timeout: cfg.Timeout}
+	l.leases = newLeases(time.Now, cfg.LeaseTime, p.lease)
 	return l, nil
 }
 

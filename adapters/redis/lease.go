@@ -15,7 +15,7 @@ const (
 	// DefaultLeaseTime is the longest an instance answers from a lease.
 	DefaultLeaseTime = time.Second
 	// MaxLease is the most tokens one lease takes.
-	MaxLease = 64
+	MaxLease = 1024
 	// leaseShare: a lease lasts at most Span/leaseShare, so it holds at
 	// most Requests/leaseShare tokens.
 	leaseShare = 64

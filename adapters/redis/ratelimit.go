@@ -2,8 +2,6 @@ package redis
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/go-redis/redis_rate/v10"
@@ -17,7 +15,8 @@ import (
 // package doc) costs one round trip per request, as TakeN; a larger one is
 // answered from this instance's lease of the key's tokens when it holds
 // one, else with one round trip that takes a new lease, shared by the
-// requests of the key arriving meanwhile. It fails (ports.ErrUnavailable)
+// requests of the key arriving meanwhile (and by other keys' lease
+// requests: see pipeline). It fails (ports.ErrUnavailable)
 // when Redis does not answer within the timeout; nothing is retried.
 func (l *RateLimiter) Take(ctx context.Context, key string, limit ratelimit.Limit) (ratelimit.Decision, error) {
 	if err := limit.Check(1); err != nil {
@@ -80,33 +79,6 @@ local new_tat = tat + got * interval
 redis.call("SET", key, new_tat, "EX", math.ceil(new_tat - now))
 return {got, "-1", tostring(new_tat - now)}
 `)
-
-// lease takes up to want tokens of key in one round trip (leaseScript).
-func (l *RateLimiter) lease(ctx context.Context, key string, limit ratelimit.Limit, want int) (grant, error) {
-	ctx, cancel := context.WithTimeout(ctx, l.timeout)
-	defer cancel()
-	v, err := leaseScript.Run(ctx, l.client, []string{"rate:" + l.prefix + key}, limit.Requests, limit.Span().Seconds(), want).Slice()
-	if err != nil {
-		return grant{}, unavailable(err)
-	}
-	if len(v) != 3 {
-		return grant{}, unavailable(fmt.Errorf("unexpected lease answer %v", v))
-	}
-	got, ok := v[0].(int64)
-	retry, err1 := seconds(v[1])
-	reset, err2 := seconds(v[2])
-	if !ok || err1 != nil || err2 != nil {
-		return grant{}, unavailable(fmt.Errorf("unexpected lease answer %v", v))
-	}
-	return grant{got: int(got), retryAfter: retry, reset: reset}, nil
-}
-
-// seconds reads a script's float seconds.
-func seconds(v any) (time.Duration, error) {
-	s, _ := v.(string)
-	f, err := strconv.ParseFloat(s, 64)
-	return time.Duration(f * float64(time.Second)), err
-}
 
 // decision maps redis_rate's result onto ratelimit.Decision as
 // ratelimit.Limit.Take would decide. The script works in float seconds
