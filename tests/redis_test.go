@@ -114,7 +114,7 @@ func TestRedisLeases(t *testing.T) {
 	ctx := context.Background()
 	prefix := newPrefix()
 	instances := []ports.RateLimiter{openRedisLimiter(t, url, prefix, time.Second), openRedisLimiter(t, url, prefix, time.Second)}
-	limit := ratelimit.Limit{Requests: 6000, Window: time.Minute} // one back every 10 ms; leases of up to 64
+	limit := ratelimit.Limit{Requests: 6000, Window: time.Minute} // one back every 10 ms; leases of up to 93
 	if err := admin.ConfigResetStat(ctx).Err(); err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,10 @@
 // spent locally for at most L. B starts at 1 for a key new to the
 // instance, doubles while leases are spent within L/2, drops to what was
 // spent when one expires with tokens left, and never exceeds
-// Bmax = min(MaxLease (64), L/Interval) <= Requests/64. Smaller limits
+// Bmax = min(MaxLease (1024), L/Interval) <= Requests/64. Smaller limits
 // (e.g. 10/1m, 300/24h: Bmax below 2) and TakeN always cost one round trip
-// per call and are exact.
+// per call and are exact. The lease requests of different keys waiting at
+// once go to Redis together, in one pipeline.
 //
 // Accuracy with N instances, for a leased limit. Every token spent was
 // charged in Redis at most L before, and each instance holds at most
