@@ -13,6 +13,8 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/adapters/redis"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 )
 
@@ -93,7 +95,11 @@ func sum(m map[string]int) (n int) {
 // BenchmarkRedisTake measures a Take against a local Redis container (one
 // round trip through the published port), or against the Redis that
 // PINSIGHT_BENCH_REDIS_URL names: sequential, and from many goroutines over
-// the default pool, each on a key of its own.
+// the default pool, each on a key of its own, then all on one key (one
+// client behind many connections). "exact" sends every Take to Redis (no
+// leases, as a limit too small to lease); "leased" answers from leases, as
+// serve does for a limit this large, and through redis.Fallback, as serve
+// wires it.
 //
 //	go test ./tests -run '^$' -bench RedisTake -benchtime 3s
 func BenchmarkRedisTake(b *testing.B) {
@@ -101,27 +107,42 @@ func BenchmarkRedisTake(b *testing.B) {
 	if url == "" {
 		_, url = startRedis(b, "")
 	}
-	limiter := openRedisLimiter(b, url, "", time.Second)
 	limit := ratelimit.Limit{Requests: 1 << 30, Window: time.Hour}
 	ctx := context.Background()
-	b.Run("sequential", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := limiter.Take(ctx, "ip:198.51.100.1", limit); err != nil {
-				b.Fatal(err)
-			}
+	for _, mode := range []struct {
+		name      string
+		leaseTime time.Duration
+	}{{"exact", -1}, {"leased", 0}} {
+		l, err := redis.Open(redis.Config{URL: url, Prefix: newPrefix(), Timeout: time.Second, LeaseTime: mode.leaseTime})
+		if err != nil {
+			b.Fatal(err)
 		}
-	})
-	b.Run("parallel", func(b *testing.B) {
-		var ids atomic.Int64
-		b.SetParallelism(8)
-		b.RunParallel(func(pb *testing.PB) {
-			key := fmt.Sprintf("ip:198.51.100.%d", ids.Add(1))
-			for pb.Next() {
-				if _, err := limiter.Take(ctx, key, limit); err != nil {
-					b.Error(err)
-					return
+		b.Cleanup(func() { l.Close() })
+		limiter := redis.NewFallback(l, memory.NewRateLimiter(), nil)
+		b.Run(mode.name+"/sequential", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := limiter.Take(ctx, "ip:198.51.100.1", limit); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})
-	})
+		for _, keys := range []string{"parallel", "one-key"} {
+			b.Run(mode.name+"/"+keys, func(b *testing.B) {
+				var ids atomic.Int64
+				b.SetParallelism(8)
+				b.RunParallel(func(pb *testing.PB) {
+					key := "ip:198.51.100.200"
+					if keys == "parallel" {
+						key = fmt.Sprintf("ip:198.51.100.%d", ids.Add(1))
+					}
+					for pb.Next() {
+						if _, err := limiter.Take(ctx, key, limit); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+		}
+	}
 }

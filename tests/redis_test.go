@@ -10,6 +10,7 @@ import (
 
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/network"
+	goredis "github.com/redis/go-redis/v9"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
@@ -96,4 +97,48 @@ func TestRedisSharedQuota(t *testing.T) {
 	if allowed != 10 {
 		t.Errorf("two instances allowed %d of 30 requests, want the quota: 10", allowed)
 	}
+}
+
+// TestRedisLeases: a limit large enough to lease, taken through two
+// instances: together they admit the quota (plus what came back meanwhile,
+// within the bound of package redis), and Redis sees a small fraction of
+// the requests.
+func TestRedisLeases(t *testing.T) {
+	_, url := startRedis(t, "")
+	opt, err := goredis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := goredis.NewClient(opt)
+	defer admin.Close()
+	ctx := context.Background()
+	prefix := newPrefix()
+	instances := []ports.RateLimiter{openRedisLimiter(t, url, prefix, time.Second), openRedisLimiter(t, url, prefix, time.Second)}
+	limit := ratelimit.Limit{Requests: 6000, Window: time.Minute} // one back every 10 ms; leases of up to 93
+	if err := admin.ConfigResetStat(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	const takes = 3 * 6000
+	allowed, start := 0, time.Now()
+	for i := range takes {
+		d, err := instances[i%2].Take(ctx, "ip:203.0.113.8", limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Allowed {
+			allowed++
+		}
+	}
+	elapsed := time.Since(start)
+	// Leases last 937.5 ms (1/64 of the span): at most 93 tokens over.
+	refilled := int(elapsed / limit.Interval())
+	if allowed < limit.Requests || allowed > limit.Requests+refilled+93 {
+		t.Errorf("two instances allowed %d of %d in %v; want %d, plus up to %d come back, plus at most 93", allowed, takes, elapsed, limit.Requests, refilled)
+	}
+	calls := commandStats(t, admin)
+	scripts := calls["evalsha"] + calls["eval"]
+	if scripts > takes/10 {
+		t.Errorf("%d Takes sent %d scripts, want at most a tenth", takes, scripts)
+	}
+	t.Logf("%d Takes in %v: %d allowed, %d scripts (%v)", takes, elapsed.Round(time.Millisecond), allowed, scripts, calls)
 }

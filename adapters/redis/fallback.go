@@ -56,23 +56,30 @@ func NewFallback(primary, secondary ports.RateLimiter, logger *slog.Logger) *Fal
 	return &Fallback{Primary: primary, Secondary: secondary, Logger: logger}
 }
 
-// Take implements ports.RateLimiter.
+// Take implements ports.RateLimiter with the limiters' own Take (the
+// Primary's may answer from a lease).
 func (f *Fallback) Take(ctx context.Context, key string, limit ratelimit.Limit) (ratelimit.Decision, error) {
-	return f.TakeN(ctx, key, limit, 1)
+	return f.decide(ctx, limit, 1, func(l ports.RateLimiter) (ratelimit.Decision, error) { return l.Take(ctx, key, limit) })
 }
 
 // TakeN implements ports.RateLimiter.
 func (f *Fallback) TakeN(ctx context.Context, key string, limit ratelimit.Limit, n int) (ratelimit.Decision, error) {
+	return f.decide(ctx, limit, n, func(l ports.RateLimiter) (ratelimit.Decision, error) { return l.TakeN(ctx, key, limit, n) })
+}
+
+// decide asks the Primary, while it may be tried and answers, else the
+// Secondary, for n requests against limit.
+func (f *Fallback) decide(ctx context.Context, limit ratelimit.Limit, n int, take func(ports.RateLimiter) (ratelimit.Decision, error)) (ratelimit.Decision, error) {
 	if err := limit.Check(n); err != nil && !errors.Is(err, ratelimit.ErrDisabled) {
 		return ratelimit.Decision{}, err // the caller's, whichever limiter answers
 	}
 	if f.tryPrimary() {
-		d, err := f.Primary.TakeN(ctx, key, limit, n)
+		d, err := take(f.Primary)
 		if f.settle(ctx, err) {
 			return d, err
 		}
 	}
-	return f.Secondary.TakeN(ctx, key, limit, n)
+	return take(f.Secondary)
 }
 
 // Degraded reports whether the Secondary is serving, with DegradedDetail

@@ -19,10 +19,11 @@ import (
 // switchable is a limiter that fails while down, counting its calls; its
 // decisions carry Limit = mark, so a test sees who decided.
 type switchable struct {
-	mark  int
-	down  atomic.Bool
-	calls atomic.Int32
-	pings atomic.Int32
+	mark   int
+	down   atomic.Bool
+	calls  atomic.Int32 // Take and TakeN
+	takeNs atomic.Int32
+	pings  atomic.Int32
 }
 
 func (s *switchable) Take(_ context.Context, _ string, limit ratelimit.Limit) (ratelimit.Decision, error) {
@@ -37,6 +38,7 @@ func (s *switchable) Take(_ context.Context, _ string, limit ratelimit.Limit) (r
 }
 
 func (s *switchable) TakeN(ctx context.Context, key string, limit ratelimit.Limit, _ int) (ratelimit.Decision, error) {
+	s.takeNs.Add(1)
 	return s.Take(ctx, key, limit)
 }
 
@@ -186,5 +188,25 @@ func TestFallbackPassesDisabled(t *testing.T) {
 	}
 	if degraded, _ := f.Degraded(context.Background()); degraded {
 		t.Error("a disabled limit marked the primary down")
+	}
+}
+
+// TestFallbackKeepsTakeAndTakeN: a Take reaches the limiters' Take (the
+// Redis limiter answers it from a lease), a TakeN their TakeN.
+func TestFallbackKeepsTakeAndTakeN(t *testing.T) {
+	f, primary, secondary, _ := newFallback(time.Hour)
+	ctx := context.Background()
+	if _, err := f.Take(ctx, "k", perMinute); err != nil || primary.calls.Load() != 1 || primary.takeNs.Load() != 0 {
+		t.Errorf("Take: %v; the primary's TakeN was called %d times of %d", err, primary.takeNs.Load(), primary.calls.Load())
+	}
+	if _, err := f.TakeN(ctx, "k", perMinute, 2); err != nil || primary.takeNs.Load() != 1 {
+		t.Errorf("TakeN: %v; the primary's TakeN was called %d times", err, primary.takeNs.Load())
+	}
+	primary.down.Store(true)
+	if _, err := f.Take(ctx, "k", perMinute); err != nil {
+		t.Fatal(err)
+	}
+	if secondary.calls.Load() != 1 || secondary.takeNs.Load() != 0 {
+		t.Errorf("Take with the primary down: the secondary's TakeN was called %d times of %d", secondary.takeNs.Load(), secondary.calls.Load())
 	}
 }

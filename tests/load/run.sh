@@ -12,13 +12,20 @@
 #                              Postgres (an in-memory replica of the imported
 #                              directory; imported first when the database is
 #                              empty), alternated twice, with the ratio
+#   REDIS_URL=redis://... tests/load/run.sh quotas
+#                              the PIN mix with quotas off, in memory and in
+#                              Redis (RATE_LIMIT, default 1000000000/1m: counted,
+#                              never refused), alternated twice, with the ratios;
+#                              CLIENTS=n spreads the requests over n client IPs
+#                              (X-Forwarded-For from a trusted 127.0.0.1)
 #
 # Everything listens on 127.0.0.1 and stops by itself. Knobs (environment):
 # DURATION (15s per wrk run), CONNECTIONS (32), THREADS (2),
 # REPORT_CONNECTIONS (4, the analyser's default pool), SOAK_RATE (200),
 # SOAK_DURATION (60s), LOG_LEVEL (info: access logs on, to a file),
 # PORT (18080; the bare handler and the fixture site use PORT+1, PORT+2, the
-# Postgres server of the postal mode PORT+3, the pre-encoded ceiling PORT+4), DATABASE_URL (the storage of
+# Postgres server of the postal mode or the quotas-off server of the quotas mode PORT+3, the
+# pre-encoded ceiling PORT+4, the quotas-in-memory server of the quotas mode PORT+5), DATABASE_URL (the storage of
 # the load and soak runs too; default a SQLite file of the run), REDIS_URL
 # (--redis-url), RATE_LIMIT (--rate-limit; default off),
 # DATA (a data folder to serve; default none: the embedded snapshot).
@@ -40,7 +47,14 @@ CEILING_PORT=$((PORT + 4))
 FIXTURE_PORT=$((PORT + 2))
 base=http://127.0.0.1:$PORT
 
-case $mode in load | soak | postal) ;; *) echo "usage: $0 [load|soak|postal]" >&2; exit 2 ;; esac
+case $mode in load | soak | postal | quotas) ;; *) echo "usage: $0 [load|soak|postal|quotas]" >&2; exit 2 ;; esac
+if [ "$mode" = quotas ]; then
+	if [ -z "${REDIS_URL:-}" ]; then
+		echo "the quotas mode compares with quotas in Redis: set REDIS_URL=redis://..." >&2
+		exit 2
+	fi
+	RATE_LIMIT=${RATE_LIMIT:-1000000000/1m}
+fi
 if [ "$mode" = postal ] && [[ ${DATABASE_URL:-} != postgres* ]]; then
 	echo "the postal mode compares with Postgres: set DATABASE_URL=postgres://..." >&2
 	exit 2
@@ -114,6 +128,10 @@ fi
 if [ -n "${REDIS_URL:-}" ]; then
 	extra+=(--redis-url "$REDIS_URL") # quotas in Redis: set RATE_LIMIT too, or there is nothing to count
 fi
+if [ "${CLIENTS:-0}" != 0 ]; then
+	extra+=(--trusted-proxies 127.0.0.1/32) # pincodes.lua sends X-Forwarded-For
+fi
+export CLIENTS=${CLIENTS:-0}
 if grep -q -- '--host-analyses-per-minute' <<<"$help"; then
 	extra+=(--host-analyses-per-minute 0) # one fixture host: its per-host quota would refuse the run
 fi
@@ -135,6 +153,51 @@ if [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/api/v1/pincodes/nearby?lat
 	nearby=true
 fi
 
+# one runs wrk against url with label, adds its req/s to sum[label] and
+# prints a line.
+declare -A sum
+one() { # label url [script]
+	local out rps
+	if [ -n "${3:-}" ]; then
+		out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "tests/load/$3" "$2")
+	else
+		out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$2")
+	fi
+	rps=$(awk '/^Requests\/sec/ { print $2 }' <<<"$out")
+	sum[$1]=$(awk -v a="${sum[$1]:-0}" -v b="$rps" 'BEGIN { print a + b }')
+	printf '%-44s %10s %10s %10s %9s\n' "$1" "$rps" "$(awk '$1 == "50%" { print $2 }' <<<"$out")" \
+		"$(awk '$1 == "99%" { print $2 }' <<<"$out")" "$(awk '/Non-2xx/ { print $NF }' <<<"$out")"
+}
+
+if [ "$mode" = quotas ]; then
+	# Two more servers like the first (quotas in Redis), each on a SQLite
+	# file of its own: quotas off, and quotas in memory.
+	same=(--auth-rate-limit off --log-level "$LOG_LEVEL")
+	if [ -n "$DATA" ]; then same+=(--data-dir "$DATA"); fi
+	if [ "$CLIENTS" != 0 ]; then same+=(--trusted-proxies 127.0.0.1/32); fi
+	off_base=http://127.0.0.1:$((PORT + 3)) mem_base=http://127.0.0.1:$((PORT + 5))
+	"$work/pinsight" serve --addr "127.0.0.1:$((PORT + 3))" --rate-limit off --database-url "sqlite:$work/off.db" \
+		"${same[@]}" 2>"$work/server-off.log" &
+	pids+=($!)
+	"$work/pinsight" serve --addr "127.0.0.1:$((PORT + 5))" --rate-limit "$RATE_LIMIT" --database-url "sqlite:$work/memory.db" \
+		"${same[@]}" 2>"$work/server-memory.log" &
+	pids+=($!)
+	wait_ready "$off_base/readyz" 120 || { tail -5 "$work/server-off.log" >&2; exit 1; }
+	wait_ready "$mem_base/readyz" 120 || { tail -5 "$work/server-memory.log" >&2; exit 1; }
+	echo "# quotas: $RATE_LIMIT per client; $CLIENTS client IPs (0: all from 127.0.0.1)"
+	printf '%-44s %10s %10s %10s %9s\n' run "req/s" p50 p99 non-2xx
+	for round in 1 2; do
+		one "quotas off       /pincodes/{pin} mix" "$off_base" pincodes.lua
+		one "quotas in memory /pincodes/{pin} mix" "$mem_base" pincodes.lua
+		one "quotas in Redis  /pincodes/{pin} mix" "$base" pincodes.lua
+	done
+	awk -v off="${sum["quotas off       /pincodes/{pin} mix"]}" -v mem="${sum["quotas in memory /pincodes/{pin} mix"]}" \
+		-v red="${sum["quotas in Redis  /pincodes/{pin} mix"]}" \
+		'BEGIN { printf "# cost (quotas off / quotas in Redis) = %.2f; quotas in memory / in Redis = %.2f\n", off / red, mem / red }'
+	echo "# wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency, alternated; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+	exit
+fi
+
 if [ "$mode" = postal ]; then
 	pg_base=http://127.0.0.1:$((PORT + 3))
 	"$work/pinsight" serve --addr "127.0.0.1:$((PORT + 3))" --rate-limit off --auth-rate-limit off \
@@ -143,19 +206,6 @@ if [ "$mode" = postal ]; then
 	wait_ready "$pg_base/readyz" 300 || { tail -5 "$work/server-pg.log" >&2; exit 1; }
 	echo "# Postgres-mode server ready (pid ${pids[-1]}, rss $(awk '/VmRSS/ {print $2, $3}' /proc/${pids[-1]}/status))"
 	printf '%-44s %10s %10s %10s %9s\n' run "req/s" p50 p99 non-2xx
-	declare -A sum
-	one() { # label url [script]
-		local out rps
-		if [ -n "${3:-}" ]; then
-			out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "tests/load/$3" "$2")
-		else
-			out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$2")
-		fi
-		rps=$(awk '/^Requests\/sec/ { print $2 }' <<<"$out")
-		sum[$1]=$(awk -v a="${sum[$1]:-0}" -v b="$rps" 'BEGIN { print a + b }')
-		printf '%-44s %10s %10s %10s %9s\n' "$1" "$rps" "$(awk '$1 == "50%" { print $2 }' <<<"$out")" \
-			"$(awk '$1 == "99%" { print $2 }' <<<"$out")" "$(awk '/Non-2xx/ { print $NF }' <<<"$out")"
-	}
 	for round in 1 2; do
 		one "memory   /pincodes/110001" "$base/api/v1/pincodes/110001"
 		one "postgres /pincodes/110001" "$pg_base/api/v1/pincodes/110001"

@@ -3,6 +3,7 @@
 package redisfx
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"sync/atomic"
@@ -60,10 +61,14 @@ func share(local ports.RateLimiter, shared *redis.RateLimiter, log *slog.Logger,
 // readiness reports the limiter degraded while the Fallback serves from
 // the in-process limiter (its check pings Redis when a try is due, so an
 // idle instance notices an outage and a recovery too); before anything
-// took the limiter, it pings Redis itself.
-func readiness(shared *redis.RateLimiter, in *installed) health.Component {
+// took the limiter, it pings Redis itself. The ping has its own budget
+// (redis.Config.PingTimeout, 1 s by default), not a Take's 200 ms, so a
+// burst of CPU load does not report an outage; the check's timeout leaves
+// it room.
+func readiness(shared *redis.RateLimiter, cfg redis.Config, in *installed) health.Component {
 	return health.Component{
-		Name: ComponentName,
+		Name:    ComponentName,
+		Timeout: max(health.DefaultCheckTimeout, 2*cmp.Or(cfg.PingTimeout, redis.DefaultPingTimeout)),
 		Check: func(ctx context.Context) error {
 			if f := in.fallback.Load(); f != nil {
 				if degraded, detail := f.Degraded(ctx); degraded {
