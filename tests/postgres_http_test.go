@@ -215,7 +215,7 @@ func (tw *twin) do(r twinReq) (mem, other twinRes) {
 		}
 	}
 	if mem.body == nil && other.body == nil {
-		if twinShareURL.ReplaceAllString(mem.raw, "/r/<token>") != twinShareURL.ReplaceAllString(other.raw, "/r/<token>") {
+		if twinPage(mem.raw) != twinPage(other.raw) {
 			tw.t.Errorf("%s: bodies differ\nmemory   %.600s\n%-8s %.600s", what, mem.raw, tw.name, other.raw)
 		}
 		return mem, other
@@ -248,6 +248,16 @@ var twinVolatile = map[string]string{
 // twinShareURL is the form of a share_url (and of the report page's links):
 // the random token differs between the two stores, nothing else may.
 var twinShareURL = regexp.MustCompile(`/r/[a-z2-7]{26}`)
+
+// twinCSRF is the sign-in form's token on a report page: random per
+// visitor.
+var twinCSRF = regexp.MustCompile(`name="csrf" value="[^"]*"`)
+
+// twinPage is a page with its share tokens and form tokens replaced by
+// placeholders.
+func twinPage(raw string) string {
+	return twinCSRF.ReplaceAllString(twinShareURL.ReplaceAllString(raw, "/r/<token>"), `name="csrf" value="<csrf>"`)
+}
 
 // twinShareURLs is vs with every share URL's token replaced by a placeholder.
 func twinShareURLs(vs []string) []string {
