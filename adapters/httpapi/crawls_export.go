@@ -21,7 +21,7 @@ import (
 
 type crawlExportInput struct {
 	ID     int64  `path:"id" doc:"Crawl id."`
-	What   string `query:"what" enum:"pages,issues,links" required:"true" doc:"pages: every recorded URL; issues: every site-level issue; links: every link between crawled URLs (from, to)."`
+	What   string `query:"what" enum:"pages,issues,links" doc:"Required (else 422). pages: every recorded URL; issues: every site-level issue; links: every link between crawled URLs (from, to)."`
 	Format string `query:"format" enum:"csv,jsonl" default:"csv" doc:"csv: RFC 4180 (CRLF line ends, a header row); jsonl: one JSON object per line, the fields of the list operations."`
 }
 
@@ -57,6 +57,9 @@ func registerCrawlExport(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 			"text/csv": {Schema: &huma.Schema{Type: "string"}}, "application/jsonl": {Schema: &huma.Schema{Type: "string"}}}}}}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *crawlExportInput) (*huma.StreamResponse, error) {
+		if in.What == "" {
+			return nil, invalid("what", "is required: pages, issues or links")
+		}
 		uid := caller(ctx).User.ID
 		if _, err := cs.Get(ctx, uid, in.ID); err != nil {
 			return nil, toHTTP(err)
