@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/domain/crawl"
@@ -62,7 +63,7 @@ func registerCrawlPages(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		out := crawlPagesData{Pages: make([]crawlPageItem, 0, len(pages)), Meta: metaOf(q.Page, total)}
+		out := crawlPagesData{Pages: make([]wire.CrawlPageItem, 0, len(pages)), Meta: metaOf(q.Page, total)}
 		for _, p := range pages {
 			out.Pages = append(out.Pages, crawlPageItemOf(p))
 		}
@@ -78,7 +79,7 @@ func registerCrawlPages(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(crawlPageData{crawlPageItem: crawlPageItemOf(p), Links: list(p.Page.Links()), Results: resultsDataOf(p.Results)}), nil
+		return ok(crawlPageData{CrawlPageItem: crawlPageItemOf(p), Links: list(p.Page.Links()), Results: resultsDataOf(p.Results)}), nil
 	})
 }
 
