@@ -50,16 +50,32 @@ func (c *apiClient) crawl(id int64) crawlJSON {
 	return env.Data
 }
 
-// TestCrawlThroughTheAPI runs the real server on SQLite with the guard on
-// (only the loopback fixture site allowed) and crawls tests/crawlsite
-// through the API: the issue counts are exactly the planted ones, pages
-// and issues list and export, another user sees none of it, a second
-// crawl is cancelled and compared with the first, and delete removes it.
+// TestCrawlThroughTheAPI runs the real server on SQLite (and on memory)
+// with the guard on (only the loopback fixture site allowed) and crawls
+// tests/crawlsite through the API: the issue counts are exactly the
+// planted ones, pages and issues list and export, another user sees none
+// of it, a second crawl is cancelled and compared with the first, and
+// delete removes it.
 func TestCrawlThroughTheAPI(t *testing.T) {
+	for _, storage := range []string{"sqlite", "memory"} {
+		t.Run(storage, func(t *testing.T) {
+			if storage == "memory" && testing.Short() {
+				t.Skip("the same flow as on SQLite; -short runs one")
+			}
+			dbURL := "memory:"
+			if storage == "sqlite" {
+				dbURL = "sqlite:" + filepath.Join(t.TempDir(), "p.db")
+			}
+			testCrawlThroughTheAPI(t, dbURL)
+		})
+	}
+}
+
+func testCrawlThroughTheAPI(t *testing.T, dbURL string) {
 	fixture := crawlsite.New(crawlsite.Options{})
 	site := httptest.NewServer(fixture)
 	t.Cleanup(site.Close)
-	cfg := jobsServeConfig("sqlite:"+filepath.Join(t.TempDir(), "p.db"), 5*time.Second)
+	cfg := jobsServeConfig(dbURL, 5*time.Second)
 	cfg.Site.Fetch.AllowPrivate = false
 	cfg.Site.Fetch.AllowTargets = []string{hostOf(t, site.URL)}
 	cfg.Site.CrawlDailyPages = 5000
@@ -97,6 +113,11 @@ func TestCrawlThroughTheAPI(t *testing.T) {
 	st, h, raw = c.callHeaderWith(http.MethodPost, "/api/v1/crawls", body, &again, "Idempotency-Key", "crawl-1")
 	if st != http.StatusAccepted || again.Data.ID != id || h.Get("Idempotent-Replayed") != "true" {
 		t.Errorf("replayed create = %d %v %s, want 202 replaying crawl %d", st, h, raw, id)
+	}
+
+	changed := map[string]any{"url": site.URL + crawlsite.StartPath, "max_pages": 1999}
+	if st, _, raw := c.callHeaderWith(http.MethodPost, "/api/v1/crawls", changed, &bad, "Idempotency-Key", "crawl-1"); st != http.StatusUnprocessableEntity || len(bad.Errors["Idempotency-Key"]) == 0 {
+		t.Errorf("the key with another body = %d %s, want 422 on Idempotency-Key", st, raw)
 	}
 
 	deadline := time.Now().Add(90 * time.Second)
