@@ -91,7 +91,11 @@ type CrawlStore interface {
 	// ClaimURLs leases to the caller at most n of crawl id's URLs waiting
 	// to be fetched, or leased before with a lease expired by now (a
 	// crashed fetch), until until, lowest depth first (crawl.NoDepth
-	// last), then in discovery order, each with Attempt one more. It
+	// last), then in discovery order, each with Attempt one more. A claim
+	// never mixes URLs with a depth and URLs without (crawl.NoDepth):
+	// while any with a depth is free, only those are handed out, so a
+	// sitemap-only URL is fetched after every URL links reach and its
+	// outlinks are never missed for want of a depth. It
 	// never hands out more than the crawl's MaxPages minus the URLs
 	// recorded (not blocked) or leased unexpired, and never a URL another
 	// caller holds unexpired: callers in several processes share a crawl.

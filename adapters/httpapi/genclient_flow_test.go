@@ -14,7 +14,7 @@ import (
 // generates from /openapi-3.0.json (internal/genclient, kept current by
 // TestGeneratedClientIsCurrent), as a newcomer would: a pincode lookup,
 // offices nearby, a DIGIPIN encoding, register and login, a report
-// created and listed, and the projects. Every answer decodes into the
+// created and listed, the projects, and a crawl created, read and listed. Every answer decodes into the
 // generated types, and every list comes back a list, empty or not, never
 // null.
 func TestGeneratedClientFlow(t *testing.T) {
@@ -77,6 +77,19 @@ func TestGeneratedClientFlow(t *testing.T) {
 	projects, err := authed.ListProjectsWithResponse(ctx, &gc.ListProjectsParams{})
 	if err != nil || projects.JSON200 == nil || len(projects.JSON200.Data.Projects) != 1 || projects.JSON200.Data.Projects[0].Project != "example.com" {
 		t.Fatalf("projects = %v %s", err, body(projects.Body))
+	}
+	crawled, err := authed.CreateCrawlWithResponse(ctx, &gc.CreateCrawlParams{}, gc.CreateCrawlJSONRequestBody{Url: "https://example.com/"})
+	if err != nil || crawled.JSON202 == nil || crawled.JSON202.Data.Status != "queued" || crawled.JSON202.Data.Issues == nil ||
+		crawled.JSON202.Data.Settings.Include == nil || crawled.JSON202.Data.Settings.MaxPages != 500 {
+		t.Fatalf("create crawl = %v %s", err, body(crawled.Body))
+	}
+	got, err := authed.GetCrawlWithResponse(ctx, crawled.JSON202.Data.Id)
+	if err != nil || got.JSON200 == nil || got.JSON200.Data.Id != crawled.JSON202.Data.Id || got.JSON200.Data.Site != "example.com" {
+		t.Fatalf("get crawl = %v %s", err, body(got.Body))
+	}
+	crawls, err := authed.ListCrawlsWithResponse(ctx, &gc.ListCrawlsParams{})
+	if err != nil || crawls.JSON200 == nil || len(crawls.JSON200.Data.Crawls) != 1 || crawls.JSON200.Data.Meta.Total != 1 {
+		t.Fatalf("crawl list = %v %s", err, body(crawls.Body))
 	}
 	if denied, err := c.ListProjectsWithResponse(ctx, &gc.ListProjectsParams{}); err != nil || denied.StatusCode() != http.StatusUnauthorized {
 		t.Errorf("projects without a key = %v %s", err, body(denied.Body))

@@ -55,17 +55,23 @@ func nextRun(r report.Report) *time.Time {
 }
 
 func reportDataOf(base string, r report.Report) wire.ReportData {
+	return wire.ReportData{ReportItem: reportItem(base, r), Results: resultsDataOf(r.Results)}
+}
+
+// resultsDataOf is a page audit's checks by category, as a report shows
+// them.
+func resultsDataOf(res pagecheck.Results) wire.ResultsData {
 	checks := func(c pagecheck.Category) []wire.CheckData {
-		out := make([]wire.CheckData, 0, len(r.Results[c]))
-		for _, ch := range r.Results[c] {
+		out := make([]wire.CheckData, 0, len(res[c]))
+		for _, ch := range res[c] {
 			out = append(out, wire.CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value,
 				Omitted: ch.Omitted, Errors: ch.Errors, Message: ch.Message, Advice: ch.Advice, Offending: ch.Offending, OffendingOmitted: ch.OffendingOmitted})
 		}
 		return out
 	}
-	return wire.ReportData{ReportItem: reportItem(base, r), Results: wire.ResultsData{
+	return wire.ResultsData{
 		SEO: checks(pagecheck.SEO), Performance: checks(pagecheck.Performance), Security: checks(pagecheck.Security), Miscellaneous: checks(pagecheck.Miscellaneous),
-	}}
+	}
 }
 
 func reportsDataOf(base string, page paging.List[report.Report]) wire.ReportsData {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
@@ -33,6 +34,7 @@ import (
 //   - Projects: the project operations; they need Accounts.
 //   - Reviews: the review and like operations; they need Accounts.
 //   - Webhooks: the webhook operations; they need Accounts.
+//   - Crawls: the crawl operations; they need Accounts.
 //
 // A use case set without one its operations need is an error of Handler
 // and Register naming those operations: an operation is never left out
@@ -48,6 +50,7 @@ type Routes struct {
 	// Reviews' directory should be Directory, so the counts it writes show.
 	Reviews  *reviews.Reviews
 	Webhooks *webhooks.Webhooks
+	Crawls   *crawls.Crawls
 	Share    sharepage.Options // the public report page's settings
 	// Version is the server build's version /readyz shows ("": none shown).
 	Version string
@@ -86,6 +89,9 @@ func (r Routes) groups() []routeGroup {
 			"list-my-reviews"}},
 		{field: "Webhooks", set: r.Webhooks != nil, needs: []need{accounts}, ops: []string{
 			"create-webhook", "list-webhooks", "delete-webhook", "list-webhook-deliveries"}},
+		{field: "Crawls", set: r.Crawls != nil, needs: []need{accounts}, ops: []string{
+			"create-crawl", "list-crawls", "get-crawl", "cancel-crawl", "delete-crawl", "list-crawl-pages",
+			"get-crawl-page", "list-crawl-issues", "export-crawl", "diff-crawl"}},
 	}
 }
 
@@ -136,6 +142,9 @@ func Register(api huma.API, r Routes) error {
 		}
 		if r.Webhooks != nil {
 			registerWebhooks(api, r.Webhooks, r.Accounts)
+		}
+		if r.Crawls != nil {
+			registerCrawls(api, r.Crawls, r.Accounts)
 		}
 	}
 	return nil

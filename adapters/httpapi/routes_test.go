@@ -13,6 +13,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/reports"
@@ -36,12 +37,16 @@ func fullRoutes() httpapi.Routes {
 	reportStore, reviewStore := memory.NewReportStore(), memory.NewReviewStore()
 	postalStore := memory.NewPostalStore(porttest.PostalDataset())
 	dir := directory.NewWithReviews(postalStore, reviewStore)
+	jobs, crawlStore := memory.NewJobs(reportStore, ports.JobSettings{}), memory.NewCrawlStore(reportStore)
+	jobs.Crawls(crawlStore)
 	return httpapi.Routes{
 		Directory: dir, Geocoder: geocode.New(postalStore, nil),
 		Accounts: accounts.New(memory.NewAccountStore(), apitest.Passwords),
 		Reports:  reports.New(reportStore, apitest.NewFakeAnalyser(), apitest.Passwords), Projects: reports.NewProjects(reportStore),
 		Reviews:  reviews.New(dir, reviewStore, reviews.Config{Limiter: memory.NewRateLimiter()}),
-		Webhooks: webhooks.New(reportStore, memory.NewJobs(reportStore, ports.JobSettings{}), nopPoster{}, nil),
+		Webhooks: webhooks.New(reportStore, jobs, nopPoster{}, nil),
+		// No crawl runs here (the queue is never started): no fetcher.
+		Crawls: crawls.New(crawlStore, jobs, nil, apitest.Passwords, crawls.Config{Keys: reportStore, Limiter: memory.NewRateLimiter()}),
 	}
 }
 
@@ -76,7 +81,7 @@ func TestRoutesMissingUseCase(t *testing.T) {
 	}{
 		{"geocoder without directory", func(r *httpapi.Routes) { r.Directory = nil }, "Routes.Directory", []string{"digipin-nearest"}},
 		{"site analysis without accounts", func(r *httpapi.Routes) { r.Accounts = nil }, "Routes.Accounts",
-			[]string{"create-report", "get-report-history", "/r/{token}", "list-projects", "put-review", "list-my-reviews", "create-webhook"}},
+			[]string{"create-report", "get-report-history", "/r/{token}", "list-projects", "put-review", "list-my-reviews", "create-webhook", "create-crawl"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,7 +98,7 @@ func TestRoutesMissingUseCase(t *testing.T) {
 			}
 		})
 	}
-	for _, only := range []httpapi.Routes{{Reports: full.Reports}, {Projects: full.Projects}, {Reviews: full.Reviews}, {Webhooks: full.Webhooks}, {Geocoder: full.Geocoder}} {
+	for _, only := range []httpapi.Routes{{Reports: full.Reports}, {Projects: full.Projects}, {Reviews: full.Reviews}, {Webhooks: full.Webhooks}, {Crawls: full.Crawls}, {Geocoder: full.Geocoder}} {
 		_, err := httpapi.Handler(httpapi.HandlerOptions{Routes: only})
 		if err == nil {
 			t.Errorf("Handler(%+v) succeeded; want an error naming its operations", only)
@@ -117,6 +122,7 @@ func TestRoutesGroups(t *testing.T) {
 		"Projects": func(r *httpapi.Routes) { r.Projects = nil },
 		"Reviews":  func(r *httpapi.Routes) { r.Reviews = nil },
 		"Webhooks": func(r *httpapi.Routes) { r.Webhooks = nil },
+		"Crawls":   func(r *httpapi.Routes) { r.Crawls = nil },
 	}
 	groups := httpapi.RouteGroups(full)
 	if len(groups) != len(drop) {

@@ -64,13 +64,16 @@ func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until ti
 			free = append(free, r)
 		}
 	}
+	slices.SortFunc(free, func(a, b *frontierRow) int {
+		return cmp.Or(crawl.CompareDepth(a.url.Depth, b.url.Depth), cmp.Compare(a.id, b.id))
+	})
+	if len(free) > 0 && free[0].url.Depth != crawl.NoDepth { // never mixed with sitemap-only URLs
+		free = slices.DeleteFunc(free, func(r *frontierRow) bool { return r.url.Depth == crawl.NoDepth })
+	}
 	n = min(n, d.c.Settings.MaxPages-busy, len(free))
 	if n <= 0 {
 		return nil, nil
 	}
-	slices.SortFunc(free, func(a, b *frontierRow) int {
-		return cmp.Or(crawl.CompareDepth(a.url.Depth, b.url.Depth), cmp.Compare(a.id, b.id))
-	})
 	out := make([]ports.FrontierURL, n)
 	for i, r := range free[:n] {
 		r.leaseUntil = micro(until)

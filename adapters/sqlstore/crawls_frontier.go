@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -183,6 +184,9 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 			Where("crawl_id = ? AND recorded = FALSE AND lease_until <= ?", id, stampOf(now)).OrderExpr("depth, id").Limit(int64(n))
 		if err := s.dialect.lockRows(sel, true).Scan(ctx); err != nil {
 			return s.wrap("read free urls", err)
+		}
+		if len(rows) > 0 && rows[0].Depth < storedNoDepth { // never mixed with sitemap-only URLs
+			rows = slices.DeleteFunc(rows, func(r urlRow) bool { return r.Depth >= storedNoDepth })
 		}
 		if len(rows) == 0 {
 			return nil

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
@@ -101,6 +102,38 @@ func newWebhooks(p webhooksParams) *webhooks.Webhooks {
 	return webhooks.New(p.Store, p.Queue, p.Poster, p.Log)
 }
 
+// Crawls provides the crawl use cases (and runs crawl jobs as the queue
+// hands them over): it needs a ports.CrawlStore, a ports.CrawlQueue, a
+// ports.SiteFetcher, the password hasher and a ports.RateLimiter, which
+// keeps the daily page quota (crawls.Config optional). Building them sets
+// the queue's crawl worker, which JobRunner does before the queue starts.
+var Crawls = fx.Provide(newCrawls)
+
+type crawlsParams struct {
+	fx.In
+	Store     ports.CrawlStore
+	Queue     ports.CrawlQueue
+	Fetcher   ports.SiteFetcher
+	Passwords accounts.PasswordHasher
+	Limiter   ports.RateLimiter
+	Config    crawls.Config `optional:"true"`
+	Log       *slog.Logger  `optional:"true"`
+	// Keys keeps Idempotency-Key records: the report store's.
+	Keys ports.ReportStore `optional:"true"`
+}
+
+func newCrawls(p crawlsParams) *crawls.Crawls {
+	cfg := p.Config
+	cfg.Limiter = p.Limiter
+	if cfg.Keys == nil && p.Keys != nil {
+		cfg.Keys = p.Keys
+	}
+	if cfg.Log == nil {
+		cfg.Log = p.Log
+	}
+	return crawls.New(p.Store, p.Queue, p.Fetcher, p.Passwords, cfg)
+}
+
 // JobRunner runs the queue's analyses in this process from start to stop
 // (serve, and worker without HTTP), and adds the queue to readiness ("jobs":
 // unavailable when its table cannot be read). It needs a ports.Jobs.
@@ -126,6 +159,9 @@ type runJobsParams struct {
 	// sends the deliveries it runs (a worker process serves no route that
 	// would build them otherwise).
 	Webhooks *webhooks.Webhooks `optional:"true"`
+	// Crawls, when the graph has them, are built before the queue starts
+	// for the same reason: building them sets the crawl worker.
+	Crawls *crawls.Crawls `optional:"true"`
 }
 
 func runJobs(p runJobsParams) {

@@ -57,6 +57,8 @@ type Config struct {
 	Slice       time.Duration     // default DefaultSlice
 	Renew       time.Duration     // default DefaultRenew
 	Log         *slog.Logger      // default slog.Default()
+	// Keys keeps Idempotency-Key records (CreateOnce); nil refuses keys.
+	Keys Keys
 }
 
 func (c Config) withDefaults() Config {

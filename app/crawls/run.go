@@ -106,13 +106,16 @@ func (r *run) slice(ctx context.Context) error {
 		if more || work.Err() != nil {
 			continue
 		}
-		done, err := r.exhausted(work)
+		done, cancelled, err := r.exhausted(work)
 		if err != nil && work.Err() == nil {
 			return &ports.RetryError{Err: err}
 		}
 		if done {
 			stop()
 			wg.Wait()
+			if cancelled { // asked for before the renewal read it: the user's cancel wins
+				return r.finish(ctx, crawl.StatusCancelled)
+			}
 			return r.finish(ctx, crawl.StatusFinished)
 		}
 		// URLs leased by a run that died wait for their leases to expire.
@@ -134,14 +137,15 @@ func (r *run) slice(ctx context.Context) error {
 
 // exhausted reports whether nothing is left to crawl once no URL could
 // be claimed: every URL found was recorded, or the crawl recorded its
-// max_pages. Otherwise URLs are leased to a run that died.
-func (r *run) exhausted(ctx context.Context) (bool, error) {
+// max_pages. Otherwise URLs are leased to a run that died. cancelled
+// tells that the crawl's cancel was requested meanwhile.
+func (r *run) exhausted(ctx context.Context) (done, cancelled bool, err error) {
 	c, err := r.cs.store.CrawlByID(ctx, r.c.ID)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	p := c.Progress
-	return p.Crawled+p.Blocked >= p.Discovered || p.Crawled >= c.Settings.MaxPages, nil
+	return p.Crawled+p.Blocked >= p.Discovered || p.Crawled >= c.Settings.MaxPages, c.CancelRequested, nil
 }
 
 // sleep waits d or until ctx ends.

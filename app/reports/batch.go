@@ -115,7 +115,7 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 		return BatchCreated{}, err
 	}
 	if !claimed {
-		if err := checkReplay(cur, idem.Fingerprint, now); err != nil {
+		if err := CheckReplay(cur, idem.Fingerprint, now); err != nil {
 			return BatchCreated{}, err
 		}
 		out := make([]report.Report, 0, len(cur.ReportIDs))

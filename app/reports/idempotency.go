@@ -86,24 +86,35 @@ func (rs *Reports) claimKey(ctx context.Context, userID int64, key, fingerprint 
 	return idem, cur, claimed, now, err
 }
 
-// settleKey is the answer to a request under idem whose work failed with
-// err: *InProgressError when another request took the key over meanwhile,
-// else err, the key released so a retry runs again (at worst it stays held
-// until its lock passes).
+// settleKey is SettleKey on the report store.
 func (rs *Reports) settleKey(ctx context.Context, idem report.Idempotency, err error) error {
+	return SettleKey(ctx, rs.store, idem, err)
+}
+
+// KeyReleaser releases an unfinished Idempotency-Key record
+// (ports.ReportStore.ReleaseIdempotency).
+type KeyReleaser interface {
+	ReleaseIdempotency(ctx context.Context, idem report.Idempotency) error
+}
+
+// SettleKey is the answer to a request under idem whose work failed with
+// err: *InProgressError when another request took the key over meanwhile,
+// else err, the key released from store so a retry runs again (at worst it
+// stays held until its lock passes).
+func SettleKey(ctx context.Context, store KeyReleaser, idem report.Idempotency, err error) error {
 	if errors.Is(err, report.ErrClaimLost) {
 		return &InProgressError{Wait: time.Second}
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 	defer cancel()
-	_ = rs.store.ReleaseIdempotency(rctx, idem)
+	_ = store.ReleaseIdempotency(rctx, idem)
 	return err
 }
 
-// checkReplay refuses the replay of live record cur by a request whose
+// CheckReplay refuses the replay of live record cur by a request whose
 // fingerprint differs (a *report.ValidationError), or while the first request runs
 // (*InProgressError), or when it created nothing (report.ErrNotFound).
-func checkReplay(cur report.Idempotency, fingerprint string, now time.Time) error {
+func CheckReplay(cur report.Idempotency, fingerprint string, now time.Time) error {
 	switch {
 	case cur.Fingerprint != fingerprint:
 		return report.Invalid(report.IdempotencyKeyField,
@@ -118,7 +129,7 @@ func checkReplay(cur report.Idempotency, fingerprint string, now time.Time) erro
 
 // replay answers a request whose key the live record cur holds.
 func (rs *Reports) replay(ctx context.Context, cur report.Idempotency, fingerprint string, now time.Time) (Created, error) {
-	if err := checkReplay(cur, fingerprint, now); err != nil {
+	if err := CheckReplay(cur, fingerprint, now); err != nil {
 		return Created{}, err
 	}
 	r, err := rs.store.Report(ctx, cur.UserID, cur.ReportIDs[0])

@@ -12,6 +12,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/fetch"
 	"github.com/pinsight/pinsight/adapters/fetch/fetchfx"
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
+	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/ports"
@@ -28,6 +29,8 @@ type siteConfig struct {
 	HostPerMinute    int           // per registrable domain; 0: no limit
 	AddressPerMinute int           // 0: no limit
 	CookieKey        string        // hex; empty: random at start
+	CrawlWorkers     int           // crawls this process runs at once
+	CrawlDailyPages  int           // pages one user's crawls may ask for a day; 0: no quota
 }
 
 // siteFlags adds the analyser and share-page flags of serve.
@@ -45,6 +48,8 @@ func siteFlags(f *pflag.FlagSet, c *siteConfig) {
 	f.IntVar(&c.UserDaily, "user-daily-analyses", reports.DefaultUserDaily.Requests, "analyses one user may start in 24 h, re-analyses included, whatever their API key, charged when accepted; beyond, 429 with Retry-After (0: no limit)")
 	f.IntVar(&c.HostPerMinute, "host-analyses-per-minute", reports.DefaultHostLimit.Requests, "analyses of one target site (its registrable domain: example.com with its subdomains) per minute; beyond, queued (202) until allowed (0: no limit)")
 	f.IntVar(&c.AddressPerMinute, "address-analyses-per-minute", reports.DefaultAddressLimit.Requests, "analyses reaching one resolved address per minute, whatever the site (keep it above --host-analyses-per-minute: CDNs serve many sites from one address); beyond, queued (202) until allowed (0: no limit)")
+	f.IntVar(&c.CrawlWorkers, "crawl-workers", ports.DefaultCrawlWorkers, "crawls (whole-site audits) this process runs at once, apart from the analyses; a crawl's own concurrency bounds its requests")
+	f.IntVar(&c.CrawlDailyPages, "crawl-daily-pages", crawls.DefaultDailyPages, "pages one user's crawls may ask for in 24 h (their max_pages, charged when a crawl is accepted); beyond, 429 with Retry-After (0: no quota)")
 	f.StringVar(&c.CookieKey, "share-cookie-key", "", "hex key (32+ bytes) signing the report page's cookies (password, owner sign-in); empty: random at start")
 }
 
@@ -71,12 +76,16 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 	if c.UserConcurrent <= 0 {
 		analyser.UserConcurrent = -1 // no cap
 	}
-	jobs := ports.JobSettings{Workers: cmp.Or(c.JobWorkers, c.Workers), FetchDeadline: cmp.Or(c.Fetch.Timeout, fetch.DefaultTimeout), Sweep: c.Sweep}
+	jobs := ports.JobSettings{Workers: cmp.Or(c.JobWorkers, c.Workers), CrawlWorkers: c.CrawlWorkers, FetchDeadline: cmp.Or(c.Fetch.Timeout, fetch.DefaultTimeout), Sweep: c.Sweep}
 	if writeTimeout > 5*time.Second {
 		jobs.WaitCap = writeTimeout - 5*time.Second // the answer leaves before the write timeout
 	}
+	crawl := crawls.Config{DailyPages: c.CrawlDailyPages, UserAgent: cmp.Or(c.Fetch.UserAgent, fetch.DefaultUserAgent)}
+	if c.CrawlDailyPages <= 0 {
+		crawl.DailyPages = -1 // no quota
+	}
 	return fx.Options(
-		fx.Supply(c.Fetch, analyser, sharepage.Options{CookieKey: key}, jobs),
+		fx.Supply(c.Fetch, analyser, sharepage.Options{CookieKey: key}, jobs, crawl),
 		fetchfx.Module,
 	), nil
 }

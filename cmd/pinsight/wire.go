@@ -68,6 +68,7 @@ func coreOptions(cfg serveConfig, writeTimeout time.Duration, log *slog.Logger) 
 		appfx.Module,
 		appfx.JobRunner,
 		appfx.Webhooks,
+		appfx.Crawls,
 		stores,
 		rateLimits(cfg.RedisURL),
 		site,

@@ -19,6 +19,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
@@ -59,9 +60,10 @@ func metricsListener(lc fx.Lifecycle, cfg httpapi.Config, m *middleware.Metrics,
 func registerer(m *middleware.Metrics) prometheus.Registerer { return m.Registry() }
 
 // AllRoutes registers the whole API: health, DIGIPIN, the postal directory
-// and geocode, accounts, reports with their public page, projects, and
-// post office reviews and likes. It
-// requires every one of those use cases (sharepage.Options is optional).
+// and geocode, accounts, reports with their public page, projects, post
+// office reviews and likes, and webhooks and crawls when the graph has
+// them. It requires every other one of those use cases (sharepage.Options
+// is optional).
 var AllRoutes = fx.Options(fx.Provide(allRoutes), fx.Invoke(analyserGauges))
 
 // PostalRoutes registers health, DIGIPIN, the postal directory and geocode
@@ -93,11 +95,13 @@ type allParams struct {
 	Reviews   *reviews.Reviews
 	Share     sharepage.Options  `optional:"true"`
 	Webhooks  *webhooks.Webhooks `optional:"true"`
+	Crawls    *crawls.Crawls     `optional:"true"`
 }
 
 func allRoutes(p allParams) httpapi.Routes {
 	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder,
-		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Reviews: p.Reviews, Share: p.Share, Webhooks: p.Webhooks, BodyCache: httpapi.NewBodyCache(0)}
+		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Reviews: p.Reviews, Share: p.Share, Webhooks: p.Webhooks,
+		Crawls: p.Crawls, BodyCache: httpapi.NewBodyCache(0)}
 }
 
 // register adds the routes to the API, the report page's quota kept by the

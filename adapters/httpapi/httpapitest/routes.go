@@ -41,10 +41,20 @@ var requiredOperations = []string{
 	"GET /api/v1/account/reviews",
 }
 
+// crawlOperations are the crawl operations HostileRoutes must cover when
+// Routes.Crawls is set.
+var crawlOperations = []string{
+	"POST /api/v1/crawls", "GET /api/v1/crawls", "GET /api/v1/crawls/{id}", "POST /api/v1/crawls/{id}/cancel",
+	"DELETE /api/v1/crawls/{id}", "GET /api/v1/crawls/{id}/pages", "GET /api/v1/crawls/{id}/pages/{page}",
+	"GET /api/v1/crawls/{id}/issues", "GET /api/v1/crawls/{id}/export", "GET /api/v1/crawls/{id}/diff",
+}
+
 // HostileRoutes registers every operation of r on the production API and
 // handler and runs Hostile over all of them, then HostilePage over the
 // public report page. r needs Directory, Geocoder, Accounts, Reports,
-// Projects and Reviews (whose write quota should let the run through); the
+// Projects and Reviews (whose write quota should let the run through), and
+// covers the crawl operations too when r.Crawls is set (its active-crawl
+// cap and page quota should let every creation through); the
 // valid values come from porttest.PostalDataset (PIN 800001 in Patna,
 // Bihar), and the analyser must be able to analyse https://a.com/ (any
 // path). Afterwards the caller's reports and projects must still list.
@@ -78,11 +88,20 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 			v["id"] = 1 // Patna GPO, 800001
 		case strings.HasPrefix(op.Path, "/api/v1/reports/"):
 			v["id"] = createReport(t, h, key).ID // fresh: an earlier operation may have changed or deleted the last one
+		case strings.HasPrefix(op.Path, "/api/v1/crawls"):
+			v["sort_by"], v["what"], v["format"], v["type"], v["severity"] = "score", "pages", "csv", "broken_link", "high"
+			if strings.HasPrefix(op.Path, "/api/v1/crawls/") {
+				v["id"] = createCrawl(t, h, key)
+			}
 		}
 		return v
 	}
 	covered := Hostile(t, api, h, token, valid)
-	for _, op := range requiredOperations {
+	required := requiredOperations
+	if r.Crawls != nil {
+		required = append(slices.Clone(required), crawlOperations...)
+	}
+	for _, op := range required {
 		if !slices.Contains(covered, op) {
 			t.Errorf("%s was not registered, so not covered (covered: %v)", op, covered)
 		}
@@ -155,6 +174,19 @@ func createReport(t *testing.T, h http.Handler, key string) wire.ReportData {
 		t.Fatalf("create report = %d %s", status, body)
 	}
 	return env.Data
+}
+
+// createCrawl queues a crawl of the hostile site and returns its id.
+func createCrawl(t *testing.T, h http.Handler, key string) int64 {
+	t.Helper()
+	status, body := call(h, http.MethodPost, "/api/v1/crawls", key, map[string]any{"url": hostileSite, "max_pages": 10})
+	var env struct {
+		Data struct{ ID int64 } `json:"data"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil || status != http.StatusAccepted || env.Data.ID == 0 {
+		t.Fatalf("create crawl = %d %s", status, body)
+	}
+	return env.Data.ID
 }
 
 // call sends a JSON request (body nil: none) with an optional Bearer key.

@@ -17,6 +17,27 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for AiAccessDataPurpose.
+const (
+	Search   AiAccessDataPurpose = "search"
+	Training AiAccessDataPurpose = "training"
+	User     AiAccessDataPurpose = "user"
+)
+
+// Valid indicates whether the value is a known member of the AiAccessDataPurpose enum.
+func (e AiAccessDataPurpose) Valid() bool {
+	switch e {
+	case Search:
+		return true
+	case Training:
+		return true
+	case User:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CellDataDirection.
 const (
 	E  CellDataDirection = "E"
@@ -55,19 +76,19 @@ func (e CellDataDirection) Valid() bool {
 
 // Defines values for CheckDataImportance.
 const (
-	High   CheckDataImportance = "high"
-	Low    CheckDataImportance = "low"
-	Medium CheckDataImportance = "medium"
+	CheckDataImportanceHigh   CheckDataImportance = "high"
+	CheckDataImportanceLow    CheckDataImportance = "low"
+	CheckDataImportanceMedium CheckDataImportance = "medium"
 )
 
 // Valid indicates whether the value is a known member of the CheckDataImportance enum.
 func (e CheckDataImportance) Valid() bool {
 	switch e {
-	case High:
+	case CheckDataImportanceHigh:
 		return true
-	case Low:
+	case CheckDataImportanceLow:
 		return true
-	case Medium:
+	case CheckDataImportanceMedium:
 		return true
 	default:
 		return false
@@ -92,6 +113,186 @@ func (e ComponentStateState) Valid() bool {
 	case Ready:
 		return true
 	case Unavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlCreateInputBodyPrivacy.
+const (
+	CrawlCreateInputBodyPrivacyN0 CrawlCreateInputBodyPrivacy = 0
+	CrawlCreateInputBodyPrivacyN1 CrawlCreateInputBodyPrivacy = 1
+	CrawlCreateInputBodyPrivacyN2 CrawlCreateInputBodyPrivacy = 2
+)
+
+// Valid indicates whether the value is a known member of the CrawlCreateInputBodyPrivacy enum.
+func (e CrawlCreateInputBodyPrivacy) Valid() bool {
+	switch e {
+	case CrawlCreateInputBodyPrivacyN0:
+		return true
+	case CrawlCreateInputBodyPrivacyN1:
+		return true
+	case CrawlCreateInputBodyPrivacyN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlDataPrivacy.
+const (
+	CrawlDataPrivacyN0 CrawlDataPrivacy = 0
+	CrawlDataPrivacyN1 CrawlDataPrivacy = 1
+	CrawlDataPrivacyN2 CrawlDataPrivacy = 2
+)
+
+// Valid indicates whether the value is a known member of the CrawlDataPrivacy enum.
+func (e CrawlDataPrivacy) Valid() bool {
+	switch e {
+	case CrawlDataPrivacyN0:
+		return true
+	case CrawlDataPrivacyN1:
+		return true
+	case CrawlDataPrivacyN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlDataSchedule.
+const (
+	CrawlDataScheduleDaily  CrawlDataSchedule = "daily"
+	CrawlDataScheduleOff    CrawlDataSchedule = "off"
+	CrawlDataScheduleWeekly CrawlDataSchedule = "weekly"
+)
+
+// Valid indicates whether the value is a known member of the CrawlDataSchedule enum.
+func (e CrawlDataSchedule) Valid() bool {
+	switch e {
+	case CrawlDataScheduleDaily:
+		return true
+	case CrawlDataScheduleOff:
+		return true
+	case CrawlDataScheduleWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlDataStatus.
+const (
+	CrawlDataStatusCancelled CrawlDataStatus = "cancelled"
+	CrawlDataStatusFailed    CrawlDataStatus = "failed"
+	CrawlDataStatusFinished  CrawlDataStatus = "finished"
+	CrawlDataStatusQueued    CrawlDataStatus = "queued"
+	CrawlDataStatusRunning   CrawlDataStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the CrawlDataStatus enum.
+func (e CrawlDataStatus) Valid() bool {
+	switch e {
+	case CrawlDataStatusCancelled:
+		return true
+	case CrawlDataStatusFailed:
+		return true
+	case CrawlDataStatusFinished:
+		return true
+	case CrawlDataStatusQueued:
+		return true
+	case CrawlDataStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlIssueDataSeverity.
+const (
+	CrawlIssueDataSeverityHigh   CrawlIssueDataSeverity = "high"
+	CrawlIssueDataSeverityLow    CrawlIssueDataSeverity = "low"
+	CrawlIssueDataSeverityMedium CrawlIssueDataSeverity = "medium"
+)
+
+// Valid indicates whether the value is a known member of the CrawlIssueDataSeverity enum.
+func (e CrawlIssueDataSeverity) Valid() bool {
+	switch e {
+	case CrawlIssueDataSeverityHigh:
+		return true
+	case CrawlIssueDataSeverityLow:
+		return true
+	case CrawlIssueDataSeverityMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlItemPrivacy.
+const (
+	CrawlItemPrivacyN0 CrawlItemPrivacy = 0
+	CrawlItemPrivacyN1 CrawlItemPrivacy = 1
+	CrawlItemPrivacyN2 CrawlItemPrivacy = 2
+)
+
+// Valid indicates whether the value is a known member of the CrawlItemPrivacy enum.
+func (e CrawlItemPrivacy) Valid() bool {
+	switch e {
+	case CrawlItemPrivacyN0:
+		return true
+	case CrawlItemPrivacyN1:
+		return true
+	case CrawlItemPrivacyN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlItemSchedule.
+const (
+	CrawlItemScheduleDaily  CrawlItemSchedule = "daily"
+	CrawlItemScheduleOff    CrawlItemSchedule = "off"
+	CrawlItemScheduleWeekly CrawlItemSchedule = "weekly"
+)
+
+// Valid indicates whether the value is a known member of the CrawlItemSchedule enum.
+func (e CrawlItemSchedule) Valid() bool {
+	switch e {
+	case CrawlItemScheduleDaily:
+		return true
+	case CrawlItemScheduleOff:
+		return true
+	case CrawlItemScheduleWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlItemStatus.
+const (
+	CrawlItemStatusCancelled CrawlItemStatus = "cancelled"
+	CrawlItemStatusFailed    CrawlItemStatus = "failed"
+	CrawlItemStatusFinished  CrawlItemStatus = "finished"
+	CrawlItemStatusQueued    CrawlItemStatus = "queued"
+	CrawlItemStatusRunning   CrawlItemStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the CrawlItemStatus enum.
+func (e CrawlItemStatus) Valid() bool {
+	switch e {
+	case CrawlItemStatusCancelled:
+		return true
+	case CrawlItemStatusFailed:
+		return true
+	case CrawlItemStatusFinished:
+		return true
+	case CrawlItemStatusQueued:
+		return true
+	case CrawlItemStatusRunning:
 		return true
 	default:
 		return false
@@ -176,6 +377,57 @@ const (
 func (e GeoJSONRectType) Valid() bool {
 	switch e {
 	case Polygon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IssueCountDataSeverity.
+const (
+	IssueCountDataSeverityHigh   IssueCountDataSeverity = "high"
+	IssueCountDataSeverityLow    IssueCountDataSeverity = "low"
+	IssueCountDataSeverityMedium IssueCountDataSeverity = "medium"
+)
+
+// Valid indicates whether the value is a known member of the IssueCountDataSeverity enum.
+func (e IssueCountDataSeverity) Valid() bool {
+	switch e {
+	case IssueCountDataSeverityHigh:
+		return true
+	case IssueCountDataSeverityLow:
+		return true
+	case IssueCountDataSeverityMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LlmsFindingDataCode.
+const (
+	LlmsFindingDataCodeBadLink      LlmsFindingDataCode = "bad_link"
+	LlmsFindingDataCodeEmpty        LlmsFindingDataCode = "empty"
+	LlmsFindingDataCodeEmptySection LlmsFindingDataCode = "empty_section"
+	LlmsFindingDataCodeExtraTitle   LlmsFindingDataCode = "extra_title"
+	LlmsFindingDataCodeHeadingLevel LlmsFindingDataCode = "heading_level"
+	LlmsFindingDataCodeMissingTitle LlmsFindingDataCode = "missing_title"
+)
+
+// Valid indicates whether the value is a known member of the LlmsFindingDataCode enum.
+func (e LlmsFindingDataCode) Valid() bool {
+	switch e {
+	case LlmsFindingDataCodeBadLink:
+		return true
+	case LlmsFindingDataCodeEmpty:
+		return true
+	case LlmsFindingDataCodeEmptySection:
+		return true
+	case LlmsFindingDataCodeExtraTitle:
+		return true
+	case LlmsFindingDataCodeHeadingLevel:
+		return true
+	case LlmsFindingDataCodeMissingTitle:
 		return true
 	default:
 		return false
@@ -785,6 +1037,270 @@ func (e ListMyReviewsParamsSort) Valid() bool {
 	}
 }
 
+// Defines values for ListCrawlsParamsStatus.
+const (
+	ListCrawlsParamsStatusCancelled ListCrawlsParamsStatus = "cancelled"
+	ListCrawlsParamsStatusFailed    ListCrawlsParamsStatus = "failed"
+	ListCrawlsParamsStatusFinished  ListCrawlsParamsStatus = "finished"
+	ListCrawlsParamsStatusQueued    ListCrawlsParamsStatus = "queued"
+	ListCrawlsParamsStatusRunning   ListCrawlsParamsStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlsParamsStatus enum.
+func (e ListCrawlsParamsStatus) Valid() bool {
+	switch e {
+	case ListCrawlsParamsStatusCancelled:
+		return true
+	case ListCrawlsParamsStatusFailed:
+		return true
+	case ListCrawlsParamsStatusFinished:
+		return true
+	case ListCrawlsParamsStatusQueued:
+		return true
+	case ListCrawlsParamsStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCrawlsParamsSortBy.
+const (
+	ListCrawlsParamsSortByCreatedAt ListCrawlsParamsSortBy = "created_at"
+	ListCrawlsParamsSortByPages     ListCrawlsParamsSortBy = "pages"
+	ListCrawlsParamsSortByScore     ListCrawlsParamsSortBy = "score"
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlsParamsSortBy enum.
+func (e ListCrawlsParamsSortBy) Valid() bool {
+	switch e {
+	case ListCrawlsParamsSortByCreatedAt:
+		return true
+	case ListCrawlsParamsSortByPages:
+		return true
+	case ListCrawlsParamsSortByScore:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCrawlsParamsSort.
+const (
+	ListCrawlsParamsSortAsc  ListCrawlsParamsSort = "asc"
+	ListCrawlsParamsSortDesc ListCrawlsParamsSort = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlsParamsSort enum.
+func (e ListCrawlsParamsSort) Valid() bool {
+	switch e {
+	case ListCrawlsParamsSortAsc:
+		return true
+	case ListCrawlsParamsSortDesc:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCrawlsParamsPerPage.
+const (
+	ListCrawlsParamsPerPageN10  ListCrawlsParamsPerPage = 10
+	ListCrawlsParamsPerPageN100 ListCrawlsParamsPerPage = 100
+	ListCrawlsParamsPerPageN25  ListCrawlsParamsPerPage = 25
+	ListCrawlsParamsPerPageN50  ListCrawlsParamsPerPage = 50
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlsParamsPerPage enum.
+func (e ListCrawlsParamsPerPage) Valid() bool {
+	switch e {
+	case ListCrawlsParamsPerPageN10:
+		return true
+	case ListCrawlsParamsPerPageN100:
+		return true
+	case ListCrawlsParamsPerPageN25:
+		return true
+	case ListCrawlsParamsPerPageN50:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportCrawlParamsWhat.
+const (
+	ExportCrawlParamsWhatIssues ExportCrawlParamsWhat = "issues"
+	ExportCrawlParamsWhatLinks  ExportCrawlParamsWhat = "links"
+	ExportCrawlParamsWhatPages  ExportCrawlParamsWhat = "pages"
+)
+
+// Valid indicates whether the value is a known member of the ExportCrawlParamsWhat enum.
+func (e ExportCrawlParamsWhat) Valid() bool {
+	switch e {
+	case ExportCrawlParamsWhatIssues:
+		return true
+	case ExportCrawlParamsWhatLinks:
+		return true
+	case ExportCrawlParamsWhatPages:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportCrawlParamsFormat.
+const (
+	Csv   ExportCrawlParamsFormat = "csv"
+	Jsonl ExportCrawlParamsFormat = "jsonl"
+)
+
+// Valid indicates whether the value is a known member of the ExportCrawlParamsFormat enum.
+func (e ExportCrawlParamsFormat) Valid() bool {
+	switch e {
+	case Csv:
+		return true
+	case Jsonl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCrawlIssuesParamsSeverity.
+const (
+	ListCrawlIssuesParamsSeverityHigh   ListCrawlIssuesParamsSeverity = "high"
+	ListCrawlIssuesParamsSeverityLow    ListCrawlIssuesParamsSeverity = "low"
+	ListCrawlIssuesParamsSeverityMedium ListCrawlIssuesParamsSeverity = "medium"
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlIssuesParamsSeverity enum.
+func (e ListCrawlIssuesParamsSeverity) Valid() bool {
+	switch e {
+	case ListCrawlIssuesParamsSeverityHigh:
+		return true
+	case ListCrawlIssuesParamsSeverityLow:
+		return true
+	case ListCrawlIssuesParamsSeverityMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCrawlIssuesParamsPerPage.
+const (
+	ListCrawlIssuesParamsPerPageN10  ListCrawlIssuesParamsPerPage = 10
+	ListCrawlIssuesParamsPerPageN100 ListCrawlIssuesParamsPerPage = 100
+	ListCrawlIssuesParamsPerPageN25  ListCrawlIssuesParamsPerPage = 25
+	ListCrawlIssuesParamsPerPageN50  ListCrawlIssuesParamsPerPage = 50
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlIssuesParamsPerPage enum.
+func (e ListCrawlIssuesParamsPerPage) Valid() bool {
+	switch e {
+	case ListCrawlIssuesParamsPerPageN10:
+		return true
+	case ListCrawlIssuesParamsPerPageN100:
+		return true
+	case ListCrawlIssuesParamsPerPageN25:
+		return true
+	case ListCrawlIssuesParamsPerPageN50:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCrawlPagesParamsIndexable.
+const (
+	False ListCrawlPagesParamsIndexable = "false"
+	True  ListCrawlPagesParamsIndexable = "true"
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlPagesParamsIndexable enum.
+func (e ListCrawlPagesParamsIndexable) Valid() bool {
+	switch e {
+	case False:
+		return true
+	case True:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCrawlPagesParamsSortBy.
+const (
+	ListCrawlPagesParamsSortByDepth        ListCrawlPagesParamsSortBy = "depth"
+	ListCrawlPagesParamsSortById           ListCrawlPagesParamsSortBy = "id"
+	ListCrawlPagesParamsSortByInlinks      ListCrawlPagesParamsSortBy = "inlinks"
+	ListCrawlPagesParamsSortByResponseTime ListCrawlPagesParamsSortBy = "response_time"
+	ListCrawlPagesParamsSortByScore        ListCrawlPagesParamsSortBy = "score"
+	ListCrawlPagesParamsSortByUrl          ListCrawlPagesParamsSortBy = "url"
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlPagesParamsSortBy enum.
+func (e ListCrawlPagesParamsSortBy) Valid() bool {
+	switch e {
+	case ListCrawlPagesParamsSortByDepth:
+		return true
+	case ListCrawlPagesParamsSortById:
+		return true
+	case ListCrawlPagesParamsSortByInlinks:
+		return true
+	case ListCrawlPagesParamsSortByResponseTime:
+		return true
+	case ListCrawlPagesParamsSortByScore:
+		return true
+	case ListCrawlPagesParamsSortByUrl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCrawlPagesParamsSort.
+const (
+	ListCrawlPagesParamsSortAsc  ListCrawlPagesParamsSort = "asc"
+	ListCrawlPagesParamsSortDesc ListCrawlPagesParamsSort = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlPagesParamsSort enum.
+func (e ListCrawlPagesParamsSort) Valid() bool {
+	switch e {
+	case ListCrawlPagesParamsSortAsc:
+		return true
+	case ListCrawlPagesParamsSortDesc:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListCrawlPagesParamsPerPage.
+const (
+	ListCrawlPagesParamsPerPageN10  ListCrawlPagesParamsPerPage = 10
+	ListCrawlPagesParamsPerPageN100 ListCrawlPagesParamsPerPage = 100
+	ListCrawlPagesParamsPerPageN25  ListCrawlPagesParamsPerPage = 25
+	ListCrawlPagesParamsPerPageN50  ListCrawlPagesParamsPerPage = 50
+)
+
+// Valid indicates whether the value is a known member of the ListCrawlPagesParamsPerPage enum.
+func (e ListCrawlPagesParamsPerPage) Valid() bool {
+	switch e {
+	case ListCrawlPagesParamsPerPageN10:
+		return true
+	case ListCrawlPagesParamsPerPageN100:
+		return true
+	case ListCrawlPagesParamsPerPageN25:
+		return true
+	case ListCrawlPagesParamsPerPageN50:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListOfficeReviewsParamsSortBy.
 const (
 	ListOfficeReviewsParamsSortByCreatedAt ListOfficeReviewsParamsSortBy = "created_at"
@@ -1030,6 +1546,30 @@ type AccountData struct {
 	Id         int64     `json:"id"`
 }
 
+// AiAccessData defines model for AiAccessData.
+type AiAccessData struct {
+	// Allowed Whether robots.txt lets it fetch the start URL.
+	Allowed bool `json:"allowed"`
+
+	// Group The robots.txt group that decided: the token (lower case), * or empty when none applies.
+	Group string `json:"group"`
+
+	// Operator Who runs it.
+	Operator string `json:"operator"`
+
+	// Purpose training: collects data to train models; search: an AI search index; user: fetches pages a user asked an assistant about.
+	Purpose AiAccessDataPurpose `json:"purpose"`
+
+	// Rule The rule keeping it out, empty when allowed.
+	Rule string `json:"rule"`
+
+	// Token The crawler's User-agent token.
+	Token string `json:"token"`
+}
+
+// AiAccessDataPurpose training: collects data to train models; search: an AI search index; user: fetches pages a user asked an assistant about.
+type AiAccessDataPurpose string
+
 // BatchDataDecodeData defines model for BatchDataDecodeData.
 type BatchDataDecodeData struct {
 	Failed    int64                 `json:"failed"`
@@ -1097,6 +1637,15 @@ type CellData struct {
 
 // CellDataDirection Where this neighbour lies; absent for the cell itself.
 type CellDataDirection string
+
+// CheckCountData defines model for CheckCountData.
+type CheckCountData struct {
+	// Check The page check's id, as in a report's results.
+	Check string `json:"check"`
+
+	// Failing Crawled pages failing it.
+	Failing int64 `json:"failing"`
+}
 
 // CheckData defines model for CheckData.
 type CheckData struct {
@@ -1166,6 +1715,418 @@ type ComponentState struct {
 
 // ComponentStateState defines model for ComponentState.State.
 type ComponentStateState string
+
+// CrawlCreateInputBody defines model for CrawlCreateInputBody.
+type CrawlCreateInputBody struct {
+	// Concurrency Requests to the site at once, robots.txt and sitemaps included (default 2).
+	Concurrency *int64 `json:"concurrency,omitempty"`
+
+	// DelayMs Pause between two requests to the site in milliseconds (default 0), besides robots.txt's Crawl-delay.
+	DelayMs *int64 `json:"delay_ms,omitempty"`
+
+	// Exclude Paths matching one of these patterns are not crawled; the same pattern syntax as include.
+	Exclude *[]string `json:"exclude,omitempty"`
+
+	// Headers Up to 5 request headers (a Cookie, an Authorization) for a site behind a login: sent only to url's host, never to another host or a redirect off it, never stored past the crawl's end, never shown back or logged. Host, User-Agent, Accept-Encoding, hop-by-hop and body-framing headers are refused; names are 1 to 64 token characters, values 1 to 8192 printable ASCII characters.
+	Headers *map[string]string `json:"headers,omitempty"`
+
+	// Include Only paths matching one of these patterns are crawled (url itself always is): robots.txt patterns (start with / or *, * matches anything, $ only at the end anchors it), each at most 256 bytes. A plain prefix such as /blog/ matches what starts with it.
+	Include *[]string `json:"include,omitempty"`
+
+	// MaxDepth Links are followed at most this many clicks from url (default 10; 0: url alone, and the sitemaps).
+	MaxDepth *int64 `json:"max_depth,omitempty"`
+
+	// MaxPages At most this many URLs are fetched (default 500). Charged to the caller's daily page quota when the crawl is accepted.
+	MaxPages *int64 `json:"max_pages,omitempty"`
+
+	// Password Required with privacy 2, refused otherwise; the rules of report share passwords.
+	Password *string `json:"password,omitempty"`
+
+	// Privacy 0 public, 1 private (default), 2 password, as reports.
+	Privacy *CrawlCreateInputBodyPrivacy `json:"privacy,omitempty"`
+
+	// Subdomains Crawl the registrable domain of url with all its subdomains, not only url's host (default false).
+	Subdomains *bool `json:"subdomains,omitempty"`
+
+	// Url The start URL: http or https, with a host name.
+	Url string `json:"url"`
+}
+
+// CrawlCreateInputBodyPrivacy 0 public, 1 private (default), 2 password, as reports.
+type CrawlCreateInputBodyPrivacy int64
+
+// CrawlData defines model for CrawlData.
+type CrawlData struct {
+	// AiReadiness Whether robots.txt lets each well-known AI crawler fetch the start URL; empty until the crawl ends.
+	AiReadiness []AiAccessData `json:"ai_readiness"`
+
+	// Checks For each page check some crawled page fails, how many pages fail it; empty until the crawl ends.
+	Checks []CheckCountData `json:"checks"`
+
+	// CreatedAt When the crawl was accepted.
+	CreatedAt time.Time `json:"created_at"`
+
+	// Failure Why the crawl failed; empty otherwise.
+	Failure string `json:"failure"`
+
+	// FinishedAt When it ended; null until then.
+	FinishedAt *time.Time `json:"finished_at"`
+
+	// HasPassword Whether a share password is stored.
+	HasPassword bool `json:"has_password"`
+
+	// Id Crawl id.
+	Id int64 `json:"id"`
+
+	// Issues One entry per issue type found, in catalogue order, with its count; empty until the crawl ends.
+	Issues  []IssueCountData  `json:"issues"`
+	LlmsTxt LlmsTxtData       `json:"llms_txt"`
+	Pages   CrawlProgressData `json:"pages"`
+
+	// Privacy 0 public, 1 private, 2 password.
+	Privacy CrawlDataPrivacy `json:"privacy"`
+
+	// Result Band of the score: good, decent or bad; empty until the crawl ends.
+	Result string `json:"result"`
+
+	// Schedule How often the crawl is to be repeated.
+	Schedule CrawlDataSchedule `json:"schedule"`
+
+	// Score Average score of the crawled pages, 0 to 100 (0 until the crawl ends).
+	Score    int64             `json:"score"`
+	Settings CrawlSettingsData `json:"settings"`
+
+	// Site The start URL's host, lower-cased, without a leading www.
+	Site string `json:"site"`
+
+	// StartedAt When it started running; null until then.
+	StartedAt *time.Time `json:"started_at"`
+
+	// Status queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure).
+	Status CrawlDataStatus `json:"status"`
+
+	// Url The start URL, normalised.
+	Url string `json:"url"`
+}
+
+// CrawlDataPrivacy 0 public, 1 private, 2 password.
+type CrawlDataPrivacy int64
+
+// CrawlDataSchedule How often the crawl is to be repeated.
+type CrawlDataSchedule string
+
+// CrawlDataStatus queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure).
+type CrawlDataStatus string
+
+// CrawlDiffData defines model for CrawlDiffData.
+type CrawlDiffData struct {
+	// Against The crawl it is compared with.
+	Against int64 `json:"against"`
+
+	// Crawl The crawl compared (the later one).
+	Crawl int64 `json:"crawl"`
+
+	// Fixed Issues found by against only (as against found them).
+	Fixed []DiffTypeData `json:"fixed"`
+
+	// New Issues found by crawl only, by type in catalogue order.
+	New []DiffTypeData `json:"new"`
+
+	// Persisting Issues found by both (as crawl found them).
+	Persisting []DiffTypeData `json:"persisting"`
+}
+
+// CrawlIssueData defines model for CrawlIssueData.
+type CrawlIssueData struct {
+	// Advice What to change.
+	Advice string `json:"advice"`
+
+	// Detail What was found, for people.
+	Detail string `json:"detail"`
+
+	// Line For robots_txt_invalid, the robots.txt line (1-based); 0 otherwise.
+	Line int64 `json:"line"`
+
+	// LineText For robots_txt_invalid, the line's text; empty otherwise.
+	LineText string `json:"line_text"`
+
+	// Related The other URLs involved: the pages linking to a broken or blocked URL, the other pages sharing a title, description or text, the hops of a redirect chain or loop (in order), a canonical target and its hops, the alternates not linking back. At most 50.
+	Related []string `json:"related"`
+
+	// RelatedTotal How many related URLs there are in all.
+	RelatedTotal int64 `json:"related_total"`
+
+	// Severity high: keeps pages out of search results or visitors from content; medium: weakens how pages are indexed or ranked; low: worth tidying, harms little by itself.
+	Severity CrawlIssueDataSeverity `json:"severity"`
+
+	// Title The type's name for people.
+	Title string `json:"title"`
+
+	// Type Issue type.
+	Type string `json:"type"`
+
+	// Url The URL the issue is about (robots.txt's for robots_txt_invalid).
+	Url string `json:"url"`
+
+	// Why Why it matters.
+	Why string `json:"why"`
+}
+
+// CrawlIssueDataSeverity high: keeps pages out of search results or visitors from content; medium: weakens how pages are indexed or ranked; low: worth tidying, harms little by itself.
+type CrawlIssueDataSeverity string
+
+// CrawlIssuesData defines model for CrawlIssuesData.
+type CrawlIssuesData struct {
+	// Issues The page's issues, in catalogue order, then by URL.
+	Issues []CrawlIssueData `json:"issues"`
+	Meta   Meta             `json:"meta"`
+}
+
+// CrawlItem defines model for CrawlItem.
+type CrawlItem struct {
+	// CreatedAt When the crawl was accepted.
+	CreatedAt time.Time `json:"created_at"`
+
+	// Failure Why the crawl failed; empty otherwise.
+	Failure string `json:"failure"`
+
+	// FinishedAt When it ended; null until then.
+	FinishedAt *time.Time `json:"finished_at"`
+
+	// HasPassword Whether a share password is stored.
+	HasPassword bool `json:"has_password"`
+
+	// Id Crawl id.
+	Id    int64             `json:"id"`
+	Pages CrawlProgressData `json:"pages"`
+
+	// Privacy 0 public, 1 private, 2 password.
+	Privacy CrawlItemPrivacy `json:"privacy"`
+
+	// Result Band of the score: good, decent or bad; empty until the crawl ends.
+	Result string `json:"result"`
+
+	// Schedule How often the crawl is to be repeated.
+	Schedule CrawlItemSchedule `json:"schedule"`
+
+	// Score Average score of the crawled pages, 0 to 100 (0 until the crawl ends).
+	Score    int64             `json:"score"`
+	Settings CrawlSettingsData `json:"settings"`
+
+	// Site The start URL's host, lower-cased, without a leading www.
+	Site string `json:"site"`
+
+	// StartedAt When it started running; null until then.
+	StartedAt *time.Time `json:"started_at"`
+
+	// Status queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure).
+	Status CrawlItemStatus `json:"status"`
+
+	// Url The start URL, normalised.
+	Url string `json:"url"`
+}
+
+// CrawlItemPrivacy 0 public, 1 private, 2 password.
+type CrawlItemPrivacy int64
+
+// CrawlItemSchedule How often the crawl is to be repeated.
+type CrawlItemSchedule string
+
+// CrawlItemStatus queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure).
+type CrawlItemStatus string
+
+// CrawlPageData defines model for CrawlPageData.
+type CrawlPageData struct {
+	// BlockedByRobots Whether robots.txt disallows the URL (then it was not fetched).
+	BlockedByRobots bool `json:"blocked_by_robots"`
+
+	// Bytes Size of the body read.
+	Bytes int64 `json:"bytes"`
+
+	// Canonical The rel=canonical URL; empty for none.
+	Canonical string `json:"canonical"`
+
+	// Depth Clicks from the start URL (0 for it); null for a URL found only in a sitemap.
+	Depth *int64 `json:"depth"`
+
+	// Description The page's meta description.
+	Description string `json:"description"`
+
+	// Failure Why nothing answered; empty otherwise.
+	Failure string `json:"failure"`
+
+	// FetchedAt When it was fetched.
+	FetchedAt time.Time `json:"fetched_at"`
+
+	// FinalUrl The URL after redirects; url when there were none.
+	FinalUrl string `json:"final_url"`
+
+	// Id Page id within the crawl (GET /crawls/{id}/pages/{page}).
+	Id int64 `json:"id"`
+
+	// InSitemap Whether a sitemap of the site lists the URL.
+	InSitemap bool `json:"in_sitemap"`
+
+	// Indexable Whether search engines may index the page: it answered 2xx itself, says no noindex and names no other URL as canonical.
+	Indexable bool `json:"indexable"`
+
+	// Inlinks Crawled pages linking to this URL (itself aside).
+	Inlinks int64 `json:"inlinks"`
+
+	// IssueTypes Types of the site-level issues about this URL, in catalogue order.
+	IssueTypes []string `json:"issue_types"`
+
+	// Links The on-site URLs the page links to, each once.
+	Links []string `json:"links"`
+
+	// Outlinks On-site URLs the page links to, each once.
+	Outlinks int64 `json:"outlinks"`
+
+	// Redirects The URLs that answered a redirect, in order, the first being url; empty when url answered itself.
+	Redirects []string `json:"redirects"`
+
+	// ResponseTimeMs Time to the final answer's body, in milliseconds.
+	ResponseTimeMs int64 `json:"response_time_ms"`
+
+	// Result Band of the score: good, decent or bad; empty when not audited.
+	Result  string      `json:"result"`
+	Results ResultsData `json:"results"`
+
+	// Score The page audit's score, 0 to 100; 0 when not audited (not HTML, an error, a redirect).
+	Score int64 `json:"score"`
+
+	// StatusCode The final answer's HTTP status; 0 when nothing answered or the URL was not fetched (robots.txt).
+	StatusCode int64 `json:"status_code"`
+
+	// Title The page's title.
+	Title string `json:"title"`
+
+	// Url The URL requested, normalised.
+	Url string `json:"url"`
+}
+
+// CrawlPageItem defines model for CrawlPageItem.
+type CrawlPageItem struct {
+	// BlockedByRobots Whether robots.txt disallows the URL (then it was not fetched).
+	BlockedByRobots bool `json:"blocked_by_robots"`
+
+	// Bytes Size of the body read.
+	Bytes int64 `json:"bytes"`
+
+	// Canonical The rel=canonical URL; empty for none.
+	Canonical string `json:"canonical"`
+
+	// Depth Clicks from the start URL (0 for it); null for a URL found only in a sitemap.
+	Depth *int64 `json:"depth"`
+
+	// Description The page's meta description.
+	Description string `json:"description"`
+
+	// Failure Why nothing answered; empty otherwise.
+	Failure string `json:"failure"`
+
+	// FetchedAt When it was fetched.
+	FetchedAt time.Time `json:"fetched_at"`
+
+	// FinalUrl The URL after redirects; url when there were none.
+	FinalUrl string `json:"final_url"`
+
+	// Id Page id within the crawl (GET /crawls/{id}/pages/{page}).
+	Id int64 `json:"id"`
+
+	// InSitemap Whether a sitemap of the site lists the URL.
+	InSitemap bool `json:"in_sitemap"`
+
+	// Indexable Whether search engines may index the page: it answered 2xx itself, says no noindex and names no other URL as canonical.
+	Indexable bool `json:"indexable"`
+
+	// Inlinks Crawled pages linking to this URL (itself aside).
+	Inlinks int64 `json:"inlinks"`
+
+	// IssueTypes Types of the site-level issues about this URL, in catalogue order.
+	IssueTypes []string `json:"issue_types"`
+
+	// Outlinks On-site URLs the page links to, each once.
+	Outlinks int64 `json:"outlinks"`
+
+	// Redirects The URLs that answered a redirect, in order, the first being url; empty when url answered itself.
+	Redirects []string `json:"redirects"`
+
+	// ResponseTimeMs Time to the final answer's body, in milliseconds.
+	ResponseTimeMs int64 `json:"response_time_ms"`
+
+	// Result Band of the score: good, decent or bad; empty when not audited.
+	Result string `json:"result"`
+
+	// Score The page audit's score, 0 to 100; 0 when not audited (not HTML, an error, a redirect).
+	Score int64 `json:"score"`
+
+	// StatusCode The final answer's HTTP status; 0 when nothing answered or the URL was not fetched (robots.txt).
+	StatusCode int64 `json:"status_code"`
+
+	// Title The page's title.
+	Title string `json:"title"`
+
+	// Url The URL requested, normalised.
+	Url string `json:"url"`
+}
+
+// CrawlPagesData defines model for CrawlPagesData.
+type CrawlPagesData struct {
+	Meta Meta `json:"meta"`
+
+	// Pages The page's pages.
+	Pages []CrawlPageItem `json:"pages"`
+}
+
+// CrawlProgressData defines model for CrawlProgressData.
+type CrawlProgressData struct {
+	// Blocked Linked URLs not fetched because robots.txt disallows them.
+	Blocked int64 `json:"blocked"`
+
+	// Crawled URLs fetched, whatever they answered.
+	Crawled int64 `json:"crawled"`
+
+	// Discovered URLs in scope found so far, crawled or waiting.
+	Discovered int64 `json:"discovered"`
+
+	// Failed URLs fetched that answered 4xx or 5xx, or nothing.
+	Failed int64 `json:"failed"`
+}
+
+// CrawlSettingsData defines model for CrawlSettingsData.
+type CrawlSettingsData struct {
+	// Concurrency At most this many requests to the site at once.
+	Concurrency int64 `json:"concurrency"`
+
+	// DelayMs Pause between two requests to the site, in milliseconds, besides robots.txt's Crawl-delay.
+	DelayMs int64 `json:"delay_ms"`
+
+	// Exclude Paths matching one of these patterns are not crawled.
+	Exclude []string `json:"exclude"`
+
+	// Headers How many request headers the crawl sends to the site while it runs (never shown back, forgotten when it ends).
+	Headers int64 `json:"headers"`
+
+	// Include Only paths matching one of these patterns are crawled (empty: every path).
+	Include []string `json:"include"`
+
+	// MaxDepth Links are followed at most this many clicks from the start URL.
+	MaxDepth int64 `json:"max_depth"`
+
+	// MaxPages At most this many URLs are fetched (robots.txt-blocked ones not counted).
+	MaxPages int64 `json:"max_pages"`
+
+	// Subdomains Whether the start URL's registrable domain with its subdomains is crawled, not only its host.
+	Subdomains bool `json:"subdomains"`
+}
+
+// CrawlsData defines model for CrawlsData.
+type CrawlsData struct {
+	// Crawls The page's crawls.
+	Crawls []CrawlItem `json:"crawls"`
+	Meta   Meta        `json:"meta"`
+}
 
 // CredentialsInputBody defines model for CredentialsInputBody.
 type CredentialsInputBody struct {
@@ -1301,6 +2262,18 @@ type DeliveryData struct {
 // DeliveryDataStatus pending: attempts remain; delivered: a 2xx answer; failed: a 3xx or 4xx answer, a refused target, or 5 attempts without success.
 type DeliveryDataStatus string
 
+// DiffTypeData defines model for DiffTypeData.
+type DiffTypeData struct {
+	// Count Issues of the type in this part.
+	Count int64 `json:"count"`
+
+	// Issues The issues, with their URLs.
+	Issues []CrawlIssueData `json:"issues"`
+
+	// Type Issue type.
+	Type string `json:"type"`
+}
+
 // DistrictData defines model for DistrictData.
 type DistrictData struct {
 	AltName          *string  `json:"alt_name"`
@@ -1380,6 +2353,54 @@ type EnvelopeBatchDataDecodeData struct {
 // EnvelopeBatchDataEncodeData defines model for EnvelopeBatchDataEncodeData.
 type EnvelopeBatchDataEncodeData struct {
 	Data BatchDataEncodeData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
+// EnvelopeCrawlData defines model for EnvelopeCrawlData.
+type EnvelopeCrawlData struct {
+	Data CrawlData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
+// EnvelopeCrawlDiffData defines model for EnvelopeCrawlDiffData.
+type EnvelopeCrawlDiffData struct {
+	Data CrawlDiffData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
+// EnvelopeCrawlIssuesData defines model for EnvelopeCrawlIssuesData.
+type EnvelopeCrawlIssuesData struct {
+	Data CrawlIssuesData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
+// EnvelopeCrawlPageData defines model for EnvelopeCrawlPageData.
+type EnvelopeCrawlPageData struct {
+	Data CrawlPageData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
+// EnvelopeCrawlPagesData defines model for EnvelopeCrawlPagesData.
+type EnvelopeCrawlPagesData struct {
+	Data CrawlPagesData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
+// EnvelopeCrawlsData defines model for EnvelopeCrawlsData.
+type EnvelopeCrawlsData struct {
+	Data CrawlsData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
@@ -1751,6 +2772,24 @@ type InfoData struct {
 	ValidCharacters []string    `json:"valid_characters"`
 }
 
+// IssueCountData defines model for IssueCountData.
+type IssueCountData struct {
+	// Count Issues of the type found.
+	Count int64 `json:"count"`
+
+	// Severity The type's severity.
+	Severity IssueCountDataSeverity `json:"severity"`
+
+	// Title The type's name for people.
+	Title string `json:"title"`
+
+	// Type Issue type (see the catalogue in GET /crawls/{id}/issues).
+	Type string `json:"type"`
+}
+
+// IssueCountDataSeverity The type's severity.
+type IssueCountDataSeverity string
+
 // KeyData defines model for KeyData.
 type KeyData struct {
 	CreatedAt  time.Time  `json:"created_at"`
@@ -1792,6 +2831,33 @@ type LikeData struct {
 
 	// ReviewsCount Reviews of the office by users (PUT /post-offices/{id}/review), live.
 	ReviewsCount int64 `json:"reviews_count"`
+}
+
+// LlmsFindingData defines model for LlmsFindingData.
+type LlmsFindingData struct {
+	// Code What is wrong.
+	Code LlmsFindingDataCode `json:"code"`
+
+	// Line 1-based line; 0 for the file as a whole.
+	Line int64 `json:"line"`
+
+	// Message What is wrong, for people.
+	Message string `json:"message"`
+}
+
+// LlmsFindingDataCode What is wrong.
+type LlmsFindingDataCode string
+
+// LlmsTxtData defines model for LlmsTxtData.
+type LlmsTxtData struct {
+	// Findings How it departs from the llmstxt.org format, in line order.
+	Findings []LlmsFindingData `json:"findings"`
+
+	// Found Whether /llms.txt answered 2xx.
+	Found bool `json:"found"`
+
+	// WellFormed Found without findings.
+	WellFormed bool `json:"well_formed"`
 }
 
 // LocationData defines model for LocationData.
@@ -2492,6 +3558,123 @@ type ListMyReviewsParamsSortBy string
 // ListMyReviewsParamsSort defines parameters for ListMyReviews.
 type ListMyReviewsParamsSort string
 
+// ListCrawlsParams defines parameters for ListCrawls.
+type ListCrawlsParams struct {
+	// Status Only crawls in this status.
+	Status *ListCrawlsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Search Free text matched in the crawled site, ignoring case and a leading www. A NUL character or invalid UTF-8 is 422.
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
+	// SortBy pages sorts by the URLs crawled. Ties are broken by id.
+	SortBy *ListCrawlsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by.
+	Sort *ListCrawlsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// PerPage Items per page.
+	PerPage *ListCrawlsParamsPerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// Page A page beyond the last is an empty list.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// ListCrawlsParamsStatus defines parameters for ListCrawls.
+type ListCrawlsParamsStatus string
+
+// ListCrawlsParamsSortBy defines parameters for ListCrawls.
+type ListCrawlsParamsSortBy string
+
+// ListCrawlsParamsSort defines parameters for ListCrawls.
+type ListCrawlsParamsSort string
+
+// ListCrawlsParamsPerPage defines parameters for ListCrawls.
+type ListCrawlsParamsPerPage int64
+
+// CreateCrawlParams defines parameters for CreateCrawl.
+type CreateCrawlParams struct {
+	// IdempotencyKey Optional name of this creation request, chosen by the client (a UUID, say): 1 to 255 printable ASCII characters, else 422 on Idempotency-Key. Sent again by the same user within 24 hours with the same body, the request creates nothing and answers 202 with the crawl as it is now (Idempotent-Replayed: true), or 404 if it was deleted since; with another body it is 422 on Idempotency-Key; while the first request still runs it is 409 with Retry-After. Keys are shared with report creation.
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+}
+
+// DiffCrawlParams defines parameters for DiffCrawl.
+type DiffCrawlParams struct {
+	// Against The crawl to compare with; absent: the caller's newest finished crawl of the same site created before this one (none is 422 on against).
+	Against *int64 `form:"against,omitempty" json:"against,omitempty"`
+}
+
+// ExportCrawlParams defines parameters for ExportCrawl.
+type ExportCrawlParams struct {
+	// What Required (else 422). pages: every recorded URL; issues: every site-level issue; links: every link between crawled URLs (from, to).
+	What *ExportCrawlParamsWhat `form:"what,omitempty" json:"what,omitempty"`
+
+	// Format csv: RFC 4180 (CRLF line ends, a header row); jsonl: one JSON object per line, the fields of the list operations.
+	Format *ExportCrawlParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// ExportCrawlParamsWhat defines parameters for ExportCrawl.
+type ExportCrawlParamsWhat string
+
+// ExportCrawlParamsFormat defines parameters for ExportCrawl.
+type ExportCrawlParamsFormat string
+
+// ListCrawlIssuesParams defines parameters for ListCrawlIssues.
+type ListCrawlIssuesParams struct {
+	// Type Only issues of this type; an unknown type is 422.
+	Type *string `form:"type,omitempty" json:"type,omitempty"`
+
+	// Severity Only issues of this severity.
+	Severity *ListCrawlIssuesParamsSeverity `form:"severity,omitempty" json:"severity,omitempty"`
+
+	// PerPage Items per page.
+	PerPage *ListCrawlIssuesParamsPerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// Page A page beyond the last is an empty list.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// ListCrawlIssuesParamsSeverity defines parameters for ListCrawlIssues.
+type ListCrawlIssuesParamsSeverity string
+
+// ListCrawlIssuesParamsPerPage defines parameters for ListCrawlIssues.
+type ListCrawlIssuesParamsPerPage int64
+
+// ListCrawlPagesParams defines parameters for ListCrawlPages.
+type ListCrawlPagesParams struct {
+	// StatusCode Only pages whose final answer has this HTTP status.
+	StatusCode *int64 `form:"status_code,omitempty" json:"status_code,omitempty"`
+
+	// IssueType Only pages (URLs) an issue of this type is about; an unknown type is 422.
+	IssueType *string `form:"issue_type,omitempty" json:"issue_type,omitempty"`
+
+	// Indexable Only indexable pages, or only the others.
+	Indexable *ListCrawlPagesParamsIndexable `form:"indexable,omitempty" json:"indexable,omitempty"`
+
+	// SortBy id is the discovery order; depth puts URLs found only in sitemaps last. Ties are broken by id.
+	SortBy *ListCrawlPagesParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by.
+	Sort *ListCrawlPagesParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// PerPage Items per page.
+	PerPage *ListCrawlPagesParamsPerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// Page A page beyond the last is an empty list.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// ListCrawlPagesParamsIndexable defines parameters for ListCrawlPages.
+type ListCrawlPagesParamsIndexable string
+
+// ListCrawlPagesParamsSortBy defines parameters for ListCrawlPages.
+type ListCrawlPagesParamsSortBy string
+
+// ListCrawlPagesParamsSort defines parameters for ListCrawlPages.
+type ListCrawlPagesParamsSort string
+
+// ListCrawlPagesParamsPerPage defines parameters for ListCrawlPages.
+type ListCrawlPagesParamsPerPage int64
+
 // DigipinDecodeParams defines parameters for DigipinDecode.
 type DigipinDecodeParams struct {
 	// Geometry Also return the cell as a GeoJSON Polygon.
@@ -2726,6 +3909,9 @@ type RotateApiKeyFormdataRequestBody = RotateInputBody
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = WebhookInputBody
 
+// CreateCrawlJSONRequestBody defines body for CreateCrawl for application/json ContentType.
+type CreateCrawlJSONRequestBody = CrawlCreateInputBody
+
 // DigipinDecodeJSONRequestBody defines body for DigipinDecode for application/json ContentType.
 type DigipinDecodeJSONRequestBody = DecodeInputBody
 
@@ -2941,6 +4127,87 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/account/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
 	ListWebhookDeliveries(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCrawls List the caller's crawls
+	//
+	// Filters combine. Invalid values are 422, never replaced by defaults. Items carry every crawl field but what it found (fetch one crawl for its issue counts). data: {crawls, meta: {total, per_page, current_page, last_page}}.
+	//
+	// Corresponds with GET /api/v1/crawls (the `ListCrawls` operationId).
+	ListCrawls(ctx context.Context, params *ListCrawlsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCrawlWithBody Start a crawl: audit a whole site
+	//
+	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/crawls (the `CreateCrawl` operationId).
+	CreateCrawlWithBody(ctx context.Context, params *CreateCrawlParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCrawl Start a crawl: audit a whole site
+	//
+	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/crawls (the `CreateCrawl` operationId).
+	CreateCrawl(ctx context.Context, params *CreateCrawlParams, body CreateCrawlJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteCrawl Delete one of the caller's crawls
+	//
+	// Cancels it if it runs and deletes it with its pages, links and issues. Another user's crawl is 404.
+	//
+	// Corresponds with DELETE /api/v1/crawls/{id} (the `DeleteCrawl` operationId).
+	DeleteCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCrawl Fetch one of the caller's crawls
+	//
+	// Status, times, progress, and once it ends the site score and rating, the issues found by type with their severity and count, how many pages fail each page check, and the site's readiness for AI crawlers. Another user's crawl is 404. A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued.
+	//
+	// Corresponds with GET /api/v1/crawls/{id} (the `GetCrawl` operationId).
+	GetCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelCrawl Cancel one of the caller's crawls
+	//
+	// A queued crawl is cancelled at once; a running one stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
+	//
+	// Corresponds with POST /api/v1/crawls/{id}/cancel (the `CancelCrawl` operationId).
+	CancelCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DiffCrawl Compare a crawl's issues with an earlier crawl's
+	//
+	// Issues new (in this crawl only), fixed (in the other only) and persisting (in both), by type and with their URLs; an issue is the same in both when its type and URL are (and, for a robots.txt line, the line's text). Either crawl being another user's is 404.
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/diff (the `DiffCrawl` operationId).
+	DiffCrawl(ctx context.Context, id int64, params *DiffCrawlParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportCrawl Export a crawl's pages, issues or links
+	//
+	// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters.
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/export (the `ExportCrawl` operationId).
+	ExportCrawl(ctx context.Context, id int64, params *ExportCrawlParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCrawlIssues List the site-level issues a crawl found
+	//
+	// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium). Another user's crawl is 404. data: {issues, meta}.
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/issues (the `ListCrawlIssues` operationId).
+	ListCrawlIssues(ctx context.Context, id int64, params *ListCrawlIssuesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCrawlPages List the URLs a crawl fetched
+	//
+	// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine; invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/pages (the `ListCrawlPages` operationId).
+	ListCrawlPages(ctx context.Context, id int64, params *ListCrawlPagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCrawlPage Fetch one crawled page with its full audit
+	//
+	// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49. 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/pages/{page} (the `GetCrawlPage` operationId).
+	GetCrawlPage(ctx context.Context, id int64, page int64, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Dataset Source, release, licence, counts and cleaning of the served data
 	//
@@ -3605,6 +4872,197 @@ func (c *Client) DeleteWebhook(ctx context.Context, id int64, reqEditors ...Requ
 // Corresponds with GET /api/v1/account/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
 func (c *Client) ListWebhookDeliveries(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListWebhookDeliveriesRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCrawls List the caller's crawls
+//
+// Filters combine. Invalid values are 422, never replaced by defaults. Items carry every crawl field but what it found (fetch one crawl for its issue counts). data: {crawls, meta: {total, per_page, current_page, last_page}}.
+//
+// Corresponds with GET /api/v1/crawls (the `ListCrawls` operationId).
+func (c *Client) ListCrawls(ctx context.Context, params *ListCrawlsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCrawlsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCrawlWithBody Start a crawl: audit a whole site
+//
+// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/crawls (the `CreateCrawl` operationId).
+func (c *Client) CreateCrawlWithBody(ctx context.Context, params *CreateCrawlParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCrawlRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCrawl Start a crawl: audit a whole site
+//
+// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/crawls (the `CreateCrawl` operationId).
+func (c *Client) CreateCrawl(ctx context.Context, params *CreateCrawlParams, body CreateCrawlJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCrawlRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteCrawl Delete one of the caller's crawls
+//
+// Cancels it if it runs and deletes it with its pages, links and issues. Another user's crawl is 404.
+//
+// Corresponds with DELETE /api/v1/crawls/{id} (the `DeleteCrawl` operationId).
+func (c *Client) DeleteCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCrawlRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCrawl Fetch one of the caller's crawls
+//
+// Status, times, progress, and once it ends the site score and rating, the issues found by type with their severity and count, how many pages fail each page check, and the site's readiness for AI crawlers. Another user's crawl is 404. A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued.
+//
+// Corresponds with GET /api/v1/crawls/{id} (the `GetCrawl` operationId).
+func (c *Client) GetCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCrawlRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelCrawl Cancel one of the caller's crawls
+//
+// A queued crawl is cancelled at once; a running one stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
+//
+// Corresponds with POST /api/v1/crawls/{id}/cancel (the `CancelCrawl` operationId).
+func (c *Client) CancelCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelCrawlRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DiffCrawl Compare a crawl's issues with an earlier crawl's
+//
+// Issues new (in this crawl only), fixed (in the other only) and persisting (in both), by type and with their URLs; an issue is the same in both when its type and URL are (and, for a robots.txt line, the line's text). Either crawl being another user's is 404.
+//
+// Corresponds with GET /api/v1/crawls/{id}/diff (the `DiffCrawl` operationId).
+func (c *Client) DiffCrawl(ctx context.Context, id int64, params *DiffCrawlParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDiffCrawlRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportCrawl Export a crawl's pages, issues or links
+//
+// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters.
+//
+// Corresponds with GET /api/v1/crawls/{id}/export (the `ExportCrawl` operationId).
+func (c *Client) ExportCrawl(ctx context.Context, id int64, params *ExportCrawlParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportCrawlRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCrawlIssues List the site-level issues a crawl found
+//
+// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium). Another user's crawl is 404. data: {issues, meta}.
+//
+// Corresponds with GET /api/v1/crawls/{id}/issues (the `ListCrawlIssues` operationId).
+func (c *Client) ListCrawlIssues(ctx context.Context, id int64, params *ListCrawlIssuesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCrawlIssuesRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCrawlPages List the URLs a crawl fetched
+//
+// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine; invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
+//
+// Corresponds with GET /api/v1/crawls/{id}/pages (the `ListCrawlPages` operationId).
+func (c *Client) ListCrawlPages(ctx context.Context, id int64, params *ListCrawlPagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCrawlPagesRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCrawlPage Fetch one crawled page with its full audit
+//
+// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49. 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+//
+// Corresponds with GET /api/v1/crawls/{id}/pages/{page} (the `GetCrawlPage` operationId).
+func (c *Client) GetCrawlPage(ctx context.Context, id int64, page int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCrawlPageRequest(c.Server, id, page)
 	if err != nil {
 		return nil, err
 	}
@@ -5026,6 +6484,682 @@ func NewListWebhookDeliveriesRequest(server string, id int64) (*http.Request, er
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/account/webhooks/%s/deliveries", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCrawlsRequest constructs an http.Request for the ListCrawls method
+func NewListCrawlsRequest(server string, params *ListCrawlsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "sort_by", *params.SortBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateCrawlRequest calls the generic CreateCrawl builder with application/json body
+func NewCreateCrawlRequest(server string, params *CreateCrawlParams, body CreateCrawlJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateCrawlRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateCrawlRequestWithBody constructs an http.Request for the CreateCrawl method, with any body, and a specified content type
+func NewCreateCrawlRequestWithBody(server string, params *CreateCrawlParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewDeleteCrawlRequest constructs an http.Request for the DeleteCrawl method
+func NewDeleteCrawlRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetCrawlRequest constructs an http.Request for the GetCrawl method
+func NewGetCrawlRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCancelCrawlRequest constructs an http.Request for the CancelCrawl method
+func NewCancelCrawlRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDiffCrawlRequest constructs an http.Request for the DiffCrawl method
+func NewDiffCrawlRequest(server string, id int64, params *DiffCrawlParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls/%s/diff", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Against != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "against", *params.Against, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewExportCrawlRequest constructs an http.Request for the ExportCrawl method
+func NewExportCrawlRequest(server string, id int64, params *ExportCrawlParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls/%s/export", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.What != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "what", *params.What, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCrawlIssuesRequest constructs an http.Request for the ListCrawlIssues method
+func NewListCrawlIssuesRequest(server string, id int64, params *ListCrawlIssuesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls/%s/issues", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Severity != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "severity", *params.Severity, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCrawlPagesRequest constructs an http.Request for the ListCrawlPages method
+func NewListCrawlPagesRequest(server string, id int64, params *ListCrawlPagesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls/%s/pages", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.StatusCode != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "status_code", *params.StatusCode, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.IssueType != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "issue_type", *params.IssueType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Indexable != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "indexable", *params.Indexable, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SortBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "sort_by", *params.SortBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetCrawlPageRequest constructs an http.Request for the GetCrawlPage method
+func NewGetCrawlPageRequest(server string, id int64, page int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "page", page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls/%s/pages/%s", pathParam0, pathParam1)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -7534,6 +9668,105 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/account/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
 	ListWebhookDeliveriesWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesResponse, error)
 
+	// ListCrawlsWithResponse List the caller's crawls
+	//
+	// Filters combine. Invalid values are 422, never replaced by defaults. Items carry every crawl field but what it found (fetch one crawl for its issue counts). data: {crawls, meta: {total, per_page, current_page, last_page}}.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/crawls (the `ListCrawls` operationId).
+	ListCrawlsWithResponse(ctx context.Context, params *ListCrawlsParams, reqEditors ...RequestEditorFn) (*ListCrawlsResponse, error)
+
+	// CreateCrawlWithBodyWithResponse Start a crawl: audit a whole site
+	//
+	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/crawls (the `CreateCrawl` operationId).
+	CreateCrawlWithBodyWithResponse(ctx context.Context, params *CreateCrawlParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCrawlResponse, error)
+
+	// CreateCrawlWithResponse Start a crawl: audit a whole site
+	//
+	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/crawls (the `CreateCrawl` operationId).
+	CreateCrawlWithResponse(ctx context.Context, params *CreateCrawlParams, body CreateCrawlJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCrawlResponse, error)
+
+	// DeleteCrawlWithResponse Delete one of the caller's crawls
+	//
+	// Cancels it if it runs and deletes it with its pages, links and issues. Another user's crawl is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/crawls/{id} (the `DeleteCrawl` operationId).
+	DeleteCrawlWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeleteCrawlResponse, error)
+
+	// GetCrawlWithResponse Fetch one of the caller's crawls
+	//
+	// Status, times, progress, and once it ends the site score and rating, the issues found by type with their severity and count, how many pages fail each page check, and the site's readiness for AI crawlers. Another user's crawl is 404. A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/crawls/{id} (the `GetCrawl` operationId).
+	GetCrawlWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetCrawlResponse, error)
+
+	// CancelCrawlWithResponse Cancel one of the caller's crawls
+	//
+	// A queued crawl is cancelled at once; a running one stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/crawls/{id}/cancel (the `CancelCrawl` operationId).
+	CancelCrawlWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*CancelCrawlResponse, error)
+
+	// DiffCrawlWithResponse Compare a crawl's issues with an earlier crawl's
+	//
+	// Issues new (in this crawl only), fixed (in the other only) and persisting (in both), by type and with their URLs; an issue is the same in both when its type and URL are (and, for a robots.txt line, the line's text). Either crawl being another user's is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/diff (the `DiffCrawl` operationId).
+	DiffCrawlWithResponse(ctx context.Context, id int64, params *DiffCrawlParams, reqEditors ...RequestEditorFn) (*DiffCrawlResponse, error)
+
+	// ExportCrawlWithResponse Export a crawl's pages, issues or links
+	//
+	// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/export (the `ExportCrawl` operationId).
+	ExportCrawlWithResponse(ctx context.Context, id int64, params *ExportCrawlParams, reqEditors ...RequestEditorFn) (*ExportCrawlResponse, error)
+
+	// ListCrawlIssuesWithResponse List the site-level issues a crawl found
+	//
+	// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium). Another user's crawl is 404. data: {issues, meta}.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/issues (the `ListCrawlIssues` operationId).
+	ListCrawlIssuesWithResponse(ctx context.Context, id int64, params *ListCrawlIssuesParams, reqEditors ...RequestEditorFn) (*ListCrawlIssuesResponse, error)
+
+	// ListCrawlPagesWithResponse List the URLs a crawl fetched
+	//
+	// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine; invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/pages (the `ListCrawlPages` operationId).
+	ListCrawlPagesWithResponse(ctx context.Context, id int64, params *ListCrawlPagesParams, reqEditors ...RequestEditorFn) (*ListCrawlPagesResponse, error)
+
+	// GetCrawlPageWithResponse Fetch one crawled page with its full audit
+	//
+	// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49. 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/crawls/{id}/pages/{page} (the `GetCrawlPage` operationId).
+	GetCrawlPageWithResponse(ctx context.Context, id int64, page int64, reqEditors ...RequestEditorFn) (*GetCrawlPageResponse, error)
+
 	// DatasetWithResponse Source, release, licence, counts and cleaning of the served data
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -8422,6 +10655,417 @@ func (r ListWebhookDeliveriesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListWebhookDeliveriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListCrawlsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeCrawlsData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCrawlsResponse) GetJSON200() *EnvelopeCrawlsData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCrawlsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCrawlsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCrawlsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCrawlsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateCrawlResponse202Headers the declared response headers of an HTTP 202 response for CreateCrawl
+type CreateCrawlResponse202Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+}
+
+type CreateCrawlResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *EnvelopeCrawlData
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *CreateCrawlResponse202Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r CreateCrawlResponse) GetJSON202() *EnvelopeCrawlData {
+	return r.JSON202
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCrawlResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCrawlResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCrawlResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCrawlResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteCrawlResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeDeletedData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteCrawlResponse) GetJSON200() *EnvelopeDeletedData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCrawlResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCrawlResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCrawlResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCrawlResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetCrawlResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeCrawlData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCrawlResponse) GetJSON200() *EnvelopeCrawlData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCrawlResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCrawlResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCrawlResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCrawlResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CancelCrawlResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeCrawlData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelCrawlResponse) GetJSON200() *EnvelopeCrawlData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelCrawlResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelCrawlResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelCrawlResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelCrawlResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DiffCrawlResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeCrawlDiffData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DiffCrawlResponse) GetJSON200() *EnvelopeCrawlDiffData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r DiffCrawlResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DiffCrawlResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DiffCrawlResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DiffCrawlResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ExportCrawlResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportCrawlResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportCrawlResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportCrawlResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportCrawlResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListCrawlIssuesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeCrawlIssuesData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCrawlIssuesResponse) GetJSON200() *EnvelopeCrawlIssuesData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCrawlIssuesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCrawlIssuesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCrawlIssuesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCrawlIssuesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListCrawlPagesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeCrawlPagesData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCrawlPagesResponse) GetJSON200() *EnvelopeCrawlPagesData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCrawlPagesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCrawlPagesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCrawlPagesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCrawlPagesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetCrawlPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeCrawlPageData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCrawlPageResponse) GetJSON200() *EnvelopeCrawlPageData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCrawlPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCrawlPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCrawlPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCrawlPageResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10535,6 +13179,171 @@ func (c *ClientWithResponses) ListWebhookDeliveriesWithResponse(ctx context.Cont
 	return ParseListWebhookDeliveriesResponse(rsp)
 }
 
+// ListCrawlsWithResponse List the caller's crawls
+//
+// Filters combine. Invalid values are 422, never replaced by defaults. Items carry every crawl field but what it found (fetch one crawl for its issue counts). data: {crawls, meta: {total, per_page, current_page, last_page}}.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/crawls (the `ListCrawls` operationId).
+func (c *ClientWithResponses) ListCrawlsWithResponse(ctx context.Context, params *ListCrawlsParams, reqEditors ...RequestEditorFn) (*ListCrawlsResponse, error) {
+	rsp, err := c.ListCrawls(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCrawlsResponse(rsp)
+}
+
+// CreateCrawlWithBodyWithResponse Start a crawl: audit a whole site
+//
+// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/crawls (the `CreateCrawl` operationId).
+func (c *ClientWithResponses) CreateCrawlWithBodyWithResponse(ctx context.Context, params *CreateCrawlParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCrawlResponse, error) {
+	rsp, err := c.CreateCrawlWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCrawlResponse(rsp)
+}
+
+// CreateCrawlWithResponse Start a crawl: audit a whole site
+//
+// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/crawls (the `CreateCrawl` operationId).
+func (c *ClientWithResponses) CreateCrawlWithResponse(ctx context.Context, params *CreateCrawlParams, body CreateCrawlJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCrawlResponse, error) {
+	rsp, err := c.CreateCrawl(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCrawlResponse(rsp)
+}
+
+// DeleteCrawlWithResponse Delete one of the caller's crawls
+//
+// Cancels it if it runs and deletes it with its pages, links and issues. Another user's crawl is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/crawls/{id} (the `DeleteCrawl` operationId).
+func (c *ClientWithResponses) DeleteCrawlWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeleteCrawlResponse, error) {
+	rsp, err := c.DeleteCrawl(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCrawlResponse(rsp)
+}
+
+// GetCrawlWithResponse Fetch one of the caller's crawls
+//
+// Status, times, progress, and once it ends the site score and rating, the issues found by type with their severity and count, how many pages fail each page check, and the site's readiness for AI crawlers. Another user's crawl is 404. A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/crawls/{id} (the `GetCrawl` operationId).
+func (c *ClientWithResponses) GetCrawlWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetCrawlResponse, error) {
+	rsp, err := c.GetCrawl(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCrawlResponse(rsp)
+}
+
+// CancelCrawlWithResponse Cancel one of the caller's crawls
+//
+// A queued crawl is cancelled at once; a running one stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/crawls/{id}/cancel (the `CancelCrawl` operationId).
+func (c *ClientWithResponses) CancelCrawlWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*CancelCrawlResponse, error) {
+	rsp, err := c.CancelCrawl(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelCrawlResponse(rsp)
+}
+
+// DiffCrawlWithResponse Compare a crawl's issues with an earlier crawl's
+//
+// Issues new (in this crawl only), fixed (in the other only) and persisting (in both), by type and with their URLs; an issue is the same in both when its type and URL are (and, for a robots.txt line, the line's text). Either crawl being another user's is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/crawls/{id}/diff (the `DiffCrawl` operationId).
+func (c *ClientWithResponses) DiffCrawlWithResponse(ctx context.Context, id int64, params *DiffCrawlParams, reqEditors ...RequestEditorFn) (*DiffCrawlResponse, error) {
+	rsp, err := c.DiffCrawl(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDiffCrawlResponse(rsp)
+}
+
+// ExportCrawlWithResponse Export a crawl's pages, issues or links
+//
+// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/crawls/{id}/export (the `ExportCrawl` operationId).
+func (c *ClientWithResponses) ExportCrawlWithResponse(ctx context.Context, id int64, params *ExportCrawlParams, reqEditors ...RequestEditorFn) (*ExportCrawlResponse, error) {
+	rsp, err := c.ExportCrawl(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportCrawlResponse(rsp)
+}
+
+// ListCrawlIssuesWithResponse List the site-level issues a crawl found
+//
+// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium). Another user's crawl is 404. data: {issues, meta}.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/crawls/{id}/issues (the `ListCrawlIssues` operationId).
+func (c *ClientWithResponses) ListCrawlIssuesWithResponse(ctx context.Context, id int64, params *ListCrawlIssuesParams, reqEditors ...RequestEditorFn) (*ListCrawlIssuesResponse, error) {
+	rsp, err := c.ListCrawlIssues(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCrawlIssuesResponse(rsp)
+}
+
+// ListCrawlPagesWithResponse List the URLs a crawl fetched
+//
+// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine; invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/crawls/{id}/pages (the `ListCrawlPages` operationId).
+func (c *ClientWithResponses) ListCrawlPagesWithResponse(ctx context.Context, id int64, params *ListCrawlPagesParams, reqEditors ...RequestEditorFn) (*ListCrawlPagesResponse, error) {
+	rsp, err := c.ListCrawlPages(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCrawlPagesResponse(rsp)
+}
+
+// GetCrawlPageWithResponse Fetch one crawled page with its full audit
+//
+// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49. 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/crawls/{id}/pages/{page} (the `GetCrawlPage` operationId).
+func (c *ClientWithResponses) GetCrawlPageWithResponse(ctx context.Context, id int64, page int64, reqEditors ...RequestEditorFn) (*GetCrawlPageResponse, error) {
+	rsp, err := c.GetCrawlPage(ctx, id, page, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCrawlPageResponse(rsp)
+}
+
 // DatasetWithResponse Source, release, licence, counts and cleaning of the served data
 //
 // Returns a wrapper object for the known response body format(s).
@@ -11667,6 +14476,303 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest EnvelopeDeliveriesData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseListCrawlsResponse parses an HTTP response from a ListCrawlsWithResponse call
+func ParseListCrawlsResponse(rsp *http.Response) (*ListCrawlsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCrawlsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeCrawlsData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateCrawlResponse parses an HTTP response from a CreateCrawlWithResponse call
+func ParseCreateCrawlResponse(rsp *http.Response) (*CreateCrawlResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCrawlResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest EnvelopeCrawlData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers CreateCrawlResponse202Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers202 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteCrawlResponse parses an HTTP response from a DeleteCrawlWithResponse call
+func ParseDeleteCrawlResponse(rsp *http.Response) (*DeleteCrawlResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCrawlResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeDeletedData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseGetCrawlResponse parses an HTTP response from a GetCrawlWithResponse call
+func ParseGetCrawlResponse(rsp *http.Response) (*GetCrawlResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCrawlResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeCrawlData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseCancelCrawlResponse parses an HTTP response from a CancelCrawlWithResponse call
+func ParseCancelCrawlResponse(rsp *http.Response) (*CancelCrawlResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelCrawlResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeCrawlData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseDiffCrawlResponse parses an HTTP response from a DiffCrawlWithResponse call
+func ParseDiffCrawlResponse(rsp *http.Response) (*DiffCrawlResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DiffCrawlResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeCrawlDiffData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseExportCrawlResponse parses an HTTP response from a ExportCrawlWithResponse call
+func ParseExportCrawlResponse(rsp *http.Response) (*ExportCrawlResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportCrawlResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	return response, nil
+}
+
+// ParseListCrawlIssuesResponse parses an HTTP response from a ListCrawlIssuesWithResponse call
+func ParseListCrawlIssuesResponse(rsp *http.Response) (*ListCrawlIssuesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCrawlIssuesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeCrawlIssuesData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseListCrawlPagesResponse parses an HTTP response from a ListCrawlPagesWithResponse call
+func ParseListCrawlPagesResponse(rsp *http.Response) (*ListCrawlPagesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCrawlPagesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeCrawlPagesData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseGetCrawlPageResponse parses an HTTP response from a GetCrawlPageWithResponse call
+func ParseGetCrawlPageResponse(rsp *http.Response) (*GetCrawlPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCrawlPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeCrawlPageData
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

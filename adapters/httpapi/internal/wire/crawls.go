@@ -1,0 +1,68 @@
+package wire
+
+import "time"
+
+// CrawlSettingsData are a crawl's settings as accepted (its request
+// headers are never shown back).
+type CrawlSettingsData struct {
+	MaxPages    int      `json:"max_pages" doc:"At most this many URLs are fetched (robots.txt-blocked ones not counted)."`
+	MaxDepth    int      `json:"max_depth" doc:"Links are followed at most this many clicks from the start URL."`
+	Concurrency int      `json:"concurrency" doc:"At most this many requests to the site at once."`
+	DelayMS     int      `json:"delay_ms" doc:"Pause between two requests to the site, in milliseconds, besides robots.txt's Crawl-delay."`
+	Include     []string `json:"include" doc:"Only paths matching one of these patterns are crawled (empty: every path)."`
+	Exclude     []string `json:"exclude" doc:"Paths matching one of these patterns are not crawled."`
+	Subdomains  bool     `json:"subdomains" doc:"Whether the start URL's registrable domain with its subdomains is crawled, not only its host."`
+	Headers     int      `json:"headers" doc:"How many request headers the crawl sends to the site while it runs (never shown back, forgotten when it ends)."`
+}
+
+// CrawlProgressData counts a crawl's URLs.
+type CrawlProgressData struct {
+	Discovered int `json:"discovered" doc:"URLs in scope found so far, crawled or waiting."`
+	Crawled    int `json:"crawled" doc:"URLs fetched, whatever they answered."`
+	Failed     int `json:"failed" doc:"URLs fetched that answered 4xx or 5xx, or nothing."`
+	Blocked    int `json:"blocked" doc:"Linked URLs not fetched because robots.txt disallows them."`
+}
+
+// CrawlItem is a crawl as lists show it.
+type CrawlItem struct {
+	ID          int64             `json:"id" doc:"Crawl id."`
+	URL         string            `json:"url" doc:"The start URL, normalised."`
+	Site        string            `json:"site" doc:"The start URL's host, lower-cased, without a leading www."`
+	Status      string            `json:"status" enum:"queued,running,finished,cancelled,failed" doc:"queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure)."`
+	Failure     string            `json:"failure" doc:"Why the crawl failed; empty otherwise."`
+	Privacy     int               `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
+	HasPassword bool              `json:"has_password" doc:"Whether a share password is stored."`
+	Schedule    string            `json:"schedule" enum:"daily,weekly,off" doc:"How often the crawl is to be repeated."`
+	Settings    CrawlSettingsData `json:"settings" doc:"The crawl's settings as accepted."`
+	Progress    CrawlProgressData `json:"pages" doc:"The crawl's URLs counted."`
+	Score       int               `json:"score" doc:"Average score of the crawled pages, 0 to 100 (0 until the crawl ends)."`
+	Result      string            `json:"result" doc:"Band of the score: good, decent or bad; empty until the crawl ends."`
+	CreatedAt   time.Time         `json:"created_at" doc:"When the crawl was accepted."`
+	StartedAt   *time.Time        `json:"started_at" doc:"When it started running; null until then."`
+	FinishedAt  *time.Time        `json:"finished_at" doc:"When it ended; null until then."`
+}
+
+// CrawlPageItem is a crawled URL as the page list shows it.
+type CrawlPageItem struct {
+	ID              int64     `json:"id" doc:"Page id within the crawl (GET /crawls/{id}/pages/{page})."`
+	URL             string    `json:"url" doc:"The URL requested, normalised."`
+	FinalURL        string    `json:"final_url" doc:"The URL after redirects; url when there were none."`
+	StatusCode      int       `json:"status_code" doc:"The final answer's HTTP status; 0 when nothing answered or the URL was not fetched (robots.txt)."`
+	Failure         string    `json:"failure" doc:"Why nothing answered; empty otherwise."`
+	Depth           *int      `json:"depth" doc:"Clicks from the start URL (0 for it); null for a URL found only in a sitemap."`
+	InSitemap       bool      `json:"in_sitemap" doc:"Whether a sitemap of the site lists the URL."`
+	BlockedByRobots bool      `json:"blocked_by_robots" doc:"Whether robots.txt disallows the URL (then it was not fetched)."`
+	Redirects       []string  `json:"redirects" doc:"The URLs that answered a redirect, in order, the first being url; empty when url answered itself."`
+	Title           string    `json:"title" doc:"The page's title."`
+	Description     string    `json:"description" doc:"The page's meta description."`
+	Score           int       `json:"score" doc:"The page audit's score, 0 to 100; 0 when not audited (not HTML, an error, a redirect)."`
+	Result          string    `json:"result" doc:"Band of the score: good, decent or bad; empty when not audited."`
+	Inlinks         int       `json:"inlinks" doc:"Crawled pages linking to this URL (itself aside)."`
+	Outlinks        int       `json:"outlinks" doc:"On-site URLs the page links to, each once."`
+	ResponseTimeMS  int64     `json:"response_time_ms" doc:"Time to the final answer's body, in milliseconds."`
+	Bytes           int64     `json:"bytes" doc:"Size of the body read."`
+	Canonical       string    `json:"canonical" doc:"The rel=canonical URL; empty for none."`
+	Indexable       bool      `json:"indexable" doc:"Whether search engines may index the page: it answered 2xx itself, says no noindex and names no other URL as canonical."`
+	IssueTypes      []string  `json:"issue_types" doc:"Types of the site-level issues about this URL, in catalogue order."`
+	FetchedAt       time.Time `json:"fetched_at" doc:"When it was fetched."`
+}

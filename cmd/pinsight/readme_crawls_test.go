@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+)
+
+// Markers around the generated crawl issue catalogue in README.md.
+const (
+	issuesBegin = "<!-- crawl-issues:begin (generated: go test ./cmd/pinsight -run TestCrawlIssueCatalogue -update-readme) -->\n"
+	issuesEnd   = "<!-- crawl-issues:end -->\n"
+)
+
+// issueCatalogue renders domain/crawl's catalogue as a Markdown table.
+func issueCatalogue() string {
+	var b strings.Builder
+	b.WriteString("| type | severity | one per | what | why | advice |\n|---|---|---|---|---|---|\n")
+	for _, d := range crawl.Catalogue {
+		b.WriteString("| `" + string(d.Type) + "` | " + string(d.Severity) + " | " + d.OnePer + " | " + d.Title + " | " +
+			strings.ReplaceAll(d.Why, "|", `\|`) + " | " + strings.ReplaceAll(d.Advice, "|", `\|`) + " |\n")
+	}
+	return b.String()
+}
+
+// TestCrawlIssueCatalogue fails when README.md's crawl issue table
+// differs from domain/crawl's catalogue; -update-readme rewrites it.
+func TestCrawlIssueCatalogue(t *testing.T) {
+	raw, err := os.ReadFile(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, rest, ok1 := strings.Cut(string(raw), issuesBegin)
+	section, after, ok2 := strings.Cut(rest, issuesEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("README.md lacks the generated crawl issue catalogue between %q and %q", issuesBegin, issuesEnd)
+	}
+	want := issueCatalogue()
+	if section == want {
+		return
+	}
+	if *updateReadme {
+		if err := os.WriteFile(readmePath, []byte(before+issuesBegin+want+issuesEnd+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's crawl issue catalogue is stale; run: go test ./cmd/pinsight -run TestCrawlIssueCatalogue -update-readme")
+}
