@@ -90,8 +90,11 @@ type CrawlStore interface {
 	AddURLs(ctx context.Context, id int64, urls []FrontierURL) (int, error)
 	// ClaimURLs leases to the caller at most n of crawl id's URLs waiting
 	// to be fetched, or leased before with a lease expired by now (a
-	// crashed fetch), until until, lowest depth first (crawl.NoDepth
-	// last), then in discovery order, each with Attempt one more. It
+	// crashed fetch), until until, lowest depth first, then in discovery
+	// order, each with Attempt one more. URLs of crawl.NoDepth (found only
+	// in sitemaps so far) wait while any URL with a depth is unrecorded,
+	// leased or not: the pages in flight may link to them, and a URL's
+	// depth is its fewest clicks from the start URL. It
 	// never hands out more than the crawl's MaxPages minus the URLs
 	// recorded (not blocked) or leased unexpired, and never a URL another
 	// caller holds unexpired: callers in several processes share a crawl.
@@ -105,6 +108,11 @@ type CrawlStore interface {
 	// links without counting it twice. Progress counts Crawled, Failed
 	// (crawl.Page.Broken) and Blocked. Errors: crawl.ErrNotFound.
 	RecordPages(ctx context.Context, id int64, pages []FetchedPage) error
+	// RecordOf returns the record of url (normalised) in crawl id, with
+	// the frontier's depth and sitemap flag but without Outlinks; false
+	// when url has none yet (the crawler reads what a redirect's later hop
+	// answered instead of fetching it again). Errors: crawl.ErrNotFound.
+	RecordOf(ctx context.Context, id int64, url string) (crawl.Page, bool, error)
 	// SaveIssues replaces crawl id's site-level issues with issues, kept
 	// in the order given (crawl.Detector.Finish's). Errors:
 	// crawl.ErrNotFound.

@@ -50,9 +50,12 @@ func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until ti
 	if err != nil {
 		return nil, err
 	}
-	busy := 0
+	busy, linked := 0, false
 	var free []*frontierRow
 	for _, r := range d.rows {
+		if !r.recorded && r.url.Depth != crawl.NoDepth {
+			linked = true
+		}
 		switch {
 		case r.recorded:
 			if !r.page.Page.BlockedByRobots {
@@ -63,6 +66,9 @@ func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until ti
 		default:
 			free = append(free, r)
 		}
+	}
+	if linked { // sitemap-only URLs wait for the links to be walked
+		free = slices.DeleteFunc(free, func(r *frontierRow) bool { return r.url.Depth == crawl.NoDepth })
 	}
 	n = min(n, d.c.Settings.MaxPages-busy, len(free))
 	if n <= 0 {
@@ -155,4 +161,21 @@ func (s *CrawlStore) SaveIssues(_ context.Context, id int64, issues []crawl.Issu
 func cloneIssue(i crawl.Issue) crawl.Issue {
 	i.Related = slices.Clone(i.Related)
 	return i
+}
+
+// RecordOf implements ports.CrawlStore.
+func (s *CrawlStore) RecordOf(_ context.Context, id int64, url string) (crawl.Page, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return crawl.Page{}, false, err
+	}
+	r, ok := d.byURL[url]
+	if !ok || !r.recorded {
+		return crawl.Page{}, false, nil
+	}
+	p := clonePage(pageOfRow(r, false).Page)
+	p.Outlinks = nil
+	return p, true, nil
 }

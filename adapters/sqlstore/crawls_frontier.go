@@ -158,7 +158,8 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 // ClaimURLs implements ports.CrawlStore in one transaction: the crawl's
 // row is locked (claims of one crawl are serialised, so the MaxPages cap
 // holds), then the free URLs are read (skipping rows another transaction
-// holds) and leased.
+// holds; sitemap-only ones while a URL with a depth is unrecorded) and
+// leased.
 func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until time.Time) ([]ports.FrontierURL, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -178,9 +179,17 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 		if n <= 0 {
 			return nil
 		}
+		linked, err := tx.NewSelect().Model((*urlRow)(nil)).
+			Where("crawl_id = ? AND recorded = FALSE AND depth < ?", id, storedNoDepth).Exists(ctx)
+		if err != nil {
+			return s.wrap("look for linked urls", err)
+		}
 		var rows []urlRow
 		sel := tx.NewSelect().Model(&rows).ExcludeColumn("results").
 			Where("crawl_id = ? AND recorded = FALSE AND lease_until <= ?", id, stampOf(now)).OrderExpr("depth, id").Limit(int64(n))
+		if linked { // sitemap-only URLs wait for the links to be walked
+			sel = sel.Where("depth < ?", storedNoDepth)
+		}
 		if err := s.dialect.lockRows(sel, true).Scan(ctx); err != nil {
 			return s.wrap("read free urls", err)
 		}
@@ -274,6 +283,27 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 			Where("id = ?", id).Exec(ctx)
 		return s.wrap("count pages", err)
 	})
+}
+
+// RecordOf implements ports.CrawlStore: one read of the URL's row.
+func (s *CrawlStore) RecordOf(ctx context.Context, id int64, url string) (crawl.Page, bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	if s.dialect.unstorable(url) {
+		return crawl.Page{}, false, nil
+	}
+	var row urlRow
+	err := s.e.Read.NewSelect().Model(&row).ExcludeColumn("results").Where("crawl_id = ? AND url = ?", id, url).Scan(ctx)
+	switch {
+	case isNoRows(err):
+		return crawl.Page{}, false, s.exists(ctx, id)
+	case err != nil:
+		return crawl.Page{}, false, s.wrap("read url", err)
+	case !row.Recorded:
+		return crawl.Page{}, false, nil
+	}
+	p, err := row.toPage(false)
+	return p.Page, err == nil, err
 }
 
 // countRecord adds sign times one record to the counters: blocked, or
