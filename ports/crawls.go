@@ -90,12 +90,11 @@ type CrawlStore interface {
 	AddURLs(ctx context.Context, id int64, urls []FrontierURL) (int, error)
 	// ClaimURLs leases to the caller at most n of crawl id's URLs waiting
 	// to be fetched, or leased before with a lease expired by now (a
-	// crashed fetch), until until, lowest depth first (crawl.NoDepth
-	// last), then in discovery order, each with Attempt one more. A claim
-	// never mixes URLs with a depth and URLs without (crawl.NoDepth):
-	// while any with a depth is free, only those are handed out, so a
-	// sitemap-only URL is fetched after every URL links reach and its
-	// outlinks are never missed for want of a depth. It
+	// crashed fetch), until until, lowest depth first, then in discovery
+	// order, each with Attempt one more. URLs of crawl.NoDepth (found only
+	// in sitemaps so far) wait while any URL with a depth is unrecorded,
+	// leased or not: the pages in flight may link to them, and a URL's
+	// depth is its fewest clicks from the start URL. It
 	// never hands out more than the crawl's MaxPages minus the URLs
 	// recorded (not blocked) or leased unexpired, and never a URL another
 	// caller holds unexpired: callers in several processes share a crawl.
@@ -109,6 +108,11 @@ type CrawlStore interface {
 	// links without counting it twice. Progress counts Crawled, Failed
 	// (crawl.Page.Broken) and Blocked. Errors: crawl.ErrNotFound.
 	RecordPages(ctx context.Context, id int64, pages []FetchedPage) error
+	// RecordOf returns the record of url (normalised) in crawl id, with
+	// the frontier's depth and sitemap flag but without Outlinks; false
+	// when url has none yet (the crawler reads what a redirect's later hop
+	// answered instead of fetching it again). Errors: crawl.ErrNotFound.
+	RecordOf(ctx context.Context, id int64, url string) (crawl.Page, bool, error)
 	// SaveIssues replaces crawl id's site-level issues with issues, kept
 	// in the order given (crawl.Detector.Finish's). Errors:
 	// crawl.ErrNotFound.
@@ -130,6 +134,10 @@ type CrawlStore interface {
 	// chunks (never the whole crawl at once, and no statement held open
 	// while fn runs). An error from fn stops it and is returned.
 	EachPage(ctx context.Context, id int64, fn func(CrawlPage) error) error
+	// EachAudit calls fn with the audit (Results) of every audited page
+	// of crawl id in ID order, in chunks as EachPage does: the crawl's
+	// summary counts the pages failing each check from it.
+	EachAudit(ctx context.Context, id int64, fn func(pagecheck.Results) error) error
 	// EachIssue calls fn with every issue of crawl id in stored order, in
 	// chunks as EachPage does; the diff of two crawls reads both this way.
 	EachIssue(ctx context.Context, id int64, fn func(crawl.Issue) error) error

@@ -50,9 +50,12 @@ func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until ti
 	if err != nil {
 		return nil, err
 	}
-	busy := 0
+	busy, linked := 0, false
 	var free []*frontierRow
 	for _, r := range d.rows {
+		if !r.recorded && r.url.Depth != crawl.NoDepth {
+			linked = true
+		}
 		switch {
 		case r.recorded:
 			if !r.page.Page.BlockedByRobots {
@@ -64,16 +67,16 @@ func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until ti
 			free = append(free, r)
 		}
 	}
-	slices.SortFunc(free, func(a, b *frontierRow) int {
-		return cmp.Or(crawl.CompareDepth(a.url.Depth, b.url.Depth), cmp.Compare(a.id, b.id))
-	})
-	if len(free) > 0 && free[0].url.Depth != crawl.NoDepth { // never mixed with sitemap-only URLs
+	if linked { // sitemap-only URLs wait for the links to be walked
 		free = slices.DeleteFunc(free, func(r *frontierRow) bool { return r.url.Depth == crawl.NoDepth })
 	}
 	n = min(n, d.c.Settings.MaxPages-busy, len(free))
 	if n <= 0 {
 		return nil, nil
 	}
+	slices.SortFunc(free, func(a, b *frontierRow) int {
+		return cmp.Or(crawl.CompareDepth(a.url.Depth, b.url.Depth), cmp.Compare(a.id, b.id))
+	})
 	out := make([]ports.FrontierURL, n)
 	for i, r := range free[:n] {
 		r.leaseUntil = micro(until)
@@ -158,4 +161,21 @@ func (s *CrawlStore) SaveIssues(_ context.Context, id int64, issues []crawl.Issu
 func cloneIssue(i crawl.Issue) crawl.Issue {
 	i.Related = slices.Clone(i.Related)
 	return i
+}
+
+// RecordOf implements ports.CrawlStore.
+func (s *CrawlStore) RecordOf(_ context.Context, id int64, url string) (crawl.Page, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return crawl.Page{}, false, err
+	}
+	r, ok := d.byURL[url]
+	if !ok || !r.recorded {
+		return crawl.Page{}, false, nil
+	}
+	p := clonePage(pageOfRow(r, false).Page)
+	p.Outlinks = nil
+	return p, true, nil
 }

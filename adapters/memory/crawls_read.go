@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -139,6 +140,16 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 		if r.recorded {
 			p := pageOfRow(r, false)
 			emit(func() error { return fn(p) })
+		}
+	})
+}
+
+// EachAudit implements ports.CrawlStore.
+func (s *CrawlStore) EachAudit(ctx context.Context, id int64, fn func(pagecheck.Results) error) error {
+	return s.each(ctx, id, func(d *crawlData, r *frontierRow, emit func(func() error)) {
+		if r.recorded && r.page.Rating != "" {
+			p := pageOfRow(r, true)
+			emit(func() error { return fn(p.Results) })
 		}
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -116,41 +115,62 @@ type linkRow struct {
 	ToURL   string `bun:"to_url"`
 }
 
-// AddURLs implements ports.CrawlStore: one upsert per URL keeps the
-// smaller depth and ORs the sitemap flag, and Discovered grows by the
-// rows inserted, in one transaction.
+// addChunk is how many URLs one statement of AddURLs and RecordPages
+// reads or writes.
+const addChunk = 500
+
+// AddURLs implements ports.CrawlStore in one transaction: the batch's
+// repeats merged, then per chunk one read of the URLs already there and
+// one multi-row upsert that keeps the smaller depth and ORs the sitemap
+// flag; Discovered grows by the URLs that were not there.
 func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.FrontierURL) (int, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
+	merged := make([]ports.FrontierURL, 0, len(urls))
+	at := make(map[string]int, len(urls))
+	for _, u := range urls {
+		if s.dialect.unstorable(u.URL, u.Source) {
+			continue
+		}
+		if i, ok := at[u.URL]; ok {
+			merged[i].Depth = crawl.MinDepth(merged[i].Depth, u.Depth)
+			merged[i].InSitemap = merged[i].InSitemap || u.InSitemap
+			continue
+		}
+		at[u.URL] = len(merged)
+		merged = append(merged, u)
+	}
 	added := 0
 	err := s.inTx(ctx, "add urls", func(ctx context.Context, tx bun.Tx) error {
+		added = 0
 		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
 			return err
 		}
-		for _, u := range urls {
-			if s.dialect.unstorable(u.URL, u.Source) {
-				continue
+		for from := 0; from < len(merged); from += addChunk {
+			chunk := merged[from:min(from+addChunk, len(merged))]
+			keys := make([]string, len(chunk))
+			rows := make([]urlRow, len(chunk))
+			for i, u := range chunk {
+				keys[i], rows[i] = u.URL, newURLRow(id, u)
 			}
-			row := newURLRow(id, u)
-			_, err := tx.NewInsert().Model(&row).
+			there, err := tx.NewSelect().Model((*urlRow)(nil)).Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Count(ctx)
+			if err != nil {
+				return s.wrap("read urls", err)
+			}
+			_, err = tx.NewInsert().Model(&rows).
 				On("CONFLICT (crawl_id, url) DO UPDATE").
 				Set("depth = " + s.dialect.least("u.depth", "EXCLUDED.depth")).
 				Set("in_sitemap = u.in_sitemap OR EXCLUDED.in_sitemap").
 				Returning("NULL").Exec(ctx)
 			if err != nil {
-				return s.wrap("add url", err)
+				return s.wrap("add urls", err)
 			}
+			added += len(chunk) - int(there)
 		}
-		n, err := tx.NewSelect().Model((*urlRow)(nil)).Where("crawl_id = ?", id).Count(ctx)
-		if err != nil {
-			return s.wrap("count urls", err)
+		if added == 0 {
+			return nil
 		}
-		var before int
-		if err := tx.NewSelect().Model((*crawlRow)(nil)).Column("discovered").Where("id = ?", id).Scan(ctx, &before); err != nil {
-			return s.wrap("read discovered", err)
-		}
-		added = int(n) - before
-		_, err = tx.NewUpdate().Model((*crawlRow)(nil)).Set("discovered = ?", n).Where("id = ?", id).Exec(ctx)
+		_, err := tx.NewUpdate().Model((*crawlRow)(nil)).Set("discovered = discovered + ?", added).Where("id = ?", id).Exec(ctx)
 		return s.wrap("count discovered", err)
 	})
 	return added, err
@@ -159,7 +179,8 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 // ClaimURLs implements ports.CrawlStore in one transaction: the crawl's
 // row is locked (claims of one crawl are serialised, so the MaxPages cap
 // holds), then the free URLs are read (skipping rows another transaction
-// holds) and leased.
+// holds; sitemap-only ones while a URL with a depth is unrecorded) and
+// leased.
 func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until time.Time) ([]ports.FrontierURL, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -179,14 +200,19 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 		if n <= 0 {
 			return nil
 		}
+		linked, err := tx.NewSelect().Model((*urlRow)(nil)).
+			Where("crawl_id = ? AND recorded = FALSE AND depth < ?", id, storedNoDepth).Exists(ctx)
+		if err != nil {
+			return s.wrap("look for linked urls", err)
+		}
 		var rows []urlRow
 		sel := tx.NewSelect().Model(&rows).ExcludeColumn("results").
 			Where("crawl_id = ? AND recorded = FALSE AND lease_until <= ?", id, stampOf(now)).OrderExpr("depth, id").Limit(int64(n))
+		if linked { // sitemap-only URLs wait for the links to be walked
+			sel = sel.Where("depth < ?", storedNoDepth)
+		}
 		if err := s.dialect.lockRows(sel, true).Scan(ctx); err != nil {
 			return s.wrap("read free urls", err)
-		}
-		if len(rows) > 0 && rows[0].Depth < storedNoDepth { // never mixed with sitemap-only URLs
-			rows = slices.DeleteFunc(rows, func(r urlRow) bool { return r.Depth >= storedNoDepth })
 		}
 		if len(rows) == 0 {
 			return nil
@@ -210,9 +236,9 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 }
 
 // RecordPages implements ports.CrawlStore in one transaction: the rows of
-// the pages' URLs are read (and inserted when missing), each is updated
-// with its record, its links replaced, and the crawl's counters moved by
-// the difference.
+// the pages' URLs are read a chunk at a time (and inserted when missing),
+// each is updated with its record, its links replaced, and the crawl's
+// counters moved by the difference.
 func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.FetchedPage) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -222,30 +248,46 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 		}
 		var delta crawl.Progress
 		var links []linkRow
+		rows := map[string]urlRow{}
+		for from := 0; from < len(pages); from += addChunk {
+			var keys []string
+			for _, p := range pages[from:min(from+addChunk, len(pages))] {
+				if !s.dialect.unstorable(p.Page.URL) {
+					keys = append(keys, p.Page.URL)
+				}
+			}
+			if len(keys) == 0 {
+				continue
+			}
+			var chunk []urlRow
+			err := tx.NewSelect().Model(&chunk).ExcludeColumn("results").Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
+			if err != nil {
+				return s.wrap("read urls", err)
+			}
+			for _, r := range chunk {
+				rows[r.URL] = r
+			}
+		}
 		for _, p := range pages {
 			if s.dialect.unstorable(p.Page.URL) {
 				continue
 			}
-			var cur urlRow
-			err := tx.NewSelect().Model(&cur).ExcludeColumn("results").Where("crawl_id = ? AND url = ?", id, p.Page.URL).Scan(ctx)
+			cur, ok := rows[p.Page.URL]
 			switch {
-			case err == nil:
-				if cur.Recorded {
-					countRecord(&delta, cur.Blocked, cur.Blocked || cur.RedirectLoop || !(cur.StatusCode >= 400 || cur.StatusCode == 0), -1)
-				}
-			case isNoRows(err):
+			case ok && cur.Recorded:
+				countRecord(&delta, cur.Blocked, cur.Blocked || cur.RedirectLoop || !(cur.StatusCode >= 400 || cur.StatusCode == 0), -1)
+			case !ok:
 				cur = newURLRow(id, ports.FrontierURL{URL: p.Page.URL, Depth: p.Page.Depth, InSitemap: p.Page.InSitemap})
 				if _, err := tx.NewInsert().Model(&cur).Returning("id").Exec(ctx); err != nil {
 					return s.wrap("add url", err)
 				}
 				delta.Discovered++
-			default:
-				return s.wrap("read url", err)
 			}
 			row, err := recordRow(cur, p)
 			if err != nil {
 				return err
 			}
+			rows[p.Page.URL] = row // recorded twice in one call: counted once
 			_, err = tx.NewUpdate().Model(&row).
 				Column("recorded", "final_url", "status_code", "failure", "redirects", "redirect_loop", "title", "description",
 					"canonical", "noindex", "fingerprint", "hreflang", "blocked", "indexable", "outlinks", "score", "rating",
@@ -278,6 +320,27 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 			Where("id = ?", id).Exec(ctx)
 		return s.wrap("count pages", err)
 	})
+}
+
+// RecordOf implements ports.CrawlStore: one read of the URL's row.
+func (s *CrawlStore) RecordOf(ctx context.Context, id int64, url string) (crawl.Page, bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	if s.dialect.unstorable(url) {
+		return crawl.Page{}, false, nil
+	}
+	var row urlRow
+	err := s.e.Read.NewSelect().Model(&row).ExcludeColumn("results").Where("crawl_id = ? AND url = ?", id, url).Scan(ctx)
+	switch {
+	case isNoRows(err):
+		return crawl.Page{}, false, s.exists(ctx, id)
+	case err != nil:
+		return crawl.Page{}, false, s.wrap("read url", err)
+	case !row.Recorded:
+		return crawl.Page{}, false, nil
+	}
+	p, err := row.toPage(false)
+	return p.Page, err == nil, err
 }
 
 // countRecord adds sign times one record to the counters: blocked, or

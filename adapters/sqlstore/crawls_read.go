@@ -6,6 +6,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -319,6 +320,38 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 				p.Page.Outlinks = append(p.Page.Outlinks, links[l].ToURL)
 			}
 			if err := fn(p); err != nil {
+				return err
+			}
+		}
+		if len(rows) < eachChunk {
+			return nil
+		}
+		after = rows[len(rows)-1].ID
+	}
+}
+
+// EachAudit implements ports.CrawlStore: the audited pages' results,
+// eachChunk at a time by id.
+func (s *CrawlStore) EachAudit(ctx context.Context, id int64, fn func(pagecheck.Results) error) error {
+	if err := s.exists(ctx, id); err != nil {
+		return err
+	}
+	var after int64
+	for {
+		var rows []urlRow
+		err := s.chunk(ctx, "read audits", func(ctx context.Context) error {
+			return s.e.Read.NewSelect().Model(&rows).Column("id", "results").
+				Where("crawl_id = ? AND recorded = TRUE AND rating <> '' AND id > ?", id, after).OrderExpr("id").Limit(eachChunk).Scan(ctx)
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			var res pagecheck.Results
+			if err := fromJSON(r.Results, &res); err != nil {
+				return err
+			}
+			if err := fn(res); err != nil {
 				return err
 			}
 		}

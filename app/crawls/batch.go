@@ -37,12 +37,12 @@ func (r *run) batch(ctx context.Context) (more bool, err error) {
 			continue
 		}
 		wg.Go(func() {
-			fp, more, ok := r.fetchPage(ctx, fu)
+			fps, more, ok := r.fetchPage(ctx, fu)
 			if !ok {
 				return
 			}
 			mu.Lock()
-			pages = append(pages, fp)
+			pages = append(pages, fps...)
 			found = append(found, more...)
 			mu.Unlock()
 		})

@@ -48,75 +48,126 @@ func (r *run) get(ctx context.Context, u string, maxBytes int64) (*webpage.Linke
 // URLs that answered a redirect, whether they looped, and why nothing
 // answered.
 func (r *run) follow(ctx context.Context, u string, maxBytes int64) (last *webpage.Linked, hops []string, loop bool, failure error) {
+	a := r.chase(ctx, u, maxBytes, false)
+	return a.last, a.hops, a.loop, a.err
+}
+
+// answer is where a URL and its redirects led.
+type answer struct {
+	last *webpage.Linked // the last response; nil when none
+	hops []string        // the URLs that answered a redirect, in order
+	loop bool            // the redirects never reached a page
+	err  error           // why nothing answered
+	// known is the crawl's record of a later hop, which the chain
+	// reached without fetching it again (last is the hop before).
+	known *crawl.Page
+}
+
+// chase is follow; with recorded, a later hop the crawl has a record of
+// (as a frontier URL of its own) is not fetched again: the chain ends
+// there with that record's answer and redirects.
+func (r *run) chase(ctx context.Context, u string, maxBytes int64, recorded bool) answer {
+	var a answer
 	seen := map[string]bool{}
 	cur := u
 	for {
-		if seen[cur] || len(hops) > crawl.MaxRedirects {
-			return last, hops, true, nil
+		if seen[cur] || len(a.hops) > crawl.MaxRedirects {
+			a.loop = true
+			return a
 		}
 		seen[cur] = true
+		if recorded && cur != u {
+			rec, ok, err := r.cs.store.RecordOf(ctx, r.c.ID, cur)
+			if err == nil && ok && !rec.BlockedByRobots {
+				for _, h := range rec.Redirects {
+					a.loop = a.loop || seen[h]
+					seen[h] = true
+				}
+				a.hops = append(a.hops, rec.Redirects...)
+				a.loop = a.loop || rec.RedirectLoop || len(a.hops) > crawl.MaxRedirects
+				a.known = &rec
+				return a
+			}
+		}
 		l, err := r.get(ctx, cur, maxBytes)
 		if err != nil {
-			return last, hops, false, err
+			a.err = err
+			return a
 		}
-		last = l
+		a.last = l
 		loc := ""
 		if v := l.Response.Header["Location"]; len(v) > 0 {
 			loc = v[0]
 		}
 		if s := l.Response.Status; s < 300 || s >= 400 || loc == "" {
-			return last, hops, false, nil
+			return a
 		}
 		next, err := crawl.Resolve(cur, loc)
 		if err != nil || !r.scope.OnSite(next) {
-			return last, hops, false, nil // off the site (or nowhere): not followed
+			return a // off the site (or nowhere): not followed
 		}
-		hops = append(hops, cur)
+		a.hops = append(a.hops, cur)
 		cur = next
 	}
 }
 
 // fetchPage fetches one URL of the frontier and audits it as reports'
 // pages are (pagecheck.Analyse, with the site's robots.txt and 404 probe),
-// returning its record and the URLs it leads to. ok is false when the run
-// stopped midway (nothing to record).
-func (r *run) fetchPage(ctx context.Context, fu ports.FrontierURL) (fp ports.FetchedPage, found []ports.FrontierURL, ok bool) {
+// returning its record and the URLs it leads to. A URL that redirects is
+// recorded with its hops and not audited (its content is its target's);
+// the target it reached, when the crawl follows it, is recorded (and
+// audited) from that last answer too, so that it is not fetched again,
+// and a target already recorded is read from its record instead. ok is
+// false when the run stopped midway (nothing to record).
+func (r *run) fetchPage(ctx context.Context, fu ports.FrontierURL) (pages []ports.FetchedPage, found []ports.FrontierURL, ok bool) {
 	at := time.Now()
 	p := crawl.Page{URL: fu.URL, FinalURL: fu.URL, Depth: fu.Depth}
+	var fp ports.FetchedPage
 	fp.FetchedAt = r.cs.clock()
-	last, hops, loop, err := r.follow(ctx, fu.URL, 0)
+	a := r.chase(ctx, fu.URL, 0, true)
 	if ctx.Err() != nil {
-		return fp, nil, false
+		return nil, nil, false
 	}
-	p.Redirects, p.RedirectLoop = hops, loop
-	if last != nil {
+	p.Redirects, p.RedirectLoop = a.hops, a.loop
+	last := a.last
+	switch {
+	case a.known != nil:
+		p.Status, p.FinalURL, p.Failure = a.known.Status, a.known.FinalURL, a.known.Failure
+		last = nil
+	case last != nil:
 		p.Status = last.Response.Status
 		if u, nerr := crawl.Normalize(last.URL); nerr == nil {
 			p.FinalURL = u
 		}
 		fp.Bytes = int64(len(last.Response.Body))
 	}
-	if err != nil {
-		p.Status, p.Failure = 0, failureOf(err)
+	if a.err != nil {
+		p.Status, p.Failure = 0, failureOf(a.err)
 	}
 	fp.ResponseTime = time.Since(at)
-	if err == nil && !loop && last != nil {
-		if p.FinalURL != p.URL && r.scope.Follows(p.FinalURL) {
-			found = append(found, ports.FrontierURL{URL: p.FinalURL, Depth: fu.Depth, Source: fu.URL})
-		}
-		if last.Document != nil && p.Status >= 200 && p.Status < 300 {
-			found = append(found, r.audit(ctx, &fp, &p, last, hops, at, fu)...)
+	if a.err == nil && !a.loop && p.FinalURL != p.URL && r.scope.Follows(p.FinalURL) {
+		found = append(found, ports.FrontierURL{URL: p.FinalURL, Depth: fu.Depth, Source: fu.URL})
+		if last != nil && !r.blocked(p.FinalURL) {
+			// The target answered the last hop: its own record.
+			tp := crawl.Page{URL: p.FinalURL, FinalURL: p.FinalURL, Depth: fu.Depth, Status: p.Status}
+			target := ports.FetchedPage{FetchedAt: fp.FetchedAt, ResponseTime: fp.ResponseTime, Bytes: fp.Bytes}
+			if last.Document != nil && tp.Status >= 200 && tp.Status < 300 {
+				found = append(found, r.audit(ctx, &target, &tp, last, at, ports.FrontierURL{URL: p.FinalURL, Depth: fu.Depth})...)
+			}
+			target.Page = tp
+			pages = append(pages, target)
 		}
 	}
+	if a.err == nil && !a.loop && last != nil && len(a.hops) == 0 && last.Document != nil && p.Status >= 200 && p.Status < 300 {
+		found = append(found, r.audit(ctx, &fp, &p, last, at, fu)...)
+	}
 	fp.Page = p
-	return fp, found, true
+	return append(pages, fp), found, true
 }
 
 // audit runs the page audit of an HTML page and reads its facts into p.
-func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, last *webpage.Linked, hops []string, at time.Time, fu ports.FrontierURL) []ports.FrontierURL {
-	resp := *last.Response
-	resp.Redirects = hops
-	f := &webpage.Fetched{RequestedURL: fu.URL, At: at, Page: resp, Document: last.Document, Robots: r.robots, NotFound: r.probe}
+func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, last *webpage.Linked, at time.Time, fu ports.FrontierURL) []ports.FrontierURL {
+	f := &webpage.Fetched{RequestedURL: fu.URL, At: at, Page: *last.Response, Document: last.Document, Robots: r.robots, NotFound: r.probe}
 	next := pagecheck.FollowUps(f)
 	if next.Canonical != "" {
 		f.Canonical = r.linked(ctx, next.Canonical)

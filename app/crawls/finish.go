@@ -23,12 +23,10 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 		site.RobotsURL, site.RobotsTxt = r.origin().JoinPath("robots.txt").String(), r.robots.Body
 	}
 	d := crawl.NewDetector(site)
-	var audited []int64
 	sum, n := 0, 0
 	err := cs.store.EachPage(ctx, r.c.ID, func(p ports.CrawlPage) error {
 		d.Add(p.Page)
 		if p.Rating != "" {
-			audited = append(audited, p.ID)
 			sum += p.Score
 			n++
 		}
@@ -47,7 +45,7 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 		f.Rating = pagecheck.RatingFor(f.Score)
 	}
 	f.Summary.Issues = crawl.Counts(issues)
-	if f.Summary.Checks, err = r.failingChecks(ctx, audited); err != nil {
+	if f.Summary.Checks, err = r.failingChecks(ctx); err != nil {
 		return &ports.RetryError{Err: err}
 	}
 	rf, _ := r.robotsFile()
@@ -64,25 +62,21 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 }
 
 // failingChecks counts, per page check, the audited pages failing it,
-// reading each page's audit from the store (the pages' records stream
-// without it).
-func (r *run) failingChecks(ctx context.Context, ids []int64) ([]crawl.CheckCount, error) {
+// streaming their audits from the store.
+func (r *run) failingChecks(ctx context.Context) ([]crawl.CheckCount, error) {
 	failing := map[string]int{}
-	for _, id := range ids {
-		p, err := r.cs.store.Page(ctx, r.c.UserID, r.c.ID, id)
-		if errors.Is(err, crawl.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, checks := range p.Results {
+	err := r.cs.store.EachAudit(ctx, r.c.ID, func(res pagecheck.Results) error {
+		for _, checks := range res {
 			for _, c := range checks {
 				if !c.Passed {
 					failing[c.ID]++
 				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := make([]crawl.CheckCount, 0, len(failing))
 	for id, n := range failing {

@@ -53,6 +53,7 @@ func TestCrawlStore(t *testing.T, newStores func(t *testing.T) CrawlStores) {
 	run("page list", testPageList)
 	run("issues", testCrawlIssues)
 	run("streaming", testCrawlStreaming)
+	run("streaming audits", testCrawlAudits)
 	run("delete", testCrawlDelete)
 }
 

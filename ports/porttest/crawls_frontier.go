@@ -2,6 +2,7 @@ package porttest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -85,8 +86,7 @@ func testFrontier(t *testing.T, st CrawlStores, u owners) {
 	if got, err := s.ClaimURLs(ctx, c.ID, 10, now, now.Add(time.Minute)); err != nil || len(got) != 0 {
 		t.Errorf("ClaimURLs with every URL leased = %v, %v", urlsOf(got), err)
 	}
-	// Sitemap-only URLs come last, never in a claim with URLs of a depth;
-	// MaxPages caps what is handed out.
+	// Sitemap-only URLs come last; MaxPages caps what is handed out.
 	var more []ports.FrontierURL
 	for i := range 60 {
 		more = append(more, ports.FrontierURL{URL: fmt.Sprintf("%sm%02d", start, i), Depth: crawl.NoDepth, InSitemap: true, Source: "sitemap"})
@@ -95,13 +95,28 @@ func testFrontier(t *testing.T, st CrawlStores, u owners) {
 	if _, err := s.AddURLs(ctx, c.ID, more); err != nil {
 		t.Fatal(err)
 	}
+	// While URLs with a depth are unrecorded (leased or not), the
+	// sitemap-only ones wait: the pages in flight may link to them.
 	got, err = s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute))
 	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{start + "deep"}) {
-		t.Errorf("ClaimURLs with a URL of a depth free = %v, %v; want deep alone (no sitemap-only URL with it)", urlsOf(got), err)
+		t.Fatalf("ClaimURLs with linked URLs in flight = %v, %v; want deep alone", urlsOf(got), err)
+	}
+	var done []ports.FetchedPage
+	for _, l := range []string{"", "a", "b", "s", "c"} {
+		done = append(done, ports.FetchedPage{Page: crawl.Page{URL: start + l, FinalURL: start + l, Status: 200}})
+	}
+	if err := s.RecordPages(ctx, c.ID, done); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute)); err != nil || len(got) != 0 {
+		t.Errorf("ClaimURLs with deep in flight = %v, %v; want none", urlsOf(got), err)
+	}
+	if err := s.RecordPages(ctx, c.ID, []ports.FetchedPage{{Page: crawl.Page{URL: start + "deep", FinalURL: start + "deep", Status: 200}}}); err != nil {
+		t.Fatal(err)
 	}
 	got, err = s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute))
 	if err != nil || len(got) != c.Settings.MaxPages-6 || got[0].URL != start+"m00" {
-		t.Errorf("ClaimURLs past MaxPages = %d URLs (first %v), %v; want %d sitemap-only URLs", len(got), urlsOf(got[:min(2, len(got))]), err, c.Settings.MaxPages-6)
+		t.Errorf("ClaimURLs past MaxPages = %d URLs (first %v), %v; want %d, m00 first", len(got), urlsOf(got[:min(1, len(got))]), err, c.Settings.MaxPages-6)
 	}
 	if _, err := s.AddURLs(ctx, c.ID+1000, more); err == nil {
 		t.Errorf("AddURLs of a missing crawl = nil")
@@ -233,6 +248,18 @@ func testRecordPages(t *testing.T, st CrawlStores, u owners) {
 	if err := s.RecordPages(ctx, c.ID, pages[1:2]); err != nil { // recorded again: counted once
 		t.Fatal(err)
 	}
+	if rec, ok, err := s.RecordOf(ctx, c.ID, start+"gone"); err != nil || !ok || rec.Status != 404 || rec.Depth != 1 || rec.URL != start+"gone" {
+		t.Errorf("RecordOf(gone) = %+v, %v, %v; want its record", rec, ok, err)
+	}
+	if rec, ok, err := s.RecordOf(ctx, c.ID, start); err != nil || !ok || rec.FinalURL != start+"home" || len(rec.Redirects) != 1 || rec.Outlinks != nil || rec.Depth != 0 {
+		t.Errorf("RecordOf(start) = %+v, %v, %v; want its record without outlinks, at the frontier's depth", rec, ok, err)
+	}
+	if rec, ok, err := s.RecordOf(ctx, c.ID, start+"never"); err != nil || ok {
+		t.Errorf("RecordOf(never) = %+v, %v, %v; want none", rec, ok, err)
+	}
+	if _, _, err := s.RecordOf(ctx, c.ID+1000, start); !errors.Is(err, crawl.ErrNotFound) {
+		t.Errorf("RecordOf of no crawl: %v, want crawl.ErrNotFound", err)
+	}
 	got, _ := s.CrawlByID(ctx, c.ID)
 	if want := (crawl.Progress{Discovered: 4, Crawled: 3, Failed: 2, Blocked: 1}); got.Progress != want {
 		t.Errorf("Progress = %+v, want %+v", got.Progress, want)
@@ -263,5 +290,11 @@ func testRecordPages(t *testing.T, st CrawlStores, u owners) {
 	// Recorded URLs are never handed out again.
 	if got, err := s.ClaimURLs(ctx, c.ID, 10, crawlEpoch, crawlEpoch.Add(time.Minute)); err != nil || len(got) != 0 {
 		t.Errorf("ClaimURLs with every URL recorded = %v, %v", urlsOf(got), err)
+	}
+	if _, err := s.AddURLs(ctx, c.ID, []ports.FrontierURL{{URL: start + "later", Depth: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if rec, ok, err := s.RecordOf(ctx, c.ID, start+"later"); err != nil || ok {
+		t.Errorf("RecordOf(later) = %+v, %v, %v; want none before it is recorded", rec, ok, err)
 	}
 }

@@ -275,3 +275,44 @@ func testCrawlDelete(t *testing.T, st CrawlStores, u owners) {
 		t.Errorf("ClaimSite after deleting the holder = %v, %v", ok, err)
 	}
 }
+
+// testCrawlAudits: EachAudit streams the audits of the audited pages
+// only, in ID order, past a chunk.
+func testCrawlAudits(t *testing.T, st CrawlStores, u owners) {
+	ctx, s := context.Background(), st.Crawls
+	c := running(t, s, newCrawl(u[1], "https://example.com/", 0))
+	const n = 1100
+	var pages []ports.FetchedPage
+	want := 0
+	for i := range n {
+		p := ports.FetchedPage{Page: crawl.Page{URL: pageURL(c, i), FinalURL: pageURL(c, i), Status: 200}, FetchedAt: crawlEpoch}
+		if i%3 != 2 {
+			p.Score, p.Rating, p.Results = 70, pagecheck.RatingFor(70), sampleResults()
+			want++
+		}
+		pages = append(pages, p)
+	}
+	for from := 0; from < n; from += 250 {
+		if err := s.RecordPages(ctx, c.ID, pages[from:min(from+250, n)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := 0
+	err := s.EachAudit(ctx, c.ID, func(r pagecheck.Results) error {
+		if got == 0 && !reflect.DeepEqual(r, sampleResults()) {
+			t.Errorf("EachAudit results = %+v, want the recorded ones", r)
+		}
+		got++
+		return nil
+	})
+	if err != nil || got != want {
+		t.Errorf("EachAudit = %d audits, %v; want %d", got, err, want)
+	}
+	stop := errors.New("stop")
+	if err := s.EachAudit(ctx, c.ID, func(pagecheck.Results) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("EachAudit with fn failing = %v, want its error", err)
+	}
+	if err := s.EachAudit(ctx, c.ID+1000, func(pagecheck.Results) error { return nil }); !errors.Is(err, crawl.ErrNotFound) {
+		t.Errorf("EachAudit of no crawl = %v, want crawl.ErrNotFound", err)
+	}
+}
