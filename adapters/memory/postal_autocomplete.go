@@ -57,8 +57,7 @@ const (
 	acLenShift  = acAlphaBits
 	acDistShift = acLenShift + 7   // name length, capped at 127
 	acClassBit  = acDistShift + 26 // distance in units of 100 m, capped
-	acLaterBit  = acClassBit + 1
-	acFieldBit  = acLaterBit + 1
+	acFieldBit  = acClassBit + 1
 	acEditShift = acFieldBit + 1
 	acLevelBits = acEditShift + 2
 	acMaxDist   = 1<<26 - 1

@@ -93,13 +93,10 @@ func (ax *autocompleteIndex) suggest(q postal.AutocompleteQuery) []postal.Sugges
 }
 
 // rank is the key of an office's hit.
-func (s *acSearch) rank(i int32, level, edits int, district, later bool) uint64 {
+func (s *acSearch) rank(i int32, level, edits int, district bool) uint64 {
 	k := s.ax.base[i] | uint64(level)<<acLevelBits | uint64(edits)<<acEditShift
 	if district {
 		k |= 1 << acFieldBit
-	}
-	if later {
-		k |= 1 << acLaterBit
 	}
 	if s.q.Near != nil {
 		d := uint64(acMaxDist)
@@ -112,13 +109,13 @@ func (s *acSearch) rank(i int32, level, edits int, district, later bool) uint64 
 }
 
 // offerRef offers the office ref, or every office of the district ref.
-func (s *acSearch) offerRef(ref int32, level, edits int, later bool) {
+func (s *acSearch) offerRef(ref int32, level, edits int) {
 	if ref >= 0 {
-		s.top.offer(acHit{key: s.rank(ref, level, edits, false, later), office: ref, level: int8(level), edits: int8(edits)})
+		s.top.offer(acHit{key: s.rank(ref, level, edits, false), office: ref, level: int8(level), edits: int8(edits)})
 		return
 	}
 	for _, i := range s.ax.districts[-1-ref].offices {
-		s.top.offer(acHit{key: s.rank(i, level, edits, true, later), office: i, src: ref, level: int8(level), edits: int8(edits)})
+		s.top.offer(acHit{key: s.rank(i, level, edits, true), office: i, src: ref, level: int8(level), edits: int8(edits)})
 	}
 }
 
@@ -138,7 +135,7 @@ func (s *acSearch) names() {
 		if len(name) == len(c) {
 			level = levelExact
 		}
-		s.offerRef(e.ref, level, 0, false)
+		s.offerRef(e.ref, level, 0)
 	}
 }
 
@@ -159,7 +156,7 @@ func (s *acSearch) pincodes() {
 			level = levelExact
 		}
 		for _, i := range ax.byPin[pin] {
-			s.top.offer(acHit{key: s.rank(i, level, 0, false, false), office: i, src: 1, level: int8(level)})
+			s.top.offer(acHit{key: s.rank(i, level, 0, false), office: i, src: 1, level: int8(level)})
 		}
 	}
 }
@@ -209,7 +206,7 @@ func (s *acSearch) postings(lo, hi, edits, level int, laterOnly bool) int {
 		if level == levelFuzzy && total == 0 {
 			continue // an exact, prefix or word match, offered before
 		}
-		s.offerRef(p.ref, level, total, p.pos > 0)
+		s.offerRef(p.ref, level, total)
 	}
 	return len(ps)
 }
