@@ -25,20 +25,20 @@ func TestAutocompleteSnapshot(t *testing.T) {
 		want want
 		at   int // which suggestion is checked
 	}{
-		{"prefix of a name", "connaugh", nil, want{7, postal.FieldName, postal.MatchPrefix, 0}},
-		{"case and suffix", "CONNAUGHT PLACE S.O.", nil, want{7, postal.FieldName, postal.MatchExact, 0}},
-		{"spacing dropped", "connaughtplace", nil, want{7, postal.FieldName, postal.MatchExact, 0}},
-		{"typo: missing letter", "conaught pl", nil, want{7, postal.FieldName, postal.MatchFuzzy, 1}},
-		{"typo: transposition, 8+ letters", "tiruvanantapuram", nil, want{124667, postal.FieldName, postal.MatchFuzzy, 2}},
-		{"head office before sub offices of the district", "pune", nil, want{53748, postal.FieldName, postal.MatchExact, 0}},
-		{"district exact before prefix names", "thiruvananthapuram", nil, want{124667, postal.FieldName, postal.MatchExact, 0}},
-		{"district before later words", "central", nil, want{0, postal.FieldDistrict, postal.MatchExact, 0}},
+		{"prefix of a name", "connaugh", nil, want{7, postal.FieldName, postal.MatchPrefix, 0}, 0},
+		{"case and suffix", "CONNAUGHT PLACE S.O.", nil, want{7, postal.FieldName, postal.MatchExact, 0}, 0},
+		{"spacing dropped", "connaughtplace", nil, want{7, postal.FieldName, postal.MatchExact, 0}, 0},
+		{"typo: missing letter", "conaught pl", nil, want{7, postal.FieldName, postal.MatchFuzzy, 1}, 0},
+		{"typo: transposition, 8+ letters", "tiruvanantapuram", nil, want{124667, postal.FieldName, postal.MatchFuzzy, 2}, 0},
+		{"head office before sub offices of the district", "pune", nil, want{53748, postal.FieldName, postal.MatchExact, 0}, 0},
+		{"district exact before prefix names", "thiruvananthapuram", nil, want{124667, postal.FieldName, postal.MatchExact, 0}, 0},
+		{"district before later words", "central", nil, want{0, postal.FieldDistrict, postal.MatchExact, 0}, 0},
 		{"later word after the prefix", "cantt", nil, want{0, postal.FieldName, postal.MatchWord, 0}, 1},
-		{"pincode", "110001", nil, want{0, postal.FieldPincode, postal.MatchExact, 0}},
-		{"pincode prefix", "11000", nil, want{0, postal.FieldPincode, postal.MatchPrefix, 0}},
-		{"unfinished suffix", "bagalur s", nil, want{106852, postal.FieldName, postal.MatchExact, 0}},
-		{"nearer first: Karimnagar", "ramnagar", &postal.Location{Latitude: 18.43, Longitude: 79.13}, want{83706, postal.FieldName, postal.MatchExact, 0}},
-		{"nearer first: Jalna", "ram nagar", &postal.Location{Latitude: 19.84, Longitude: 75.88}, want{61588, postal.FieldName, postal.MatchExact, 0}},
+		{"pincode", "110001", nil, want{0, postal.FieldPincode, postal.MatchExact, 0}, 0},
+		{"pincode prefix", "11000", nil, want{0, postal.FieldPincode, postal.MatchPrefix, 0}, 0},
+		{"unfinished suffix", "bagalur s", nil, want{106852, postal.FieldName, postal.MatchExact, 0}, 0},
+		{"nearer first: Karimnagar", "ramnagar", &postal.Location{Latitude: 18.43, Longitude: 79.13}, want{83706, postal.FieldName, postal.MatchExact, 0}, 0},
+		{"nearer first: Jalna", "ram nagar", &postal.Location{Latitude: 19.84, Longitude: 75.88}, want{61588, postal.FieldName, postal.MatchExact, 0}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			q, err := postal.ParseAutocomplete(c.q, 0, c.near)
