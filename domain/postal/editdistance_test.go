@@ -10,12 +10,12 @@ func TestEditDistance(t *testing.T) {
 		want   int
 	}{
 		{"pune", "pune", 2, false, 0},
-		{"pnue", "pune", 2, false, 1},          // transposition
+		{"pnue", "pune", 2, false, 1},           // transposition
 		{"bangalroe", "bangalore", 2, false, 1}, // transposition
-		{"pune", "puna", 1, false, 1},          // substitution
-		{"pun", "pune", 1, false, 1},           // deletion
-		{"punee", "pune", 1, false, 1},         // insertion
-		{"kolkata", "calcutta", 2, false, 3},   // beyond: max+1
+		{"pune", "puna", 1, false, 1},           // substitution
+		{"pun", "pune", 1, false, 1},            // deletion
+		{"punee", "pune", 1, false, 1},          // insertion
+		{"kolkata", "calcutta", 2, false, 3},    // beyond: max+1
 		{"ab", "ba", 1, false, 1},
 		{"ca", "abc", 3, false, 3}, // OSA, not full Damerau (2)
 		{"", "abc", 5, false, 3},
