@@ -46,3 +46,12 @@ type PostalStore interface {
 	// that far.
 	NearestOffices(ctx context.Context, q geo.NearQuery) ([]postal.Nearby, error)
 }
+
+// PostalAutocomplete suggests offices as a user types. The in-memory
+// store implements it (every storage serves the directory from it); the
+// directory's Autocomplete needs a store that does.
+type PostalAutocomplete interface {
+	// Autocomplete returns up to q.Limit suggestions, best first (see
+	// postal.ParseAutocomplete for the query).
+	Autocomplete(ctx context.Context, q postal.AutocompleteQuery) ([]postal.Suggestion, error)
+}

@@ -130,6 +130,7 @@ func Register(api huma.API, r Routes) error {
 		registerPostal(api, r.Directory, cache)
 		registerOfficeByID(api, r.Directory)
 		registerNearby(api, r.Directory)
+		registerAutocomplete(api, r.Directory)
 		if r.Geocoder != nil {
 			registerDigipinNearest(api, r.Directory, r.Geocoder)
 		}

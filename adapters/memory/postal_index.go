@@ -24,6 +24,7 @@ type postalIndex struct {
 	districtWords   []wordRef                  // words of district names (ref = district id)
 	pins            []postal.Pincode           // distinct, sorted
 	near            nearIndex                  // located offices, spatially (postal_nearby.go)
+	complete        *autocompleteIndex         // names, words and pincodes as typed (postal_autocomplete.go)
 }
 
 // wordRef is one word of a name and what it belongs to.
@@ -62,6 +63,7 @@ func buildIndex(ds *postal.Dataset) *postalIndex {
 	ix.buildRegions()
 	ix.buildVillages()
 	ix.near = newNearIndex(ds.Offices)
+	ix.complete = newAutocompleteIndex(ds, ix.officeKeys, ix.byDistrict, ix.pins, ix.byPin)
 	ix.info = postal.Info{
 		Loaded: true, HasLGD: ds.HasLGD, Offices: len(ds.Offices), Pincodes: len(ix.byPin),
 		States: len(ds.States), Districts: len(ds.Districts), Villages: len(ds.Villages),

@@ -53,3 +53,26 @@ func ExampleOpenFS() {
 	fmt.Println(pin, len(offices), offices[0].Name, offices[1].Name)
 	// Output: 800001 2 Gandhi Maidan S.O Patna G.P.O.
 }
+
+// Autocomplete suggests offices as the user types, forgiving typing errors,
+// spacing and the office-type suffix; with a point, nearer offices first.
+func ExamplePostal_Autocomplete() {
+	ctx := context.Background()
+	dir, err := postaldir.Open(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	found, _ := dir.Autocomplete(ctx, "conaught pl", 1, nil) // one letter missing
+	for _, s := range found {
+		fmt.Println(s.Office.Name, s.Office.Pincode, s.Kind, s.Edits)
+	}
+	near := geo.Point{Lat: 18.43, Lon: 79.13} // Karimnagar, Telangana
+	found, _ = dir.Autocomplete(ctx, "ram nagar", 1, &near)
+	for _, s := range found {
+		fmt.Println(s.Office.Name, s.Office.Pincode, s.Office.District, s.Kind)
+	}
+	// Output:
+	// Connaught Place SO 110001 fuzzy 1
+	// Ramnagar S.O 505001 Karimnagar exact
+}

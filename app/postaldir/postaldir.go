@@ -2,13 +2,14 @@
 // official files embedded in the module (the snapshot of package
 // indiapost/snapshot), or a folder holding files of the same names, read,
 // cleaned and indexed in memory behind the directory use cases (lookups,
-// office details, villages, states and districts, search, batches, offices
-// near a point, the dataset's description) and the geocoder (the offices
-// serving a point, by its DIGIPIN).
+// office details, villages, states and districts, search, autocomplete as
+// the user types, batches, offices near a point, the dataset's description)
+// and the geocoder (the offices serving a point, by its DIGIPIN).
 //
 //	dir, err := postaldir.Open(ctx)
 //	pin, offices, err := dir.Lookup(ctx, "110001")
 //	near, err := dir.Geocoder.Nearest(ctx, geo.Point{Lat: 28.63, Lon: 77.22}, 3)
+//	suggestions, err := dir.Autocomplete(ctx, "conaught pl", 10, nil)
 //
 // It is the one package outside cmd that wires adapters (memory and
 // indiapost); it links no HTTP framework, SQL driver or fx. Loading the

@@ -1001,6 +1001,72 @@ func (e RunDataResult) Valid() bool {
 	}
 }
 
+// Defines values for SuggestionMatchField.
+const (
+	District SuggestionMatchField = "district"
+	Name     SuggestionMatchField = "name"
+	Pincode  SuggestionMatchField = "pincode"
+)
+
+// Valid indicates whether the value is a known member of the SuggestionMatchField enum.
+func (e SuggestionMatchField) Valid() bool {
+	switch e {
+	case District:
+		return true
+	case Name:
+		return true
+	case Pincode:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SuggestionMatchKind.
+const (
+	SuggestionMatchKindExact  SuggestionMatchKind = "exact"
+	SuggestionMatchKindFuzzy  SuggestionMatchKind = "fuzzy"
+	SuggestionMatchKindPrefix SuggestionMatchKind = "prefix"
+	SuggestionMatchKindWord   SuggestionMatchKind = "word"
+)
+
+// Valid indicates whether the value is a known member of the SuggestionMatchKind enum.
+func (e SuggestionMatchKind) Valid() bool {
+	switch e {
+	case SuggestionMatchKindExact:
+		return true
+	case SuggestionMatchKindFuzzy:
+		return true
+	case SuggestionMatchKindPrefix:
+		return true
+	case SuggestionMatchKindWord:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SuggestionOfficeBranchType.
+const (
+	SuggestionOfficeBranchTypeBranchOffice SuggestionOfficeBranchType = "Branch Office"
+	SuggestionOfficeBranchTypeHeadOffice   SuggestionOfficeBranchType = "Head Office"
+	SuggestionOfficeBranchTypeSubOffice    SuggestionOfficeBranchType = "Sub Office"
+)
+
+// Valid indicates whether the value is a known member of the SuggestionOfficeBranchType enum.
+func (e SuggestionOfficeBranchType) Valid() bool {
+	switch e {
+	case SuggestionOfficeBranchTypeBranchOffice:
+		return true
+	case SuggestionOfficeBranchTypeHeadOffice:
+		return true
+	case SuggestionOfficeBranchTypeSubOffice:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListMyReviewsParamsSortBy.
 const (
 	ListMyReviewsParamsSortByCreatedAt ListMyReviewsParamsSortBy = "created_at"
@@ -1569,6 +1635,14 @@ type AiAccessData struct {
 
 // AiAccessDataPurpose training: collects data to train models; search: an AI search index; user: fetches pages a user asked an assistant about.
 type AiAccessDataPurpose string
+
+// AutocompleteData defines model for AutocompleteData.
+type AutocompleteData struct {
+	Query string `json:"query"`
+
+	// Suggestions Best first.
+	Suggestions []SuggestionData `json:"suggestions"`
+}
 
 // BatchDataDecodeData defines model for BatchDataDecodeData.
 type BatchDataDecodeData struct {
@@ -2337,6 +2411,14 @@ type EncodeInputBody struct {
 // EnvelopeAccountData defines model for EnvelopeAccountData.
 type EnvelopeAccountData struct {
 	Data AccountData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
+// EnvelopeAutocompleteData defines model for EnvelopeAutocompleteData.
+type EnvelopeAutocompleteData struct {
+	Data AutocompleteData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
@@ -3455,6 +3537,56 @@ type StatesData struct {
 	Total  int64       `json:"total"`
 }
 
+// SuggestionData defines model for SuggestionData.
+type SuggestionData struct {
+	// DistanceKm From latitude / longitude; null without them or when the office has no location.
+	DistanceKm *float64         `json:"distance_km"`
+	Matched    SuggestionMatch  `json:"matched"`
+	Office     SuggestionOffice `json:"office"`
+}
+
+// SuggestionMatch defines model for SuggestionMatch.
+type SuggestionMatch struct {
+	// Edits Typing errors forgiven (insertions, deletions, substitutions, transpositions of adjacent letters); 0 unless fuzzy.
+	Edits int64 `json:"edits"`
+
+	// Field What matched: the office's name, its pincode, or its district's name (LGD or India Post's spelling).
+	Field SuggestionMatchField `json:"field"`
+
+	// Kind exact: equals the query; prefix: starts with it; word: a later word starts with it; fuzzy: as word or prefix, with typing errors forgiven.
+	Kind SuggestionMatchKind `json:"kind"`
+
+	// Text The matched name, district or pincode, as published.
+	Text string `json:"text"`
+}
+
+// SuggestionMatchField What matched: the office's name, its pincode, or its district's name (LGD or India Post's spelling).
+type SuggestionMatchField string
+
+// SuggestionMatchKind exact: equals the query; prefix: starts with it; word: a later word starts with it; fuzzy: as word or prefix, with typing errors forgiven.
+type SuggestionMatchKind string
+
+// SuggestionOffice defines model for SuggestionOffice.
+type SuggestionOffice struct {
+	BranchType SuggestionOfficeBranchType `json:"branch_type"`
+
+	// District LGD name; null when unknown.
+	District *string `json:"district"`
+
+	// Id Stable for a dataset release; GET /api/v1/offices/{id} has the whole record.
+	Id      int64  `json:"id"`
+	Pincode string `json:"pincode"`
+
+	// PostOffice Name as published.
+	PostOffice string `json:"post_office"`
+
+	// State LGD name; null when unknown.
+	State *string `json:"state"`
+}
+
+// SuggestionOfficeBranchType defines model for SuggestionOffice.BranchType.
+type SuggestionOfficeBranchType string
+
 // TokenData defines model for TokenData.
 type TokenData struct {
 	Key KeyData `json:"key"`
@@ -3715,6 +3847,21 @@ type DistrictPincodesParams struct {
 
 	// PerPage Items per page, 1 to 100.
 	PerPage *int64 `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
+// PincodeAutocompleteParams defines parameters for PincodeAutocomplete.
+type PincodeAutocompleteParams struct {
+	// Q What the user typed so far: part of an office name, a district name, or a pincode prefix. Case, spacing, punctuation and the office-type suffix (B.O, S.O, H.O, GPO) are ignored.
+	Q string `form:"q" json:"q"`
+
+	// Limit Most suggestions returned, 1 to 50.
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Latitude Optional, with longitude: at equal match, nearer offices come first. Decimal degrees, -90 to 90.
+	Latitude *float64 `form:"latitude,omitempty" json:"latitude,omitempty"`
+
+	// Longitude Optional, with latitude. Decimal degrees, -180 to 180.
+	Longitude *float64 `form:"longitude,omitempty" json:"longitude,omitempty"`
 }
 
 // PincodeNearbyParams defines parameters for PincodeNearby.
@@ -4364,6 +4511,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/login (the `Login` operationId).
 	LoginWithFormdataBody(ctx context.Context, body LoginFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PincodeAutocomplete Suggest post offices as the user types
+	//
+	// Suggestions over office names, district names and pincode prefixes, forgiving typing errors: one edit in a word of 4 to 7 letters, two from 8 (an edit is an insertion, a deletion, a substitution or a transposition of adjacent letters), and ignoring case, spacing ("ramnagar" finds "Ram Nagar"), punctuation and the office-type suffix; an unfinished suffix at the end ("Bagalur S") is ignored too. Ranked: exact, then prefix, then word (a later word of the name starts with the query), then fuzzy; at equal match fewer edits, name and pincode matches before district matches, head and sub offices before branch offices, nearer offices first when latitude and longitude are given, then shorter names, then by name. A district match suggests the district's offices. 422 on each bad field (q, limit, latitude, longitude).
+	//
+	// Corresponds with GET /api/v1/pincodes/autocomplete (the `PincodeAutocomplete` operationId).
+	PincodeAutocomplete(ctx context.Context, params *PincodeAutocompleteParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PincodeBatchWithBody Look up up to 100 pincodes
 	//
@@ -5419,6 +5573,23 @@ func (c *Client) Login(ctx context.Context, body LoginJSONRequestBody, reqEditor
 // Corresponds with POST /api/v1/login (the `Login` operationId).
 func (c *Client) LoginWithFormdataBody(ctx context.Context, body LoginFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLoginRequestWithFormdataBody(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PincodeAutocomplete Suggest post offices as the user types
+//
+// Suggestions over office names, district names and pincode prefixes, forgiving typing errors: one edit in a word of 4 to 7 letters, two from 8 (an edit is an insertion, a deletion, a substitution or a transposition of adjacent letters), and ignoring case, spacing ("ramnagar" finds "Ram Nagar"), punctuation and the office-type suffix; an unfinished suffix at the end ("Bagalur S") is ignored too. Ranked: exact, then prefix, then word (a later word of the name starts with the query), then fuzzy; at equal match fewer edits, name and pincode matches before district matches, head and sub offices before branch offices, nearer offices first when latitude and longitude are given, then shorter names, then by name. A district match suggests the district's offices. 422 on each bad field (q, limit, latitude, longitude).
+//
+// Corresponds with GET /api/v1/pincodes/autocomplete (the `PincodeAutocomplete` operationId).
+func (c *Client) PincodeAutocomplete(ctx context.Context, params *PincodeAutocompleteParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPincodeAutocompleteRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7799,6 +7970,92 @@ func NewLoginRequestWithBody(server string, contentType string, body io.Reader) 
 	return req, nil
 }
 
+// NewPincodeAutocompleteRequest constructs an http.Request for the PincodeAutocomplete method
+func NewPincodeAutocompleteRequest(server string, params *PincodeAutocompleteParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/pincodes/autocomplete")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "q", params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Latitude != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "latitude", *params.Latitude, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Longitude != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "longitude", *params.Longitude, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewPincodeBatchRequest calls the generic PincodeBatch builder with application/json body
 func NewPincodeBatchRequest(server string, body PincodeBatchJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -9937,6 +10194,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/login (the `Login` operationId).
 	LoginWithFormdataBodyWithResponse(ctx context.Context, body LoginFormdataRequestBody, reqEditors ...RequestEditorFn) (*LoginResponse, error)
 
+	// PincodeAutocompleteWithResponse Suggest post offices as the user types
+	//
+	// Suggestions over office names, district names and pincode prefixes, forgiving typing errors: one edit in a word of 4 to 7 letters, two from 8 (an edit is an insertion, a deletion, a substitution or a transposition of adjacent letters), and ignoring case, spacing ("ramnagar" finds "Ram Nagar"), punctuation and the office-type suffix; an unfinished suffix at the end ("Bagalur S") is ignored too. Ranked: exact, then prefix, then word (a later word of the name starts with the query), then fuzzy; at equal match fewer edits, name and pincode matches before district matches, head and sub offices before branch offices, nearer offices first when latitude and longitude are given, then shorter names, then by name. A district match suggests the district's offices. 422 on each bad field (q, limit, latitude, longitude).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/pincodes/autocomplete (the `PincodeAutocomplete` operationId).
+	PincodeAutocompleteWithResponse(ctx context.Context, params *PincodeAutocompleteParams, reqEditors ...RequestEditorFn) (*PincodeAutocompleteResponse, error)
+
 	// PincodeBatchWithBodyWithResponse Look up up to 100 pincodes
 	//
 	// JSON only. Each pincode is found, not_found or invalid; more than 100 is 413.
@@ -11642,6 +11908,54 @@ func (r LoginResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LoginResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PincodeAutocompleteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeAutocompleteData
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorBody
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PincodeAutocompleteResponse) GetJSON200() *EnvelopeAutocompleteData {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PincodeAutocompleteResponse) GetJSONDefault() *ErrorBody {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PincodeAutocompleteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PincodeAutocompleteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PincodeAutocompleteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PincodeAutocompleteResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13634,6 +13948,21 @@ func (c *ClientWithResponses) LoginWithFormdataBodyWithResponse(ctx context.Cont
 	return ParseLoginResponse(rsp)
 }
 
+// PincodeAutocompleteWithResponse Suggest post offices as the user types
+//
+// Suggestions over office names, district names and pincode prefixes, forgiving typing errors: one edit in a word of 4 to 7 letters, two from 8 (an edit is an insertion, a deletion, a substitution or a transposition of adjacent letters), and ignoring case, spacing ("ramnagar" finds "Ram Nagar"), punctuation and the office-type suffix; an unfinished suffix at the end ("Bagalur S") is ignored too. Ranked: exact, then prefix, then word (a later word of the name starts with the query), then fuzzy; at equal match fewer edits, name and pincode matches before district matches, head and sub offices before branch offices, nearer offices first when latitude and longitude are given, then shorter names, then by name. A district match suggests the district's offices. 422 on each bad field (q, limit, latitude, longitude).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/pincodes/autocomplete (the `PincodeAutocomplete` operationId).
+func (c *ClientWithResponses) PincodeAutocompleteWithResponse(ctx context.Context, params *PincodeAutocompleteParams, reqEditors ...RequestEditorFn) (*PincodeAutocompleteResponse, error) {
+	rsp, err := c.PincodeAutocomplete(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePincodeAutocompleteResponse(rsp)
+}
+
 // PincodeBatchWithBodyWithResponse Look up up to 100 pincodes
 //
 // JSON only. Each pincode is found, not_found or invalid; more than 100 is 413.
@@ -15165,6 +15494,39 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest EnvelopeTokenData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePincodeAutocompleteResponse parses an HTTP response from a PincodeAutocompleteWithResponse call
+func ParsePincodeAutocompleteResponse(rsp *http.Response) (*PincodeAutocompleteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PincodeAutocompleteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeAutocompleteData
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
