@@ -29,7 +29,7 @@ const (
 )
 
 type pincodeArgs struct {
-	Pincode string `json:"pincode" jsonschema:"The 6-digit Indian PIN code, e.g. 110001 (spaces allowed: 110 001)."`
+	Pincode string `json:"pincode" jsonschema:"The 6-digit Indian PIN code, e.g. 110001."`
 }
 
 type pincodeResult struct {
