@@ -16,16 +16,16 @@ import (
 // Bounds this transport sets on arguments (the use cases leave them to
 // each transport); the HTTP API's.
 const (
-	maxText          = 100 // characters of a query, point or name filter
-	maxOfficeName    = 200
-	maxPerPage       = 100
-	defaultRadiusKm  = 10
-	maxRadiusKm      = 100
-	defaultNearby    = 5
-	maxNearby        = 50
-	defaultNearest   = 3
-	maxNearest       = 10
-	minRadiusKm      = 0.1
+	maxText         = 100 // characters of a query, point or name filter
+	maxOfficeName   = 200
+	maxPerPage      = 100
+	defaultRadiusKm = 10
+	maxRadiusKm     = 100
+	defaultNearby   = 5
+	maxNearby       = 50
+	defaultNearest  = 3
+	maxNearest      = 10
+	minRadiusKm     = 0.1
 )
 
 type pincodeArgs struct {

@@ -84,4 +84,3 @@ func jsonResource(uri string, v any) (*sdk.ReadResourceResult, error) {
 	}
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
 }
-

@@ -81,9 +81,9 @@ var mcpOverHTTP = fx.Options(
 	fx.Provide(edgeAuthenticator),
 	mcpfx.Module,
 	mcpfx.HTTP,
-	fx.Provide(httpapifx.AsMount(fx.Annotate(func(h http.Handler) httpapifx.Mount {
+	fx.Provide(fx.Annotate(func(h http.Handler) httpapifx.Mount {
 		return httpapifx.Mount{Pattern: mcpPath, Handler: h}
-	}, fx.ParamTags(`name:"mcp"`)))),
+	}, fx.ParamTags(`name:"mcp"`), fx.ResultTags(httpapifx.MountGroup))),
 )
 
 // edgeAuthenticator verifies keys as the API does: the edge's verdict on

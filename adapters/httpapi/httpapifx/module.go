@@ -123,14 +123,14 @@ type serverParams struct {
 // Mount is a handler of another transport (such as MCP) that the server
 // serves at Pattern beside the API, behind the same edge: request ids,
 // logs, metrics, rate limits and the verification of Bearer keys. A part
-// of the graph adds one to the "httpapi_mounts" value group (AsMount).
+// of the graph adds one to the value group MountGroup names.
 type Mount struct {
 	Pattern string
 	Handler http.Handler
 }
 
-// AsMount annotates a constructor of a Mount for the server's group.
-func AsMount(f any) any { return fx.Annotate(f, fx.ResultTags(`group:"httpapi_mounts"`)) }
+// MountGroup is the result tag of a constructor of a Mount.
+const MountGroup = `group:"httpapi_mounts"`
 
 // newServer serves the mux behind the edge middleware, with /metrics
 // unless it has a listener of its own, and the graph's Mounts.
