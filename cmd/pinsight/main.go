@@ -1,6 +1,7 @@
 // Command pinsight runs the Pinsight server and its operator tools.
 //
 //	pinsight serve                  run the HTTP API (storage: the SQLite file pinsight.db by default)
+//	pinsight mcp [--api-key K]      serve the MCP tools over stdio, for an AI assistant
 //	pinsight migrate                apply the database migrations
 //	pinsight import                 load the India Post files into Postgres (Postgres storage only)
 //	pinsight user create --email E  create a key-only user and print an API key
@@ -48,6 +49,6 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCmd(), newWorkerCmd(), newMigrateCmd(), newImportCmd(), newUserCmd(), newDigipinCmd(), newHealthcheckCmd())
+	root.AddCommand(newServeCmd(), newWorkerCmd(), newMigrateCmd(), newImportCmd(), newUserCmd(), newDigipinCmd(), newHealthcheckCmd(), newMCPCmd())
 	return root
 }

@@ -36,6 +36,7 @@ type serveConfig struct {
 	StartTimeout    time.Duration
 	Tracing         tracingConfig
 	PprofAddr       string
+	MCP             bool
 }
 
 func newServeCmd() *cobra.Command { return serveCommand(serve) }
@@ -78,6 +79,7 @@ func serveCommand(run func(context.Context, serveConfig) error) *cobra.Command {
 	f.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
 	tracingFlags(f, &cfg.Tracing)
 	f.StringVar(&cfg.HTTP.MetricsAddr, "metrics-addr", "", "address of a separate listener serving /metrics, which --addr then does not serve: in production, a private one (e.g. 127.0.0.1:9090 or an internal interface); empty: /metrics on --addr, public")
+	f.BoolVar(&cfg.MCP, "mcp", false, "also serve the MCP tools (streamable HTTP) at /mcp, behind the same rate limits and API keys")
 	f.StringVar(&cfg.PprofAddr, "pprof-addr", "", "address of a separate listener serving Go's profiler at /debug/pprof/ (e.g. 127.0.0.1:6060); empty: none")
 	documentEnv(cmd)
 	return cmd

@@ -25,6 +25,10 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 	if err != nil {
 		return nil, err
 	}
+	mcp := fx.Options()
+	if cfg.MCP {
+		mcp = mcpOverHTTP
+	}
 	return fx.Options(
 		core,
 		fx.Supply(cfg.HTTP),
@@ -36,6 +40,7 @@ func options(cfg serveConfig, log *slog.Logger) (fx.Option, error) {
 		fx.Decorate(withVersion),
 		bounds,
 		pprofOptions(cfg.PprofAddr),
+		mcp,
 	), nil
 }
 

@@ -91,6 +91,7 @@ func TestArchitecture(t *testing.T) {
 			}
 		}
 		checkFx(t, p)
+		checkMCPDeps(t, p, standard)
 	}
 	checkLibraryDeps(t, project)
 	var fxPackages []string
@@ -99,7 +100,7 @@ func TestArchitecture(t *testing.T) {
 			fxPackages = append(fxPackages, rel(p.ImportPath))
 		}
 	}
-	for _, want := range []string{"app/appfx", "adapters/memory/memoryfx", "adapters/sqlite/sqlitefx", "adapters/postgres/postgresfx", "adapters/httpapi/httpapifx", "adapters/fetch/fetchfx", "adapters/redis/redisfx"} {
+	for _, want := range []string{"app/appfx", "adapters/memory/memoryfx", "adapters/sqlite/sqlitefx", "adapters/postgres/postgresfx", "adapters/httpapi/httpapifx", "adapters/fetch/fetchfx", "adapters/redis/redisfx", "adapters/mcp/mcpfx"} {
 		if !slices.Contains(fxPackages, want) {
 			t.Errorf("fx package %s not found (found: %v)", want, fxPackages)
 		}
@@ -129,6 +130,8 @@ func forbiddenImport(from, to string) string {
 		return "" // the SQL adapters share River's glue: the queue is theirs, on their *sql.Tx
 	case (under(from, "adapters/sqlite") || under(from, "adapters/postgres")) && under(to, "adapters/sqlstore"):
 		return "" // the SQL engines share one bun store: the storage ports written once, handed each engine's handles
+	case under(from, "adapters/mcp") && !isFx(from) && !(under(to, "app") || under(to, "domain") || under(to, "ports") || under(to, "digipin") || under(to, "geo")):
+		return "the MCP transport imports only app/..., domain/..., ports, digipin and geo of the project (and its SDK)"
 	case under(from, "adapters") && under(to, "adapters") && adapterOf(from) != adapterOf(to):
 		return "an adapter never imports another adapter"
 	case !under(from, "cmd") && !under(from, "tests") && under(to, "cmd"):
@@ -254,6 +257,14 @@ func TestForbiddenImportRules(t *testing.T) {
 		{"adapters/memory", "cmd/pinsight", false},
 		{"cmd/pinsight", "adapters/memory", true},
 		{"adapters/fetch/audit", "adapters/fetch", true},
+		{"adapters/mcp", "app/reports", true},
+		{"adapters/mcp", "domain/fault", true},
+		{"adapters/mcp", "digipin", true},
+		{"adapters/mcp", "adapters/httpapi/middleware", false},
+		{"adapters/mcp", "adapters/memory", false},
+		{"adapters/mcp", "cmd/pinsight", false},
+		{"adapters/mcp/mcpfx", "adapters/mcp", true},
+		{"adapters/mcp/mcpfx", "adapters/httpapi/httpapifx", false},
 	}
 	for _, tt := range tests {
 		if got := forbiddenImport(m(tt.from), m(tt.to)) == ""; got != tt.allowed {
@@ -268,5 +279,24 @@ func TestForbiddenImportRules(t *testing.T) {
 	}
 	if !within("go.uber.org/fx/fxevent", fxModules) || within("go.uber.org/fxx", fxModules) || !within("github.com/moby/moby/client", forbiddenInLibrary) {
 		t.Error("within matches the wrong paths")
+	}
+}
+
+// mcpSDK are the modules the MCP transport may import beyond the standard
+// library and the project: the official SDK and the schema library its
+// tool schemas are written in.
+var mcpSDK = []string{"github.com/modelcontextprotocol/go-sdk", "github.com/google/jsonschema-go"}
+
+// checkMCPDeps: the MCP transport (adapters/mcp, its fx package aside)
+// imports nothing outside the standard library, the project and its SDK.
+func checkMCPDeps(t *testing.T, p pkg, standard map[string]bool) {
+	t.Helper()
+	if !under(p.ImportPath, "adapters/mcp") || isFx(p.ImportPath) {
+		return
+	}
+	for _, imp := range p.Imports {
+		if !standard[imp] && !strings.HasPrefix(imp, module) && !within(imp, mcpSDK) {
+			t.Errorf("%s imports %s: the MCP transport imports only the project's core and its SDK", rel(p.ImportPath), imp)
+		}
 	}
 }

@@ -121,13 +121,29 @@ type serverParams struct {
 	Limiter ports.RateLimiter
 	Routes  httpapi.Routes
 	Tracer  trace.TracerProvider `optional:"true"`
+	Mounts  []Mount              `group:"httpapi_mounts"`
 }
 
+// Mount is a handler of another transport (such as MCP) that the server
+// serves at Pattern beside the API, behind the same edge: request ids,
+// logs, metrics, rate limits and the verification of Bearer keys. A part
+// of the graph adds one to the value group MountGroup names.
+type Mount struct {
+	Pattern string
+	Handler http.Handler
+}
+
+// MountGroup is the result tag of a constructor of a Mount.
+const MountGroup = `group:"httpapi_mounts"`
+
 // newServer serves the mux behind the edge middleware, with /metrics
-// unless it has a listener of its own.
+// unless it has a listener of its own, and the graph's Mounts.
 func newServer(p serverParams) *httpapi.Server {
 	if p.Config.MetricsAddr == "" {
 		p.Mux.Handle("GET /metrics", p.Metrics)
+	}
+	for _, m := range p.Mounts {
+		p.Mux.Handle(m.Pattern, m.Handler)
 	}
 	o := edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, p.Routes)
 	o.Tracer = p.Tracer

@@ -1,0 +1,65 @@
+package mcp_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pinsight/pinsight/adapters/mcp"
+)
+
+// bearer adds an Authorization header to every request.
+type bearer struct{ key string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.key)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// connectHTTP connects a client to srv, sending key ("" none).
+func connectHTTP(t *testing.T, url, key string) (*sdk.ClientSession, error) {
+	t.Helper()
+	tr := &sdk.StreamableClientTransport{Endpoint: url}
+	if key != "" {
+		tr.HTTPClient = &http.Client{Transport: bearer{key}}
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), tr, nil)
+	if err == nil {
+		t.Cleanup(func() { _ = cs.Close() })
+	}
+	return cs, err
+}
+
+// TestHandlerKeys: over streamable HTTP, a request's Bearer key reaches
+// the tools; without one only the public tools answer; a refused key is
+// refused at the door.
+func TestHandlerKeys(t *testing.T) {
+	f := newFixture(t)
+	o := f.options("")
+	srv := httptest.NewServer(mcp.Handler(mcp.New(o), o.Authenticate))
+	t.Cleanup(srv.Close)
+
+	cs, err := connectHTTP(t, srv.URL, f.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := listTools(t, cs)
+	mustSucceed(t, cs, tools, "analyse_url", map[string]any{"url": "https://example.com/http"}, nil)
+	mustSucceed(t, cs, tools, "pincode_lookup", map[string]any{"pincode": "110001"}, nil)
+
+	anon, err := connectHTTP(t, srv.URL, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSucceed(t, anon, tools, "pincode_lookup", map[string]any{"pincode": "110001"}, nil)
+	mustFail(t, anon, "list_reports", nil, "unauthorized")
+
+	if _, err := connectHTTP(t, srv.URL, "wrong-key"); err == nil || !strings.Contains(err.Error(), "401") && !strings.Contains(strings.ToLower(err.Error()), "unauthorized") {
+		t.Errorf("a refused key connected: %v", err)
+	}
+}
