@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,6 +70,27 @@ type searchResult struct {
 	Query   string   `json:"query"`
 	Results []office `json:"results"`
 	Meta    pageMeta `json:"meta"`
+}
+
+type autocompleteArgs struct {
+	Q         string   `json:"q" jsonschema:"What the user typed so far: part of an office name, a district name, or a PIN code's first digits. Typing errors, case, spacing and the B.O / S.O / H.O suffix are forgiven."`
+	Limit     int      `json:"limit,omitempty" jsonschema:"Most suggestions, 1 to 50; default 10."`
+	Latitude  *float64 `json:"latitude,omitempty" jsonschema:"Optional, with longitude: at equal match nearer offices come first."`
+	Longitude *float64 `json:"longitude,omitempty" jsonschema:"Optional, with latitude."`
+}
+
+type suggestion struct {
+	Office     office   `json:"office"`
+	Field      string   `json:"matched_field" jsonschema:"What matched: name, pincode or district."`
+	Kind       string   `json:"match_kind" jsonschema:"exact, prefix, word or fuzzy."`
+	Text       string   `json:"matched_text" jsonschema:"The matched name, district or PIN code, as published."`
+	Edits      int      `json:"edits" jsonschema:"Typing errors forgiven; 0 unless fuzzy."`
+	DistanceKm *float64 `json:"distance_km" jsonschema:"From the given point; null without one or when the office has no location."`
+}
+
+type autocompleteResult struct {
+	Query       string       `json:"query"`
+	Suggestions []suggestion `json:"suggestions" jsonschema:"Best first."`
 }
 
 type statesArgs struct {
@@ -183,6 +205,42 @@ func (t *tools) addPostal(s *sdk.Server) {
 			out := searchResult{Query: in.Q, Results: officesOf(res.Items), Meta: metaOf(res.Page, res.Total)}
 			return out, fmt.Sprintf("%d offices match %q; page %d of %d: %s", res.Total, in.Q, out.Meta.CurrentPage,
 				out.Meta.LastPage, officeNames(res.Items, 5)), nil
+		})
+	addTool(s, t, &sdk.Tool{Name: "autocomplete_offices", Title: "Suggest post offices as the user types", Annotations: readOnly,
+		Description: "Suggest post offices for a partial or misspelt name, district or PIN prefix (one typing error forgiven in " +
+			"a word of 4 to 7 letters, two from 8), best first: exact, prefix, word, then fuzzy matches; head and sub offices " +
+			"before branch offices; nearer first with a point. Use it when the user's spelling is uncertain; search_offices pages " +
+			"through exact and prefix matches."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in autocompleteArgs) (autocompleteResult, string, error) {
+			bad := argErrors{}
+			addErr(bad, checkLen("q", in.Q, maxText))
+			var near *geo.Point
+			switch {
+			case in.Latitude != nil && in.Longitude != nil:
+				near = &geo.Point{Lat: *in.Latitude, Lon: *in.Longitude}
+			case in.Latitude != nil:
+				bad.add("longitude", "is required with latitude")
+			case in.Longitude != nil:
+				bad.add("latitude", "is required with longitude")
+			}
+			if err := bad.err(); err != nil {
+				return autocompleteResult{}, "", err
+			}
+			res, err := dir.Autocomplete(ctx, in.Q, in.Limit, near)
+			if err != nil {
+				return autocompleteResult{}, "", err
+			}
+			out := autocompleteResult{Query: in.Q, Suggestions: make([]suggestion, len(res))}
+			offices := make([]postal.PostOffice, len(res))
+			for i, sg := range res {
+				out.Suggestions[i] = suggestion{Office: officeOf(sg.Office), Field: string(sg.Field), Kind: string(sg.Kind), Text: sg.Text, Edits: sg.Edits}
+				if sg.DistanceKm >= 0 {
+					km := math.Round(sg.DistanceKm*1000) / 1000
+					out.Suggestions[i].DistanceKm = &km
+				}
+				offices[i] = sg.Office
+			}
+			return out, fmt.Sprintf("%d suggestions for %q: %s", len(res), in.Q, officeNames(offices, 5)), nil
 		})
 	addTool(s, t, &sdk.Tool{Name: "list_states", Title: "States and union territories", Annotations: readOnly,
 		Description: "India's states and union territories with their LGD codes and counts of districts, PIN codes and post offices."},

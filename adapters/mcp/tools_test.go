@@ -18,7 +18,7 @@ import (
 
 var (
 	publicTools = []string{"digipin_decode", "digipin_encode", "digipin_nearest", "digipin_validate", "list_districts",
-		"list_states", "nearby_offices", "office_details", "pincode_lookup", "search_offices"}
+		"list_states", "nearby_offices", "office_details", "pincode_lookup", "search_offices", "autocomplete_offices"}
 	keyTools = []string{"analyse_url", "get_report", "list_reports"}
 )
 
@@ -123,6 +123,20 @@ func TestPostalTools(t *testing.T) {
 	mustSucceed(t, cs, tools, "search_offices", map[string]any{"q": "11000", "per_page": 5}, &search)
 	if search.Meta.Total == 0 || len(search.Results) != 5 || search.Meta.PerPage != 5 || !strings.HasPrefix(search.Results[0].Pincode, "11000") {
 		t.Errorf("search_offices = %+v", search)
+	}
+
+	var suggest struct {
+		Suggestions []struct {
+			Office struct {
+				Pincode string `json:"pincode"`
+			} `json:"office"`
+			Kind  string `json:"match_kind"`
+			Edits int    `json:"edits"`
+		} `json:"suggestions"`
+	}
+	mustSucceed(t, cs, tools, "autocomplete_offices", map[string]any{"q": "conaught place", "limit": 3}, &suggest)
+	if len(suggest.Suggestions) == 0 || suggest.Suggestions[0].Office.Pincode != "110001" || suggest.Suggestions[0].Kind != "fuzzy" {
+		t.Errorf("autocomplete_offices of a misspelt Connaught Place = %+v", suggest)
 	}
 
 	var states struct {
@@ -287,6 +301,10 @@ func TestErrorKinds(t *testing.T) {
 	e = mustFail(t, cs, "search_offices", map[string]any{"q": "delhi", "per_page": 1000}, "invalid_argument")
 	if len(e.Arguments["per_page"]) == 0 {
 		t.Errorf("per_page 1000: %+v", e)
+	}
+	e = mustFail(t, cs, "autocomplete_offices", map[string]any{"q": "delhi", "latitude": 28.6}, "invalid_argument")
+	if len(e.Arguments["longitude"]) == 0 {
+		t.Errorf("latitude without longitude: %+v", e)
 	}
 	e = mustFail(t, cs, "analyse_url", map[string]any{"url": "https://quota.test/"}, "rate_limited")
 	if e.RetryAfterSeconds != 5400 {
