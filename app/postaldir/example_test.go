@@ -66,7 +66,9 @@ func ExamplePostal_BulkPincodes() {
 		return
 	}
 	in := strings.NewReader("pincode\n110001\n11000A\n999999\n")
-	sum, err := dir.BulkPincodes(ctx, in, os.Stdout, bulk.CSV, bulk.Options{})
+	var out strings.Builder
+	sum, err := dir.BulkPincodes(ctx, in, &out, bulk.CSV, bulk.Options{})
+	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n")) // CSV answers end lines with CRLF
 	fmt.Println(sum.Rows, sum.Found, sum.NotFound, sum.Invalid, err)
 	// Output:
 	// line,pincode,status,offices,head_office,district,state,latitude,longitude,error
