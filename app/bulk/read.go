@@ -214,17 +214,18 @@ func (s *jsonSource) next(r *record) error {
 // parse reads one non-blank line into r.
 func (s *jsonSource) parse(b []byte, r *record) error {
 	*r = record{line: s.line}
-	if !json.Valid(b) {
-		return malformed(s.line, "not valid JSON")
-	}
 	if b[0] != '{' {
+		if !json.Valid(b) {
+			return malformed(s.line, "not valid JSON")
+		}
 		return malformed(s.line, "not a JSON object")
 	}
 	var row jsonRow
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&row); err != nil {
-		r.err = strings.TrimPrefix(err.Error(), "json: ") + ": expected " + names(s.allowedList())
+	if err := json.Unmarshal(b, &row); err != nil {
+		return malformed(s.line, "not valid JSON")
+	}
+	if key, ok := s.unknownKey(b); ok {
+		r.err = "unknown field " + strconv.Quote(key) + ": expected " + names(s.allowedList())
 		return nil
 	}
 	for f, raw := range [nFields]json.RawMessage{row.Pincode, row.Latitude, row.Longitude, row.Digipin} {
@@ -245,6 +246,52 @@ func (s *jsonSource) parse(b []byte, r *record) error {
 	return nil
 }
 
+// unknownKey returns the first key of the valid JSON object b that names
+// no field (as json.Unmarshal matches them: ignoring case).
+func (s *jsonSource) unknownKey(b []byte) (string, bool) {
+	depth, expectKey := 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '"':
+			j := i + 1
+			for ; j < len(b) && b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					j++
+				}
+			}
+			if depth == 1 && expectKey {
+				if key := b[i+1 : j]; !known(key) {
+					var name string
+					if json.Unmarshal(b[i:j+1], &name) != nil {
+						name = string(key)
+					}
+					return name, true
+				}
+				expectKey = false
+			}
+			i = j
+		case '{', '[':
+			depth++
+			expectKey = depth == 1
+		case '}', ']':
+			depth--
+		case ',':
+			expectKey = depth == 1
+		}
+	}
+	return "", false
+}
+
+// known reports whether a raw key names a field.
+func known(key []byte) bool {
+	for _, n := range fieldNames {
+		if bytes.EqualFold(key, []byte(n)) {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *jsonSource) allowedList() []int {
 	var out []int
 	for f, ok := range s.allowed {
@@ -258,6 +305,8 @@ func (s *jsonSource) allowedList() []int {
 // scalar is the text of a JSON string or number.
 func scalar(raw json.RawMessage) (string, bool) {
 	switch {
+	case raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0:
+		return string(raw[1 : len(raw)-1]), true
 	case raw[0] == '"':
 		var s string
 		err := json.Unmarshal(raw, &s)
