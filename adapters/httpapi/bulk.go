@@ -125,7 +125,8 @@ func serveBulk(api huma.API, hctx huma.Context, fn bulkFunc) {
 		format = bulk.CSV
 	case ndjsonType, jsonlType:
 	default:
-		_ = huma.WriteErr(api, hctx, http.StatusUnsupportedMediaType, "unsupported Content-Type "+strconv.Quote(mt)+
+		_, w := humago.Unwrap(hctx) // the envelope's own 415 message names JSON: this one names the file types
+		middleware.WriteError(w, http.StatusUnsupportedMediaType, "unsupported Content-Type "+strconv.Quote(mt)+
 			": send text/csv, application/x-ndjson or application/jsonl")
 		return
 	}
@@ -190,7 +191,7 @@ func writeBulkError(api huma.API, hctx huma.Context, err error) {
 }
 
 // lineField names a line of a file in an error envelope's errors.
-func lineField(line int) string { return "body.line[" + strconv.Itoa(line) + "]" }
+func lineField(line int) string { return "line[" + strconv.Itoa(line) + "]" }
 
 // rateLimitedError stops a file whose rows went beyond the quota.
 type rateLimitedError struct{ retryAfter time.Duration }

@@ -23,8 +23,8 @@ type Format int
 
 // Formats.
 const (
-	CSV        Format = iota // RFC 4180, a header row first; answers with CRLF line ends
-	JSONLines                // one JSON object per line; blank lines are skipped
+	CSV       Format = iota // RFC 4180, a header row first; answers with CRLF line ends
+	JSONLines               // one JSON object per line; blank lines are skipped
 )
 
 // Defaults of Options.

@@ -109,7 +109,9 @@ func BenchmarkDigipin(b *testing.B) {
 	for _, size := range sizes {
 		b.Run("csv/"+size.name, func(b *testing.B) {
 			benchFile(b, size.rows, bulk.CSV, "latitude,longitude\n", func(i int) string { lat, lon := point(i); return lat + "," + lon },
-				func(in io.Reader) (bulk.Summary, error) { return postaldir.BulkDigipin(ctx, in, io.Discard, bulk.CSV, bulk.Options{}) })
+				func(in io.Reader) (bulk.Summary, error) {
+					return postaldir.BulkDigipin(ctx, in, io.Discard, bulk.CSV, bulk.Options{})
+				})
 		})
 		b.Run("jsonl/"+size.name, func(b *testing.B) {
 			benchFile(b, size.rows, bulk.JSONLines, "", func(i int) string {

@@ -19,7 +19,7 @@ var DigipinColumns = []string{"line", "latitude", "longitude", "digipin", "error
 // digipinRow is one row of a DIGIPIN file's answer. Coordinates are JSON
 // numbers (left out when a sent one is not a number).
 type digipinRow struct {
-	Line      int         `json:"line"`
+	Line      int     `json:"line"`
 	Latitude  jsonNum `json:"latitude,omitempty"`
 	Longitude jsonNum `json:"longitude,omitempty"`
 	Digipin   string  `json:"digipin,omitempty"`
