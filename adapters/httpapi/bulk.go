@@ -179,6 +179,8 @@ func writeBulkError(api huma.API, hctx huma.Context, err error) {
 		_ = huma.WriteErr(api, hctx, http.StatusTooManyRequests, rl.Error())
 	case errors.As(err, &ne) && ne.Timeout():
 		_ = huma.WriteErr(api, hctx, http.StatusRequestTimeout, "request body read timeout")
+	case errors.Is(err, bulk.ErrRead):
+		_ = huma.WriteErr(api, hctx, http.StatusBadRequest, "malformed file: "+fe.Error())
 	default:
 		se := toHTTP(fe.Err)
 		var status huma.StatusError

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -303,5 +304,28 @@ func TestBulkOutlivesServerTimeouts(t *testing.T) {
 	b, err := io.ReadAll(resp.Body)
 	if n := strings.Count(string(b), "\n"); err != nil || n != 2501 {
 		t.Fatalf("%d lines, err %v; ends %q", n, err, b[max(0, len(b)-100):])
+	}
+}
+
+// TestBulkBodyCut answers a body that ends before its Content-Length in
+// the envelope: 400 naming the read failure, or 499 when the server saw the
+// client leave first (the half-closed connection cancels the request).
+func TestBulkBodyCut(t *testing.T) {
+	srv := bulkServer(t, middleware.Options{})
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, _ = io.WriteString(conn, "POST /api/v1/pincodes/bulk HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 1000\r\n\r\npincode\n110001\n")
+	_ = conn.(*net.TCPConn).CloseWrite()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	cut := resp.StatusCode == http.StatusBadRequest && strings.Contains(string(b), "reading the file: unexpected EOF")
+	if gone := resp.StatusCode == 499 && strings.Contains(string(b), "client_closed_request"); !cut && !gone {
+		t.Errorf("%d %s", resp.StatusCode, b)
 	}
 }

@@ -87,6 +87,10 @@ const (
 	Stopped   Kind = "stopped"   // the store, the reader, the writer or Options.Every failed
 )
 
+// ErrRead is matched (errors.Is) by the FileError of a file whose reader
+// failed (a connection cut or timed out: the cause is wrapped too).
+var ErrRead = errors.New("bulk: reading the file")
+
 // FileError is a problem with a file as a whole: the rows from Line on
 // were not answered.
 type FileError struct {

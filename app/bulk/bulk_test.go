@@ -278,3 +278,37 @@ func TestLargeFileStreams(t *testing.T) {
 		t.Fatalf("%d rows, err %v", n, err)
 	}
 }
+
+// cutReader yields its text, then fails.
+type cutReader struct {
+	text string
+	err  error
+}
+
+func (r *cutReader) Read(p []byte) (int, error) {
+	if r.text == "" {
+		return 0, r.err
+	}
+	n := copy(p, r.text)
+	r.text = r.text[n:]
+	return n, nil
+}
+
+// TestReaderFailure stops the file at a failed read, keeping the cause.
+func TestReaderFailure(t *testing.T) {
+	cause := errors.New("connection reset")
+	for _, f := range []bulk.Format{bulk.CSV, bulk.JSONLines} {
+		in := "pincode\n800001\n"
+		if f == bulk.JSONLines {
+			in = `{"pincode":"800001"}` + "\n"
+		}
+		var out strings.Builder
+		sum, err := bulk.Pincodes(context.Background(), smallDir(t).Directory, &cutReader{in, cause}, &out, f, bulk.Options{})
+		if !errors.Is(err, bulk.ErrRead) || !errors.Is(err, cause) || sum.Rows != 1 || sum.Complete {
+			t.Errorf("format %d: %+v %v", f, sum, err)
+		}
+		if !strings.Contains(out.String(), "reading the file: connection reset") {
+			t.Errorf("format %d: no stop row: %q", f, out.String())
+		}
+	}
+}

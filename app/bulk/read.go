@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -85,7 +86,7 @@ func readErr(line int, err error) *FileError {
 	if errors.As(err, &fe) {
 		return fe
 	}
-	return stopped(line, errors.New("reading the file: "+err.Error()))
+	return &FileError{Kind: Stopped, Line: line, Message: "reading the file: " + err.Error(), Err: fmt.Errorf("%w: %w", ErrRead, err)}
 }
 
 // csvSource reads CSV rows by the columns of its header.
