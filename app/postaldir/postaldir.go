@@ -4,7 +4,8 @@
 // cleaned and indexed in memory behind the directory use cases (lookups,
 // office details, villages, states and districts, search, batches, offices
 // near a point, the dataset's description) and the geocoder (the offices
-// serving a point, by its DIGIPIN).
+// serving a point, by its DIGIPIN); BulkPincodes and BulkDigipin answer
+// files of them row by row (package bulk).
 //
 //	dir, err := postaldir.Open(ctx)
 //	pin, offices, err := dir.Lookup(ctx, "110001")
