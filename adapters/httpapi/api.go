@@ -16,7 +16,7 @@ import (
 
 // version is the API version reported in the OpenAPI document: the newest
 // version of CHANGELOG.md, which says what changed in each.
-const version = "1.8.0"
+const version = "1.9.0"
 
 // Lists are never null: every list schema the API's types produce is a
 // plain array, in both OpenAPI documents, and the handlers build empty
@@ -72,7 +72,9 @@ and when dialling). Deliveries time out after 10 s; no answer or a 5xx is retrie
 status, attempts, last error and last response status. The secret is returned only on creation.
 
 POST bodies are accepted as application/json or application/x-www-form-urlencoded, except
-batch endpoints, which are JSON only. Request bodies must arrive within 5 s (408).
+batch endpoints, which are JSON only, and the bulk-file endpoints (POST /pincodes/bulk and
+/digipin/bulk), which take CSV or JSON Lines and stream their answer (see their descriptions).
+Request bodies must arrive within 5 s (408); a bulk file's, 30 s for each block of 1,000 rows.
 
 Office records carry the live reviews_count, likes_count and rating (average of the reviews,
 null without one) of the office's reviews and likes (/post-offices/{id}/review and /like).

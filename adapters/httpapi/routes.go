@@ -19,12 +19,13 @@ import (
 
 // Routes holds the use cases the operations call, and so says what the API
 // serves. Health and the DIGIPIN codec operations (encode, decode,
-// validate, info, neighbours and their batches) are always served. Every
+// validate, info, neighbours, their batches and bulk files) are always
+// served. Every
 // other use case serves its group of operations when set and none of them
 // when nil (they then answer 404, as unknown routes do):
 //
 //   - Directory: the postal operations: pincode lookups, details,
-//     villages, search, batches and validation, states and districts,
+//     villages, search, batches, bulk files and validation, states and districts,
 //     the dataset, offices near a point (pincode-nearby) and
 //     get-post-office.
 //   - Geocoder: digipin-nearest, which needs Directory too.
@@ -121,6 +122,7 @@ func Register(api huma.API, r Routes) error {
 	}
 	registerHealth(api, r.Health, r.Version)
 	registerDigipin(api)
+	registerBulk(api, r.Directory)
 	if r.Directory != nil {
 		cache := r.BodyCache
 		if cache == nil {

@@ -83,13 +83,7 @@ func (dir *Directory) Details(ctx context.Context, pincode, officeName string) (
 			return postal.PostOffice{}, &postal.NotFoundError{What: "post office " + `"` + officeName + `"` + " in pincode " + string(pin)}
 		}
 	}
-	best := candidates[0]
-	for _, o := range candidates[1:] {
-		if typeOrder(o.OfficeType) < typeOrder(best.OfficeType) {
-			best = o
-		}
-	}
-	return best, nil
+	return Principal(candidates), nil
 }
 
 // typeOrder ranks head offices first, then sub offices, then branches.

@@ -3,8 +3,11 @@ package postaldir_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"testing/fstest"
 
+	"github.com/pinsight/pinsight/app/bulk"
 	"github.com/pinsight/pinsight/app/postaldir"
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/geo"
@@ -75,4 +78,40 @@ func ExamplePostal_Autocomplete() {
 	// Output:
 	// Connaught Place SO 110001 fuzzy 1
 	// Ramnagar S.O 505001 Karimnagar exact
+}
+
+// BulkPincodes answers a CSV file row by row, writing CSV as it reads.
+func ExamplePostal_BulkPincodes() {
+	ctx := context.Background()
+	dir, err := postaldir.Open(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	in := strings.NewReader("pincode\n110001\n11000A\n999999\n")
+	var out strings.Builder
+	sum, err := dir.BulkPincodes(ctx, in, &out, bulk.CSV, bulk.Options{})
+	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n")) // CSV answers end lines with CRLF
+	fmt.Println(sum.Rows, sum.Found, sum.NotFound, sum.Invalid, err)
+	// Output:
+	// line,pincode,status,offices,head_office,district,state,latitude,longitude,error
+	// 2,110001,found,23,New Delhi GPO,New Delhi,Delhi,28.626806,77.20663,
+	// 3,11000A,invalid,0,,,,,,"must be 6 digits, the first not 0"
+	// 4,999999,not_found,0,,,,,,no post office has this pincode
+	// 3 1 1 1 <nil>
+}
+
+// BulkDigipin encodes points (or decodes codes) given as JSON Lines; the
+// answer ends with a summary line.
+func ExampleBulkDigipin() {
+	in := strings.NewReader(`{"latitude": 28.622788, "longitude": 77.213033}` + "\n" +
+		`{"latitude": 91, "longitude": 77}` + "\n" + `{"digipin": "39j49ll8t4"}` + "\n")
+	_, err := postaldir.BulkDigipin(context.Background(), in, os.Stdout, bulk.JSONLines, bulk.Options{})
+	fmt.Println(err)
+	// Output:
+	// {"line":1,"latitude":28.622788,"longitude":77.213033,"digipin":"39J-49L-L8T4"}
+	// {"line":2,"latitude":91,"longitude":77,"error":"latitude must be a finite number from 2.5 to 38.5"}
+	// {"line":3,"latitude":28.622793,"longitude":77.213049,"digipin":"39J-49L-L8T4"}
+	// {"summary":{"rows":3,"succeeded":2,"failed":1,"complete":true}}
+	// <nil>
 }

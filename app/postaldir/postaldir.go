@@ -4,7 +4,9 @@
 // cleaned and indexed in memory behind the directory use cases (lookups,
 // office details, villages, states and districts, search, autocomplete as
 // the user types, batches, offices near a point, the dataset's description)
-// and the geocoder (the offices serving a point, by its DIGIPIN).
+// and the geocoder (the offices serving a point, by its DIGIPIN);
+// BulkPincodes and BulkDigipin answer files of them row by row (package
+// bulk).
 //
 //	dir, err := postaldir.Open(ctx)
 //	pin, offices, err := dir.Lookup(ctx, "110001")
@@ -19,12 +21,14 @@ package postaldir
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"os"
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/app/bulk"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 )
@@ -87,4 +91,18 @@ func load(ctx context.Context, files indiapost.Files) (*Postal, error) {
 		}
 		return &Postal{Directory: directory.New(l.store), Geocoder: geocode.New(l.store, nil)}, nil
 	}
+}
+
+// BulkPincodes answers a file of pincodes read from in (CSV with a pincode
+// column, or JSON Lines), writing one result row per input row to out as it
+// goes, in the same format: see bulk.Pincodes.
+func (p *Postal) BulkPincodes(ctx context.Context, in io.Reader, out io.Writer, f bulk.Format, opt bulk.Options) (bulk.Summary, error) {
+	return bulk.Pincodes(ctx, p.Directory, in, out, f, opt)
+}
+
+// BulkDigipin encodes the points and decodes the codes of a file read from
+// in (CSV with latitude,longitude or digipin columns, or JSON Lines),
+// writing one result row per input row to out as it goes: see bulk.Digipin.
+func BulkDigipin(ctx context.Context, in io.Reader, out io.Writer, f bulk.Format, opt bulk.Options) (bulk.Summary, error) {
+	return bulk.Digipin(ctx, in, out, f, opt)
 }

@@ -339,10 +339,10 @@ func (c *checker) check(method, target, ctype, body string) {
 	}
 }
 
-// exportType reports whether ct is the type of a crawl export (CSV or JSON
-// Lines): the one success that is not an envelope.
+// exportType reports whether ct is the type of a crawl export or a bulk
+// file's answer (CSV or JSON Lines): the successes that are not envelopes.
 func exportType(ct string) bool {
-	return strings.HasPrefix(ct, "text/csv") || strings.HasPrefix(ct, "application/jsonl")
+	return strings.HasPrefix(ct, "text/csv") || strings.HasPrefix(ct, "application/jsonl") || strings.HasPrefix(ct, "application/x-ndjson")
 }
 
 // HeaderProblem checks the headers every Pinsight response carries:

@@ -15,7 +15,11 @@ const (
 )
 
 // RequestLimits caps what a client controls besides the body (1 MiB, per
-// operation) and the timeouts (httpapi.Config). A zero field takes its default; a
+// operation: huma's MaxBodyBytes; the two bulk-file operations,
+// BulkPincodesPath and BulkDigipinPath, read their bodies themselves, capped
+// at 16 MiB and 100,000 rows) and the timeouts (httpapi.Config; the bulk
+// files replace the server's read and write timeouts with 30 s per block of
+// 1,000 rows, so a long answer is not cut). A zero field takes its default; a
 // negative one disables the cap.
 type RequestLimits struct {
 	// MaxURLBytes bounds the request target (path and query): 414 beyond.

@@ -74,6 +74,9 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, l
 			return
 		}
 		m.rateDecision(quota, "allowed")
+		if metered(r) {
+			r = withCharger(r, limiter, key, limit, log, m, quota)
+		}
 		next.ServeHTTP(w, r)
 	})
 }

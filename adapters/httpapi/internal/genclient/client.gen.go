@@ -4361,6 +4361,15 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
 	Dataset(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DigipinBulkWithBody Encode or decode a file of up to 100,000 points or codes
+	//
+	// A row with latitude and longitude is encoded; a row with a digipin is decoded (its cell centre, rounded to 6 decimals). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/digipin/bulk (the `DigipinBulk` operationId).
+	DigipinBulkWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// DigipinDecodeWithBody Decode a DIGIPIN to its cell centre
 	//
 	// Takes any type of body and a specified content type.
@@ -4536,6 +4545,15 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/pincodes/batch (the `PincodeBatch` operationId).
 	PincodeBatch(ctx context.Context, body PincodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PincodeBulkWithBody Look up and validate a file of up to 100,000 pincodes
+	//
+	// Each row's pincode is looked up: its status (found, not_found or invalid), its offices' count, its principal office (head, else sub, else branch) with that office's district and state, and a location (that office's, else the first located office's). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/pincodes/bulk (the `PincodeBulk` operationId).
+	PincodeBulkWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PincodeNearby Post offices near a point
 	//
@@ -5242,6 +5260,25 @@ func (c *Client) Dataset(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 	return c.Client.Do(req)
 }
 
+// DigipinBulkWithBody Encode or decode a file of up to 100,000 points or codes
+//
+// A row with latitude and longitude is encoded; a row with a digipin is decoded (its cell centre, rounded to 6 decimals). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/digipin/bulk (the `DigipinBulk` operationId).
+func (c *Client) DigipinBulkWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDigipinBulkRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // DigipinDecodeWithBody Decode a DIGIPIN to its cell centre
 //
 // Takes any type of body and a specified content type.
@@ -5628,6 +5665,25 @@ func (c *Client) PincodeBatchWithBody(ctx context.Context, contentType string, b
 // Corresponds with POST /api/v1/pincodes/batch (the `PincodeBatch` operationId).
 func (c *Client) PincodeBatch(ctx context.Context, body PincodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPincodeBatchRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PincodeBulkWithBody Look up and validate a file of up to 100,000 pincodes
+//
+// Each row's pincode is looked up: its status (found, not_found or invalid), its offices' count, its principal office (head, else sub, else branch) with that office's district and state, and a location (that office's, else the first located office's). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/pincodes/bulk (the `PincodeBulk` operationId).
+func (c *Client) PincodeBulkWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPincodeBulkRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7375,6 +7431,35 @@ func NewDatasetRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewDigipinBulkRequestWithBody constructs an http.Request for the DigipinBulk method, with any body, and a specified content type
+func NewDigipinBulkRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/digipin/bulk")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewDigipinDecodeRequest calls the generic DigipinDecode builder with application/json body
 func NewDigipinDecodeRequest(server string, params *DigipinDecodeParams, body DigipinDecodeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -8077,6 +8162,35 @@ func NewPincodeBatchRequestWithBody(server string, contentType string, body io.R
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/pincodes/batch")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPincodeBulkRequestWithBody constructs an http.Request for the PincodeBulk method, with any body, and a specified content type
+func NewPincodeBulkRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/pincodes/bulk")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -10031,6 +10145,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
 	DatasetWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*DatasetResponse, error)
 
+	// DigipinBulkWithBodyWithResponse Encode or decode a file of up to 100,000 points or codes
+	//
+	// A row with latitude and longitude is encoded; a row with a digipin is decoded (its cell centre, rounded to 6 decimals). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/digipin/bulk (the `DigipinBulk` operationId).
+	DigipinBulkWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DigipinBulkResponse, error)
+
 	// DigipinDecodeWithBodyWithResponse Decode a DIGIPIN to its cell centre
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -10220,6 +10343,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/pincodes/batch (the `PincodeBatch` operationId).
 	PincodeBatchWithResponse(ctx context.Context, body PincodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*PincodeBatchResponse, error)
+
+	// PincodeBulkWithBodyWithResponse Look up and validate a file of up to 100,000 pincodes
+	//
+	// Each row's pincode is looked up: its status (found, not_found or invalid), its offices' count, its principal office (head, else sub, else branch) with that office's district and state, and a location (that office's, else the first located office's). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/pincodes/bulk (the `PincodeBulk` operationId).
+	PincodeBulkWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PincodeBulkResponse, error)
 
 	// PincodeNearbyWithResponse Post offices near a point
 	//
@@ -11386,6 +11518,47 @@ func (r DatasetResponse) ContentType() string {
 	return ""
 }
 
+type DigipinBulkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorBody
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DigipinBulkResponse) GetJSONDefault() *ErrorBody {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DigipinBulkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DigipinBulkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DigipinBulkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DigipinBulkResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type DigipinDecodeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12004,6 +12177,47 @@ func (r PincodeBatchResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PincodeBatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PincodeBulkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorBody
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PincodeBulkResponse) GetJSONDefault() *ErrorBody {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PincodeBulkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PincodeBulkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PincodeBulkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PincodeBulkResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13671,6 +13885,21 @@ func (c *ClientWithResponses) DatasetWithResponse(ctx context.Context, reqEditor
 	return ParseDatasetResponse(rsp)
 }
 
+// DigipinBulkWithBodyWithResponse Encode or decode a file of up to 100,000 points or codes
+//
+// A row with latitude and longitude is encoded; a row with a digipin is decoded (its cell centre, rounded to 6 decimals). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/digipin/bulk (the `DigipinBulk` operationId).
+func (c *ClientWithResponses) DigipinBulkWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DigipinBulkResponse, error) {
+	rsp, err := c.DigipinBulkWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDigipinBulkResponse(rsp)
+}
+
 // DigipinDecodeWithBodyWithResponse Decode a DIGIPIN to its cell centre
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -13991,6 +14220,21 @@ func (c *ClientWithResponses) PincodeBatchWithResponse(ctx context.Context, body
 		return nil, err
 	}
 	return ParsePincodeBatchResponse(rsp)
+}
+
+// PincodeBulkWithBodyWithResponse Look up and validate a file of up to 100,000 pincodes
+//
+// Each row's pincode is looked up: its status (found, not_found or invalid), its offices' count, its principal office (head, else sub, else branch) with that office's district and state, and a location (that office's, else the first located office's). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/pincodes/bulk (the `PincodeBulk` operationId).
+func (c *ClientWithResponses) PincodeBulkWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PincodeBulkResponse, error) {
+	rsp, err := c.PincodeBulkWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePincodeBulkResponse(rsp)
 }
 
 // PincodeNearbyWithResponse Post offices near a point
@@ -15148,6 +15392,32 @@ func ParseDatasetResponse(rsp *http.Response) (*DatasetResponse, error) {
 	return response, nil
 }
 
+// ParseDigipinBulkResponse parses an HTTP response from a DigipinBulkWithResponse call
+func ParseDigipinBulkResponse(rsp *http.Response) (*DigipinBulkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DigipinBulkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseDigipinDecodeResponse parses an HTTP response from a DigipinDecodeWithResponse call
 func ParseDigipinDecodeResponse(rsp *http.Response) (*DigipinDecodeResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -15565,6 +15835,32 @@ func ParsePincodeBatchResponse(rsp *http.Response) (*PincodeBatchResponse, error
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePincodeBulkResponse parses an HTTP response from a PincodeBulkWithResponse call
+func ParsePincodeBulkResponse(rsp *http.Response) (*PincodeBulkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PincodeBulkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest ErrorBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
