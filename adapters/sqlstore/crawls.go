@@ -269,7 +269,8 @@ func (s *CrawlStore) updateCrawl(ctx context.Context, tx bun.Tx, c crawl.Crawl) 
 	return row.toDomain()
 }
 
-// CancelCrawl implements ports.CrawlStore.
+// CancelCrawl implements ports.CrawlStore; a queued crawl it ends queues
+// its crawl.finished deliveries in the same transaction.
 func (s *CrawlStore) CancelCrawl(ctx context.Context, userID, id int64, at time.Time) (crawl.Crawl, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -290,8 +291,13 @@ func (s *CrawlStore) CancelCrawl(ctx context.Context, userID, id int64, at time.
 		default:
 			return crawl.ErrTransition
 		}
-		out, err = s.updateCrawl(ctx, tx, c)
-		return err
+		if out, err = s.updateCrawl(ctx, tx, c); err != nil {
+			return err
+		}
+		if out.Status.Final() {
+			return s.queueCrawlFinished(ctx, tx, out)
+		}
+		return nil
 	})
 	if err != nil {
 		return crawl.Crawl{}, err
