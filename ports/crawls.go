@@ -38,6 +38,9 @@ type CrawlStore interface {
 	// CrawlByID returns crawl id whoever owns it (for the crawler and
 	// share pages), or crawl.ErrNotFound.
 	CrawlByID(ctx context.Context, id int64) (crawl.Crawl, error)
+	// CrawlByToken returns the crawl whose share token is token, whoever
+	// owns it (for its share page), or crawl.ErrNotFound.
+	CrawlByToken(ctx context.Context, token string) (crawl.Crawl, error)
 	// Crawls returns the page of the user's crawls selected by q (its
 	// filters, sort and page, as crawl.ListQuery orders them) and the
 	// number matching q's filters. Listed crawls carry every field.

@@ -143,6 +143,18 @@ func (s *CrawlStore) CrawlByID(_ context.Context, id int64) (crawl.Crawl, error)
 	return cloneCrawl(d.c), nil
 }
 
+// CrawlByToken implements ports.CrawlStore.
+func (s *CrawlStore) CrawlByToken(_ context.Context, token string) (crawl.Crawl, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, d := range s.crawls {
+		if d.c.Token == token {
+			return cloneCrawl(d.c), nil
+		}
+	}
+	return crawl.Crawl{}, crawl.ErrNotFound
+}
+
 // Crawls implements ports.CrawlStore.
 func (s *CrawlStore) Crawls(_ context.Context, userID int64, q crawl.ListQuery) ([]crawl.Crawl, int, error) {
 	s.mu.RLock()

@@ -172,6 +172,11 @@ func (s *CrawlStore) CrawlByID(ctx context.Context, id int64) (crawl.Crawl, erro
 	return s.oneCrawl(ctx, "id = ?", id)
 }
 
+// CrawlByToken implements ports.CrawlStore.
+func (s *CrawlStore) CrawlByToken(ctx context.Context, token string) (crawl.Crawl, error) {
+	return s.oneCrawl(ctx, "token = ?", token)
+}
+
 // oneCrawl reads the crawl matching where, or crawl.ErrNotFound.
 func (s *CrawlStore) oneCrawl(ctx context.Context, where string, args ...any) (crawl.Crawl, error) {
 	ctx, cancel := s.bound(ctx)

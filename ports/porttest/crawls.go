@@ -114,6 +114,12 @@ func testCrawlCreateGet(t *testing.T, st CrawlStores, u owners) {
 	if byID, err := s.CrawlByID(ctx, c.ID); err != nil || !reflect.DeepEqual(byID, c) {
 		t.Errorf("CrawlByID = %+v, %v", byID, err)
 	}
+	if byToken, err := s.CrawlByToken(ctx, c.Token); err != nil || !reflect.DeepEqual(byToken, c) {
+		t.Errorf("CrawlByToken = %+v, %v", byToken, err)
+	}
+	if _, err := s.CrawlByToken(ctx, report.NewShareToken()); !errors.Is(err, crawl.ErrNotFound) {
+		t.Errorf("CrawlByToken of an unknown token err = %v, want crawl.ErrNotFound", err)
+	}
 	if _, err := s.Crawl(ctx, u[2], c.ID); !errors.Is(err, crawl.ErrNotFound) {
 		t.Errorf("Crawl of another user err = %v, want crawl.ErrNotFound", err)
 	}

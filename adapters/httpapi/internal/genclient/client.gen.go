@@ -1796,6 +1796,9 @@ type CrawlData struct {
 	Score    int64             `json:"score"`
 	Settings CrawlSettingsData `json:"settings"`
 
+	// ShareUrl Path of the crawl's HTML summary page on this server, /r/ followed by the crawl's share token, as a report's share_url: the site, score, rating, issue counts by type with severity, the most severe issues with their URLs, AI crawlers' access and /llms.txt. The page honours privacy as a report's does (0 anyone, 2 after the password, 1 the owner only).
+	ShareUrl string `json:"share_url"`
+
 	// Site The start URL's host, lower-cased, without a leading www.
 	Site string `json:"site"`
 
@@ -1912,6 +1915,9 @@ type CrawlItem struct {
 	// Score Average score of the crawled pages, 0 to 100 (0 until the crawl ends).
 	Score    int64             `json:"score"`
 	Settings CrawlSettingsData `json:"settings"`
+
+	// ShareUrl Path of the crawl's HTML summary page on this server, /r/ followed by the crawl's share token, as a report's share_url: the site, score, rating, issue counts by type with severity, the most severe issues with their URLs, AI crawlers' access and /llms.txt. The page honours privacy as a report's does (0 anyone, 2 after the password, 1 the owner only).
+	ShareUrl string `json:"share_url"`
 
 	// Site The start URL's host, lower-cased, without a leading www.
 	Site string `json:"site"`
