@@ -137,7 +137,7 @@ type CrawlStore interface {
 	// (crawl.ErrNotFound).
 	Issues(ctx context.Context, userID, id int64, q IssueQuery) ([]crawl.Issue, int, error)
 	// EachPage calls fn with every recorded page of crawl id in ID order,
-	// with its Outlinks but without Results and IssueTypes, reading them in bounded
+	// with its Outlinks and IssueTypes but without Results, reading them in bounded
 	// chunks (never the whole crawl at once, and no statement held open
 	// while fn runs). An error from fn stops it and is returned.
 	EachPage(ctx context.Context, id int64, fn func(CrawlPage) error) error
