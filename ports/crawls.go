@@ -38,6 +38,9 @@ type CrawlStore interface {
 	// CrawlByID returns crawl id whoever owns it (for the crawler and
 	// share pages), or crawl.ErrNotFound.
 	CrawlByID(ctx context.Context, id int64) (crawl.Crawl, error)
+	// CrawlByToken returns the crawl whose share token is token, whoever
+	// owns it (for its share page), or crawl.ErrNotFound.
+	CrawlByToken(ctx context.Context, token string) (crawl.Crawl, error)
 	// Crawls returns the page of the user's crawls selected by q (its
 	// filters, sort and page, as crawl.ListQuery orders them) and the
 	// number matching q's filters. Listed crawls carry every field.
@@ -47,7 +50,8 @@ type CrawlStore interface {
 	// the user has no crawl id).
 	PreviousCrawl(ctx context.Context, userID, id int64) (crawl.Crawl, error)
 	// CancelCrawl cancels the user's crawl id: a queued crawl becomes
-	// cancelled at once (FinishedAt at); a running one gets
+	// cancelled at once (FinishedAt at), queueing its crawl.finished
+	// deliveries as FinishCrawl does; a running one gets
 	// CancelRequested, which its crawler reads from RenewSite and then
 	// ends it with FinishCrawl. crawl.ErrTransition for a final crawl.
 	CancelCrawl(ctx context.Context, userID, id int64, at time.Time) (crawl.Crawl, error)
@@ -73,12 +77,15 @@ type CrawlStore interface {
 	// crawl.ErrLeaseLost (the crawl ended, or another run holds the site
 	// or the crawl), crawl.ErrNotFound (the crawl was deleted).
 	RenewSite(ctx context.Context, id int64, holder string, until time.Time) (cancelRequested bool, err error)
-	// FinishCrawl moves crawl id to f.Status (crawl.Status.Transition:
+	// FinishCrawl moves crawl id to f.Status (crawl.Crawl.Ending: finished
+	// becomes cancelled when the crawl's cancel was requested;
 	// crawl.ErrTransition when it may not), with f's failure, score,
 	// rating and summary and FinishedAt f.At; counts every recorded
 	// page's inlinks (CrawlPage.Inlinks); forgets the request headers;
-	// and releases the site, in one transaction. Errors:
-	// crawl.ErrNotFound, crawl.ErrTransition.
+	// releases the site; and, when the store has a queue of deliveries,
+	// stores one crawl.finished delivery (webhook.CrawlFinished) with its
+	// job for each of the user's webhooks that wants it, in one
+	// transaction. Errors: crawl.ErrNotFound, crawl.ErrTransition.
 	FinishCrawl(ctx context.Context, id int64, f CrawlFinish) (crawl.Crawl, error)
 
 	// AddURLs adds discovered URLs (normalised, crawl.Normalize) to crawl
@@ -130,7 +137,7 @@ type CrawlStore interface {
 	// (crawl.ErrNotFound).
 	Issues(ctx context.Context, userID, id int64, q IssueQuery) ([]crawl.Issue, int, error)
 	// EachPage calls fn with every recorded page of crawl id in ID order,
-	// with its Outlinks but without Results and IssueTypes, reading them in bounded
+	// with its Outlinks and IssueTypes but without Results, reading them in bounded
 	// chunks (never the whole crawl at once, and no statement held open
 	// while fn runs). An error from fn stops it and is returned.
 	EachPage(ctx context.Context, id int64, fn func(CrawlPage) error) error

@@ -36,5 +36,6 @@ func newPostgresJobsSubject(t *testing.T) porttest.JobsSubject {
 		t.Fatal(err)
 	}
 	store := postgres.NewReportStore(db).WithDeliveries(jobs)
-	return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs}
+	return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs,
+		Crawls: postgres.NewCrawlStore(db).WithDeliveries(jobs)}
 }

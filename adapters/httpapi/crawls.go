@@ -92,7 +92,7 @@ func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 			return nil, toHTTP(err)
 		}
 		out := &createdCrawlReply{Status: http.StatusAccepted, Location: base + crawlPath(c.ID),
-			Body: envelope[crawlData]{Success: true, Data: crawlDataOf(c.Crawl)}}
+			Body: envelope[crawlData]{Success: true, Data: crawlDataOf(c.Crawl, base)}}
 		if c.Replayed {
 			out.Replayed = "true"
 		}
@@ -114,7 +114,7 @@ func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(crawlsDataOf(list, total, q)), nil
+		return ok(crawlsDataOf(list, total, q, base)), nil
 	})
 	op = huma.Operation{OperationID: "get-crawl", Method: http.MethodGet, Path: "/crawls/{id}", Tags: tags,
 		Summary: "Fetch one of the caller's crawls",
@@ -127,7 +127,7 @@ func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(crawlDataOf(c)), nil
+		return ok(crawlDataOf(c, base)), nil
 	})
 	op = huma.Operation{OperationID: "cancel-crawl", Method: http.MethodPost, Path: "/crawls/{id}/cancel", Tags: tags,
 		Summary: "Cancel one of the caller's crawls",
@@ -140,7 +140,7 @@ func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(crawlDataOf(c)), nil
+		return ok(crawlDataOf(c, base)), nil
 	})
 	op = huma.Operation{OperationID: "delete-crawl", Method: http.MethodDelete, Path: "/crawls/{id}", Tags: tags,
 		Summary:     "Delete one of the caller's crawls",

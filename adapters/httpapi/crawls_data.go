@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
+	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -71,10 +72,12 @@ func timeOrNil(t time.Time) *time.Time {
 	return &t
 }
 
-func crawlItemOf(c crawl.Crawl) wire.CrawlItem {
+// crawlItemOf is c as lists show it; base is the path the API is mounted
+// under (see mountPath), which starts share_url.
+func crawlItemOf(c crawl.Crawl, base string) wire.CrawlItem {
 	s := c.Settings
 	return wire.CrawlItem{ID: c.ID, URL: s.URL, Site: c.Site, Status: string(c.Status), Failure: c.Failure,
-		Privacy: int(s.Privacy), HasPassword: c.PasswordHash != "", Schedule: cmp.Or(string(s.Schedule), "off"),
+		Privacy: int(s.Privacy), HasPassword: c.PasswordHash != "", ShareURL: base + sharepage.Path(c.Token), Schedule: cmp.Or(string(s.Schedule), "off"),
 		Settings: wire.CrawlSettingsData{MaxPages: s.MaxPages, MaxDepth: s.MaxDepth, Concurrency: s.Concurrency,
 			DelayMS: int(s.Delay / time.Millisecond), Include: list(s.Include), Exclude: list(s.Exclude),
 			Subdomains: s.Subdomains, Headers: len(s.Headers)},
@@ -84,9 +87,9 @@ func crawlItemOf(c crawl.Crawl) wire.CrawlItem {
 		CreatedAt: c.CreatedAt.UTC(), StartedAt: timeOrNil(c.StartedAt), FinishedAt: timeOrNil(c.FinishedAt)}
 }
 
-func crawlDataOf(c crawl.Crawl) crawlData {
+func crawlDataOf(c crawl.Crawl, base string) crawlData {
 	sum := c.Summary
-	out := crawlData{CrawlItem: crawlItemOf(c), Issues: []issueCountData{}, Checks: []checkCountData{}, AI: []aiAccessData{},
+	out := crawlData{CrawlItem: crawlItemOf(c, base), Issues: []issueCountData{}, Checks: []checkCountData{}, AI: []aiAccessData{},
 		LLMsTxt: llmsTxtData{Found: sum.LLMsTxt.Found, WellFormed: sum.LLMsTxt.Found && len(sum.LLMsTxt.Findings) == 0, Findings: []llmsFindingData{}}}
 	for _, t := range sum.Issues {
 		d, _ := crawl.Definition(t.Type)
@@ -104,10 +107,10 @@ func crawlDataOf(c crawl.Crawl) crawlData {
 	return out
 }
 
-func crawlsDataOf(cs []crawl.Crawl, total int, q crawl.ListQuery) crawlsData {
+func crawlsDataOf(cs []crawl.Crawl, total int, q crawl.ListQuery, base string) crawlsData {
 	out := crawlsData{Crawls: make([]wire.CrawlItem, 0, len(cs)), Meta: metaOf(q.Page, total)}
 	for _, c := range cs {
-		out.Crawls = append(out.Crawls, crawlItemOf(c))
+		out.Crawls = append(out.Crawls, crawlItemOf(c, base))
 	}
 	return out
 }

@@ -29,7 +29,7 @@ type crawlExportInput struct {
 var (
 	pageColumns = []string{"id", "url", "final_url", "status_code", "failure", "depth", "in_sitemap", "blocked_by_robots",
 		"title", "description", "score", "result", "inlinks", "outlinks", "response_time_ms", "bytes", "canonical",
-		"indexable", "fetched_at"}
+		"indexable", "fetched_at", "issue_types"}
 	issueColumns = []string{"type", "severity", "url", "line", "line_text", "detail", "related", "related_total"}
 	linkColumns  = []string{"from", "to"}
 )
@@ -165,7 +165,16 @@ func pageRow(p ports.CrawlPage) []string {
 		strconv.FormatBool(pg.InSitemap), strconv.FormatBool(pg.BlockedByRobots), pg.Title, pg.Description,
 		strconv.Itoa(p.Score), string(p.Rating), strconv.Itoa(p.Inlinks), strconv.Itoa(p.Outlinks),
 		strconv.FormatInt(p.ResponseTime.Milliseconds(), 10), strconv.FormatInt(p.Bytes, 10), pg.Canonical,
-		strconv.FormatBool(p.Indexable), p.FetchedAt.UTC().Format(time.RFC3339)}
+		strconv.FormatBool(p.Indexable), p.FetchedAt.UTC().Format(time.RFC3339), issueTypesText(p.IssueTypes)}
+}
+
+// issueTypesText is a page's issue types, space-separated as a CSV cell.
+func issueTypesText(ts []crawl.IssueType) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = string(t)
+	}
+	return strings.Join(s, " ")
 }
 
 func issueRow(i crawl.Issue) []string {

@@ -88,7 +88,7 @@ func registerCrawlIssues(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 	op := huma.Operation{OperationID: "list-crawl-issues", Method: http.MethodGet, Path: "/crawls/{id}/issues", Tags: tags,
 		Summary: "List the site-level issues a crawl found",
 		Description: "Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each " +
-			"with a detail, its related URLs and advice. Types: " + issueTypesDoc() + ". Another user's crawl is " +
+			"with a detail, its related URLs and advice. Types: " + issueTypesDoc() + ". " + duplicateContentDoc + " Another user's crawl is " +
 			"404. data: {issues, meta}."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *crawlIssuesInput) (*reply[crawlIssuesData], error) {
@@ -121,6 +121,11 @@ func registerCrawlIssues(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 			Persisting: diffTypesOf(d.Persisting)}), nil
 	})
 }
+
+// duplicateContentDoc says when two pages' text is nearly the same.
+const duplicateContentDoc = "duplicate_content: two indexable pages whose visible <body> text (scripts, styles, noscript and " +
+	"templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased " +
+	"runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3)."
 
 // issueTypesDoc lists the issue types with their severities.
 func issueTypesDoc() string {

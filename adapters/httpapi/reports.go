@@ -243,7 +243,7 @@ func registerSiteAnalysis(api huma.API, r Routes) {
 		registerReports(api, r.Reports, r.Accounts)
 		share := r.Share
 		share.BasePath = mountPath(api)
-		sharepage.Register(api, r.Reports, r.Accounts, share)
+		sharepage.Register(api, r.Reports, r.Crawls, r.Accounts, share)
 	}
 	if r.Projects != nil {
 		registerProjects(api, r.Projects, r.Accounts)

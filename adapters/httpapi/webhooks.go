@@ -42,7 +42,7 @@ type webhooksData struct {
 // deliveryData is one delivery of an event to a webhook.
 type deliveryData struct {
 	ID             int64     `json:"id"`
-	ReportID       int64     `json:"report_id"`
+	ReportID       int64     `json:"report_id" doc:"The report of a report.finished event; 0 for a crawl.finished one (its body names the crawl)."`
 	Event          string    `json:"event"`
 	Status         string    `json:"status" enum:"pending,delivered,failed" doc:"pending: attempts remain; delivered: a 2xx answer; failed: a 3xx or 4xx answer, a refused target, or 5 attempts without success."`
 	Attempts       int       `json:"attempts"`
@@ -61,7 +61,7 @@ type webhookInput struct {
 	Body struct {
 		URL    string   `json:"url" maxLength:"2048" doc:"Where events are POSTed: an absolute http or https URL the analyser could fetch (the same guard against private addresses and ports)."`
 		Secret string   `json:"secret" doc:"16 to 256 characters; signs every delivery (HMAC-SHA256). Never shown again."`
-		Events []string `json:"events,omitempty" maxItems:"10" doc:"Events to receive (default all: report.finished)."`
+		Events []string `json:"events,omitempty" maxItems:"10" doc:"Events to receive: report.finished, crawl.finished (default all)."`
 	}
 }
 
@@ -72,12 +72,15 @@ type webhookIDInput struct {
 // webhookDoc documents deliveries and their signature.
 const webhookDoc = "When one of the caller's reports finishes (generated or failed: on creation, re-analysis, a batch or a " +
 	"schedule), each webhook receives a POST with a JSON body " +
-	"`{\"event\":\"report.finished\",\"report\":{\"id\",\"url\",\"project\",\"status\",\"score\",\"result\",\"failure\",\"attempts\",\"generated_at\"},\"sent_at\"}` " +
-	"and the headers `Pinsight-Event`, `Pinsight-Delivery` (the delivery id) and " +
+	"`{\"event\":\"report.finished\",\"report\":{\"id\",\"url\",\"project\",\"status\",\"score\",\"result\",\"failure\",\"attempts\",\"generated_at\"},\"sent_at\"}`. " +
+	"When one of the caller's crawls ends (finished, cancelled or failed), each webhook that asked for `crawl.finished` receives " +
+	"`{\"event\":\"crawl.finished\",\"crawl\":{\"id\",\"url\",\"site\",\"status\",\"score\",\"result\",\"failure\"," +
+	"\"pages\":{\"discovered\",\"crawled\",\"failed\",\"blocked\"},\"issues\":[{\"type\",\"severity\",\"count\"}],\"created_at\",\"finished_at\"},\"sent_at\"}`. " +
+	"Both carry the headers `Pinsight-Event`, `Pinsight-Delivery` (the delivery id) and " +
 	"`Pinsight-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" keyed by the secret>`. " +
 	"Receivers verify it: recompute the HMAC over the timestamp, a dot and the raw body, compare in constant time, and " +
 	"refuse a timestamp more than 5 minutes from their clock (replays). Each attempt is signed anew. " +
-	"An attempt times out after 10 s; no answer or a 5xx is retried with backoff (1 s, 4 s, 9 s, 16 s; at most 5 attempts); " +
+	"An attempt times out after 5 s; no answer or a 5xx is retried with backoff (1 s, 4 s, 9 s, 16 s; at most 5 attempts); " +
 	"a 2xx delivers; a 3xx or 4xx, or a target the guard refuses, fails at once. Redirects are not followed."
 
 // registerWebhooks registers the webhook operations under /account/webhooks.

@@ -143,6 +143,18 @@ func (s *CrawlStore) CrawlByID(_ context.Context, id int64) (crawl.Crawl, error)
 	return cloneCrawl(d.c), nil
 }
 
+// CrawlByToken implements ports.CrawlStore.
+func (s *CrawlStore) CrawlByToken(_ context.Context, token string) (crawl.Crawl, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, d := range s.crawls {
+		if d.c.Token == token {
+			return cloneCrawl(d.c), nil
+		}
+	}
+	return crawl.Crawl{}, crawl.ErrNotFound
+}
+
 // Crawls implements ports.CrawlStore.
 func (s *CrawlStore) Crawls(_ context.Context, userID int64, q crawl.ListQuery) ([]crawl.Crawl, int, error) {
 	s.mu.RLock()
@@ -183,7 +195,8 @@ func (s *CrawlStore) PreviousCrawl(_ context.Context, userID, id int64) (crawl.C
 	return cloneCrawl(best.c), nil
 }
 
-// CancelCrawl implements ports.CrawlStore.
+// CancelCrawl implements ports.CrawlStore; a queued crawl it ends queues
+// its crawl.finished deliveries under the same lock.
 func (s *CrawlStore) CancelCrawl(_ context.Context, userID, id int64, at time.Time) (crawl.Crawl, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -193,8 +206,17 @@ func (s *CrawlStore) CancelCrawl(_ context.Context, userID, id int64, at time.Ti
 	}
 	switch d.c.Status {
 	case crawl.StatusQueued:
-		d.c.Status, d.c.FinishedAt, d.c.Settings.Headers = crawl.StatusCancelled, micro(at), nil
+		c := d.c
+		c.Status, c.FinishedAt, c.Settings.Headers = crawl.StatusCancelled, micro(at), nil
+		ds, err := s.reports.crawlFinished(c)
+		if err != nil {
+			return crawl.Crawl{}, err
+		}
+		d.c = c
 		s.release(id)
+		if len(ds) > 0 {
+			s.reports.queueDeliveries(ds)
+		}
 	case crawl.StatusRunning:
 		d.c.CancelRequested = true
 	default:
@@ -265,7 +287,8 @@ func (s *CrawlStore) RenewSite(_ context.Context, id int64, holder string, until
 	return d.c.CancelRequested, nil
 }
 
-// FinishCrawl implements ports.CrawlStore.
+// FinishCrawl implements ports.CrawlStore, queueing the crawl.finished
+// deliveries under the same lock when its ReportStore has a queue (NewJobs).
 func (s *CrawlStore) FinishCrawl(_ context.Context, id int64, f ports.CrawlFinish) (crawl.Crawl, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -273,17 +296,21 @@ func (s *CrawlStore) FinishCrawl(_ context.Context, id int64, f ports.CrawlFinis
 	if err != nil {
 		return crawl.Crawl{}, err
 	}
-	next, err := d.c.Status.Transition(f.Status)
+	next, err := d.c.Ending(f.Status)
 	if err != nil {
 		return crawl.Crawl{}, err
-	}
-	if !next.Final() {
-		return crawl.Crawl{}, crawl.ErrTransition
 	}
 	c := d.c
 	c.Status, c.Failure, c.Score, c.Rating, c.FinishedAt = next, f.Failure, f.Score, f.Rating, micro(f.At)
 	c.Summary, c.Settings.Headers = f.Summary, nil
+	ds, err := s.reports.crawlFinished(c)
+	if err != nil {
+		return crawl.Crawl{}, err
+	}
 	d.c = cloneCrawl(c)
+	if len(ds) > 0 {
+		s.reports.queueDeliveries(ds)
+	}
 	inlinks := map[string]int{}
 	for _, r := range d.rows {
 		if r.recorded {

@@ -136,9 +136,14 @@ func (s *CrawlStore) Issues(_ context.Context, userID, id int64, q ports.IssueQu
 
 // EachPage implements ports.CrawlStore.
 func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.CrawlPage) error) error {
+	var types map[string][]crawl.IssueType // read once: issues are saved when the crawl ends
 	return s.each(ctx, id, func(d *crawlData, r *frontierRow, emit func(func() error)) {
+		if types == nil {
+			types = d.issueTypes()
+		}
 		if r.recorded {
 			p := pageOfRow(r, false)
+			p.IssueTypes = slices.Clone(types[r.url.URL])
 			emit(func() error { return fn(p) })
 		}
 	})

@@ -19,7 +19,8 @@ func TestWebhooks(t *testing.T) {
 	porttest.TestWebhooks(t, func(*testing.T) porttest.JobsSubject {
 		store := memory.NewReportStore()
 		jobs := memory.NewJobs(store, ports.JobSettings{Workers: 2})
-		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs}
+		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs,
+			Crawls: memory.NewCrawlStore(store)}
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/ports"
@@ -199,6 +200,20 @@ func (s *ReportStore) finishedLocked(prev, next report.Report) ([]webhook.Delive
 		return nil, err
 	}
 	return webhook.Finished(next, hooks, time.Now())
+}
+
+// crawlFinished returns the crawl.finished deliveries of c, just ended,
+// to its user's webhooks that want the event: none unless a queue
+// (NewJobs) runs deliveries.
+func (s *ReportStore) crawlFinished(c crawl.Crawl) ([]webhook.Delivery, error) {
+	if s.queueDeliveries == nil {
+		return nil, nil
+	}
+	hooks, err := s.Webhooks(context.Background(), c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return webhook.CrawlFinished(c, hooks, time.Now())
 }
 
 // SetDeliveryWorker implements ports.WebhookQueue.

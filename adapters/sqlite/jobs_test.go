@@ -31,7 +31,8 @@ func TestWebhooks(t *testing.T) {
 			t.Fatal(err)
 		}
 		store := sqlite.NewReportStore(db).WithDeliveries(jobs)
-		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs}
+		return porttest.JobsSubject{Jobs: jobs, Store: store, History: store, Webhooks: store, WebhookQueue: jobs,
+			Crawls: sqlite.NewCrawlStore(db).WithDeliveries(jobs)}
 	})
 }
 

@@ -172,6 +172,11 @@ func (s *CrawlStore) CrawlByID(ctx context.Context, id int64) (crawl.Crawl, erro
 	return s.oneCrawl(ctx, "id = ?", id)
 }
 
+// CrawlByToken implements ports.CrawlStore.
+func (s *CrawlStore) CrawlByToken(ctx context.Context, token string) (crawl.Crawl, error) {
+	return s.oneCrawl(ctx, "token = ?", token)
+}
+
 // oneCrawl reads the crawl matching where, or crawl.ErrNotFound.
 func (s *CrawlStore) oneCrawl(ctx context.Context, where string, args ...any) (crawl.Crawl, error) {
 	ctx, cancel := s.bound(ctx)
@@ -269,7 +274,8 @@ func (s *CrawlStore) updateCrawl(ctx context.Context, tx bun.Tx, c crawl.Crawl) 
 	return row.toDomain()
 }
 
-// CancelCrawl implements ports.CrawlStore.
+// CancelCrawl implements ports.CrawlStore; a queued crawl it ends queues
+// its crawl.finished deliveries in the same transaction.
 func (s *CrawlStore) CancelCrawl(ctx context.Context, userID, id int64, at time.Time) (crawl.Crawl, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -290,8 +296,13 @@ func (s *CrawlStore) CancelCrawl(ctx context.Context, userID, id int64, at time.
 		default:
 			return crawl.ErrTransition
 		}
-		out, err = s.updateCrawl(ctx, tx, c)
-		return err
+		if out, err = s.updateCrawl(ctx, tx, c); err != nil {
+			return err
+		}
+		if out.Status.Final() {
+			return s.queueCrawlFinished(ctx, tx, out)
+		}
+		return nil
 	})
 	if err != nil {
 		return crawl.Crawl{}, err

@@ -285,7 +285,7 @@ func (s *CrawlStore) chunk(ctx context.Context, op string, read func(ctx context
 }
 
 // EachPage implements ports.CrawlStore: pages eachChunk at a time by id,
-// then their links, each chunk in a snapshot.
+// then their links, each chunk in a snapshot, then their issue types.
 func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.CrawlPage) error) error {
 	if err := s.exists(ctx, id); err != nil {
 		return err
@@ -310,6 +310,9 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 		}
 		pages, err := pagesOf(rows, false)
 		if err != nil {
+			return err
+		}
+		if err := s.chunk(ctx, "read issue types", func(ctx context.Context) error { return s.issueTypes(ctx, s.e.Read, id, pages) }); err != nil {
 			return err
 		}
 		l := 0

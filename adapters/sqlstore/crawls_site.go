@@ -95,7 +95,8 @@ func (s *CrawlStore) releaseSite(ctx context.Context, tx bun.Tx, id int64) error
 	return s.wrap("release site", err)
 }
 
-// FinishCrawl implements ports.CrawlStore in one transaction.
+// FinishCrawl implements ports.CrawlStore in one transaction, queueing
+// the crawl.finished deliveries with it (WithDeliveries).
 func (s *CrawlStore) FinishCrawl(ctx context.Context, id int64, f ports.CrawlFinish) (crawl.Crawl, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -105,16 +106,16 @@ func (s *CrawlStore) FinishCrawl(ctx context.Context, id int64, f ports.CrawlFin
 		if err != nil {
 			return err
 		}
-		next, err := c.Status.Transition(f.Status)
+		next, err := c.Ending(f.Status)
 		if err != nil {
 			return err
-		}
-		if !next.Final() {
-			return crawl.ErrTransition
 		}
 		c.Status, c.Failure, c.Score, c.Rating, c.FinishedAt = next, f.Failure, f.Score, f.Rating, f.At
 		c.Summary, c.Settings.Headers = f.Summary, nil
 		if out, err = s.updateCrawl(ctx, tx, c); err != nil {
+			return err
+		}
+		if err := s.queueCrawlFinished(ctx, tx, out); err != nil {
 			return err
 		}
 		_, err = tx.NewUpdate().Model((*urlRow)(nil)).

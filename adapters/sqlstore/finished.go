@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/domain/webhook"
 )
@@ -38,6 +39,38 @@ func (s store) queueFinished(ctx context.Context, tx bun.Tx, prev, next report.R
 	if err != nil {
 		return err
 	}
+	return s.queueDeliveries(ctx, tx, ds)
+}
+
+// WithDeliveries returns the crawl store on the same engine that queues,
+// on q, the crawl.finished deliveries of every crawl FinishCrawl ends, in
+// its transaction. Without it no delivery is stored.
+func (s *CrawlStore) WithDeliveries(q DeliveryEnqueuer) *CrawlStore {
+	c := *s
+	c.deliveries = q
+	return &c
+}
+
+// queueCrawlFinished stores in tx the crawl.finished deliveries of c, just
+// ended, to the user's webhooks that want the event, and enqueues their
+// jobs, when the store has a delivery queue.
+func (s store) queueCrawlFinished(ctx context.Context, tx bun.Tx, c crawl.Crawl) error {
+	if s.deliveries == nil {
+		return nil
+	}
+	hooks, err := s.webhooksOf(ctx, tx, c.UserID)
+	if err != nil {
+		return err
+	}
+	ds, err := webhook.CrawlFinished(c, hooks, time.Now())
+	if err != nil {
+		return err
+	}
+	return s.queueDeliveries(ctx, tx, ds)
+}
+
+// queueDeliveries inserts ds in tx and enqueues a job for each.
+func (s store) queueDeliveries(ctx context.Context, tx bun.Tx, ds []webhook.Delivery) error {
 	for _, d := range ds {
 		row := deliveryRowOf(d)
 		row.ID = 0

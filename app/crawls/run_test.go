@@ -72,7 +72,13 @@ func newEnv(t *testing.T, cfg crawls.Config, allow ...*httptest.Server) env {
 	for _, s := range allow {
 		targets = append(targets, strings.TrimPrefix(s.URL, "http://"))
 	}
-	f, err := fetch.New(fetch.Config{AllowTargets: targets, Timeout: 5 * time.Second})
+	return newEnvFetching(t, cfg, fetch.Config{AllowTargets: targets, Timeout: 5 * time.Second})
+}
+
+// newEnvFetching is newEnv with the real fetcher configured by fc.
+func newEnvFetching(t *testing.T, cfg crawls.Config, fc fetch.Config) env {
+	t.Helper()
+	f, err := fetch.New(fc)
 	if err != nil {
 		t.Fatal(err)
 	}

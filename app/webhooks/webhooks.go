@@ -1,6 +1,7 @@
 // Package webhooks is the webhook use cases: a user's endpoints (create,
-// list, delete), the sending of the report.finished deliveries the report
-// store queues (see ports.ReportStore), signed with each endpoint's
+// list, delete), the sending of the report.finished and crawl.finished
+// deliveries the report and crawl stores queue (see ports.ReportStore and
+// ports.CrawlStore), signed with each endpoint's
 // secret, and the deliveries' record.
 package webhooks
 
@@ -9,7 +10,9 @@ import (
 	"errors"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pinsight/pinsight/domain/ratelimit"
@@ -86,14 +89,14 @@ func (h *Webhooks) Create(ctx context.Context, userID int64, in NewWebhook) (web
 	}
 	events := in.Events
 	if events == nil {
-		events = []string{webhook.EventReportFinished}
+		events = slices.Clone(webhook.Events)
 	}
 	if len(events) == 0 {
 		fields["events"] = []string{"must name at least one event"}
 	}
 	for _, e := range events {
-		if e != webhook.EventReportFinished {
-			fields["events"] = []string{"unknown event " + strconv.Quote(e) + " (known: report.finished)"}
+		if !webhook.Known(e) {
+			fields["events"] = []string{"unknown event " + strconv.Quote(e) + " (known: " + strings.Join(webhook.Events, ", ") + ")"}
 		}
 	}
 	if len(fields) > 0 {

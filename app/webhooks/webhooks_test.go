@@ -97,8 +97,24 @@ func TestCreateValidates(t *testing.T) {
 			t.Errorf("Create(%+v) = %v, want invalid %s", c.in, err, c.field)
 		}
 	}
+	w, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef", Events: []string{webhook.EventCrawlFinished}})
+	if err != nil || !w.Wants(webhook.EventCrawlFinished) || w.Wants(webhook.EventReportFinished) {
+		t.Errorf("Create for crawl.finished only = %+v, %v", w, err)
+	}
+	if w, err = h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://example.com/h", Secret: "0123456789abcdef"}); err != nil ||
+		!w.Wants(webhook.EventCrawlFinished) || !w.Wants(webhook.EventReportFinished) {
+		t.Errorf("Create without events = %+v, %v; want every event", w, err)
+	}
+	if err := h.Delete(ctx, 1, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ws, _ := h.List(ctx, 1); len(ws) == 1 {
+		if err := h.Delete(ctx, 1, ws[0].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
 	p.checked = &webpage.FetchError{Reason: "the host name typo.example does not resolve", Refused: true}
-	_, err := h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://typo.example/h", Secret: "0123456789abcdef"})
+	_, err = h.Create(ctx, 1, webhooks.NewWebhook{URL: "https://typo.example/h", Secret: "0123456789abcdef"})
 	if ve := (*report.ValidationError)(nil); !errors.As(err, &ve) || len(ve.Fields["url"]) != 1 ||
 		ve.Fields["url"][0] != "is refused: the host name typo.example does not resolve" {
 		t.Errorf("Create of a URL the poster refuses = %v, want url: is refused: <its reason>", err)

@@ -234,6 +234,33 @@ func testCrawlThroughTheAPI(t *testing.T, dbURL string) {
 			t.Errorf("export %s = %d %s, %d records (%v), want a header and %d rows with CRLF", what, st, h.Get("Content-Type"), len(recs), err, rows)
 		}
 	}
+	// The pages export names each page's issue types, as the page list's
+	// issue_type filter finds them.
+	_, _, raw = c.callHeader(http.MethodGet, "/api/v1/crawls/"+itoa(id)+"/export?what=pages&format=csv", nil, nil)
+	recs, err := csv.NewReader(strings.NewReader(raw)).ReadAll()
+	if err != nil || len(recs) < 2 || recs[0][len(recs[0])-1] != "issue_types" {
+		t.Fatalf("pages export header = %v (%v), want issue_types last", recs[:min(1, len(recs))], err)
+	}
+	withType := map[string]int{}
+	for _, rec := range recs[1:] {
+		for _, typ := range strings.Fields(rec[len(rec)-1]) {
+			withType[typ]++
+		}
+	}
+	for typ := range want {
+		var listed struct {
+			Data struct{ Meta struct{ Total int } }
+		}
+		if st, raw := c.call(http.MethodGet, "/api/v1/crawls/"+itoa(id)+"/pages?per_page=10&issue_type="+typ, nil, &listed); st != http.StatusOK {
+			t.Fatalf("pages?issue_type=%s = %d %.200s", typ, st, raw)
+		}
+		if withType[typ] != listed.Data.Meta.Total {
+			t.Errorf("pages export: %d rows with %s, the page list %d", withType[typ], typ, listed.Data.Meta.Total)
+		}
+	}
+	if withType["broken_link"] == 0 || withType["deep_page"] == 0 {
+		t.Errorf("pages export issue types %v, want broken_link and deep_page among them", withType)
+	}
 	st, _, raw = c.callHeader(http.MethodGet, "/api/v1/crawls/"+itoa(id)+"/export?what=links&format=jsonl", nil, nil)
 	if lines := strings.Count(raw, "\n"); st != http.StatusOK || lines == 0 || !strings.HasPrefix(raw, `{"from":`) {
 		t.Errorf("export links jsonl = %d %.200s", st, raw)

@@ -61,3 +61,17 @@ func (s Status) Transition(next Status) (Status, error) {
 	}
 	return next, nil
 }
+
+// Ending returns the final status c moves to when its crawler ends it as
+// status: finished becomes cancelled when c's cancel was requested (the
+// user's cancel wins over a finish written after it). ErrTransition when
+// the result is not final or c may not become it.
+func (c Crawl) Ending(status Status) (Status, error) {
+	if status == StatusFinished && c.CancelRequested {
+		status = StatusCancelled
+	}
+	if !status.Final() {
+		return c.Status, ErrTransition
+	}
+	return c.Status.Transition(status)
+}

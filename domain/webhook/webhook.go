@@ -12,7 +12,7 @@ import (
 )
 
 // EventReportFinished is the event sent when a report's analysis finishes
-// (generated or failed), the one event webhooks receive today.
+// (generated or failed).
 const EventReportFinished = "report.finished"
 
 // MinSecret is the shortest secret a webhook may have.

@@ -184,6 +184,9 @@ func testCrawlStreaming(t *testing.T, st CrawlStores, u owners) {
 		if p.ID <= lastID || p.Results != nil {
 			t.Fatalf("EachPage: page %d after %d, results %v", p.ID, lastID, p.Results != nil)
 		}
+		if !reflect.DeepEqual(p.IssueTypes, []crawl.IssueType{crawl.DeepPage}) {
+			t.Fatalf("EachPage: page %s issue types %v, want [deep_page]", p.Page.URL, p.IssueTypes)
+		}
 		lastID = p.ID
 		seen = append(seen, p.Page.URL)
 		return nil

@@ -23,6 +23,10 @@ type JobsSubject struct {
 	// TestWebhooks only.
 	Webhooks     ports.WebhookStore
 	WebhookQueue ports.WebhookQueue
+	// Crawls is the crawl store of the same database, wired to the same
+	// queue of deliveries (TestWebhooks's crawl.finished test; skipped
+	// when nil).
+	Crawls ports.CrawlStore
 }
 
 // jobsPatience bounds the wait for a job the suite expects to run: queues

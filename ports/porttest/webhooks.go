@@ -16,22 +16,30 @@ import (
 // webhooks per user (their cap held under concurrent creates), deliveries
 // stored with their jobs by the report writes that finish reports, in
 // their transaction, delivery jobs run (and retried) by the started queue,
-// updates, lists, and deletion taking the deliveries along. newSubject is
-// TestJobs's, with Webhooks and WebhookQueue set and a Store wired to that
-// queue; users 1 and 2 must exist.
+// updates, lists, and deletion taking the deliveries along, and the
+// crawl.finished deliveries stored by the crawl store's writes that end
+// crawls. newSubject is TestJobs's, with Webhooks and WebhookQueue set and
+// a Store (and Crawls) wired to that queue; users 1 and 2 must exist.
 func TestWebhooks(t *testing.T, newSubject func(t *testing.T) JobsSubject) {
 	t.Run("store", func(t *testing.T) { testWebhookStore(t, newSubject(t)) })
 	t.Run("limit under concurrent creates", func(t *testing.T) { testWebhookLimit(t, newSubject(t)) })
 	t.Run("deliveries run", func(t *testing.T) { testDeliveriesRun(t, newSubject(t)) })
 	t.Run("queued by the write that finishes a report", func(t *testing.T) { testFinishQueuesDeliveries(t, newSubject(t)) })
+	t.Run("queued by the write that ends a crawl", func(t *testing.T) { testCrawlFinishQueuesDeliveries(t, newSubject(t)) })
 }
 
 func newWebhook(t *testing.T, s JobsSubject, userID int64, url string) webhook.Webhook {
 	t.Helper()
+	return newWebhookFor(t, s, userID, url, webhook.EventReportFinished)
+}
+
+// newWebhookFor stores a webhook of the user subscribed to events.
+func newWebhookFor(t *testing.T, s JobsSubject, userID int64, url string, events ...string) webhook.Webhook {
+	t.Helper()
 	at := time.Now().UTC().Truncate(time.Second)
 	w, err := s.Webhooks.CreateWebhook(context.Background(), webhook.Webhook{UserID: userID, URL: url, Secret: "0123456789abcdef-secret",
-		Events: []string{webhook.EventReportFinished}, CreatedAt: at}, 10)
-	if err != nil || w.ID == 0 || w.URL != url || w.Secret != "0123456789abcdef-secret" || !w.CreatedAt.Equal(at) || !w.Wants(webhook.EventReportFinished) {
+		Events: events, CreatedAt: at}, 10)
+	if err != nil || w.ID == 0 || w.URL != url || w.Secret != "0123456789abcdef-secret" || !w.CreatedAt.Equal(at) || !w.Wants(events[0]) {
 		t.Fatalf("CreateWebhook = %+v, %v", w, err)
 	}
 	return w

@@ -1,5 +1,5 @@
-// Package sharepage serves the public HTML page of a site-analysis report,
-// GET /r/{token}: public reports to anyone, password-protected ones after
+// Package sharepage serves the public HTML page of a site-analysis report
+// or of a crawl's summary, GET /r/{token}: public ones to anyone, password-protected ones after
 // a password form (remembered in a signed cookie), private ones to their
 // owner only: a Bearer key, or the owner's sign-in on the page (signin.go).
 package sharepage
@@ -21,6 +21,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/report"
@@ -63,14 +64,15 @@ var DefaultAttempts = ratelimit.Limit{Requests: 10, Window: time.Minute}
 // sharePage serves the public report page.
 type sharePage struct {
 	reports  *reports.Reports
+	crawls   *crawls.Crawls // nil: the pages show reports only
 	accounts *accounts.Accounts
 	opts     Options
 }
 
 // Register adds the page's GET (view), POST (password form) and the
 // owner's POST .../signin and .../signout to api, outside the OpenAPI
-// document.
-func Register(api huma.API, rs *reports.Reports, acc *accounts.Accounts, opts Options) {
+// document. A token opens a report, else a crawl of cs (nil: none).
+func Register(api huma.API, rs *reports.Reports, cs *crawls.Crawls, acc *accounts.Accounts, opts Options) {
 	if len(opts.CookieKey) == 0 {
 		opts.CookieKey = make([]byte, 32)
 		_, _ = rand.Read(opts.CookieKey)
@@ -84,7 +86,7 @@ func Register(api huma.API, rs *reports.Reports, acc *accounts.Accounts, opts Op
 	if !opts.Attempts.Enabled() {
 		opts.Attempts = DefaultAttempts
 	}
-	p := &sharePage{reports: rs, accounts: acc, opts: opts}
+	p := &sharePage{reports: rs, crawls: cs, accounts: acc, opts: opts}
 	for _, route := range []struct {
 		method, path string
 		h            http.HandlerFunc
@@ -108,25 +110,25 @@ const Prefix = middleware.SharePrefix
 // Path is the path of the report page of the share token.
 func Path(token string) string { return Prefix + token }
 
-// view shows a report: privacy 0 to anyone, 2 with the password (or the
-// cookie a correct one left), 1 only to its owner (a Bearer key or the
-// owner's sign-in cookie); the owner sees it whatever its privacy.
+// view shows a report or crawl: privacy 0 to anyone, 2 with the password
+// (or the cookie a correct one left), 1 only to its owner (a Bearer key or
+// the owner's sign-in cookie); the owner sees it whatever its privacy.
 // Anything else is the one not-found page, so a private report looks like
 // a missing one.
 func (p *sharePage) view(w http.ResponseWriter, r *http.Request) {
 	viewer, signedIn := p.viewer(r)
-	rep, err := p.reports.Shared(r.Context(), r.PathValue("token"), viewer)
+	s, err := p.lookup(r.Context(), r.PathValue("token"), viewer)
 	switch {
-	case errors.Is(err, report.ErrNotFound):
+	case errors.Is(err, errNotShared):
 		p.notFound(w, r, http.StatusNotFound, "")
 	case err != nil:
 		p.fail(w, r, err)
-	case rep.UserID == viewer && signedIn:
-		p.renderReport(w, r, rep, p.csrfToken(w, r))
-	case rep.Privacy == report.Public || rep.UserID == viewer || p.validCookie(r, rep):
-		p.renderReport(w, r, rep, "")
+	case s.UserID == viewer && signedIn:
+		p.renderShared(r.Context(), w, r, s, p.csrfToken(w, r))
+	case s.Privacy == report.Public || s.UserID == viewer || p.validCookie(r, s):
+		p.renderShared(r.Context(), w, r, s, "")
 	default:
-		p.render(w, r, http.StatusOK, "password", pageData{Title: "Protected report", Token: rep.Token, Action: p.opts.BasePath + Path(rep.Token)})
+		p.render(w, r, http.StatusOK, "password", pageData{Title: "Protected report", Token: s.Token, Action: p.opts.BasePath + Path(s.Token)})
 	}
 }
 
@@ -159,9 +161,9 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 			Error: "Too many attempts: try again in " + strconv.Itoa(int(wait.Seconds())+1) + " seconds."})
 		return
 	}
-	rep, err := p.reports.Shared(r.Context(), token, 0)
+	rep, err := p.lookup(r.Context(), token, 0)
 	switch {
-	case errors.Is(err, report.ErrNotFound):
+	case errors.Is(err, errNotShared):
 		p.notFound(w, r, http.StatusNotFound, "")
 		return
 	case err != nil:
@@ -173,7 +175,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 	}
 	match := false
 	if err = p.readForm(w, r); err == nil {
-		match, err = p.reports.CheckSharePassword(r.Context(), rep, r.PostForm.Get("password"))
+		match, err = p.checkPassword(r.Context(), rep, r.PostForm.Get("password"))
 		if errors.Is(err, accounts.ErrPasswordsBusy) {
 			w.Header().Set("Retry-After", passwordRetryAfter)
 			p.render(w, r, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", Token: token, Action: p.opts.BasePath + Path(token),
@@ -221,9 +223,9 @@ func (p *sharePage) fail(w http.ResponseWriter, r *http.Request, err error) {
 const shareCookie = "pinsight_share"
 
 // cookie remembers a correct password of rep until the TTL passes. It is
-// bound to the report's share token and to the stored hash, so it opens no
-// other report and a new password invalidates it.
-func (p *sharePage) cookie(r *http.Request, rep report.Report) *http.Cookie {
+// bound to the share token and to the stored hash, so it opens no other
+// report or crawl and a new password invalidates it.
+func (p *sharePage) cookie(r *http.Request, rep shared) *http.Cookie {
 	exp := time.Now().Add(p.opts.CookieTTL).Unix()
 	return &http.Cookie{
 		Name: shareCookie, Value: strconv.FormatInt(exp, 10) + "." + p.sign(rep, exp),
@@ -232,14 +234,14 @@ func (p *sharePage) cookie(r *http.Request, rep report.Report) *http.Cookie {
 	}
 }
 
-func (p *sharePage) sign(rep report.Report, exp int64) string {
+func (p *sharePage) sign(rep shared, exp int64) string {
 	m := hmac.New(sha256.New, p.opts.CookieKey)
 	m.Write([]byte(rep.Token + "|" + strconv.FormatInt(exp, 10) + "|" + rep.PasswordHash))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-func (p *sharePage) validCookie(r *http.Request, rep report.Report) bool {
-	if rep.Privacy != report.Protected || !rep.HasPassword() {
+func (p *sharePage) validCookie(r *http.Request, rep shared) bool {
+	if rep.Privacy != report.Protected || rep.PasswordHash == "" {
 		return false
 	}
 	c, err := r.Cookie(shareCookie)

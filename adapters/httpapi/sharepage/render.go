@@ -55,6 +55,7 @@ type pageData struct {
 	Failed        int        // Total - Passed
 	Fixes         []fixGroup // failed checks by importance, high first
 	Categories    []categoryView
+	Crawl         crawlView // on a crawl's page
 }
 
 // reportView is what the page shows of a report besides its checks.

@@ -11,18 +11,18 @@ import (
 )
 
 // Stores provides the account, report, webhook, crawl and review stores. The
-// report store (which is the webhook store too) queues the deliveries of
-// the reports it finishes when the graph holds the engine's queue of
+// report store (which is the webhook store too) and the crawl store queue
+// the deliveries of the reports and crawls they finish when the graph holds the engine's queue of
 // them (a sqlstore.DeliveryEnqueuer, which the engine's module provides
 // with its job queue); without one it queues none.
 var Stores = fx.Options(
 	fx.Provide(fx.Annotate(sqlstore.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(newReportStore, fx.As(new(ports.ReportStore)), fx.As(new(ports.WebhookStore)))),
 	fx.Provide(fx.Annotate(sqlstore.NewReviewStore, fx.As(new(ports.ReviewStore)))),
-	fx.Provide(fx.Annotate(sqlstore.NewCrawlStore, fx.As(new(ports.CrawlStore)))),
+	fx.Provide(fx.Annotate(newCrawlStore, fx.As(new(ports.CrawlStore)))),
 )
 
-// reportStoreParams are what the report store takes: the queue of
+// reportStoreParams are what the report and crawl stores take: the queue of
 // deliveries is optional (it needs the job queue's settings).
 type reportStoreParams struct {
 	fx.In
@@ -32,6 +32,14 @@ type reportStoreParams struct {
 
 func newReportStore(p reportStoreParams) *sqlstore.ReportStore {
 	s := sqlstore.NewReportStore(p.Engine)
+	if p.Deliveries != nil {
+		s = s.WithDeliveries(p.Deliveries)
+	}
+	return s
+}
+
+func newCrawlStore(p reportStoreParams) *sqlstore.CrawlStore {
+	s := sqlstore.NewCrawlStore(p.Engine)
 	if p.Deliveries != nil {
 		s = s.WithDeliveries(p.Deliveries)
 	}

@@ -32,6 +32,7 @@ type CrawlItem struct {
 	Failure     string            `json:"failure" doc:"Why the crawl failed; empty otherwise."`
 	Privacy     int               `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
 	HasPassword bool              `json:"has_password" doc:"Whether a share password is stored."`
+	ShareURL    string            `json:"share_url" doc:"Path of the crawl's HTML summary page on this server, /r/ followed by the crawl's share token, as a report's share_url: the site, score, rating, issue counts by type with severity, the most severe issues with their URLs, AI crawlers' access and /llms.txt. The page honours privacy as a report's does (0 anyone, 2 after the password, 1 the owner only)."`
 	Schedule    string            `json:"schedule" enum:"daily,weekly,off" doc:"How often the crawl is to be repeated."`
 	Settings    CrawlSettingsData `json:"settings" doc:"The crawl's settings as accepted."`
 	Progress    CrawlProgressData `json:"pages" doc:"The crawl's URLs counted."`
