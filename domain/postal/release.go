@@ -52,9 +52,27 @@ func ReleaseOffices(ds *Dataset) []ReleaseOffice {
 }
 
 // SortReleaseOffices sorts offices as Diff needs them: by PIN, then name,
-// then type (stable, so equal offices keep their order).
+// type and location (offices equal in all these are interchangeable).
 func SortReleaseOffices(offices []ReleaseOffice) {
-	slices.SortStableFunc(offices, func(a, b ReleaseOffice) int {
-		return cmp.Or(cmp.Compare(a.Pincode, b.Pincode), cmp.Compare(a.Name, b.Name), cmp.Compare(a.OfficeType, b.OfficeType))
+	slices.SortFunc(offices, func(a, b ReleaseOffice) int {
+		return cmp.Or(cmp.Compare(a.Pincode, b.Pincode), cmp.Compare(a.Name, b.Name), cmp.Compare(a.OfficeType, b.OfficeType),
+			compareLocations(a.Location, b.Location))
 	})
+}
+
+// compareLocations orders missing locations first, then by latitude and
+// longitude.
+func compareLocations(a, b *Location) int {
+	switch {
+	case a == nil || b == nil:
+		return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
+	}
+	return cmp.Or(cmp.Compare(a.Latitude, b.Latitude), cmp.Compare(a.Longitude, b.Longitude))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
