@@ -87,3 +87,14 @@ func TestTerminatedPins(t *testing.T) {
 		t.Errorf("terminated = %v, want 110002 last in 2025-10-03 and 110010 last in abc", got)
 	}
 }
+
+func TestEncodeReleaseOffices(t *testing.T) {
+	in := []postal.ReleaseOffice{office("110001", "Connaught Place S.O", "PO", 28.63, 77.22), office("110002", "Nowhere B.O", "BO", 0, 0)}
+	out, err := postal.DecodeReleaseOffices(postal.EncodeReleaseOffices(in))
+	if err != nil || len(out) != 2 || out[0].Name != in[0].Name || *out[0].Location != *in[0].Location || out[1].Location != nil || out[1].OfficeType != "BO" {
+		t.Fatalf("round trip = %+v, %v; want %+v", out, err, in)
+	}
+	if _, err := postal.DecodeReleaseOffices([]byte("not gzip")); err == nil {
+		t.Error("garbage decoded without error")
+	}
+}

@@ -10,16 +10,17 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Stores provides the account, report, webhook, crawl and review stores. The
-// report store (which is the webhook store too) queues the deliveries of
-// the reports it finishes when the graph holds the engine's queue of
-// them (a sqlstore.DeliveryEnqueuer, which the engine's module provides
+// Stores provides the account, report, webhook, crawl, review and release
+// stores. The report store (which is the webhook store too) queues the
+// deliveries of the reports it finishes when the graph holds the engine's
+// queue of them (a sqlstore.DeliveryEnqueuer, which the engine's module provides
 // with its job queue); without one it queues none.
 var Stores = fx.Options(
 	fx.Provide(fx.Annotate(sqlstore.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(newReportStore, fx.As(new(ports.ReportStore)), fx.As(new(ports.WebhookStore)))),
 	fx.Provide(fx.Annotate(sqlstore.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	fx.Provide(fx.Annotate(sqlstore.NewCrawlStore, fx.As(new(ports.CrawlStore)))),
+	fx.Provide(fx.Annotate(sqlstore.NewReleaseStore, fx.As(new(ports.ReleaseStore)))),
 )
 
 // reportStoreParams are what the report store takes: the queue of
