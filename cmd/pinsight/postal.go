@@ -32,9 +32,18 @@ func memoryPostal(data dataConfig) fx.Option {
 		fx.Provide(
 			func(lc fx.Lifecycle, history *releases.History, log *slog.Logger) (*memory.PostalStore, error) {
 				store := memory.NewPostalStore(nil)
-				if err := loadPostal(store, history, data, log); err != nil {
+				start := time.Now()
+				res, err := readPostal(data)
+				if err != nil {
 					return nil, err
 				}
+				// Recorded and served once the start has migrated the
+				// database (its hooks run before this one).
+				lc.Append(fx.StartHook(func(ctx context.Context) error {
+					err := servePostal(ctx, store, history, res, start, log)
+					res = nil
+					return err
+				}))
 				stop := reloadOnHangup(store, history, data, log)
 				lc.Append(fx.StopHook(stop))
 				return store, nil
@@ -45,17 +54,31 @@ func memoryPostal(data dataConfig) fx.Option {
 	)
 }
 
-// loadPostal reads, cleans and indexes the files, records them in the
-// release history (when there is one: a new release with its changes
-// against the one it replaces) and takes the terminated PINs from it, then
-// swaps them in.
+// loadPostal reads the files and serves them (servePostal).
 func loadPostal(store *memory.PostalStore, history *releases.History, data dataConfig, log *slog.Logger) error {
 	start := time.Now()
+	res, err := readPostal(data)
+	if err != nil {
+		return err
+	}
+	return servePostal(context.Background(), store, history, res, start, log)
+}
+
+// readPostal reads and cleans the configured files.
+func readPostal(data dataConfig) (*indiapost.Result, error) {
 	res, err := indiapost.Load(data.files())
 	if err != nil {
-		return fmt.Errorf("loading postal data: %w", err)
+		return nil, fmt.Errorf("loading postal data: %w", err)
 	}
-	if err := recordRelease(context.Background(), history, res.Dataset, log); err != nil {
+	return res, nil
+}
+
+// servePostal records the files read in the release history (when there
+// is one: a new release with its changes against the one it replaces),
+// takes the terminated PINs from it, then indexes the dataset and swaps it
+// in; start is when reading began.
+func servePostal(ctx context.Context, store *memory.PostalStore, history *releases.History, res *indiapost.Result, start time.Time, log *slog.Logger) error {
+	if err := recordRelease(ctx, history, res.Dataset, log); err != nil {
 		return err
 	}
 	store.Replace(res.Dataset)
