@@ -2,6 +2,7 @@ package tests
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"os/exec"
@@ -10,6 +11,9 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
+	"github.com/pinsight/pinsight/adapters/memory"
+	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/ports/porttest"
 )
@@ -50,7 +54,7 @@ func TestPostgresReleasesThroughImport(t *testing.T) {
 		t.Skip("imports the full directory twice (-short)")
 	}
 	skipWithoutDocker(t)
-	_, url := newDatabase(t)
+	db, url := newDatabase(t)
 	bin := buildPinsight(t)
 	dir := t.TempDir()
 	var edits porttest.ReleaseEdits
@@ -70,6 +74,25 @@ func TestPostgresReleasesThroughImport(t *testing.T) {
 	wantChanges := 1 + 1 + edits.RemovedOffices + 1 + 1 + 1 + 1 + 1 // PINs removed and added, offices removed, added, renamed, retyped, moved
 	if second["seq"] != 2.0 || second["new"] != true || second["changes"] != float64(wantChanges) || second["terminated"] != 1.0 {
 		t.Fatalf("second import: release %v; want release 2 with %d changes and 1 terminated PIN", second, wantChanges)
+	}
+
+	// The memory store (a replica's) and the Postgres store answer the
+	// same for a terminated PIN, a PIN still there and one never seen.
+	ds, _, err := postgres.LoadDataset(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := releases.New(postgres.NewReleaseStore(db)).Load(context.Background(), ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	eq := &equivalence{t: t, mem: memory.NewPostalStore(ds), pg: postgres.NewPostalStore(db)}
+	for _, pin := range []postal.Pincode{edits.RemovedPin, edits.RenamedPin, "999998"} {
+		mr, mf, err1 := eq.mem.TerminatedPincode(ctx, pin)
+		pr, pf, err2 := eq.pg.TerminatedPincode(ctx, pin)
+		eq.same("TerminatedPincode("+string(pin)+")", ans([]any{mr, mf}, 0, err1), ans([]any{pr, pf}, 0, err2))
+	}
+	if r, found, _ := eq.mem.TerminatedPincode(ctx, edits.RemovedPin); !found || r.Name() != snapshot.Release {
+		t.Errorf("terminated %s: %v, %+v; want last in %s", edits.RemovedPin, found, r, snapshot.Release)
 	}
 
 	in := startInstance(t, bin, "server", "--database-url", url, "--rate-limit", "off")

@@ -74,9 +74,9 @@ func (r releaseChangeRow) change() postal.ReleaseChange {
 	return postal.ReleaseChange{Release: r.ReleaseSeq, Change: c}
 }
 
-// changeBatch is how many changes one INSERT writes (13 columns: well
+// changeBatch is how many changes one INSERT writes (13 columns: within
 // within SQLite's limit of bound variables).
-const changeBatch = 500
+const changeBatch = 2000
 
 // ReleaseStore keeps the history of the postal directory's releases.
 type ReleaseStore struct{ store }

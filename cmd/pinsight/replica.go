@@ -175,7 +175,9 @@ func (r *replica) sync(ctx context.Context) error {
 	}
 	read := time.Since(start)
 	if err := recordRelease(ctx, r.history, ds, r.log); err != nil {
-		return err
+		// The directory is served all the same: only the release history
+		// (and so the terminated PINs) lag until the next import.
+		r.log.Error("postal replica: recording the release failed; the dataset is served without terminated PINs", "err", err)
 	}
 	r.store.Replace(ds)
 	r.gen = gen
