@@ -15,6 +15,10 @@ type PostalStore interface {
 	Info(ctx context.Context) (postal.Info, error)
 	// OfficesByPincode returns the PIN's offices by name (empty when none).
 	OfficesByPincode(ctx context.Context, pin postal.Pincode) ([]postal.PostOffice, error)
+	// TerminatedPincode returns the last release that had pin when pin
+	// existed in an earlier release and has no office in the loaded one
+	// (found is false otherwise, and for a store that keeps no history).
+	TerminatedPincode(ctx context.Context, pin postal.Pincode) (last postal.Release, found bool, err error)
 	// Office returns the office whose id is id in the loaded release, or
 	// a postal.ErrNotFound.
 	Office(ctx context.Context, id int64) (postal.PostOffice, error)

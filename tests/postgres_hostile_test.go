@@ -12,6 +12,7 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/domain/webpage"
@@ -57,5 +58,6 @@ func TestPostgresHostileInput(t *testing.T) {
 		Reports:   reports.New(reportStore, analyser, pw),
 		Projects:  reports.NewProjects(reportStore),
 		Reviews:   reviews.New(dir, reviewStore, reviews.Config{Limiter: memory.NewRateLimiter(), WriteLimit: hostileWrites}),
+		Releases:  releases.New(postgres.NewReleaseStore(db)),
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/domain/ratelimit"
@@ -67,6 +68,7 @@ func TestSQLiteHostileInput(t *testing.T) {
 		Reports:   reports.New(reportStore, analyser, pw),
 		Projects:  reports.NewProjects(reportStore),
 		Reviews:   reviews.New(dir, reviewStore, reviews.Config{Limiter: memory.NewRateLimiter(), WriteLimit: hostileWrites}),
+		Releases:  releases.New(sqlite.NewReleaseStore(db)),
 	})
 }
 

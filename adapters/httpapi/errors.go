@@ -33,6 +33,8 @@ type errorBody struct {
 	Message         string              `json:"message" doc:"Human-readable summary."`
 	Errors          map[string][]string `json:"errors,omitempty" doc:"Field name to messages, for validation failures: at most 20 messages in all (missing required fields first)."`
 	ErrorsTruncated int                 `json:"errors_truncated,omitempty" doc:"Field errors left out of errors beyond the first 20; absent when none were."`
+	Terminated      bool                `json:"terminated,omitempty" doc:"404 of a pincode lookup only: true when an earlier release of the directory had the pincode and the served one has no office for it (a terminated PIN); absent otherwise."`
+	LastRelease     string              `json:"last_release,omitempty" doc:"With terminated: the last release that had the pincode (its publication date, or its version when the date is not known; see /dataset/changes)." example:"2025-10-03"`
 }
 
 // maxFieldErrors bounds the field errors of one error envelope.
@@ -296,6 +298,10 @@ func toHTTP(err error) error {
 		out = unauthorized(msg, false)
 	default:
 		out = newError(status, msg)
+	}
+	var term *postal.TerminatedError
+	if body, isBody := out.(*errorBody); isBody && errors.As(err, &term) {
+		body.Terminated, body.LastRelease = true, term.LastRelease.Name()
 	}
 	if d, ok := fault.RetryAfter(err); ok {
 		out = huma.ErrorWithHeaders(out, http.Header{"Retry-After": {middleware.RetryAfter(d)}})

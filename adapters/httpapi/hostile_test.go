@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/domain/ratelimit"
@@ -38,5 +40,9 @@ func TestHostileInput(t *testing.T) {
 	crawlStore, jobs := memory.NewCrawlStore(reportStore), memory.NewJobs(reportStore, ports.JobSettings{})
 	jobs.Crawls(crawlStore)
 	r.Crawls = crawls.New(crawlStore, jobs, nil, apitest.Passwords, crawls.Config{Keys: reportStore, ActiveLimit: -1, DailyPages: -1})
+	r.Releases = releases.New(memory.NewReleaseStore())
+	if _, err := r.Releases.Load(context.Background(), porttest.PostalDataset(), nil); err != nil {
+		t.Fatal(err)
+	}
 	httpapitest.HostileRoutes(t, r)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/app/webhooks"
@@ -52,6 +53,8 @@ type Routes struct {
 	Reviews  *reviews.Reviews
 	Webhooks *webhooks.Webhooks
 	Crawls   *crawls.Crawls
+	// Releases serves the directory's release changes (nil: not served).
+	Releases *releases.History
 	Share    sharepage.Options // the public report page's settings
 	// Version is the server build's version /readyz shows ("": none shown).
 	Version string
@@ -80,6 +83,8 @@ func (r Routes) groups() []routeGroup {
 	accounts := need{"Accounts", r.Accounts != nil}
 	return []routeGroup{
 		{field: "Geocoder", set: r.Geocoder != nil, ops: []string{"digipin-nearest"},
+			needs: []need{{"Directory", r.Directory != nil}}},
+		{field: "Releases", set: r.Releases != nil, ops: []string{"dataset-changes"},
 			needs: []need{{"Directory", r.Directory != nil}}},
 		{field: "Reports", set: r.Reports != nil, needs: []need{accounts}, ops: []string{
 			"create-report", "create-report-batch", "list-reports", "get-report", "update-report",
@@ -135,6 +140,9 @@ func Register(api huma.API, r Routes) error {
 		registerAutocomplete(api, r.Directory)
 		if r.Geocoder != nil {
 			registerDigipinNearest(api, r.Directory, r.Geocoder)
+		}
+		if r.Releases != nil {
+			registerDatasetChanges(api, r.Releases)
 		}
 	}
 	if r.Accounts != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/app/webhooks"
@@ -40,7 +41,7 @@ func fullRoutes() httpapi.Routes {
 	jobs, crawlStore := memory.NewJobs(reportStore, ports.JobSettings{}), memory.NewCrawlStore(reportStore)
 	jobs.Crawls(crawlStore)
 	return httpapi.Routes{
-		Directory: dir, Geocoder: geocode.New(postalStore, nil),
+		Directory: dir, Geocoder: geocode.New(postalStore, nil), Releases: releases.New(memory.NewReleaseStore()),
 		Accounts: accounts.New(memory.NewAccountStore(), apitest.Passwords),
 		Reports:  reports.New(reportStore, apitest.NewFakeAnalyser(), apitest.Passwords), Projects: reports.NewProjects(reportStore),
 		Reviews:  reviews.New(dir, reviewStore, reviews.Config{Limiter: memory.NewRateLimiter()}),
@@ -98,7 +99,7 @@ func TestRoutesMissingUseCase(t *testing.T) {
 			}
 		})
 	}
-	for _, only := range []httpapi.Routes{{Reports: full.Reports}, {Projects: full.Projects}, {Reviews: full.Reviews}, {Webhooks: full.Webhooks}, {Crawls: full.Crawls}, {Geocoder: full.Geocoder}} {
+	for _, only := range []httpapi.Routes{{Reports: full.Reports}, {Projects: full.Projects}, {Reviews: full.Reviews}, {Webhooks: full.Webhooks}, {Crawls: full.Crawls}, {Geocoder: full.Geocoder}, {Releases: full.Releases}} {
 		_, err := httpapi.Handler(httpapi.HandlerOptions{Routes: only})
 		if err == nil {
 			t.Errorf("Handler(%+v) succeeded; want an error naming its operations", only)
@@ -123,6 +124,7 @@ func TestRoutesGroups(t *testing.T) {
 		"Reviews":  func(r *httpapi.Routes) { r.Reviews = nil },
 		"Webhooks": func(r *httpapi.Routes) { r.Webhooks = nil },
 		"Crawls":   func(r *httpapi.Routes) { r.Crawls = nil },
+		"Releases": func(r *httpapi.Routes) { r.Releases = nil },
 	}
 	groups := httpapi.RouteGroups(full)
 	if len(groups) != len(drop) {

@@ -61,6 +61,17 @@ func (s *PostalStore) OfficesByPincode(_ context.Context, pin postal.Pincode) ([
 	return ix.offices(ix.byPin[pin]), nil
 }
 
+// TerminatedPincode implements ports.PostalStore, from the dataset's
+// Terminated set.
+func (s *PostalStore) TerminatedPincode(_ context.Context, pin postal.Pincode) (postal.Release, bool, error) {
+	ix, err := s.index()
+	if err != nil {
+		return postal.Release{}, false, err
+	}
+	r, found := ix.ds.Terminated[pin]
+	return r, found, nil
+}
+
 // Office implements ports.PostalStore.
 func (s *PostalStore) Office(_ context.Context, id int64) (postal.PostOffice, error) {
 	ix, err := s.index()

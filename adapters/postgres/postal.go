@@ -94,6 +94,22 @@ func (s *PostalStore) OfficesByPincode(ctx context.Context, pin postal.Pincode) 
 	return officesToDomain(rows), nil
 }
 
+// TerminatedPincode implements ports.PostalStore from the release history
+// (read whole on each call: servers answer from their in-memory replica).
+func (s *PostalStore) TerminatedPincode(ctx context.Context, pin postal.Pincode) (postal.Release, bool, error) {
+	history := NewReleaseStore(s.db)
+	releases, err := history.Releases(ctx)
+	if err != nil {
+		return postal.Release{}, false, err
+	}
+	pins, err := history.PinChanges(ctx)
+	if err != nil {
+		return postal.Release{}, false, err
+	}
+	r, found := postal.TerminatedPins(releases, pins)[pin]
+	return r, found, nil
+}
+
 // Office implements ports.PostalStore.
 func (s *PostalStore) Office(ctx context.Context, id int64) (postal.PostOffice, error) {
 	ctx, cancel := s.db.bound(ctx)

@@ -49,3 +49,7 @@ func ReviewsSubscription(changed func(pin postal.Pincode)) Subscription {
 // NewCrawlStore returns the store of crawls, their frontiers, pages, links
 // and issues in the database.
 func NewCrawlStore(db *DB) *sqlstore.CrawlStore { return sqlstore.NewCrawlStore(db.Engine()) }
+
+// NewReleaseStore returns the store of the postal directory's release
+// history in the database.
+func NewReleaseStore(db *DB) *sqlstore.ReleaseStore { return sqlstore.NewReleaseStore(db.Engine()) }

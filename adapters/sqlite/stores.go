@@ -25,3 +25,7 @@ func NewReviewStore(db *DB) *sqlstore.ReviewStore { return sqlstore.NewReviewSto
 // NewCrawlStore returns the store of crawls, their frontiers, pages, links
 // and issues in the file.
 func NewCrawlStore(db *DB) *sqlstore.CrawlStore { return sqlstore.NewCrawlStore(db.Engine()) }
+
+// NewReleaseStore returns the store of the postal directory's release
+// history in the file.
+func NewReleaseStore(db *DB) *sqlstore.ReleaseStore { return sqlstore.NewReleaseStore(db.Engine()) }

@@ -15,6 +15,7 @@ import (
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/app/webhooks"
@@ -23,8 +24,9 @@ import (
 
 // Module provides every use case. fx builds only those something asks for,
 // and a use case asked for whose dependencies are missing fails the start:
-// nothing is provided as nil. Readiness components are collected from the
-// "readiness" value group, which adapters feed (AsComponent).
+// nothing is provided as nil but the release history, which is optional.
+// Readiness components are collected from the "readiness" value group,
+// which adapters feed (AsComponent).
 //
 // What each needs: directory, a ports.PostalStore (and, for live review
 // counts, a ports.ReviewStore); reviews, a ports.ReviewStore and a
@@ -32,13 +34,30 @@ import (
 // optionally a ports.BoundaryIndex; accounts, a ports.AccountStore and
 // accounts.PasswordParams (accounts.PasswordLimits optional); reports and
 // projects, a ports.ReportStore, the password hasher, a ports.PageFetcher
-// and a ports.RateLimiter (reports.AnalyserConfig optional).
+// and a ports.RateLimiter (reports.AnalyserConfig optional); the release
+// history, a ports.ReleaseStore (optional: without one, none).
 var Module = fx.Module("app",
 	fx.Provide(fx.Annotate(health.New, fx.ParamTags(`group:"readiness"`))),
 	fx.Provide(newPasswords, accounts.New),
 	fx.Provide(newAnalyser, newReports, reports.NewProjects),
-	fx.Provide(newDirectory, newGeocoder, newReviews),
+	fx.Provide(newDirectory, newGeocoder, newReviews, newReleases),
 )
+
+// releasesParams are what the release history needs: without a store
+// there is none.
+type releasesParams struct {
+	fx.In
+	Store ports.ReleaseStore `optional:"true"`
+}
+
+// newReleases provides the release history, nil when the graph has no
+// ports.ReleaseStore.
+func newReleases(p releasesParams) *releases.History {
+	if p.Store == nil {
+		return nil
+	}
+	return releases.New(p.Store)
+}
 
 // AsComponent tags a constructor of a health.Component for the readiness
 // group.

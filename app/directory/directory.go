@@ -43,7 +43,8 @@ func NewWithReviews(store ports.PostalStore, counts ports.ReviewCounts) *Directo
 func (dir *Directory) Info(ctx context.Context) (postal.Info, error) { return dir.store.Info(ctx) }
 
 // Lookup returns the offices of a pincode: a *postal.ValidationError for
-// bad syntax, not found when the PIN has no office.
+// bad syntax, a *postal.TerminatedError when an earlier release had the PIN
+// and the loaded one does not, else not found when the PIN has no office.
 func (dir *Directory) Lookup(ctx context.Context, pincode string) (postal.Pincode, []postal.PostOffice, error) {
 	pin, err := postal.ParsePincode(pincode)
 	if err != nil {
@@ -54,6 +55,13 @@ func (dir *Directory) Lookup(ctx context.Context, pincode string) (postal.Pincod
 		return pin, nil, err
 	}
 	if len(offices) == 0 {
+		last, terminated, err := dir.store.TerminatedPincode(ctx, pin)
+		switch {
+		case err != nil:
+			return pin, nil, err
+		case terminated:
+			return pin, nil, &postal.TerminatedError{Pincode: pin, LastRelease: last}
+		}
 		return pin, nil, &postal.NotFoundError{What: "pincode " + string(pin)}
 	}
 	if err := dir.attach(ctx, offices, offices); err != nil {

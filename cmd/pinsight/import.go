@@ -14,6 +14,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
@@ -33,6 +34,16 @@ type loadReport struct {
 type importReport struct {
 	Import   postgres.ImportStats `json:"import"`
 	ImportMs int64                `json:"import_ms"`
+	Release  releaseReport        `json:"release"`
+}
+
+// releaseReport is what the release history made of an import.
+type releaseReport struct {
+	Name       string `json:"name"`       // the release's publication date, else its version
+	Seq        int64  `json:"seq"`        // 1 for the first release
+	New        bool   `json:"new"`        // false: the latest release already (the same dataset imported again)
+	Changes    int    `json:"changes"`    // against the release before it (GET /api/v1/dataset/changes lists them)
+	Terminated int    `json:"terminated"` // PINs of earlier releases the imported one does not have
 }
 
 func newImportCmd() *cobra.Command {
@@ -142,5 +153,11 @@ func runImport(ctx context.Context, out, status io.Writer, tty bool, cfg postgre
 		return err
 	}
 	copying.finish()
-	return enc.Encode(importReport{Import: st, ImportMs: time.Since(start).Milliseconds()})
+	loaded, err := releases.New(postgres.NewReleaseStore(db)).Load(ctx, ds, firstRelease)
+	if err != nil {
+		return fmt.Errorf("imported, but recording the release failed (servers record it when they load it): %w", err)
+	}
+	rel := releaseReport{Name: loaded.Release.Name(), Seq: loaded.Release.Seq, New: loaded.New, Changes: loaded.Release.Changes,
+		Terminated: len(ds.Terminated)}
+	return enc.Encode(importReport{Import: st, ImportMs: time.Since(start).Milliseconds(), Release: rel})
 }

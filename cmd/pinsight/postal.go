@@ -13,9 +13,12 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
+	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/releases"
+	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -27,12 +30,21 @@ import (
 func memoryPostal(data dataConfig) fx.Option {
 	return fx.Options(
 		fx.Provide(
-			func(lc fx.Lifecycle, log *slog.Logger) (*memory.PostalStore, error) {
+			func(lc fx.Lifecycle, history *releases.History, log *slog.Logger) (*memory.PostalStore, error) {
 				store := memory.NewPostalStore(nil)
-				if err := loadPostal(store, data, log); err != nil {
+				start := time.Now()
+				res, err := readPostal(data)
+				if err != nil {
 					return nil, err
 				}
-				stop := reloadOnHangup(store, data, log)
+				// Recorded and served once the start has migrated the
+				// database (its hooks run before this one).
+				lc.Append(fx.StartHook(func(ctx context.Context) error {
+					err := servePostal(ctx, store, history, res, start, log)
+					res = nil
+					return err
+				}))
+				stop := reloadOnHangup(store, history, data, log)
 				lc.Append(fx.StopHook(stop))
 				return store, nil
 			},
@@ -42,12 +54,32 @@ func memoryPostal(data dataConfig) fx.Option {
 	)
 }
 
-// loadPostal reads, cleans and indexes the files, then swaps them in.
-func loadPostal(store *memory.PostalStore, data dataConfig, log *slog.Logger) error {
+// loadPostal reads the files and serves them (servePostal).
+func loadPostal(store *memory.PostalStore, history *releases.History, data dataConfig, log *slog.Logger) error {
 	start := time.Now()
+	res, err := readPostal(data)
+	if err != nil {
+		return err
+	}
+	return servePostal(context.Background(), store, history, res, start, log)
+}
+
+// readPostal reads and cleans the configured files.
+func readPostal(data dataConfig) (*indiapost.Result, error) {
 	res, err := indiapost.Load(data.files())
 	if err != nil {
-		return fmt.Errorf("loading postal data: %w", err)
+		return nil, fmt.Errorf("loading postal data: %w", err)
+	}
+	return res, nil
+}
+
+// servePostal records the files read in the release history (when there
+// is one: a new release with its changes against the one it replaces),
+// takes the terminated PINs from it, then indexes the dataset and swaps it
+// in; start is when reading began.
+func servePostal(ctx context.Context, store *memory.PostalStore, history *releases.History, res *indiapost.Result, start time.Time, log *slog.Logger) error {
+	if err := recordRelease(ctx, history, res.Dataset, log); err != nil {
+		return err
 	}
 	store.Replace(res.Dataset)
 	debug.FreeOSMemory() // hand the raw rows and parse buffers back to the OS now, not at the next GC cycles
@@ -62,7 +94,7 @@ func loadPostal(store *memory.PostalStore, data dataConfig, log *slog.Logger) er
 // reloadOnHangup re-reads the configured files on every SIGHUP until stop
 // is called. Serving the embedded snapshot, it only logs that there is
 // nothing to re-read (and keeps SIGHUP from ending the process).
-func reloadOnHangup(store *memory.PostalStore, data dataConfig, log *slog.Logger) (stop func()) {
+func reloadOnHangup(store *memory.PostalStore, history *releases.History, data dataConfig, log *slog.Logger) (stop func()) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGHUP)
 	done := make(chan struct{})
@@ -74,7 +106,7 @@ func reloadOnHangup(store *memory.PostalStore, data dataConfig, log *slog.Logger
 					log.Info("SIGHUP: serving the embedded snapshot, nothing to re-read", "hint", "start with --data-dir DIR to serve files that SIGHUP re-reads")
 					continue
 				}
-				if err := loadPostal(store, data, log); err != nil {
+				if err := loadPostal(store, history, data, log); err != nil {
 					log.Error("postal reload failed; the previous dataset is still served", "error", err)
 				}
 			case <-done:
@@ -83,6 +115,35 @@ func reloadOnHangup(store *memory.PostalStore, data dataConfig, log *slog.Logger
 		}
 	}()
 	return func() { signal.Stop(sig); close(done) }
+}
+
+// recordRelease records ds in history (nil: no history kept) and sets its
+// terminated PINs; a history that does not begin with the embedded
+// snapshot gets it as its first release.
+func recordRelease(ctx context.Context, history *releases.History, ds *postal.Dataset, log *slog.Logger) error {
+	if history == nil {
+		return nil
+	}
+	start := time.Now()
+	loaded, err := history.Load(ctx, ds, firstRelease)
+	if err != nil {
+		return fmt.Errorf("recording the postal release: %w", err)
+	}
+	if loaded.New {
+		log.Info("new postal release recorded", "release", loaded.Release.Name(), "seq", loaded.Release.Seq,
+			"changes", loaded.Release.Changes, "terminated_pincodes", len(ds.Terminated), "took", time.Since(start).String())
+	}
+	return nil
+}
+
+// firstRelease loads the embedded snapshot, the first release of every
+// history.
+func firstRelease() (*postal.Dataset, error) {
+	res, err := indiapost.Load(snapshot.Files())
+	if err != nil {
+		return nil, err
+	}
+	return res.Dataset, nil
 }
 
 // postalComponent reports whether postal data is served, and which.

@@ -18,6 +18,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/postgres"
 	"github.com/pinsight/pinsight/app/appfx"
 	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -48,8 +49,10 @@ func replicaFlags(f *pflag.FlagSet, cfg *databaseConfig) {
 func postgresReplica(db databaseConfig, data dataConfig) fx.Option {
 	return fx.Options(
 		fx.Provide(
-			func(lc fx.Lifecycle, pg *postgres.DB, log *slog.Logger) *replica {
-				return newReplica(lc, pg, data, newReloadSchedule(db.ReloadSpread), log)
+			func(lc fx.Lifecycle, pg *postgres.DB, history *releases.History, log *slog.Logger) *replica {
+				r := newReplica(lc, pg, data, newReloadSchedule(db.ReloadSpread), log)
+				r.history = history
+				return r
 			},
 			func(r *replica) *memory.PostalStore { return r.store },
 			func(s *memory.PostalStore) ports.PostalStore { return s },
@@ -67,10 +70,13 @@ type replica struct {
 	store *memory.PostalStore
 	data  dataConfig
 	log   *slog.Logger
-	sched *reloadSchedule              // owned by run
-	wake  chan struct{}                // a notification (or a reconnection) asks for a check
-	gen   int64                        // generation served; 0: none (owned by run)
-	state atomic.Pointer[replicaState] // what /readyz tells
+	// history records each generation loaded as a release (the import
+	// that made it usually has) and gives its terminated PINs; nil: none.
+	history *releases.History
+	sched   *reloadSchedule              // owned by run
+	wake    chan struct{}                // a notification (or a reconnection) asks for a check
+	gen     int64                        // generation served; 0: none (owned by run)
+	state   atomic.Pointer[replicaState] // what /readyz tells
 }
 
 // replicaState is what the replica serves, for its readiness component.
@@ -168,6 +174,11 @@ func (r *replica) sync(ctx context.Context) error {
 		return err
 	}
 	read := time.Since(start)
+	if err := recordRelease(ctx, r.history, ds, r.log); err != nil {
+		// The directory is served all the same: only the release history
+		// (and so the terminated PINs) lag until the next import.
+		r.log.Error("postal replica: recording the release failed; the dataset is served without terminated PINs", "err", err)
+	}
 	r.store.Replace(ds)
 	r.gen = gen
 	r.state.Store(&replicaState{generation: gen}) // with the swap: /readyz names what is served

@@ -34,6 +34,10 @@ type Dataset struct {
 	HasLGD        bool         // ids are LGD codes (else derived from names)
 	Report        CleaningReport
 	Source        Source // where the rows were read from (set by the reader, not by Build)
+	// Terminated holds the PINs of earlier releases that this one does not
+	// have, each with the last release that had it (set by the loader from
+	// the release history, not by Build; nil when none or not known).
+	Terminated map[Pincode]Release
 }
 
 // CleaningReport counts what cleaning did; every published row is accounted

@@ -78,3 +78,20 @@ func (e *AmbiguousError) FieldErrors() map[string][]string {
 
 // Kind implements fault.Kinder.
 func (e *AmbiguousError) Kind() fault.Kind { return fault.Invalid }
+
+// TerminatedError is the not found of a PIN that existed in an earlier
+// release and has no office in the loaded one.
+type TerminatedError struct {
+	Pincode     Pincode
+	LastRelease Release // the last release that had it
+}
+
+func (e *TerminatedError) Error() string {
+	return "postal: pincode " + string(e.Pincode) + " was terminated: the last release that had it is " + e.LastRelease.Name()
+}
+
+// Is makes errors.Is(err, ErrNotFound) true.
+func (e *TerminatedError) Is(target error) bool { return target == ErrNotFound }
+
+// Kind implements fault.Kinder.
+func (e *TerminatedError) Kind() fault.Kind { return fault.NotFound }

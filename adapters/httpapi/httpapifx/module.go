@@ -23,6 +23,7 @@ import (
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
+	"github.com/pinsight/pinsight/app/releases"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/app/reviews"
 	"github.com/pinsight/pinsight/app/webhooks"
@@ -77,10 +78,12 @@ type postalParams struct {
 	Health    *health.Health
 	Directory *directory.Directory
 	Geocoder  *geocode.Geocoder
+	Releases  *releases.History `optional:"true"`
 }
 
 func postalRoutes(p postalParams) httpapi.Routes {
-	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder, BodyCache: httpapi.NewBodyCache(0)}
+	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder, Releases: p.Releases,
+		BodyCache: httpapi.NewBodyCache(0)}
 }
 
 // allParams are the use cases of every route.
@@ -96,12 +99,13 @@ type allParams struct {
 	Share     sharepage.Options  `optional:"true"`
 	Webhooks  *webhooks.Webhooks `optional:"true"`
 	Crawls    *crawls.Crawls     `optional:"true"`
+	Releases  *releases.History  `optional:"true"`
 }
 
 func allRoutes(p allParams) httpapi.Routes {
 	return httpapi.Routes{Health: p.Health, Directory: p.Directory, Geocoder: p.Geocoder,
 		Accounts: p.Accounts, Reports: p.Reports, Projects: p.Projects, Reviews: p.Reviews, Share: p.Share, Webhooks: p.Webhooks,
-		Crawls: p.Crawls, BodyCache: httpapi.NewBodyCache(0)}
+		Crawls: p.Crawls, Releases: p.Releases, BodyCache: httpapi.NewBodyCache(0)}
 }
 
 // register adds the routes to the API, the report page's quota kept by the

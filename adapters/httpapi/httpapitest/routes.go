@@ -54,7 +54,8 @@ var crawlOperations = []string{
 // public report page. r needs Directory, Geocoder, Accounts, Reports,
 // Projects and Reviews (whose write quota should let the run through), and
 // covers the crawl operations too when r.Crawls is set (its active-crawl
-// cap and page quota should let every creation through); the
+// cap and page quota should let every creation through) and the release
+// changes when r.Releases is set; the
 // valid values come from porttest.PostalDataset (PIN 800001 in Patna,
 // Bihar), and the analyser must be able to analyse https://a.com/ (any
 // path). Afterwards the caller's reports and projects must still list.
@@ -100,6 +101,9 @@ func HostileRoutes(t *testing.T, r httpapi.Routes) {
 	required := requiredOperations
 	if r.Crawls != nil {
 		required = append(slices.Clone(required), crawlOperations...)
+	}
+	if r.Releases != nil {
+		required = append(slices.Clone(required), "GET /api/v1/dataset/changes")
 	}
 	for _, op := range required {
 		if !slices.Contains(covered, op) {

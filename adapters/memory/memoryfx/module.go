@@ -9,13 +9,14 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Module provides the in-memory account, report, crawl and review stores, the
-// in-process queue of analyses (it needs a ports.JobSettings) and rate
-// limiter: the throwaway storage (memory:).
+// Module provides the in-memory account, report, crawl, review and release
+// stores, the in-process queue of analyses (it needs a ports.JobSettings)
+// and rate limiter: the throwaway storage (memory:).
 var Module = fx.Module("memory",
 	fx.Provide(fx.Annotate(memory.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(memory.NewReportStore, reportStore, webhookStore, crawlStore, newJobs),
 	fx.Provide(fx.Annotate(memory.NewReviewStore, fx.As(new(ports.ReviewStore)))),
+	fx.Provide(fx.Annotate(memory.NewReleaseStore, fx.As(new(ports.ReleaseStore)))),
 	RateLimiter,
 )
 

@@ -10,16 +10,18 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Stores provides the account, report, webhook, crawl and review stores. The
-// report store (which is the webhook store too) and the crawl store queue
-// the deliveries of the reports and crawls they finish when the graph holds the engine's queue of
-// them (a sqlstore.DeliveryEnqueuer, which the engine's module provides
-// with its job queue); without one it queues none.
+// Stores provides the account, report, webhook, crawl, review and release
+// stores. The report store (which is the webhook store too) and the crawl
+// store queue the deliveries of the reports and crawls they finish when
+// the graph holds the engine's queue of them (a sqlstore.DeliveryEnqueuer,
+// which the engine's module provides with its job queue); without one
+// they queue none.
 var Stores = fx.Options(
 	fx.Provide(fx.Annotate(sqlstore.NewAccountStore, fx.As(new(ports.AccountStore)))),
 	fx.Provide(fx.Annotate(newReportStore, fx.As(new(ports.ReportStore)), fx.As(new(ports.WebhookStore)))),
 	fx.Provide(fx.Annotate(sqlstore.NewReviewStore, fx.As(new(ports.ReviewStore)))),
 	fx.Provide(fx.Annotate(newCrawlStore, fx.As(new(ports.CrawlStore)))),
+	fx.Provide(fx.Annotate(sqlstore.NewReleaseStore, fx.As(new(ports.ReleaseStore)))),
 )
 
 // reportStoreParams are what the report and crawl stores take: the queue of

@@ -74,6 +74,39 @@ func (e CellDataDirection) Valid() bool {
 	}
 }
 
+// Defines values for ChangeDataKind.
+const (
+	OfficeAdded    ChangeDataKind = "office_added"
+	OfficeMoved    ChangeDataKind = "office_moved"
+	OfficeRemoved  ChangeDataKind = "office_removed"
+	OfficeRenamed  ChangeDataKind = "office_renamed"
+	OfficeRetyped  ChangeDataKind = "office_retyped"
+	PincodeAdded   ChangeDataKind = "pincode_added"
+	PincodeRemoved ChangeDataKind = "pincode_removed"
+)
+
+// Valid indicates whether the value is a known member of the ChangeDataKind enum.
+func (e ChangeDataKind) Valid() bool {
+	switch e {
+	case OfficeAdded:
+		return true
+	case OfficeMoved:
+		return true
+	case OfficeRemoved:
+		return true
+	case OfficeRenamed:
+		return true
+	case OfficeRetyped:
+		return true
+	case PincodeAdded:
+		return true
+	case PincodeRemoved:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CheckDataImportance.
 const (
 	CheckDataImportanceHigh   CheckDataImportance = "high"
@@ -301,19 +334,19 @@ func (e CrawlItemStatus) Valid() bool {
 
 // Defines values for DatasetDataSource.
 const (
-	Embedded DatasetDataSource = "embedded"
-	Files    DatasetDataSource = "files"
-	Unknown  DatasetDataSource = "unknown"
+	DatasetDataSourceEmbedded DatasetDataSource = "embedded"
+	DatasetDataSourceFiles    DatasetDataSource = "files"
+	DatasetDataSourceUnknown  DatasetDataSource = "unknown"
 )
 
 // Valid indicates whether the value is a known member of the DatasetDataSource enum.
 func (e DatasetDataSource) Valid() bool {
 	switch e {
-	case Embedded:
+	case DatasetDataSourceEmbedded:
 		return true
-	case Files:
+	case DatasetDataSourceFiles:
 		return true
-	case Unknown:
+	case DatasetDataSourceUnknown:
 		return true
 	default:
 		return false
@@ -671,6 +704,27 @@ func (e ProjectDataResult) Valid() bool {
 	case ProjectDataResultDecent:
 		return true
 	case ProjectDataResultGood:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReleaseDataSource.
+const (
+	ReleaseDataSourceEmbedded ReleaseDataSource = "embedded"
+	ReleaseDataSourceFiles    ReleaseDataSource = "files"
+	ReleaseDataSourceUnknown  ReleaseDataSource = "unknown"
+)
+
+// Valid indicates whether the value is a known member of the ReleaseDataSource enum.
+func (e ReleaseDataSource) Valid() bool {
+	switch e {
+	case ReleaseDataSourceEmbedded:
+		return true
+	case ReleaseDataSourceFiles:
+		return true
+	case ReleaseDataSourceUnknown:
 		return true
 	default:
 		return false
@@ -1712,6 +1766,45 @@ type CellData struct {
 // CellDataDirection Where this neighbour lies; absent for the cell itself.
 type CellDataDirection string
 
+// ChangeData defines model for ChangeData.
+type ChangeData struct {
+	// After office_renamed: the new name; office_retyped: the new type; null otherwise.
+	After *string `json:"after"`
+
+	// Before office_renamed: the old name; office_retyped: the old type; null otherwise.
+	Before *string `json:"before"`
+
+	// DistanceKm office_moved: how far it moved (always more than 0.1 km); null otherwise.
+	DistanceKm *float64       `json:"distance_km"`
+	From       LocationData   `json:"from"`
+	Kind       ChangeDataKind `json:"kind"`
+
+	// Office The office's name in the release (the one before for a removal); null for a pincode's own change.
+	Office *string `json:"office"`
+
+	// OfficeType HO, PO or BO, as office is; null for a pincode's own change.
+	OfficeType *string `json:"office_type"`
+	Pincode    string  `json:"pincode"`
+
+	// Release The release that brought the change.
+	Release string       `json:"release"`
+	To      LocationData `json:"to"`
+}
+
+// ChangeDataKind defines model for ChangeData.Kind.
+type ChangeDataKind string
+
+// ChangesData defines model for ChangesData.
+type ChangesData struct {
+	// Changes By release, then by pincode; within a pincode its own change first, then removed, added, renamed, retyped and moved offices.
+	Changes []ChangeData `json:"changes"`
+	Meta    Meta         `json:"meta"`
+
+	// Releases The releases loaded after it, oldest first.
+	Releases []ReleaseData `json:"releases"`
+	Since    ReleaseData   `json:"since"`
+}
+
 // CheckCountData defines model for CheckCountData.
 type CheckCountData struct {
 	// Check The page check's id, as in a report's results.
@@ -2448,6 +2541,14 @@ type EnvelopeBatchDataEncodeData struct {
 	Success bool `json:"success"`
 }
 
+// EnvelopeChangesData defines model for EnvelopeChangesData.
+type EnvelopeChangesData struct {
+	Data ChangesData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
 // EnvelopeCrawlData defines model for EnvelopeCrawlData.
 type EnvelopeCrawlData struct {
 	Data CrawlData `json:"data"`
@@ -2819,11 +2920,19 @@ type ErrorBody struct {
 	// ErrorsTruncated Field errors left out of errors beyond the first 20; absent when none were.
 	ErrorsTruncated *int64 `json:"errors_truncated,omitempty"`
 
+	// LastRelease With terminated: the last release that had the pincode (its publication date, or its version when the date is not known; see /dataset/changes).
+	//
+	// Example: 2025-10-03
+	LastRelease *string `json:"last_release,omitempty"`
+
 	// Message Human-readable summary.
 	Message string `json:"message"`
 
 	// Success Always false.
 	Success bool `json:"success"`
+
+	// Terminated 404 of a pincode lookup only: true when an earlier release of the directory had the pincode and the served one has no office for it (a terminated PIN); absent otherwise.
+	Terminated *bool `json:"terminated,omitempty"`
 }
 
 // GeoJSONRect defines model for GeoJSONRect.
@@ -3236,6 +3345,34 @@ type ReadyData struct {
 	// Example: v1.4.0 (commit 0123456789ab, 2026-01-01T12:00:00Z)
 	Version *string `json:"version,omitempty"`
 }
+
+// ReleaseData defines model for ReleaseData.
+type ReleaseData struct {
+	// Changes Changes against the release before it (0 for the first).
+	Changes int64 `json:"changes"`
+
+	// LoadedAt When this server's storage first loaded it.
+	LoadedAt    time.Time `json:"loaded_at"`
+	Pincodes    int64     `json:"pincodes"`
+	PostOffices int64     `json:"post_offices"`
+
+	// Published Publication date of the directory file, YYYY-MM-DD; null when not known.
+	Published *string `json:"published"`
+
+	// Release The release's name: its publication date when known, else its version.
+	//
+	// Example: 2025-10-03
+	Release string `json:"release"`
+
+	// Source Where the release was read from.
+	Source ReleaseDataSource `json:"source"`
+
+	// Version Fingerprint of the release's content (the dataset's version while it is served).
+	Version string `json:"version"`
+}
+
+// ReleaseDataSource Where the release was read from.
+type ReleaseDataSource string
 
 // ReportBatchData defines model for ReportBatchData.
 type ReportBatchData struct {
@@ -3815,6 +3952,18 @@ type ListCrawlPagesParamsSort string
 // ListCrawlPagesParamsPerPage defines parameters for ListCrawlPages.
 type ListCrawlPagesParamsPerPage int64
 
+// DatasetChangesParams defines parameters for DatasetChanges.
+type DatasetChangesParams struct {
+	// Since A release, by its publication date (YYYY-MM-DD) or its version (the dataset's version when it was served): the changes of the releases loaded after it. Absent: every change since the first release (the embedded snapshot). A name no release has is 422.
+	Since *string `form:"since,omitempty" json:"since,omitempty"`
+
+	// Page Page number; beyond the last page the list is empty.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Items per page, 1 to 100.
+	PerPage *int64 `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
 // DigipinDecodeParams defines parameters for DigipinDecode.
 type DigipinDecodeParams struct {
 	// Geometry Also return the cell as a GeoJSON Polygon.
@@ -4368,6 +4517,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
 	Dataset(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DatasetChanges What changed in the directory's releases after a given one
+	//
+	// Each new release of the India Post directory loaded (an import on PostgreSQL, serve --data-dir at start on SQLite) is compared with the release it replaces: pincodes added and removed, offices added, removed, renamed, retyped and moved (more than 100 m). The embedded snapshot is the first release. 422 when since names no release.
+	//
+	// Corresponds with GET /api/v1/dataset/changes (the `DatasetChanges` operationId).
+	DatasetChanges(ctx context.Context, params *DatasetChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DigipinBulkWithBody Encode or decode a file of up to 100,000 points or codes
 	//
@@ -5258,6 +5414,23 @@ func (c *Client) GetCrawlPage(ctx context.Context, id int64, page int64, reqEdit
 // Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
 func (c *Client) Dataset(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDatasetRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DatasetChanges What changed in the directory's releases after a given one
+//
+// Each new release of the India Post directory loaded (an import on PostgreSQL, serve --data-dir at start on SQLite) is compared with the release it replaces: pincodes added and removed, offices added, removed, renamed, retyped and moved (more than 100 m). The embedded snapshot is the first release. 422 when since names no release.
+//
+// Corresponds with GET /api/v1/dataset/changes (the `DatasetChanges` operationId).
+func (c *Client) DatasetChanges(ctx context.Context, params *DatasetChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDatasetChangesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7429,6 +7602,84 @@ func NewDatasetRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDatasetChangesRequest constructs an http.Request for the DatasetChanges method
+func NewDatasetChangesRequest(server string, params *DatasetChangesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/dataset/changes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Since != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "since", *params.Since, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -10153,6 +10404,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
 	DatasetWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*DatasetResponse, error)
 
+	// DatasetChangesWithResponse What changed in the directory's releases after a given one
+	//
+	// Each new release of the India Post directory loaded (an import on PostgreSQL, serve --data-dir at start on SQLite) is compared with the release it replaces: pincodes added and removed, offices added, removed, renamed, retyped and moved (more than 100 m). The embedded snapshot is the first release. 422 when since names no release.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/dataset/changes (the `DatasetChanges` operationId).
+	DatasetChangesWithResponse(ctx context.Context, params *DatasetChangesParams, reqEditors ...RequestEditorFn) (*DatasetChangesResponse, error)
+
 	// DigipinBulkWithBodyWithResponse Encode or decode a file of up to 100,000 points or codes
 	//
 	// A row with latitude and longitude is encoded; a row with a digipin is decoded (its cell centre, rounded to 6 decimals). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
@@ -11520,6 +11780,54 @@ func (r DatasetResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DatasetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DatasetChangesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeChangesData
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorBody
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DatasetChangesResponse) GetJSON200() *EnvelopeChangesData {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DatasetChangesResponse) GetJSONDefault() *ErrorBody {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DatasetChangesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DatasetChangesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DatasetChangesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DatasetChangesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13893,6 +14201,21 @@ func (c *ClientWithResponses) DatasetWithResponse(ctx context.Context, reqEditor
 	return ParseDatasetResponse(rsp)
 }
 
+// DatasetChangesWithResponse What changed in the directory's releases after a given one
+//
+// Each new release of the India Post directory loaded (an import on PostgreSQL, serve --data-dir at start on SQLite) is compared with the release it replaces: pincodes added and removed, offices added, removed, renamed, retyped and moved (more than 100 m). The embedded snapshot is the first release. 422 when since names no release.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/dataset/changes (the `DatasetChanges` operationId).
+func (c *ClientWithResponses) DatasetChangesWithResponse(ctx context.Context, params *DatasetChangesParams, reqEditors ...RequestEditorFn) (*DatasetChangesResponse, error) {
+	rsp, err := c.DatasetChanges(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDatasetChangesResponse(rsp)
+}
+
 // DigipinBulkWithBodyWithResponse Encode or decode a file of up to 100,000 points or codes
 //
 // A row with latitude and longitude is encoded; a row with a digipin is decoded (its cell centre, rounded to 6 decimals). The body is CSV (text/csv: RFC 4180, a header row naming the columns) or JSON Lines (application/x-ndjson or application/jsonl: one object per line, blank lines skipped), at most 100,000 rows and 16 MiB (this operation's body cap; others have 1 MiB), lines of at most 64 KiB. The answer has the same format and one row per input row, in input order, each with its input line; it is streamed as rows are read (neither side is held in memory). A bad value is a row-level error (the error column or key); the file goes on. JSON Lines answers end with a summary line {"summary":{"rows","succeeded","failed","complete":true}}. A bad file is refused in the envelope: 415 for another Content-Type; 413 when Content-Length is above 16 MiB; 400 for no header, an unknown or duplicate column, CSV syntax, a line that is not a JSON object (the message and errors name the line). These are detected as the file is read: a file stopped within its first 1,000 rows (and 64 KiB of answer) gets the error status (400, 413 for more than 100,000 rows or 16 MiB, 429, 503) and no rows; later, the status 200 is sent already, and the answer ends instead with a stop row: CSV, a last row with the line and an error starting "stopped: "; JSON Lines, the summary with "complete": false and "error": {"code": "malformed" | "too_large" | "stopped", "line", "message"}. The rows before it are answered. Rate limits: the request counts as one request of the default quota, plus one more before each further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the quota the answer stops there (a stop row saying when to retry). The server's read and write timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s.
@@ -15383,6 +15706,39 @@ func ParseDatasetResponse(rsp *http.Response) (*DatasetResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest EnvelopeDatasetData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDatasetChangesResponse parses an HTTP response from a DatasetChangesWithResponse call
+func ParseDatasetChangesResponse(rsp *http.Response) (*DatasetChangesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DatasetChangesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeChangesData
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
