@@ -52,8 +52,9 @@ type PostalStore interface {
 }
 
 // PostalAutocomplete suggests offices as a user types. The in-memory
-// store implements it (every storage serves the directory from it); the
-// directory's Autocomplete needs a store that does.
+// store implements it (every storage serves the directory from it); over
+// a store without it the directory's Autocomplete answers from the
+// store's search, without typing errors forgiven.
 type PostalAutocomplete interface {
 	// Autocomplete returns up to q.Limit suggestions, best first (see
 	// postal.ParseAutocomplete for the query).
