@@ -134,10 +134,12 @@ type CrawlStore interface {
 	// chunks (never the whole crawl at once, and no statement held open
 	// while fn runs). An error from fn stops it and is returned.
 	EachPage(ctx context.Context, id int64, fn func(CrawlPage) error) error
-	// EachAudit calls fn with the audit (Results) of every audited page
-	// of crawl id in ID order, in chunks as EachPage does: the crawl's
-	// summary counts the pages failing each check from it.
-	EachAudit(ctx context.Context, id int64, fn func(pagecheck.Results) error) error
+	// FailingChecks counts, per page check, the audited pages of crawl id
+	// failing it (pagecheck.Results.Failing of each recorded page's
+	// Results, kept at RecordPages): one entry per check some page fails,
+	// sorted by check id; the crawl's summary lists them. Errors:
+	// crawl.ErrNotFound.
+	FailingChecks(ctx context.Context, id int64) ([]crawl.CheckCount, error)
 	// EachIssue calls fn with every issue of crawl id in stored order, in
 	// chunks as EachPage does; the diff of two crawls reads both this way.
 	EachIssue(ctx context.Context, id int64, fn func(crawl.Issue) error) error

@@ -111,6 +111,7 @@ func (s *CrawlStore) RecordPages(_ context.Context, id int64, pages []ports.Fetc
 		if r.recorded {
 			countPage(&d.c.Progress, r.page.Page, -1)
 		}
+		r.failing = p.Results.Failing()
 		p.Results = nil
 		p.Page = clonePage(p.Page)
 		p.Page.Outlinks = p.Page.Links()
