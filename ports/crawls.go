@@ -91,10 +91,12 @@ type CrawlStore interface {
 	// ClaimURLs leases to the caller at most n of crawl id's URLs waiting
 	// to be fetched, or leased before with a lease expired by now (a
 	// crashed fetch), until until, lowest depth first, then in discovery
-	// order, each with Attempt one more. URLs of crawl.NoDepth (found only
-	// in sitemaps so far) wait while any URL with a depth is unrecorded,
-	// leased or not: the pages in flight may link to them, and a URL's
-	// depth is its fewest clicks from the start URL. It
+	// order, each with Attempt one more. A URL's depth is its fewest
+	// clicks from the start URL, and an unrecorded page (leased or not) may
+	// still lower the depth of URLs two or more levels below it: only URLs
+	// at most one level below the shallowest unrecorded URL are handed
+	// out, and those of crawl.NoDepth (found only in sitemaps so far) wait
+	// while any URL with a depth is unrecorded. It
 	// never hands out more than the crawl's MaxPages minus the URLs
 	// recorded (not blocked) or leased unexpired, and never a URL another
 	// caller holds unexpired: callers in several processes share a crawl.

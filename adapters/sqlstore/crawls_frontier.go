@@ -184,9 +184,10 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 
 // ClaimURLs implements ports.CrawlStore in one transaction: the crawl's
 // row is locked (claims of one crawl are serialised, so the MaxPages cap
-// holds), then the free URLs are read (skipping rows another transaction
-// holds; sitemap-only ones while a URL with a depth is unrecorded) and
-// leased.
+// holds), the leased URLs counted only when the cap may bind, the
+// shallowest unrecorded depth read, then the free URLs down to one level
+// below it read (skipping rows another transaction holds) and leased.
+// Every read walks the (crawl_id, recorded, depth, id) index.
 func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until time.Time) ([]ports.FrontierURL, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -197,25 +198,31 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 		if err != nil {
 			return err
 		}
-		leased, err := tx.NewSelect().Model((*urlRow)(nil)).
-			Where("crawl_id = ? AND recorded = FALSE AND lease_until > ?", id, stampOf(now)).Count(ctx)
-		if err != nil {
-			return s.wrap("count leased urls", err)
+		room, unrecorded := c.Settings.MaxPages-c.Progress.Crawled, c.Progress.Discovered-c.Progress.Crawled-c.Progress.Blocked
+		if room-unrecorded < n { // even with every unrecorded URL leased the cap may bind
+			leased, err := tx.NewSelect().Model((*urlRow)(nil)).
+				Where("crawl_id = ? AND recorded = FALSE AND lease_until > ?", id, stampOf(now)).Count(ctx)
+			if err != nil {
+				return s.wrap("count leased urls", err)
+			}
+			n = min(n, room-int(leased))
 		}
-		n = min(n, c.Settings.MaxPages-c.Progress.Crawled-int(leased))
 		if n <= 0 {
 			return nil
 		}
-		linked, err := tx.NewSelect().Model((*urlRow)(nil)).
-			Where("crawl_id = ? AND recorded = FALSE AND depth < ?", id, storedNoDepth).Exists(ctx)
+		var top sql.NullInt64
+		err = tx.NewSelect().Model((*urlRow)(nil)).ColumnExpr("min(depth)").Where("crawl_id = ? AND recorded = FALSE", id).Scan(ctx, &top)
 		if err != nil {
-			return s.wrap("look for linked urls", err)
+			return s.wrap("read the shallowest depth", err)
+		}
+		if !top.Valid {
+			return nil
 		}
 		var rows []urlRow
 		sel := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).
 			Where("crawl_id = ? AND recorded = FALSE AND lease_until <= ?", id, stampOf(now)).OrderExpr("depth, id").Limit(int64(n))
-		if linked { // sitemap-only URLs wait for the links to be walked
-			sel = sel.Where("depth < ?", storedNoDepth)
+		if top.Int64 < storedNoDepth { // deeper URLs wait for the links to be walked
+			sel = sel.Where("depth <= ?", top.Int64+1)
 		}
 		if err := s.dialect.lockRows(sel, true).Scan(ctx); err != nil {
 			return s.wrap("read free urls", err)

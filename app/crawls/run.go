@@ -20,8 +20,8 @@ import (
 // crawl's site (one running crawl per site: while another holds it, the
 // job snoozes), then crawls for one slice: robots.txt for the crawler's
 // user agent, the start URL and sitemaps when nothing was crawled yet,
-// then batches of URLs claimed from the durable frontier, at most the
-// crawl's concurrency of requests in flight. It renews its hold and reads
+// then the URLs of the durable frontier, claimed as slots free up, at
+// most the crawl's concurrency of requests in flight. It renews its hold and reads
 // cancels every Renew. When the frontier is empty, or the crawl is
 // cancelled, it finds the site-level issues and finishes the crawl; else
 // the job snoozes and the next run goes on. A run killed midway leaves its
@@ -99,7 +99,7 @@ func (r *run) slice(ctx context.Context) error {
 	}
 	r.probe = r.fetchProbe(work)
 	for work.Err() == nil && cs.clock().Before(end) {
-		more, err := r.batch(work)
+		more, err := r.walk(work, end)
 		if err != nil && work.Err() == nil {
 			return &ports.RetryError{Err: err}
 		}
