@@ -104,7 +104,7 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 		p.Page.Hreflang = nil
 	}
 	if withResults {
-		if err := fromJSON(r.Results, &p.Results); err != nil {
+		if err := decodeResults(r.Results, &p.Results); err != nil {
 			return ports.CrawlPage{}, err
 		}
 	}
@@ -127,7 +127,8 @@ const addChunk = 500
 
 // AddURLs implements ports.CrawlStore in one transaction: the batch's
 // repeats merged, then per chunk one read of the URLs already there and
-// one multi-row upsert that keeps the smaller depth and ORs the sitemap
+// one multi-row upsert, of only the URLs that are new or whose depth or
+// sitemap flag changes, that keeps the smaller depth and ORs the sitemap
 // flag; Discovered grows by the URLs that were not there.
 func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.FrontierURL) (int, error) {
 	ctx, cancel := s.bound(ctx)
@@ -155,13 +156,30 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 		for from := 0; from < len(merged); from += addChunk {
 			chunk := merged[from:min(from+addChunk, len(merged))]
 			keys := make([]string, len(chunk))
-			rows := make([]urlRow, len(chunk))
 			for i, u := range chunk {
-				keys[i], rows[i] = u.URL, newURLRow(id, u)
+				keys[i] = u.URL
 			}
-			there, err := tx.NewSelect().Model((*urlRow)(nil)).Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Count(ctx)
+			var there []urlRow
+			err := tx.NewSelect().Model(&there).Column("url", "depth", "in_sitemap").Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
 			if err != nil {
 				return s.wrap("read urls", err)
+			}
+			known := make(map[string]urlRow, len(there))
+			for _, r := range there {
+				known[r.URL] = r
+			}
+			var rows []urlRow
+			for _, u := range chunk {
+				k, ok := known[u.URL]
+				if !ok {
+					added++
+				}
+				if !ok || depthOf(u.Depth) < k.Depth || (u.InSitemap && !k.InSitemap) {
+					rows = append(rows, newURLRow(id, u))
+				}
+			}
+			if len(rows) == 0 {
+				continue
 			}
 			_, err = tx.NewInsert().Model(&rows).
 				On("CONFLICT (crawl_id, url) DO UPDATE").
@@ -171,7 +189,6 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 			if err != nil {
 				return s.wrap("add urls", err)
 			}
-			added += len(chunk) - int(there)
 		}
 		if added == 0 {
 			return nil
@@ -274,6 +291,10 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 			kept = append(kept, p)
 		}
 	}
+	results, err := encodeAllResults(kept)
+	if err != nil {
+		return err
+	}
 	set := make([]string, len(recordColumns))
 	for i, c := range recordColumns {
 		set[i] = c + " = EXCLUDED." + c
@@ -315,7 +336,7 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 					}
 					delta.Discovered++
 				}
-				if records[i], err = recordRow(cur, p); err != nil {
+				if records[i], err = recordRow(cur, p, results[from+i]); err != nil {
 					return err
 				}
 				for _, to := range p.Page.Links() {
@@ -388,8 +409,9 @@ func countRecord(pr *crawl.Progress, blocked, ok bool, sign int) {
 	}
 }
 
-// recordRow is cur with p's record.
-func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
+// recordRow is cur with p's record, its results encoded already
+// (encodeResults).
+func recordRow(cur urlRow, p ports.FetchedPage, results string) (urlRow, error) {
 	redirects, err := jsonText(nonNil(p.Page.Redirects))
 	if err != nil {
 		return urlRow{}, err
@@ -398,11 +420,8 @@ func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
 	if err != nil {
 		return urlRow{}, err
 	}
-	results, failing := "{}", "[]"
+	failing := "[]"
 	if p.Results != nil {
-		if results, err = jsonText(p.Results); err != nil {
-			return urlRow{}, err
-		}
 		if failing, err = jsonText(nonNil(p.Results.Failing())); err != nil {
 			return urlRow{}, err
 		}

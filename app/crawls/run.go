@@ -58,6 +58,7 @@ type run struct {
 	group   robots.Group
 	probe   *webpage.Response
 	stopped atomic.Pointer[error] // why the slice stopped early: errCancelled or the renewal's
+	added   map[string]int        // the URLs the slice added to the frontier, by the smallest depth (walk's)
 }
 
 // errCancelled stops a run whose crawl's cancel was requested.
@@ -69,7 +70,7 @@ func (cs *Crawls) newRun(c crawl.Crawl, holder string) *run {
 		reg, _ = publicsuffix.EffectiveTLDPlusOne(h)
 	}
 	return &run{cs: cs, c: c, holder: holder, scope: c.Settings.Scope(reg),
-		sem: make(chan struct{}, c.Settings.Concurrency), gate: newGate(c.Settings.Delay)}
+		sem: make(chan struct{}, c.Settings.Concurrency), gate: newGate(c.Settings.Delay), added: map[string]int{}}
 }
 
 // slice crawls until the frontier is empty (then finishes the crawl), the

@@ -16,7 +16,7 @@ const urlLeaseFactor = 2
 // claimedPerSlot is how many URLs a run keeps claimed per slot of the
 // crawl's concurrency: a freed slot finds its next URL waiting while the
 // run records and claims.
-const claimedPerSlot = 4
+const claimedPerSlot = 8
 
 // recordWait is how long a run waits for more fetched URLs to record them
 // in one batch once one is done (it records sooner when a slot's worth
@@ -80,17 +80,29 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 			pages, found = append(pages, f.pages...), append(found, f.found...)
 		}
 		take(<-done)
-		wait := time.NewTimer(recordWait)
+		// Record what is done; wait a little for a slot's worth.
+		var wait <-chan time.Time
 	collect:
-		for n := 1; n < slots && inFlight > 0; n++ {
+		for n := 1; inFlight > 0; n++ {
 			select {
 			case f := <-done:
 				take(f)
-			case <-wait.C:
+				continue
+			default:
+			}
+			if n >= slots {
+				break
+			}
+			if wait == nil {
+				wait = time.After(recordWait)
+			}
+			select {
+			case f := <-done:
+				take(f)
+			case <-wait:
 				break collect
 			}
 		}
-		wait.Stop()
 		if err := r.record(rec, pages, found); err != nil {
 			return true, err
 		}
@@ -102,6 +114,7 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 // (whose links are then there: a claim never sees a recorded page whose
 // links are missing).
 func (r *run) record(ctx context.Context, pages []ports.FetchedPage, found []ports.FrontierURL) error {
+	found = r.unsent(found)
 	if len(found) > 0 {
 		if _, err := r.cs.store.AddURLs(ctx, r.c.ID, found); err != nil {
 			return err
@@ -111,6 +124,23 @@ func (r *run) record(ctx context.Context, pages []ports.FetchedPage, found []por
 		return r.cs.store.RecordPages(ctx, r.c.ID, pages)
 	}
 	return nil
+}
+
+// unsent is found without the URLs the run has added already with the
+// same or a smaller depth (the frontier keeps the smaller), which it then
+// remembers: pages link to the same URLs again and again.
+func (r *run) unsent(found []ports.FrontierURL) []ports.FrontierURL {
+	out := found[:0]
+	for _, u := range found {
+		if d, ok := r.added[u.URL]; ok && !u.InSitemap && crawl.CompareDepth(d, u.Depth) <= 0 {
+			continue
+		}
+		if d, ok := r.added[u.URL]; !ok || crawl.CompareDepth(u.Depth, d) < 0 {
+			r.added[u.URL] = u.Depth
+		}
+		out = append(out, u)
+	}
+	return out
 }
 
 // blocked reports whether robots.txt keeps the crawler from u (the start
