@@ -3,6 +3,7 @@ package crawls
 import (
 	"context"
 	"net/url"
+	"runtime"
 	"time"
 
 	"github.com/pinsight/pinsight/domain/crawl"
@@ -40,8 +41,22 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 	slots := r.c.Settings.Concurrency
 	want := claimedPerSlot * slots
 	done := make(chan fetched, want) // never full: at most want claimed at once
+	// Workers fetch and audit the claimed URLs: enough that the slots stay
+	// busy while pages are audited, and no more, so that the run's own
+	// goroutine (recording and claiming) does not queue behind dozens of
+	// audits for the processor.
+	queue := make(chan ports.FrontierURL, want)
+	for range slots + runtime.GOMAXPROCS(0) {
+		go func() {
+			for fu := range queue {
+				pages, found, _ := r.fetchPage(ctx, fu)
+				done <- fetched{pages: pages, found: found}
+			}
+		}()
+	}
 	inFlight, drained := 0, false
 	defer func() { // what is still in flight ends (a stopped run's, or after an error)
+		close(queue)
 		for ; inFlight > 0; inFlight-- {
 			<-done
 		}
@@ -64,10 +79,7 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 					done <- fetched{pages: []ports.FetchedPage{{Page: crawl.Page{URL: fu.URL, FinalURL: fu.URL, Depth: fu.Depth, BlockedByRobots: true}, FetchedAt: now}}}
 					continue
 				}
-				go func() {
-					pages, found, _ := r.fetchPage(ctx, fu)
-					done <- fetched{pages: pages, found: found}
-				}()
+				queue <- fu
 			}
 		}
 		if inFlight == 0 {
