@@ -21,8 +21,8 @@ import (
 // job snoozes), then crawls for one slice: robots.txt for the crawler's
 // user agent, the start URL and sitemaps when nothing was crawled yet,
 // then the URLs of the durable frontier, claimed as slots free up, at
-// most the crawl's concurrency of requests in flight. It renews its hold and reads
-// cancels every Renew. When the frontier is empty, or the crawl is
+// most the crawl's concurrency of requests in flight. It renews its hold
+// and reads cancels every Renew. When the frontier is empty, or the crawl is
 // cancelled, it finds the site-level issues and finishes the crawl; else
 // the job snoozes and the next run goes on. A run killed midway leaves its
 // hold and its URLs' leases to expire: the job's next run (here or in
@@ -58,7 +58,7 @@ type run struct {
 	group   robots.Group
 	probe   *webpage.Response
 	stopped atomic.Pointer[error] // why the slice stopped early: errCancelled or the renewal's
-	added   map[string]int        // the URLs the slice added to the frontier, by the smallest depth (walk's)
+	added   map[string]int        // the URLs the slice sent to the frontier, by the smallest depth sent (unsent)
 }
 
 // errCancelled stops a run whose crawl's cancel was requested.
