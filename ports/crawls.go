@@ -98,10 +98,12 @@ type CrawlStore interface {
 	// ClaimURLs leases to the caller at most n of crawl id's URLs waiting
 	// to be fetched, or leased before with a lease expired by now (a
 	// crashed fetch), until until, lowest depth first, then in discovery
-	// order, each with Attempt one more. URLs of crawl.NoDepth (found only
-	// in sitemaps so far) wait while any URL with a depth is unrecorded,
-	// leased or not: the pages in flight may link to them, and a URL's
-	// depth is its fewest clicks from the start URL. It
+	// order, each with Attempt one more. A URL's depth is its fewest
+	// clicks from the start URL, and an unrecorded page (leased or not) may
+	// still lower the depth of URLs two or more levels below it: only URLs
+	// at most one level below the shallowest unrecorded URL are handed
+	// out, and those of crawl.NoDepth (found only in sitemaps so far) wait
+	// while any URL with a depth is unrecorded. It
 	// never hands out more than the crawl's MaxPages minus the URLs
 	// recorded (not blocked) or leased unexpired, and never a URL another
 	// caller holds unexpired: callers in several processes share a crawl.
@@ -141,10 +143,12 @@ type CrawlStore interface {
 	// chunks (never the whole crawl at once, and no statement held open
 	// while fn runs). An error from fn stops it and is returned.
 	EachPage(ctx context.Context, id int64, fn func(CrawlPage) error) error
-	// EachAudit calls fn with the audit (Results) of every audited page
-	// of crawl id in ID order, in chunks as EachPage does: the crawl's
-	// summary counts the pages failing each check from it.
-	EachAudit(ctx context.Context, id int64, fn func(pagecheck.Results) error) error
+	// FailingChecks counts, per page check, the audited pages of crawl id
+	// failing it (pagecheck.Results.Failing of each recorded page's
+	// Results, kept at RecordPages): one entry per check some page fails,
+	// sorted by check id; the crawl's summary lists them. Errors:
+	// crawl.ErrNotFound.
+	FailingChecks(ctx context.Context, id int64) ([]crawl.CheckCount, error)
 	// EachIssue calls fn with every issue of crawl id in stored order, in
 	// chunks as EachPage does; the diff of two crawls reads both this way.
 	EachIssue(ctx context.Context, id int64, fn func(crawl.Issue) error) error

@@ -49,6 +49,7 @@ type frontierRow struct {
 	recorded   bool
 	page       ports.CrawlPage // when recorded; Results nil (kept as JSON in results)
 	results    []byte
+	failing    []string // Results.Failing
 }
 
 // NewCrawlStore returns an empty crawl store whose Idempotency-Key records

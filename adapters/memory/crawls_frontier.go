@@ -50,11 +50,11 @@ func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until ti
 	if err != nil {
 		return nil, err
 	}
-	busy, linked := 0, false
+	busy, top := 0, crawl.NoDepth // top: the shallowest unrecorded depth
 	var free []*frontierRow
 	for _, r := range d.rows {
-		if !r.recorded && r.url.Depth != crawl.NoDepth {
-			linked = true
+		if !r.recorded && crawl.CompareDepth(r.url.Depth, top) < 0 {
+			top = r.url.Depth
 		}
 		switch {
 		case r.recorded:
@@ -67,8 +67,8 @@ func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until ti
 			free = append(free, r)
 		}
 	}
-	if linked { // sitemap-only URLs wait for the links to be walked
-		free = slices.DeleteFunc(free, func(r *frontierRow) bool { return r.url.Depth == crawl.NoDepth })
+	if top != crawl.NoDepth { // deeper URLs wait for the links to be walked
+		free = slices.DeleteFunc(free, func(r *frontierRow) bool { return crawl.CompareDepth(r.url.Depth, top+1) > 0 })
 	}
 	n = min(n, d.c.Settings.MaxPages-busy, len(free))
 	if n <= 0 {
@@ -111,6 +111,7 @@ func (s *CrawlStore) RecordPages(_ context.Context, id int64, pages []ports.Fetc
 		if r.recorded {
 			countPage(&d.c.Progress, r.page.Page, -1)
 		}
+		r.failing = p.Results.Failing()
 		p.Results = nil
 		p.Page = clonePage(p.Page)
 		p.Page.Outlinks = p.Page.Links()

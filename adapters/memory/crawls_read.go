@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/pinsight/pinsight/domain/crawl"
-	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -149,14 +148,23 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 	})
 }
 
-// EachAudit implements ports.CrawlStore.
-func (s *CrawlStore) EachAudit(ctx context.Context, id int64, fn func(pagecheck.Results) error) error {
-	return s.each(ctx, id, func(d *crawlData, r *frontierRow, emit func(func() error)) {
+// FailingChecks implements ports.CrawlStore.
+func (s *CrawlStore) FailingChecks(_ context.Context, id int64) ([]crawl.CheckCount, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return nil, err
+	}
+	failing := map[string]int{}
+	for _, r := range d.rows {
 		if r.recorded && r.page.Rating != "" {
-			p := pageOfRow(r, true)
-			emit(func() error { return fn(p.Results) })
+			for _, c := range r.failing {
+				failing[c]++
+			}
 		}
-	})
+	}
+	return crawl.CheckCounts(failing), nil
 }
 
 // EachLink implements ports.CrawlStore.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -64,13 +65,18 @@ type urlRow struct {
 	ResponseUS   int64  `bun:"response_us"`
 	Bytes        int64  `bun:"bytes"`
 	FetchedAt    stamp  `bun:"fetched_at"`
-	Results      string `bun:"results"` // JSON; the last column, which lists never read
+	Results      string `bun:"results"` // JSON; after the others, which lists read without it
+	Failing      string `bun:"failing"` // JSON list: Results.Failing
 }
+
+// auditColumns are a page's audit: its own read needs them, lists and the
+// frontier's reads leave them out.
+var auditColumns = []string{"results", "failing"}
 
 // newURLRow is a frontier row of u, not recorded.
 func newURLRow(crawlID int64, u ports.FrontierURL) urlRow {
 	return urlRow{CrawlID: crawlID, URL: u.URL, Depth: depthOf(u.Depth), InSitemap: u.InSitemap, Source: u.Source,
-		LeaseUntil: stampOf(time.Time{}), Redirects: "[]", Hreflang: "[]", Results: "{}", FetchedAt: stampOf(time.Time{})}
+		LeaseUntil: stampOf(time.Time{}), Redirects: "[]", Hreflang: "[]", Results: "{}", Failing: "[]", FetchedAt: stampOf(time.Time{})}
 }
 
 func (r urlRow) frontier() ports.FrontierURL {
@@ -98,7 +104,7 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 		p.Page.Hreflang = nil
 	}
 	if withResults {
-		if err := fromJSON(r.Results, &p.Results); err != nil {
+		if err := decodeResults(r.Results, &p.Results); err != nil {
 			return ports.CrawlPage{}, err
 		}
 	}
@@ -121,7 +127,8 @@ const addChunk = 500
 
 // AddURLs implements ports.CrawlStore in one transaction: the batch's
 // repeats merged, then per chunk one read of the URLs already there and
-// one multi-row upsert that keeps the smaller depth and ORs the sitemap
+// one multi-row upsert, of only the URLs that are new or whose depth or
+// sitemap flag changes, that keeps the smaller depth and ORs the sitemap
 // flag; Discovered grows by the URLs that were not there.
 func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.FrontierURL) (int, error) {
 	ctx, cancel := s.bound(ctx)
@@ -149,13 +156,30 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 		for from := 0; from < len(merged); from += addChunk {
 			chunk := merged[from:min(from+addChunk, len(merged))]
 			keys := make([]string, len(chunk))
-			rows := make([]urlRow, len(chunk))
 			for i, u := range chunk {
-				keys[i], rows[i] = u.URL, newURLRow(id, u)
+				keys[i] = u.URL
 			}
-			there, err := tx.NewSelect().Model((*urlRow)(nil)).Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Count(ctx)
+			var there []urlRow
+			err := tx.NewSelect().Model(&there).Column("url", "depth", "in_sitemap").Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
 			if err != nil {
 				return s.wrap("read urls", err)
+			}
+			known := make(map[string]urlRow, len(there))
+			for _, r := range there {
+				known[r.URL] = r
+			}
+			var rows []urlRow
+			for _, u := range chunk {
+				k, ok := known[u.URL]
+				if !ok {
+					added++
+				}
+				if !ok || depthOf(u.Depth) < k.Depth || (u.InSitemap && !k.InSitemap) {
+					rows = append(rows, newURLRow(id, u))
+				}
+			}
+			if len(rows) == 0 {
+				continue
 			}
 			_, err = tx.NewInsert().Model(&rows).
 				On("CONFLICT (crawl_id, url) DO UPDATE").
@@ -165,7 +189,6 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 			if err != nil {
 				return s.wrap("add urls", err)
 			}
-			added += len(chunk) - int(there)
 		}
 		if added == 0 {
 			return nil
@@ -178,9 +201,10 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 
 // ClaimURLs implements ports.CrawlStore in one transaction: the crawl's
 // row is locked (claims of one crawl are serialised, so the MaxPages cap
-// holds), then the free URLs are read (skipping rows another transaction
-// holds; sitemap-only ones while a URL with a depth is unrecorded) and
-// leased.
+// holds), the leased URLs counted only when the cap may bind, the
+// shallowest unrecorded depth read, then the free URLs down to one level
+// below it read (skipping rows another transaction holds) and leased.
+// Every read walks the (crawl_id, recorded, depth, id) index.
 func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until time.Time) ([]ports.FrontierURL, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -191,25 +215,31 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 		if err != nil {
 			return err
 		}
-		leased, err := tx.NewSelect().Model((*urlRow)(nil)).
-			Where("crawl_id = ? AND recorded = FALSE AND lease_until > ?", id, stampOf(now)).Count(ctx)
-		if err != nil {
-			return s.wrap("count leased urls", err)
+		room, unrecorded := c.Settings.MaxPages-c.Progress.Crawled, c.Progress.Discovered-c.Progress.Crawled-c.Progress.Blocked
+		if room-unrecorded < n { // even with every unrecorded URL leased the cap may bind
+			leased, err := tx.NewSelect().Model((*urlRow)(nil)).
+				Where("crawl_id = ? AND recorded = FALSE AND lease_until > ?", id, stampOf(now)).Count(ctx)
+			if err != nil {
+				return s.wrap("count leased urls", err)
+			}
+			n = min(n, room-int(leased))
 		}
-		n = min(n, c.Settings.MaxPages-c.Progress.Crawled-int(leased))
 		if n <= 0 {
 			return nil
 		}
-		linked, err := tx.NewSelect().Model((*urlRow)(nil)).
-			Where("crawl_id = ? AND recorded = FALSE AND depth < ?", id, storedNoDepth).Exists(ctx)
+		var top sql.NullInt64
+		err = tx.NewSelect().Model((*urlRow)(nil)).ColumnExpr("min(depth)").Where("crawl_id = ? AND recorded = FALSE", id).Scan(ctx, &top)
 		if err != nil {
-			return s.wrap("look for linked urls", err)
+			return s.wrap("read the shallowest depth", err)
+		}
+		if !top.Valid {
+			return nil
 		}
 		var rows []urlRow
-		sel := tx.NewSelect().Model(&rows).ExcludeColumn("results").
+		sel := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).
 			Where("crawl_id = ? AND recorded = FALSE AND lease_until <= ?", id, stampOf(now)).OrderExpr("depth, id").Limit(int64(n))
-		if linked { // sitemap-only URLs wait for the links to be walked
-			sel = sel.Where("depth < ?", storedNoDepth)
+		if top.Int64 < storedNoDepth { // deeper URLs wait for the links to be walked
+			sel = sel.Where("depth <= ?", top.Int64+1)
 		}
 		if err := s.dialect.lockRows(sel, true).Scan(ctx); err != nil {
 			return s.wrap("read free urls", err)
@@ -235,78 +265,100 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 	return out, err
 }
 
-// RecordPages implements ports.CrawlStore in one transaction: the rows of
-// the pages' URLs are read a chunk at a time (and inserted when missing),
-// each is updated with its record, its links replaced, and the crawl's
-// counters moved by the difference.
+// recordColumns are the columns of a URL's record, which RecordPages
+// writes.
+var recordColumns = []string{"recorded", "final_url", "status_code", "failure", "redirects", "redirect_loop", "title", "description",
+	"canonical", "noindex", "fingerprint", "hreflang", "blocked", "indexable", "outlinks", "score", "rating",
+	"response_us", "bytes", "fetched_at", "results", "failing"}
+
+// RecordPages implements ports.CrawlStore in one transaction: a page
+// recorded twice in the call counts as its last record; per chunk, one read
+// of the pages' rows (the missing ones inserted), one multi-row upsert of
+// their records, one delete of the links of those recorded before; then the
+// links, and the crawl's counters moved by the difference.
 func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.FetchedPage) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
+	last := make(map[string]int, len(pages))
+	for i, p := range pages {
+		if !s.dialect.unstorable(p.Page.URL) {
+			last[p.Page.URL] = i
+		}
+	}
+	kept := make([]ports.FetchedPage, 0, len(last))
+	for i, p := range pages {
+		if j, ok := last[p.Page.URL]; ok && j == i {
+			kept = append(kept, p)
+		}
+	}
+	results, err := encodeAllResults(kept)
+	if err != nil {
+		return err
+	}
+	set := make([]string, len(recordColumns))
+	for i, c := range recordColumns {
+		set[i] = c + " = EXCLUDED." + c
+	}
+	upsert := strings.Join(set, ", ")
 	return s.inTx(ctx, "record pages", func(ctx context.Context, tx bun.Tx) error {
 		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
 			return err
 		}
 		var delta crawl.Progress
 		var links []linkRow
-		rows := map[string]urlRow{}
-		for from := 0; from < len(pages); from += addChunk {
-			var keys []string
-			for _, p := range pages[from:min(from+addChunk, len(pages))] {
-				if !s.dialect.unstorable(p.Page.URL) {
-					keys = append(keys, p.Page.URL)
-				}
+		for from := 0; from < len(kept); from += addChunk {
+			chunk := kept[from:min(from+addChunk, len(kept))]
+			keys := make([]string, len(chunk))
+			for i, p := range chunk {
+				keys[i] = p.Page.URL
 			}
-			if len(keys) == 0 {
-				continue
-			}
-			var chunk []urlRow
-			err := tx.NewSelect().Model(&chunk).ExcludeColumn("results").Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
+			var there []urlRow
+			err := tx.NewSelect().Model(&there).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
 			if err != nil {
 				return s.wrap("read urls", err)
 			}
-			for _, r := range chunk {
+			rows := make(map[string]urlRow, len(there))
+			for _, r := range there {
 				rows[r.URL] = r
 			}
-		}
-		for _, p := range pages {
-			if s.dialect.unstorable(p.Page.URL) {
-				continue
-			}
-			cur, ok := rows[p.Page.URL]
-			switch {
-			case ok && cur.Recorded:
-				countRecord(&delta, cur.Blocked, cur.Blocked || cur.RedirectLoop || !(cur.StatusCode >= 400 || cur.StatusCode == 0), -1)
-			case !ok:
-				cur = newURLRow(id, ports.FrontierURL{URL: p.Page.URL, Depth: p.Page.Depth, InSitemap: p.Page.InSitemap})
-				if _, err := tx.NewInsert().Model(&cur).Returning("id").Exec(ctx); err != nil {
-					return s.wrap("add url", err)
+			records := make([]urlRow, len(chunk))
+			var again []int64
+			for i, p := range chunk {
+				cur, ok := rows[p.Page.URL]
+				switch {
+				case ok && cur.Recorded:
+					countRecord(&delta, cur.Blocked, cur.Blocked || cur.RedirectLoop || !(cur.StatusCode >= 400 || cur.StatusCode == 0), -1)
+					again = append(again, cur.ID)
+				case !ok:
+					cur = newURLRow(id, ports.FrontierURL{URL: p.Page.URL, Depth: p.Page.Depth, InSitemap: p.Page.InSitemap})
+					if _, err := tx.NewInsert().Model(&cur).Returning("id").Exec(ctx); err != nil {
+						return s.wrap("add url", err)
+					}
+					delta.Discovered++
 				}
-				delta.Discovered++
+				if records[i], err = recordRow(cur, p, results[from+i]); err != nil {
+					return err
+				}
+				for _, to := range p.Page.Links() {
+					if !s.dialect.unstorable(to) {
+						links = append(links, linkRow{CrawlID: id, FromID: cur.ID, ToURL: to})
+					}
+				}
+				countRecord(&delta, p.Page.BlockedByRobots, !p.Page.Broken(), 1)
 			}
-			row, err := recordRow(cur, p)
+			// Every row is there: the upsert updates each, its other
+			// columns and id as they were.
+			_, err = tx.NewInsert().Model(&records).ExcludeColumn("id").
+				On("CONFLICT (crawl_id, url) DO UPDATE").Set(upsert).
+				Returning("NULL").Exec(ctx)
 			if err != nil {
-				return err
+				return s.wrap("record pages", err)
 			}
-			rows[p.Page.URL] = row // recorded twice in one call: counted once
-			_, err = tx.NewUpdate().Model(&row).
-				Column("recorded", "final_url", "status_code", "failure", "redirects", "redirect_loop", "title", "description",
-					"canonical", "noindex", "fingerprint", "hreflang", "blocked", "indexable", "outlinks", "score", "rating",
-					"response_us", "bytes", "fetched_at", "results").
-				WherePK().Exec(ctx)
-			if err != nil {
-				return s.wrap("record page", err)
-			}
-			if cur.Recorded {
-				if _, err := tx.NewDelete().Model((*linkRow)(nil)).Where("from_id = ?", cur.ID).Exec(ctx); err != nil {
+			if len(again) > 0 {
+				if _, err := tx.NewDelete().Model((*linkRow)(nil)).Where("from_id IN (?)", bun.List(again)).Exec(ctx); err != nil {
 					return s.wrap("replace links", err)
 				}
 			}
-			for _, to := range p.Page.Links() {
-				if !s.dialect.unstorable(to) {
-					links = append(links, linkRow{CrawlID: id, FromID: cur.ID, ToURL: to})
-				}
-			}
-			countRecord(&delta, p.Page.BlockedByRobots, !p.Page.Broken(), 1)
 		}
 		for from := 0; from < len(links); from += 1000 {
 			batch := links[from:min(from+1000, len(links))]
@@ -330,7 +382,7 @@ func (s *CrawlStore) RecordOf(ctx context.Context, id int64, url string) (crawl.
 		return crawl.Page{}, false, nil
 	}
 	var row urlRow
-	err := s.e.Read.NewSelect().Model(&row).ExcludeColumn("results").Where("crawl_id = ? AND url = ?", id, url).Scan(ctx)
+	err := s.e.Read.NewSelect().Model(&row).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND url = ?", id, url).Scan(ctx)
 	switch {
 	case isNoRows(err):
 		return crawl.Page{}, false, s.exists(ctx, id)
@@ -357,8 +409,9 @@ func countRecord(pr *crawl.Progress, blocked, ok bool, sign int) {
 	}
 }
 
-// recordRow is cur with p's record.
-func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
+// recordRow is cur with p's record, its results encoded already
+// (encodeResults).
+func recordRow(cur urlRow, p ports.FetchedPage, results string) (urlRow, error) {
 	redirects, err := jsonText(nonNil(p.Page.Redirects))
 	if err != nil {
 		return urlRow{}, err
@@ -367,9 +420,9 @@ func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
 	if err != nil {
 		return urlRow{}, err
 	}
-	results := "{}"
+	failing := "[]"
 	if p.Results != nil {
-		if results, err = jsonText(p.Results); err != nil {
+		if failing, err = jsonText(nonNil(p.Results.Failing())); err != nil {
 			return urlRow{}, err
 		}
 	}
@@ -378,6 +431,7 @@ func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
 	cur.Noindex, cur.Fingerprint, cur.Hreflang, cur.Blocked = p.Page.Noindex, int64(p.Page.Fingerprint), hreflang, p.Page.BlockedByRobots
 	cur.Indexable, cur.Outlinks, cur.Score, cur.Rating = p.Page.Indexable(), len(p.Page.Links()), p.Score, string(p.Rating)
 	cur.ResponseUS, cur.Bytes, cur.FetchedAt, cur.Results = p.ResponseTime.Microseconds(), p.Bytes, stampOf(p.FetchedAt), results
+	cur.Failing = failing
 	return cur, nil
 }
 

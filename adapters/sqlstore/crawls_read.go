@@ -6,7 +6,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/domain/crawl"
-	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -103,7 +102,7 @@ func (s *CrawlStore) Pages(ctx context.Context, userID, id int64, q ports.PageQu
 			return err
 		}
 		var rows []urlRow
-		sel := tx.NewSelect().Model(&rows).ExcludeColumn("results").Where("crawl_id = ? AND recorded = TRUE", id)
+		sel := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND recorded = TRUE", id)
 		if q.Status != 0 {
 			sel.Where("status_code = ?", q.Status)
 		}
@@ -296,7 +295,7 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 		var links []linkRow
 		err := s.chunk(ctx, "read pages", func(ctx context.Context) error {
 			return s.e.Read.RunInTx(ctx, s.dialect.snapshot(), func(ctx context.Context, tx bun.Tx) error {
-				err := tx.NewSelect().Model(&rows).ExcludeColumn("results").Where("crawl_id = ? AND recorded = TRUE AND id > ?", id, after).
+				err := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND recorded = TRUE AND id > ?", id, after).
 					OrderExpr("id").Limit(eachChunk).Scan(ctx)
 				if err != nil || len(rows) == 0 {
 					return err
@@ -333,36 +332,28 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 	}
 }
 
-// EachAudit implements ports.CrawlStore: the audited pages' results,
-// eachChunk at a time by id.
-func (s *CrawlStore) EachAudit(ctx context.Context, id int64, fn func(pagecheck.Results) error) error {
+// FailingChecks implements ports.CrawlStore: one statement counting
+// the elements of the audited pages' failing lists.
+func (s *CrawlStore) FailingChecks(ctx context.Context, id int64) ([]crawl.CheckCount, error) {
 	if err := s.exists(ctx, id); err != nil {
-		return err
+		return nil, err
 	}
-	var after int64
-	for {
-		var rows []urlRow
-		err := s.chunk(ctx, "read audits", func(ctx context.Context) error {
-			return s.e.Read.NewSelect().Model(&rows).Column("id", "results").
-				Where("crawl_id = ? AND recorded = TRUE AND rating <> '' AND id > ?", id, after).OrderExpr("id").Limit(eachChunk).Scan(ctx)
-		})
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			var res pagecheck.Results
-			if err := fromJSON(r.Results, &res); err != nil {
-				return err
-			}
-			if err := fn(res); err != nil {
-				return err
-			}
-		}
-		if len(rows) < eachChunk {
-			return nil
-		}
-		after = rows[len(rows)-1].ID
+	var rows []struct {
+		Check   string `bun:"check_id"`
+		Failing int    `bun:"failing"`
 	}
+	err := s.chunk(ctx, "count failing checks", func(ctx context.Context) error {
+		return s.e.Read.NewRaw("SELECT f.value AS check_id, count(*) AS failing FROM crawl_urls AS u, "+s.dialect.jsonStrings("u.failing", "f")+
+			" WHERE u.crawl_id = ? AND u.recorded = TRUE AND u.rating <> '' GROUP BY f.value", id).Scan(ctx, &rows)
+	})
+	if err != nil {
+		return nil, err
+	}
+	failing := make(map[string]int, len(rows))
+	for _, r := range rows {
+		failing[r.Check] = r.Failing
+	}
+	return crawl.CheckCounts(failing), nil
 }
 
 // EachIssue implements ports.CrawlStore.

@@ -64,6 +64,17 @@ func (d dialect) jobArg(name string) string {
 	return "json_extract(args, '$." + name + "')"
 }
 
+// jsonStrings is a table of the strings of column's JSON list, named as,
+// with the string in its column value (json_each on SQLite,
+// jsonb_array_elements_text on PostgreSQL). column and as are constants of
+// this package, never input.
+func (d dialect) jsonStrings(column, as string) string {
+	if d.pg {
+		return "jsonb_array_elements_text(" + column + ") AS " + as + " (value)"
+	}
+	return "json_each(" + column + ") AS " + as
+}
+
 // lockRows locks the rows q reads until the transaction ends (FOR UPDATE;
 // with skip, rows another transaction holds are passed over, so instances
 // claiming work at once never take the same row). SQLite has no row locks:

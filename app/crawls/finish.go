@@ -3,8 +3,6 @@ package crawls
 import (
 	"context"
 	"errors"
-	"slices"
-	"strings"
 
 	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/pagecheck"
@@ -45,7 +43,7 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 		f.Rating = pagecheck.RatingFor(f.Score)
 	}
 	f.Summary.Issues = crawl.Counts(issues)
-	if f.Summary.Checks, err = r.failingChecks(ctx); err != nil {
+	if f.Summary.Checks, err = cs.store.FailingChecks(ctx, r.c.ID); err != nil {
 		return &ports.RetryError{Err: err}
 	}
 	rf, _ := r.robotsFile()
@@ -59,31 +57,6 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 		return &ports.RetryError{Err: err}
 	}
 	return nil
-}
-
-// failingChecks counts, per page check, the audited pages failing it,
-// streaming their audits from the store.
-func (r *run) failingChecks(ctx context.Context) ([]crawl.CheckCount, error) {
-	failing := map[string]int{}
-	err := r.cs.store.EachAudit(ctx, r.c.ID, func(res pagecheck.Results) error {
-		for _, checks := range res {
-			for _, c := range checks {
-				if !c.Passed {
-					failing[c.ID]++
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]crawl.CheckCount, 0, len(failing))
-	for id, n := range failing {
-		out = append(out, crawl.CheckCount{Check: id, Failing: n})
-	}
-	slices.SortFunc(out, func(a, b crawl.CheckCount) int { return strings.Compare(a.Check, b.Check) })
-	return out, nil
 }
 
 // llmsTxt fetches /llms.txt (in the slice's session) and checks it.

@@ -20,9 +20,9 @@ import (
 // crawl's site (one running crawl per site: while another holds it, the
 // job snoozes), then crawls for one slice: robots.txt for the crawler's
 // user agent, the start URL and sitemaps when nothing was crawled yet,
-// then batches of URLs claimed from the durable frontier, at most the
-// crawl's concurrency of requests in flight. It renews its hold and reads
-// cancels every Renew. When the frontier is empty, or the crawl is
+// then the URLs of the durable frontier, claimed as slots free up, at
+// most the crawl's concurrency of requests in flight. It renews its hold
+// and reads cancels every Renew. When the frontier is empty, or the crawl is
 // cancelled, it finds the site-level issues and finishes the crawl; else
 // the job snoozes and the next run goes on. A run killed midway leaves its
 // hold and its URLs' leases to expire: the job's next run (here or in
@@ -58,6 +58,7 @@ type run struct {
 	group   robots.Group
 	probe   *webpage.Response
 	stopped atomic.Pointer[error] // why the slice stopped early: errCancelled or the renewal's
+	added   map[string]int        // the URLs the slice sent to the frontier, by the smallest depth sent (unsent)
 }
 
 // errCancelled stops a run whose crawl's cancel was requested.
@@ -69,7 +70,7 @@ func (cs *Crawls) newRun(c crawl.Crawl, holder string) *run {
 		reg, _ = publicsuffix.EffectiveTLDPlusOne(h)
 	}
 	return &run{cs: cs, c: c, holder: holder, scope: c.Settings.Scope(reg),
-		sem: make(chan struct{}, c.Settings.Concurrency), gate: newGate(c.Settings.Delay)}
+		sem: make(chan struct{}, c.Settings.Concurrency), gate: newGate(c.Settings.Delay), added: map[string]int{}}
 }
 
 // slice crawls until the frontier is empty (then finishes the crawl), the
@@ -99,7 +100,7 @@ func (r *run) slice(ctx context.Context) error {
 	}
 	r.probe = r.fetchProbe(work)
 	for work.Err() == nil && cs.clock().Before(end) {
-		more, err := r.batch(work)
+		more, err := r.walk(work, end)
 		if err != nil && work.Err() == nil {
 			return &ports.RetryError{Err: err}
 		}

@@ -1,7 +1,6 @@
 package crawl
 
 import (
-	"hash/fnv"
 	"math/bits"
 	"strings"
 	"unicode"
@@ -36,14 +35,16 @@ func Fingerprint(text string) uint64 {
 	var votes [64]int
 	n := max(len(words)-ShingleWords+1, 1)
 	for i := range n {
-		h := fnv.New64a()
+		h := uint64(fnvOffset)
 		for j, w := range words[i:min(i+ShingleWords, len(words))] {
 			if j > 0 {
-				h.Write([]byte{' '})
+				h = fnvByte(h, ' ')
 			}
-			h.Write([]byte(w))
+			for k := 0; k < len(w); k++ {
+				h = fnvByte(h, w[k])
+			}
 		}
-		x := mix64(h.Sum64())
+		x := mix64(h)
 		for b := range 64 {
 			if x&(1<<b) != 0 {
 				votes[b]++
@@ -63,6 +64,15 @@ func Fingerprint(text string) uint64 {
 	}
 	return fp
 }
+
+// FNV-1a, 64 bits (hash/fnv's, without its allocation per shingle).
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnvByte is h with b hashed in.
+func fnvByte(h uint64, b byte) uint64 { return (h ^ uint64(b)) * fnvPrime }
 
 // mix64 spreads a hash's bits (the SplitMix64 finaliser), so that every
 // fingerprint bit depends on the whole shingle.

@@ -1,6 +1,11 @@
 package crawl
 
-import "github.com/pinsight/pinsight/domain/fault"
+import (
+	"slices"
+	"strings"
+
+	"github.com/pinsight/pinsight/domain/fault"
+)
 
 // Summary is what a crawl found, stored when it ends: its issues counted
 // by type, how many pages fail each page check, and how ready the site is
@@ -18,6 +23,19 @@ type Summary struct {
 type CheckCount struct {
 	Check   string // the check's id (pagecheck.Check.ID)
 	Failing int
+}
+
+// CheckCounts lists failing (pages failing each check, by check id) as
+// a Summary's Checks: checks no page fails left out, sorted by check id.
+func CheckCounts(failing map[string]int) []CheckCount {
+	out := make([]CheckCount, 0, len(failing))
+	for id, n := range failing {
+		if n > 0 {
+			out = append(out, CheckCount{Check: id, Failing: n})
+		}
+	}
+	slices.SortFunc(out, func(a, b CheckCount) int { return strings.Compare(a.Check, b.Check) })
+	return out
 }
 
 // LLMsTxt is the state of a site's /llms.txt.

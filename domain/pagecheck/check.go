@@ -1,5 +1,7 @@
 package pagecheck
 
+import "slices"
+
 // Category groups checks in a report.
 type Category string
 
@@ -79,4 +81,23 @@ func (r Results) Score(w Weights) int {
 		return 0
 	}
 	return 100 * passed / total
+}
+
+// Failing is the ids of the checks r fails, by category name, then in
+// check order (a check failing in two categories is listed twice).
+func (r Results) Failing() []string {
+	cats := make([]Category, 0, len(r))
+	for c := range r {
+		cats = append(cats, c)
+	}
+	slices.Sort(cats)
+	var out []string
+	for _, c := range cats {
+		for _, ch := range r[c] {
+			if !ch.Passed {
+				out = append(out, ch.ID)
+			}
+		}
+	}
+	return out
 }

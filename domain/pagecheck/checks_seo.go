@@ -254,13 +254,16 @@ func checkNotFoundPage(p *page) Check {
 	return defNotFoundPage.fail(num(nf.Status), fmt.Sprintf("A missing page answers %d instead of 404.", nf.Status), "soft_404")
 }
 
-// robots is the parsed robots.txt, or false when there is none.
+// robots is the parsed robots.txt, or false when there is none (parsed
+// once per page: several checks read it).
 func (p *page) robots() (robots.File, bool) {
-	r := p.f.Robots
-	if r == nil || r.Status < 200 || r.Status >= 300 {
-		return robots.File{}, false
+	if p.site == nil {
+		p.site = &siteRobots{}
+		if r := p.f.Robots; r != nil && r.Status >= 200 && r.Status < 300 {
+			p.site.file, p.site.ok = robots.Parse(r.Body), true
+		}
 	}
-	return robots.Parse(r.Body), true
+	return p.site.file, p.site.ok
 }
 
 func checkRobots(p *page) Check {

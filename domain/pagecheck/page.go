@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/pinsight/pinsight/domain/robots"
 	"github.com/pinsight/pinsight/domain/webpage"
 )
 
@@ -22,6 +23,13 @@ type page struct {
 	words    []string               // text split into words, computed lazily
 	refs     *refs                  // canonical and hreflang links, computed lazily
 	rules    *directives            // robots directives, computed lazily
+	site     *siteRobots            // the site's robots.txt, parsed lazily
+}
+
+// siteRobots is a site's parsed robots.txt; ok is false when it has none.
+type siteRobots struct {
+	file robots.File
+	ok   bool
 }
 
 // resource is a subresource a page loads: a script, a stylesheet, an image...

@@ -53,7 +53,7 @@ func TestCrawlStore(t *testing.T, newStores func(t *testing.T) CrawlStores) {
 	run("page list", testPageList)
 	run("issues", testCrawlIssues)
 	run("streaming", testCrawlStreaming)
-	run("streaming audits", testCrawlAudits)
+	run("failing checks", testCrawlFailingChecks)
 	run("delete", testCrawlDelete)
 }
 

@@ -79,9 +79,18 @@ func testFrontier(t *testing.T, st CrawlStores, u owners) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("claimed = %+v, want %+v", got, want)
 	}
+	// A URL waits while an unrecorded page two or more levels up may still
+	// link to it: only depth 1 while the start page is in flight.
 	got, err = s.ClaimURLs(ctx, c.ID, 10, now, now.Add(time.Minute))
-	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{start + "b", start + "s", start + "c"}) || !got[0].InSitemap || got[1].Depth != 2 {
-		t.Errorf("ClaimURLs(10) = %+v, %v; want b, s, c (depth, then discovery order)", got, err)
+	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{start + "b"}) || !got[0].InSitemap {
+		t.Errorf("ClaimURLs(10) with the start page in flight = %+v, %v; want b alone (depth 1)", got, err)
+	}
+	if err := s.RecordPages(ctx, c.ID, []ports.FetchedPage{{Page: crawl.Page{URL: start, FinalURL: start, Status: 200}}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.ClaimURLs(ctx, c.ID, 10, now, now.Add(time.Minute))
+	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{start + "s", start + "c"}) || got[0].Depth != 2 {
+		t.Errorf("ClaimURLs(10) = %+v, %v; want s, c (depth 2, in discovery order)", got, err)
 	}
 	if got, err := s.ClaimURLs(ctx, c.ID, 10, now, now.Add(time.Minute)); err != nil || len(got) != 0 {
 		t.Errorf("ClaimURLs with every URL leased = %v, %v", urlsOf(got), err)
@@ -95,18 +104,21 @@ func testFrontier(t *testing.T, st CrawlStores, u owners) {
 	if _, err := s.AddURLs(ctx, c.ID, more); err != nil {
 		t.Fatal(err)
 	}
-	// While URLs with a depth are unrecorded (leased or not), the
-	// sitemap-only ones wait: the pages in flight may link to them.
-	got, err = s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute))
-	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{start + "deep"}) {
-		t.Fatalf("ClaimURLs with linked URLs in flight = %v, %v; want deep alone", urlsOf(got), err)
+	if got, err := s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute)); err != nil || len(got) != 0 {
+		t.Fatalf("ClaimURLs with depths 1 and 2 in flight = %v, %v; want none (deep is at 7)", urlsOf(got), err)
 	}
 	var done []ports.FetchedPage
-	for _, l := range []string{"", "a", "b", "s", "c"} {
+	for _, l := range []string{"a", "b", "s", "c"} {
 		done = append(done, ports.FetchedPage{Page: crawl.Page{URL: start + l, FinalURL: start + l, Status: 200}})
 	}
 	if err := s.RecordPages(ctx, c.ID, done); err != nil {
 		t.Fatal(err)
+	}
+	// While URLs with a depth are unrecorded (leased or not), the
+	// sitemap-only ones wait: the pages in flight may link to them.
+	got, err = s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute))
+	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{start + "deep"}) {
+		t.Fatalf("ClaimURLs with only deep linked = %v, %v; want deep alone", urlsOf(got), err)
 	}
 	if got, err := s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute)); err != nil || len(got) != 0 {
 		t.Errorf("ClaimURLs with deep in flight = %v, %v; want none", urlsOf(got), err)

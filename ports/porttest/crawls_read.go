@@ -279,19 +279,27 @@ func testCrawlDelete(t *testing.T, st CrawlStores, u owners) {
 	}
 }
 
-// testCrawlAudits: EachAudit streams the audits of the audited pages
-// only, in ID order, past a chunk.
-func testCrawlAudits(t *testing.T, st CrawlStores, u owners) {
+// testCrawlFailingChecks: FailingChecks counts the audited pages failing
+// each check, past a chunk of pages, a page recorded again counted by its
+// last record only.
+func testCrawlFailingChecks(t *testing.T, st CrawlStores, u owners) {
 	ctx, s := context.Background(), st.Crawls
 	c := running(t, s, newCrawl(u[1], "https://example.com/", 0))
 	const n = 1100
+	insecure := sampleResults()
+	insecure[pagecheck.Security][0].Passed = false
 	var pages []ports.FetchedPage
-	want := 0
+	audited, https := 0, 0
 	for i := range n {
 		p := ports.FetchedPage{Page: crawl.Page{URL: pageURL(c, i), FinalURL: pageURL(c, i), Status: 200}, FetchedAt: crawlEpoch}
-		if i%3 != 2 {
+		switch i % 3 {
+		case 0:
 			p.Score, p.Rating, p.Results = 70, pagecheck.RatingFor(70), sampleResults()
-			want++
+			audited++
+		case 1:
+			p.Score, p.Rating, p.Results = 40, pagecheck.RatingFor(40), insecure
+			audited++
+			https++
 		}
 		pages = append(pages, p)
 	}
@@ -300,22 +308,23 @@ func testCrawlAudits(t *testing.T, st CrawlStores, u owners) {
 			t.Fatal(err)
 		}
 	}
-	got := 0
-	err := s.EachAudit(ctx, c.ID, func(r pagecheck.Results) error {
-		if got == 0 && !reflect.DeepEqual(r, sampleResults()) {
-			t.Errorf("EachAudit results = %+v, want the recorded ones", r)
-		}
-		got++
-		return nil
-	})
-	if err != nil || got != want {
-		t.Errorf("EachAudit = %d audits, %v; want %d", got, err, want)
+	// Page 1 again, now not audited; page 2 again, now audited.
+	again := []ports.FetchedPage{pages[1], pages[2]}
+	again[0].Score, again[0].Rating, again[0].Results = 0, "", nil
+	again[1].Score, again[1].Rating, again[1].Results = 70, pagecheck.RatingFor(70), sampleResults()
+	if err := s.RecordPages(ctx, c.ID, again); err != nil {
+		t.Fatal(err)
 	}
-	stop := errors.New("stop")
-	if err := s.EachAudit(ctx, c.ID, func(pagecheck.Results) error { return stop }); !errors.Is(err, stop) {
-		t.Errorf("EachAudit with fn failing = %v, want its error", err)
+	got, err := s.FailingChecks(ctx, c.ID)
+	want := []crawl.CheckCount{{Check: "headings", Failing: audited}, {Check: "https", Failing: https - 1}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("FailingChecks = %+v, %v; want %+v", got, err, want)
 	}
-	if err := s.EachAudit(ctx, c.ID+1000, func(pagecheck.Results) error { return nil }); !errors.Is(err, crawl.ErrNotFound) {
-		t.Errorf("EachAudit of no crawl = %v, want crawl.ErrNotFound", err)
+	empty := running(t, s, newCrawl(u[1], "https://example.org/", 0))
+	if got, err := s.FailingChecks(ctx, empty.ID); err != nil || len(got) != 0 {
+		t.Errorf("FailingChecks of a crawl with no page = %+v, %v; want none", got, err)
+	}
+	if _, err := s.FailingChecks(ctx, c.ID+1000); !errors.Is(err, crawl.ErrNotFound) {
+		t.Errorf("FailingChecks of no crawl = %v, want crawl.ErrNotFound", err)
 	}
 }

@@ -1,0 +1,52 @@
+package sqlstore
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pinsight/pinsight/domain/pagecheck"
+)
+
+func sampleAudit() pagecheck.Results {
+	return pagecheck.Results{
+		pagecheck.SEO: {
+			{ID: "title", Title: "Title", Category: pagecheck.SEO, Importance: pagecheck.High, Passed: true, Value: "Hello", Message: "ok"},
+			{ID: "headings", Title: "Headings", Category: pagecheck.SEO, Importance: pagecheck.Medium, Value: map[string]any{"h1": float64(2)}, Errors: []string{"too_many"}},
+		},
+	}
+}
+
+// A page's audit survives its stored form, which is a JSON string much
+// smaller than the JSON; the plain JSON written before still reads.
+func TestResultsEncoding(t *testing.T) {
+	res := sampleAudit()
+	for range 40 { // a page's worth of checks
+		res[pagecheck.Miscellaneous] = append(res[pagecheck.Miscellaneous], pagecheck.Check{ID: "structured_data", Title: "Structured data",
+			Category: pagecheck.Miscellaneous, Importance: pagecheck.Medium, Errors: []string{"missing"},
+			Message: "The page has no structured data (Open Graph, Twitter cards, JSON-LD or microdata)."})
+	}
+	stored, err := encodeResults(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(res)
+	var s string
+	if err := json.Unmarshal([]byte(stored), &s); err != nil || len(stored) > len(raw)/2 {
+		t.Errorf("stored %d bytes (a JSON string: %v) for %d bytes of JSON; want a JSON string under half", len(stored), err, len(raw))
+	}
+	var got pagecheck.Results
+	if err := decodeResults(stored, &got); err != nil || !reflect.DeepEqual(got, res) {
+		t.Errorf("decodeResults(encodeResults) = %v, %v; want the audit back", len(got), err)
+	}
+	var plain pagecheck.Results
+	if err := decodeResults(string(raw), &plain); err != nil || !reflect.DeepEqual(plain, res) {
+		t.Errorf("decodeResults(plain JSON) = %v, %v; want the audit", len(plain), err)
+	}
+	for _, bad := range []string{`"not base64!"`, `"` + strings.Repeat("QUFB", 4) + `"`, `{`} {
+		if err := decodeResults(bad, &plain); err == nil {
+			t.Errorf("decodeResults(%s) = nil, want an error", bad)
+		}
+	}
+}

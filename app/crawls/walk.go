@@ -1,0 +1,163 @@
+package crawls
+
+import (
+	"context"
+	"net/url"
+	"runtime"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// urlLeaseFactor sets how long a claimed URL is leased: this many leases
+// of the site, room for its fetch, redirects and follow-ups.
+const urlLeaseFactor = 2
+
+// claimedPerSlot is how many URLs a run keeps claimed per slot of the
+// crawl's concurrency: a freed slot finds its next URL waiting while the
+// run records and claims.
+const claimedPerSlot = 8
+
+// recordWait is how long a run waits for more fetched URLs to record them
+// in one batch once one is done (it records sooner when a slot's worth
+// are done, or nothing else is in flight).
+const recordWait = 10 * time.Millisecond
+
+// fetched is what one claimed URL gave: its records and the URLs it
+// leads to (none when the run stopped while fetching it).
+type fetched struct {
+	pages []ports.FetchedPage
+	found []ports.FrontierURL
+}
+
+// walk crawls the frontier until it is empty, ctx ends or end passes:
+// URLs are claimed as they are needed (up to claimedPerSlot per slot of
+// concurrency), fetched (at most concurrency requests in flight) and
+// recorded with the URLs they lead to as they are done, a batch at a time,
+// while the others are being fetched. more is false when the frontier had
+// nothing left to claim and nothing was in flight.
+func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
+	slots := r.c.Settings.Concurrency
+	want := claimedPerSlot * slots
+	done := make(chan fetched, want) // never full: at most want claimed at once
+	// Workers fetch and audit the claimed URLs: enough that the slots stay
+	// busy while pages are audited, and no more, so that the run's own
+	// goroutine (recording and claiming) does not queue behind dozens of
+	// audits for the processor.
+	queue := make(chan ports.FrontierURL, want)
+	for range slots + runtime.GOMAXPROCS(0) {
+		go func() {
+			for fu := range queue {
+				pages, found, _ := r.fetchPage(ctx, fu)
+				done <- fetched{pages: pages, found: found}
+			}
+		}()
+	}
+	inFlight, drained := 0, false
+	defer func() { // what is still in flight ends (a stopped run's, or after an error)
+		close(queue)
+		for ; inFlight > 0; inFlight-- {
+			<-done
+		}
+	}()
+	// What a stopped run fetched is kept: recorded under the caller's
+	// context, which outlives the slice's.
+	rec := context.WithoutCancel(ctx)
+	for {
+		claiming := ctx.Err() == nil && r.cs.clock().Before(end)
+		if claiming && !drained && inFlight <= want/2 {
+			now := r.cs.clock()
+			urls, err := r.cs.store.ClaimURLs(ctx, r.c.ID, want-inFlight, now, now.Add(urlLeaseFactor*r.cs.cfg.Lease))
+			if err != nil {
+				return true, err
+			}
+			drained = len(urls) == 0
+			for _, fu := range urls {
+				inFlight++
+				if r.blocked(fu.URL) {
+					done <- fetched{pages: []ports.FetchedPage{{Page: crawl.Page{URL: fu.URL, FinalURL: fu.URL, Depth: fu.Depth, BlockedByRobots: true}, FetchedAt: now}}}
+					continue
+				}
+				queue <- fu
+			}
+		}
+		if inFlight == 0 {
+			return !drained, nil
+		}
+		var pages []ports.FetchedPage
+		var found []ports.FrontierURL
+		take := func(f fetched) {
+			inFlight--
+			pages, found = append(pages, f.pages...), append(found, f.found...)
+		}
+		take(<-done)
+		// Record what is done; wait a little for a slot's worth.
+		var wait <-chan time.Time
+	collect:
+		for n := 1; inFlight > 0; n++ {
+			select {
+			case f := <-done:
+				take(f)
+				continue
+			default:
+			}
+			if n >= slots {
+				break
+			}
+			if wait == nil {
+				wait = time.After(recordWait)
+			}
+			select {
+			case f := <-done:
+				take(f)
+			case <-wait:
+				break collect
+			}
+		}
+		if err := r.record(rec, pages, found); err != nil {
+			return true, err
+		}
+		drained = false // the records may free deeper URLs
+	}
+}
+
+// record adds the URLs found to the frontier, then records the pages
+// (whose links are then there: a claim never sees a recorded page whose
+// links are missing).
+func (r *run) record(ctx context.Context, pages []ports.FetchedPage, found []ports.FrontierURL) error {
+	found = r.unsent(found)
+	if len(found) > 0 {
+		if _, err := r.cs.store.AddURLs(ctx, r.c.ID, found); err != nil {
+			return err
+		}
+	}
+	if len(pages) > 0 {
+		return r.cs.store.RecordPages(ctx, r.c.ID, pages)
+	}
+	return nil
+}
+
+// unsent is found without the URLs the run has added already with the
+// same or a smaller depth (the frontier keeps the smaller), which it then
+// remembers: pages link to the same URLs again and again.
+func (r *run) unsent(found []ports.FrontierURL) []ports.FrontierURL {
+	out := found[:0]
+	for _, u := range found {
+		if d, ok := r.added[u.URL]; ok && !u.InSitemap && crawl.CompareDepth(d, u.Depth) <= 0 {
+			continue
+		}
+		if d, ok := r.added[u.URL]; !ok || crawl.CompareDepth(u.Depth, d) < 0 {
+			r.added[u.URL] = u.Depth
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// blocked reports whether robots.txt keeps the crawler from u (the start
+// URL included: a crawl of a disallowed site records it blocked).
+func (r *run) blocked(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && !r.group.Allowed(p.RequestURI())
+}
