@@ -3,7 +3,6 @@ package riverjobs
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -53,18 +52,7 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 	if work == nil {
 		return river.JobSnooze(time.Second)
 	}
-	err := (*work)(ctx, ports.DeliveryJob{ID: job.ID, DeliveryID: job.Args.DeliveryID, Attempt: job.Attempt})
-	var snooze *ports.SnoozeError
-	var retry *ports.RetryError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &snooze):
-		return river.JobSnooze(max(snooze.After, 0))
-	case errors.As(err, &retry):
-		return err
-	}
-	return river.JobCancel(err)
+	return outcome((*work)(ctx, ports.DeliveryJob{ID: job.ID, DeliveryID: job.Args.DeliveryID, Attempt: job.Attempt}))
 }
 
 // NextRetry implements river.Worker: DeliveryBackoff, not River's default.

@@ -277,7 +277,17 @@ func (w *analysisWorker) Work(ctx context.Context, job *river.Job[analysisArgs])
 	if work == nil {
 		return river.JobSnooze(time.Second) // inserted by a client that does not run jobs yet
 	}
-	err := (*work)(ctx, ports.AnalysisJob{ID: job.ID, ReportID: job.Args.ReportID, UserID: job.Args.UserID, Attempt: job.Attempt, DueAt: job.ScheduledAt})
+	return outcome((*work)(ctx, ports.AnalysisJob{ID: job.ID, ReportID: job.Args.ReportID, UserID: job.Args.UserID, Attempt: job.Attempt, DueAt: job.ScheduledAt}))
+}
+
+// Interface guard.
+var _ river.Worker[analysisArgs] = (*analysisWorker)(nil)
+
+// outcome is what River does after a worker's answer (ports.AnalysisWorker
+// says how it reads): nil, the job is done; a *ports.SnoozeError, it runs
+// again after the delay without an attempt counted; a *ports.RetryError,
+// again after the backoff; any other error, the job is cancelled.
+func outcome(err error) error {
 	var snooze *ports.SnoozeError
 	var retry *ports.RetryError
 	switch {
@@ -290,9 +300,6 @@ func (w *analysisWorker) Work(ctx context.Context, job *river.Job[analysisArgs])
 	}
 	return river.JobCancel(err)
 }
-
-// Interface guard.
-var _ river.Worker[analysisArgs] = (*analysisWorker)(nil)
 
 // ConfigFor derives the queue's configuration from s: a run may take twice
 // the fetch deadline plus 10 s (an analysis is one fetch deadline, the
