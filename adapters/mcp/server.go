@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/reports"
@@ -19,12 +20,14 @@ import (
 )
 
 // Options are the use cases the server exposes. Directory and Geocoder are
-// required; Reports with Authenticate adds the site-analysis tools, which
-// need an API key.
+// required; Reports with Authenticate adds the site-analysis tools, and
+// Crawls with Authenticate the whole-site audit tools, which need an API
+// key.
 type Options struct {
 	Directory *directory.Directory
 	Geocoder  *geocode.Geocoder
 	Reports   *reports.Reports
+	Crawls    *crawls.Crawls
 	// Authenticate verifies an API key: over HTTP the request's Bearer key
 	// (see Handler), over stdio Key.
 	Authenticate Authenticator
@@ -46,10 +49,12 @@ type Authenticator func(ctx context.Context, key string) (account.User, error)
 const instructions = `Pinsight answers questions about Indian postal geography from the official India Post
 directory: which post offices serve a 6-digit PIN code (pincode_lookup), one office's details
 (office_details), offices near a point (nearby_offices), a search by office, district or PIN prefix
-(search_offices), states and their districts (list_states, list_districts), and DIGIPIN, India Post's
+(search_offices), suggestions as the user types, forgiving typing errors (autocomplete_offices),
+states and their districts (list_states, list_districts), and DIGIPIN, India Post's
 geocode of 10 characters for a ~4 m cell (digipin_encode, digipin_decode, digipin_validate,
 digipin_nearest). With an API key it also analyses web pages for SEO, performance and security
-(analyse_url, get_report, list_reports). Errors carry a code: invalid_argument (the arguments
+(analyse_url, get_report, list_reports) and audits whole sites (crawl_start, crawl_status,
+crawl_issues). Errors carry a code: invalid_argument (the arguments
 named are wrong; fix them), not_found, unauthorized (an API key is needed or refused),
 rate_limited and busy (retry after retry_after_seconds), unavailable (retry later), internal.`
 
@@ -65,6 +70,9 @@ func New(o Options) *sdk.Server {
 	t.addDigipin(s)
 	if o.Reports != nil && o.Authenticate != nil {
 		t.addReports(s)
+	}
+	if o.Crawls != nil && o.Authenticate != nil {
+		t.addCrawls(s)
 	}
 	t.addResources(s)
 	return s

@@ -14,6 +14,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/mcp"
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/postaldir"
@@ -21,6 +22,7 @@ import (
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/webpage"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // opened is the embedded directory, loaded once for the package's tests.
@@ -54,7 +56,8 @@ type fixture struct {
 	geo *geocode.Geocoder
 	acc *accounts.Accounts
 	rs  *reports.Reports
-	key string // a valid API key
+	cs  *crawls.Crawls // its queue is never started: crawls stay queued
+	key string         // a valid API key
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -64,8 +67,13 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	pw := accounts.NewPasswords(accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, accounts.PasswordLimits{})
+	reportStore := memory.NewReportStore()
+	crawlStore := memory.NewCrawlStore(reportStore)
+	jobs := memory.NewJobs(reportStore, ports.JobSettings{})
+	jobs.Crawls(crawlStore)
 	f := &fixture{dir: p.Directory, geo: p.Geocoder, acc: accounts.New(memory.NewAccountStore(), pw),
-		rs: reports.New(memory.NewReportStore(), analyser{}, pw)}
+		rs: reports.New(reportStore, analyser{}, pw),
+		cs: crawls.New(crawlStore, jobs, nil, pw, crawls.Config{})}
 	s, err := f.acc.CreateUser(context.Background(), "agent@example.com", "")
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +84,7 @@ func newFixture(t *testing.T) *fixture {
 
 // options are the server's options, with key as the session's key.
 func (f *fixture) options(key string) mcp.Options {
-	return mcp.Options{Directory: f.dir, Geocoder: f.geo, Reports: f.rs, Key: key, Version: "test",
+	return mcp.Options{Directory: f.dir, Geocoder: f.geo, Reports: f.rs, Crawls: f.cs, Key: key, Version: "test",
 		Authenticate: func(ctx context.Context, k string) (account.User, error) {
 			u, _, err := f.acc.Authenticate(ctx, k)
 			return u, err

@@ -19,7 +19,7 @@ import (
 var (
 	publicTools = []string{"digipin_decode", "digipin_encode", "digipin_nearest", "digipin_validate", "list_districts",
 		"list_states", "nearby_offices", "office_details", "pincode_lookup", "search_offices", "autocomplete_offices"}
-	keyTools = []string{"analyse_url", "get_report", "list_reports"}
+	keyTools = []string{"analyse_url", "get_report", "list_reports", "crawl_start", "crawl_status", "crawl_issues"}
 )
 
 func TestListTools(t *testing.T) {
@@ -376,4 +376,57 @@ func TestResources(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "unauthorized") {
 		t.Errorf("report without a key: %v", err)
 	}
+}
+
+// TestCrawlTools: a crawl started through the tools is queued (the test's
+// queue never runs), readable by its owner only, its issues an empty page;
+// bad arguments and another user's crawl answer by kind.
+func TestCrawlTools(t *testing.T) {
+	f := newFixture(t)
+	cs := connect(t, f.options(f.key))
+	tools := listTools(t, cs)
+	var c struct {
+		ID     int64  `json:"id"`
+		Status string `json:"status"`
+		Site   string `json:"site"`
+		Issues []any  `json:"issues"`
+	}
+	res := mustSucceed(t, cs, tools, "crawl_start", map[string]any{"url": "https://www.example.com/", "max_pages": 50}, &c)
+	if c.ID == 0 || c.Status != "queued" || c.Site != "example.com" || c.Issues == nil {
+		t.Fatalf("crawl_start = %+v", c)
+	}
+	if !strings.Contains(text(res), "queued") {
+		t.Errorf("crawl_start text %q", text(res))
+	}
+	var got struct {
+		ID int64 `json:"id"`
+	}
+	mustSucceed(t, cs, tools, "crawl_status", map[string]any{"id": c.ID}, &got)
+	if got.ID != c.ID {
+		t.Errorf("crawl_status = %+v", got)
+	}
+	var issues struct {
+		Issues []any `json:"issues"`
+		Meta   struct {
+			Total int `json:"total"`
+		} `json:"meta"`
+	}
+	mustSucceed(t, cs, tools, "crawl_issues", map[string]any{"id": c.ID, "severity": "high"}, &issues)
+	if issues.Issues == nil || len(issues.Issues) != 0 || issues.Meta.Total != 0 {
+		t.Errorf("crawl_issues of a queued crawl = %+v", issues)
+	}
+
+	e := mustFail(t, cs, "crawl_start", map[string]any{"url": "https://example.com/", "max_pages": 0}, "invalid_argument")
+	if len(e.Arguments["max_pages"]) == 0 {
+		t.Errorf("max_pages 0: %+v", e)
+	}
+	e = mustFail(t, cs, "crawl_issues", map[string]any{"id": c.ID, "type": "no_such_issue"}, "invalid_argument")
+	if len(e.Arguments["type"]) == 0 {
+		t.Errorf("an unknown issue type: %+v", e)
+	}
+	other, err := f.acc.CreateUser(context.Background(), "crawler@example.com", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustFail(t, connect(t, f.options(other.Key)), "crawl_status", map[string]any{"id": c.ID}, "not_found")
 }

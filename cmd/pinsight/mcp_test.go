@@ -43,8 +43,8 @@ func TestMCPOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 14 {
-		t.Errorf("tools/list: %d tools, want 14", len(tools.Tools))
+	if len(tools.Tools) != 17 {
+		t.Errorf("tools/list: %d tools, want 17", len(tools.Tools))
 	}
 	overStdio := lookup(ctx, t, cs)
 

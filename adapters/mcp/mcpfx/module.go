@@ -14,6 +14,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/mcp"
 	"github.com/pinsight/pinsight/app/accounts"
+	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/reports"
@@ -47,6 +48,7 @@ type serverParams struct {
 	Directory    *directory.Directory
 	Geocoder     *geocode.Geocoder
 	Reports      *reports.Reports   `optional:"true"`
+	Crawls       *crawls.Crawls     `optional:"true"`
 	Accounts     *accounts.Accounts `optional:"true"`
 	Authenticate mcp.Authenticator  `optional:"true"`
 	Config       Config             `optional:"true"`
@@ -68,7 +70,7 @@ func newServer(p serverParams) built {
 			return u, err
 		}
 	}
-	s := mcp.New(mcp.Options{Directory: p.Directory, Geocoder: p.Geocoder, Reports: p.Reports, Authenticate: auth,
+	s := mcp.New(mcp.Options{Directory: p.Directory, Geocoder: p.Geocoder, Reports: p.Reports, Crawls: p.Crawls, Authenticate: auth,
 		Key: p.Config.Key, Version: p.Config.Version, Log: p.Log})
 	return built{server: s, auth: auth}
 }
