@@ -31,8 +31,34 @@ func Handler(s *sdk.Server, authenticate Authenticator) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
+		if authenticate != nil {
+			// A key that cannot be checked now (the database down) is
+			// 503 with Retry-After, as on the rest of the API; the SDK's
+			// middleware would answer it 500. A checked key is verified
+			// again there, from the accounts' cache of verified keys.
+			token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			_, err := authenticate(r.Context(), strings.TrimSpace(token))
+			if k := fault.KindOf(err); err != nil && (k == fault.Unavailable || k == fault.Busy) {
+				unavailable(w, err)
+				return
+			}
+		}
 		keyed.ServeHTTP(w, r)
 	})
+}
+
+// unavailable answers a request whose key could not be checked now: 503,
+// Retry-After, and the API's error envelope.
+func unavailable(w http.ResponseWriter, err error) {
+	wait := 5 * time.Second
+	var ra interface{ RetryAfter() time.Duration }
+	if errors.As(err, &ra) && ra.RetryAfter() > 0 {
+		wait = ra.RetryAfter()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+	w.WriteHeader(http.StatusServiceUnavailable)
+	_, _ = w.Write([]byte(`{"success":false,"code":"unavailable","message":"the API key could not be verified now: retry later"}` + "\n"))
 }
 
 // verifier adapts authenticate to the SDK's bearer-token middleware: a

@@ -2,6 +2,8 @@ package mcp_test
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,6 +12,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pinsight/pinsight/adapters/mcp"
+	"github.com/pinsight/pinsight/domain/account"
+	"github.com/pinsight/pinsight/ports"
 )
 
 // bearer adds an Authorization header to every request.
@@ -61,5 +65,33 @@ func TestHandlerKeys(t *testing.T) {
 
 	if _, err := connectHTTP(t, srv.URL, "wrong-key"); err == nil || !strings.Contains(err.Error(), "401") && !strings.Contains(strings.ToLower(err.Error()), "unauthorized") {
 		t.Errorf("a refused key connected: %v", err)
+	}
+}
+
+// TestHandlerKeyUncheckable: a key that cannot be checked now (the
+// accounts' store down) is 503 with Retry-After in the API's envelope,
+// never a 500.
+func TestHandlerKeyUncheckable(t *testing.T) {
+	f := newFixture(t)
+	o := f.options("")
+	o.Authenticate = func(context.Context, string) (account.User, error) {
+		return account.User{}, fmt.Errorf("%w: verify key: connection refused", ports.ErrUnavailable)
+	}
+	srv := httptest.NewServer(mcp.Handler(mcp.New(o), o.Authenticate))
+	t.Cleanup(srv.Close)
+	req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Authorization", "Bearer some-key")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" ||
+		!strings.Contains(string(body), `"success":false`) || strings.Contains(string(body), "connection refused") {
+		t.Errorf("an uncheckable key = %d (Retry-After %q) %s; want 503 with Retry-After, the envelope, no cause",
+			res.StatusCode, res.Header.Get("Retry-After"), body)
 	}
 }
