@@ -16,6 +16,9 @@ import (
 // the new one, never a mix.
 type PostalStore struct {
 	cur atomic.Pointer[postalIndex]
+	// terminated is the served dataset's Terminated set; SetTerminated
+	// replaces it without rebuilding the indexes.
+	terminated atomic.Pointer[map[postal.Pincode]postal.Release]
 }
 
 // NewPostalStore returns a store serving ds (nil: empty until Replace).
@@ -30,9 +33,20 @@ func NewPostalStore(ds *postal.Dataset) *PostalStore {
 func (s *PostalStore) Replace(ds *postal.Dataset) {
 	if ds == nil {
 		s.cur.Store(nil)
+		s.terminated.Store(nil)
 		return
 	}
-	s.cur.Store(buildIndex(ds))
+	ix := buildIndex(ds)
+	terminated := ds.Terminated
+	s.terminated.Store(&terminated)
+	s.cur.Store(ix)
+}
+
+// SetTerminated replaces the served dataset's terminated PINs (what
+// TerminatedPincode answers from): a host that swaps a new dataset in
+// first and records its release after gives the set then.
+func (s *PostalStore) SetTerminated(terminated map[postal.Pincode]postal.Release) {
+	s.terminated.Store(&terminated)
 }
 
 func (s *PostalStore) index() (*postalIndex, error) {
@@ -62,13 +76,16 @@ func (s *PostalStore) OfficesByPincode(_ context.Context, pin postal.Pincode) ([
 }
 
 // TerminatedPincode implements ports.PostalStore, from the dataset's
-// Terminated set.
+// Terminated set (or SetTerminated's).
 func (s *PostalStore) TerminatedPincode(_ context.Context, pin postal.Pincode) (postal.Release, bool, error) {
-	ix, err := s.index()
-	if err != nil {
+	if _, err := s.index(); err != nil {
 		return postal.Release{}, false, err
 	}
-	r, found := ix.ds.Terminated[pin]
+	var r postal.Release
+	found := false
+	if t := s.terminated.Load(); t != nil {
+		r, found = (*t)[pin]
+	}
 	return r, found, nil
 }
 

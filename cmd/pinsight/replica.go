@@ -174,10 +174,9 @@ func (r *replica) sync(ctx context.Context) error {
 		return err
 	}
 	read := time.Since(start)
-	if err := recordRelease(ctx, r.history, ds, r.log); err != nil {
-		// The directory is served all the same: only the release history
-		// (and so the terminated PINs) lag until the next import.
-		r.log.Error("postal replica: recording the release failed; the dataset is served without terminated PINs", "err", err)
+	first := r.gen == 0 // nothing served yet: the first directory comes with its terminated PINs
+	if first {
+		r.recordRelease(ctx, ds)
 	}
 	r.store.Replace(ds)
 	r.gen = gen
@@ -185,7 +184,26 @@ func (r *replica) sync(ctx context.Context) error {
 	debug.FreeOSMemory()                          // the rows read and the replaced indexes go back to the OS now
 	r.log.Info("postal replica loaded from the database", "generation", gen, "version", ds.Fingerprint(),
 		"offices", len(ds.Offices), "villages", len(ds.Villages), "source", ds.Source.String(), "read", read.String(), "took", time.Since(start).String())
+	// A new generation is swapped in first, then its release recorded
+	// (when the import has not yet) and its terminated PINs given: a first
+	// diff against the snapshot takes seconds, and the new directory must
+	// not wait for it.
+	if !first && r.recordRelease(ctx, ds) {
+		r.store.SetTerminated(ds.Terminated)
+	}
 	return nil
+}
+
+// recordRelease records ds's release and sets ds.Terminated, reporting
+// whether it could. A failure is logged: the directory is served all the
+// same, only the release history (and so the terminated PINs) lag until
+// the next import.
+func (r *replica) recordRelease(ctx context.Context, ds *postal.Dataset) bool {
+	if err := recordRelease(ctx, r.history, ds, r.log); err != nil {
+		r.log.Error("postal replica: recording the release failed; the dataset is served without terminated PINs", "err", err)
+		return false
+	}
+	return true
 }
 
 // bootstrap imports the configured files (the embedded snapshot unless
