@@ -117,7 +117,7 @@ func ExamplePostal_BulkPincodes() {
 	// Output:
 	// line,pincode,status,offices,head_office,district,state,latitude,longitude,error
 	// 2,110001,found,23,New Delhi GPO,New Delhi,Delhi,28.626806,77.20663,
-	// 3,11000A,invalid,0,,,,,,"must be 6 digits, the first not 0"
+	// 3,11000A,invalid,0,,,,,,must be 6 digits
 	// 4,999999,not_found,0,,,,,,no post office has this pincode
 	// 3 1 1 1 <nil>
 }

@@ -3361,7 +3361,7 @@ type PincodeValidateItem struct {
 	Pincode string  `json:"pincode"`
 	Reason  *string `json:"reason"`
 
-	// Valid Syntax: 6 digits, the first not 0.
+	// Valid Syntax: 6 digits (000000 is well-formed and exists nowhere).
 	Valid bool `json:"valid"`
 }
 
@@ -4833,7 +4833,7 @@ type ClientInterface interface {
 
 	// PincodeLookup Post offices of a pincode
 	//
-	// 404 when no office has the pincode; 422 when it is not 6 digits.
+	// 404 when no office has the pincode (000000 included); 422 when it is not 6 digits.
 	//
 	// Corresponds with GET /api/v1/pincodes/{pincode} (the `PincodeLookup` operationId).
 	PincodeLookup(ctx context.Context, pincode string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6046,7 +6046,7 @@ func (c *Client) PincodeValidate(ctx context.Context, body PincodeValidateJSONRe
 
 // PincodeLookup Post offices of a pincode
 //
-// 404 when no office has the pincode; 422 when it is not 6 digits.
+// 404 when no office has the pincode (000000 included); 422 when it is not 6 digits.
 //
 // Corresponds with GET /api/v1/pincodes/{pincode} (the `PincodeLookup` operationId).
 func (c *Client) PincodeLookup(ctx context.Context, pincode string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10823,7 +10823,7 @@ type ClientWithResponsesInterface interface {
 
 	// PincodeLookupWithResponse Post offices of a pincode
 	//
-	// 404 when no office has the pincode; 422 when it is not 6 digits.
+	// 404 when no office has the pincode (000000 included); 422 when it is not 6 digits.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14857,7 +14857,7 @@ func (c *ClientWithResponses) PincodeValidateWithResponse(ctx context.Context, b
 
 // PincodeLookupWithResponse Post offices of a pincode
 //
-// 404 when no office has the pincode; 422 when it is not 6 digits.
+// 404 when no office has the pincode (000000 included); 422 when it is not 6 digits.
 //
 // Returns a wrapper object for the known response body format(s).
 //
