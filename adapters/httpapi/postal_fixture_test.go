@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -179,6 +180,25 @@ func TestStatesFixture(t *testing.T) {
 			t.Errorf("GET /states/%s = %+v, want %+v", ref, s, want)
 		}
 	}
+	// q matches the start of the name or of any word, as search does.
+	for q, want := range map[string][]string{
+		"pradesh":     {"Andhra Pradesh", "Arunachal Pradesh", "Himachal Pradesh", "Uttar Pradesh"},
+		"PRAD":        {"Andhra Pradesh", "Arunachal Pradesh", "Himachal Pradesh", "Uttar Pradesh"},
+		"bengal":      {"West Bengal"},
+		"daman diu":   {"Dadra and Nagar Haveli and Daman and Diu"},
+		"andhra pr":   {"Andhra Pradesh"},
+		"desh":        nil, // inside a word: no match
+		"west punjab": nil, // every word must match
+	} {
+		getOK(t, h, "/api/v1/states?q="+url.QueryEscape(q), &list)
+		var names []string
+		for _, s := range list.States {
+			names = append(names, s.Name)
+		}
+		if list.Total != len(want) || !slices.Equal(names, want) {
+			t.Errorf("GET /states?q=%s = %d %q, want %q", q, list.Total, names, want)
+		}
+	}
 	res := wantError(t, h, http.MethodGet, "/api/v1/states/D", "", "", http.StatusUnprocessableEntity, "validation_failed")
 	if c := res.Errors["state"]; !slices.Contains(c, "7 Delhi") || !slices.Contains(c, "38 Dadra and Nagar Haveli and Daman and Diu") {
 		t.Errorf("ambiguous prefix: errors %v, want both candidates under state", res.Errors)
@@ -203,6 +223,16 @@ func TestStatesFixture(t *testing.T) {
 	getOK(t, h, "/api/v1/states/delhi/districts?q=cen", &ds)
 	if ds.Total != 2 {
 		t.Errorf("Delhi's districts starting with cen = %d, want 2", ds.Total)
+	}
+	for q, want := range map[string][]string{"north": {"Central North"}, "delhi": {"New Delhi"}, "c n": {"Central North"}, "hdara": nil} {
+		getOK(t, h, "/api/v1/states/delhi/districts?q="+url.QueryEscape(q), &ds)
+		names = nil
+		for _, d := range ds.Districts {
+			names = append(names, d.Name)
+		}
+		if ds.Total != len(want) || !slices.Equal(names, want) {
+			t.Errorf("Delhi's districts matching %q = %q, want %q", q, names, want)
+		}
 	}
 	wantError(t, h, http.MethodGet, "/api/v1/states/D/districts", "", "", http.StatusUnprocessableEntity, "validation_failed")
 }

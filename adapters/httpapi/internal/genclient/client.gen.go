@@ -4249,13 +4249,13 @@ type UpdateReportParams struct {
 
 // ListStatesParams defines parameters for ListStates.
 type ListStatesParams struct {
-	// Q Name prefix filter.
+	// Q Name filter, as search matches: the start of the name or of any of its words (every word of q must start one); case and punctuation ignored.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
 // StateDistrictsParams defines parameters for StateDistricts.
 type StateDistrictsParams struct {
-	// Q District name prefix filter (LGD name or India Post's spelling).
+	// Q District name filter (LGD name or India Post's spelling), as search matches: the start of the name or of any of its words (every word of q must start one); case and punctuation ignored.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
