@@ -20,3 +20,18 @@ func DistanceKm(p, q Point) float64 {
 	a := sLat*sLat + math.Cos(p.Lat*rad)*math.Cos(q.Lat*rad)*sLon*sLon
 	return 2 * EarthRadiusKm * math.Asin(math.Min(1, math.Sqrt(a)))
 }
+
+// InitialBearing is the initial great-circle bearing (forward azimuth) from
+// p towards q, in degrees clockwise from true north, in [0, 360). It is 0
+// when the points coincide.
+func InitialBearing(p, q Point) float64 {
+	const rad = math.Pi / 180
+	φ1, φ2, Δλ := p.Lat*rad, q.Lat*rad, (q.Lon-p.Lon)*rad
+	y := math.Sin(Δλ) * math.Cos(φ2)
+	x := math.Cos(φ1)*math.Sin(φ2) - math.Sin(φ1)*math.Cos(φ2)*math.Cos(Δλ)
+	deg := math.Mod(math.Atan2(y, x)/rad+360, 360)
+	if deg >= 360 { // -0.0000…1 + 360 rounds to 360
+		deg = 0
+	}
+	return deg
+}

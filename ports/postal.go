@@ -22,15 +22,16 @@ type PostalStore interface {
 	// Office returns the office whose id is id in the loaded release, or
 	// a postal.ErrNotFound.
 	Office(ctx context.Context, id int64) (postal.PostOffice, error)
-	// States lists the states whose name starts with prefix (all when
-	// empty), by name.
-	States(ctx context.Context, prefix string) ([]postal.StateSummary, error)
+	// States lists the states whose name matches q (all when empty) as
+	// postal.NameMatches does with q's postal.NameKey, by name.
+	States(ctx context.Context, q string) ([]postal.StateSummary, error)
 	// State resolves an id, exact name or unique name prefix; returns a
 	// *postal.AmbiguousError or a postal.ErrNotFound.
 	State(ctx context.Context, ref string) (postal.StateSummary, error)
 	// Districts lists a state's districts whose name (or India Post
-	// spelling) starts with prefix, by name.
-	Districts(ctx context.Context, stateID int, prefix string) ([]postal.DistrictSummary, error)
+	// spelling) matches q as postal.DistrictMatches does with q's
+	// postal.NameKey, by name.
+	Districts(ctx context.Context, stateID int, q string) ([]postal.DistrictSummary, error)
 	// District resolves like State.
 	District(ctx context.Context, ref string) (postal.DistrictSummary, error)
 	// DistrictOffices pages a district's offices by pincode, then name; it

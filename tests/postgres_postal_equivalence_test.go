@@ -101,7 +101,7 @@ func (e *equivalence) pincodes(ds *postal.Dataset) {
 }
 
 func (e *equivalence) regions() {
-	for _, prefix := range []string{"", "a", "West", "utt", "jammu and", "zz"} {
+	for _, prefix := range []string{"", "a", "West", "utt", "jammu and", "zz", "pradesh", "nagar diu", "desh"} {
 		m, err1 := e.mem.States(ctx, prefix)
 		p, err2 := e.pg.States(ctx, prefix)
 		e.same("States("+prefix+")", ans(m, 0, err1), ans(p, 0, err2))
@@ -113,7 +113,7 @@ func (e *equivalence) regions() {
 			p, err2 := e.pg.State(ctx, ref)
 			e.same("State("+ref+")", ans(m, 0, err1), ans(p, 0, err2))
 		}
-		for _, prefix := range []string{"", "s", "north"} {
+		for _, prefix := range []string{"", "s", "north", "nagar", "pur"} {
 			m, err1 := e.mem.Districts(ctx, s.ID, prefix)
 			p, err2 := e.pg.Districts(ctx, s.ID, prefix)
 			e.same(fmt.Sprintf("Districts(%d, %s)", s.ID, prefix), ans(m, 0, err1), ans(p, 0, err2))

@@ -63,10 +63,10 @@ func TestBulkFiles(t *testing.T) {
 			"line,pincode,status,offices,head_office,district,state,latitude,longitude,error\n" +
 				"2,999999,not_found,0,,,,,,no post office has this pincode\n" +
 				"3,110001,found,5,New Delhi G.P.O,New Delhi,Delhi,28.6328,77.2197,\n" +
-				"4,abc,invalid,0,,,,,,\"must be 6 digits, the first not 0\"\n"},
+				"4,abc,invalid,0,,,,,,must be 6 digits\n"},
 		{"pincodes jsonl", "/pincodes/bulk", "application/x-ndjson", `{"pincode":"110001"}` + "\n" + `{"pincode":"1"}` + "\n",
 			`{"line":1,"pincode":"110001","status":"found","offices":5,"head_office":"New Delhi G.P.O","district":"New Delhi","state":"Delhi","latitude":28.6328,"longitude":77.2197}` + "\n" +
-				`{"line":2,"pincode":"1","status":"invalid","offices":0,"error":"must be 6 digits, the first not 0"}` + "\n" +
+				`{"line":2,"pincode":"1","status":"invalid","offices":0,"error":"must be 6 digits"}` + "\n" +
 				`{"summary":{"rows":2,"succeeded":1,"failed":1,"found":1,"invalid":1,"complete":true}}` + "\n"},
 		{"encode csv", "/digipin/bulk", "text/csv; charset=utf-8", "latitude,longitude\n28.622788,77.213033\n99,77\n",
 			"line,latitude,longitude,digipin,error\n2,28.622788,77.213033,39J-49L-L8T4,\n3,99,77,,latitude must be a finite number from 2.5 to 38.5\n"},

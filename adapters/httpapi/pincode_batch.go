@@ -7,6 +7,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/app/directory"
+	"github.com/pinsight/pinsight/domain/postal"
 )
 
 type pincodeBatchInput struct {
@@ -36,7 +37,7 @@ type pincodeBatchData struct {
 // pincodeValidateItem tells whether one pincode is well-formed and exists.
 type pincodeValidateItem struct {
 	Pincode string  `json:"pincode"`
-	Valid   bool    `json:"valid" doc:"Syntax: 6 digits, the first not 0."`
+	Valid   bool    `json:"valid" doc:"Syntax: 6 digits (000000 is well-formed and exists nowhere)."`
 	Exists  bool    `json:"exists" doc:"At least one post office has it."`
 	Reason  *string `json:"reason"`
 }
@@ -72,7 +73,7 @@ func registerPincodeBatch(g huma.API, p *directory.Directory) {
 				r.Errors = []string{notFoundReason}
 			case directory.BatchInvalid:
 				out.Invalid++
-				r.Errors = []string{"must be 6 digits, the first not 0"}
+				r.Errors = []string{postal.PincodeSyntax}
 			}
 			out.Results[i] = r
 		}
@@ -91,7 +92,7 @@ func registerPincodeBatch(g huma.API, p *directory.Directory) {
 			r := pincodeValidateItem{Pincode: it.Input, Valid: it.Status != directory.BatchInvalid, Exists: it.Status == directory.BatchFound}
 			switch {
 			case !r.Valid:
-				r.Reason = optString("must be 6 digits, the first not 0")
+				r.Reason = optString(postal.PincodeSyntax)
 			case !r.Exists:
 				r.Reason = optString(notFoundReason)
 			}

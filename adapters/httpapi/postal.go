@@ -11,7 +11,7 @@ import (
 )
 
 type pincodeInput struct {
-	Pincode string `path:"pincode" doc:"6 digits, the first not 0." example:"110001"`
+	Pincode string `path:"pincode" doc:"6 digits." example:"110001"`
 }
 
 // pincodeData lists the offices of a pincode.
@@ -44,7 +44,7 @@ func registerPostal(api huma.API, p *directory.Directory, cache *BodyCache) {
 	tags := []string{"Pincodes"}
 	huma.Register(g, huma.Operation{
 		Metadata: countsOf(countsPincode), OperationID: "pincode-lookup", Method: http.MethodGet, Path: "/pincodes/{pincode}", Tags: tags,
-		Summary: "Post offices of a pincode", Description: "404 when no office has the pincode; 422 when it is not 6 digits.",
+		Summary: "Post offices of a pincode", Description: "404 when no office has the pincode (000000 included); 422 when it is not 6 digits.",
 	}, func(ctx context.Context, in *pincodeInput) (*reply[pincodeData], error) {
 		pin, offices, err := p.Lookup(ctx, in.Pincode)
 		if err != nil {

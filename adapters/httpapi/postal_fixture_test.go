@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -179,6 +180,25 @@ func TestStatesFixture(t *testing.T) {
 			t.Errorf("GET /states/%s = %+v, want %+v", ref, s, want)
 		}
 	}
+	// q matches the start of the name or of any word, as search does.
+	for q, want := range map[string][]string{
+		"pradesh":     {"Andhra Pradesh", "Arunachal Pradesh", "Himachal Pradesh", "Uttar Pradesh"},
+		"PRAD":        {"Andhra Pradesh", "Arunachal Pradesh", "Himachal Pradesh", "Uttar Pradesh"},
+		"bengal":      {"West Bengal"},
+		"daman diu":   {"Dadra and Nagar Haveli and Daman and Diu"},
+		"andhra pr":   {"Andhra Pradesh"},
+		"desh":        nil, // inside a word: no match
+		"west punjab": nil, // every word must match
+	} {
+		getOK(t, h, "/api/v1/states?q="+url.QueryEscape(q), &list)
+		var names []string
+		for _, s := range list.States {
+			names = append(names, s.Name)
+		}
+		if list.Total != len(want) || !slices.Equal(names, want) {
+			t.Errorf("GET /states?q=%s = %d %q, want %q", q, list.Total, names, want)
+		}
+	}
 	res := wantError(t, h, http.MethodGet, "/api/v1/states/D", "", "", http.StatusUnprocessableEntity, "validation_failed")
 	if c := res.Errors["state"]; !slices.Contains(c, "7 Delhi") || !slices.Contains(c, "38 Dadra and Nagar Haveli and Daman and Diu") {
 		t.Errorf("ambiguous prefix: errors %v, want both candidates under state", res.Errors)
@@ -203,6 +223,16 @@ func TestStatesFixture(t *testing.T) {
 	getOK(t, h, "/api/v1/states/delhi/districts?q=cen", &ds)
 	if ds.Total != 2 {
 		t.Errorf("Delhi's districts starting with cen = %d, want 2", ds.Total)
+	}
+	for q, want := range map[string][]string{"north": {"Central North"}, "delhi": {"New Delhi"}, "c n": {"Central North"}, "hdara": nil} {
+		getOK(t, h, "/api/v1/states/delhi/districts?q="+url.QueryEscape(q), &ds)
+		names = nil
+		for _, d := range ds.Districts {
+			names = append(names, d.Name)
+		}
+		if ds.Total != len(want) || !slices.Equal(names, want) {
+			t.Errorf("Delhi's districts matching %q = %q, want %q", q, names, want)
+		}
 	}
 	wantError(t, h, http.MethodGet, "/api/v1/states/D/districts", "", "", http.StatusUnprocessableEntity, "validation_failed")
 }
@@ -311,13 +341,13 @@ func TestSearchFixture(t *testing.T) {
 
 func TestPincodeBatchFixture(t *testing.T) {
 	h := fixtureHandler(t)
-	res := apitest.Do(t, h, http.MethodPost, "/api/v1/pincodes/batch", apitest.JSONType, `{"pincodes":["110001","999999","11000a"," 734014 "]}`)
+	res := apitest.Do(t, h, http.MethodPost, "/api/v1/pincodes/batch", apitest.JSONType, `{"pincodes":["110001","999999","11000a"," 734014 ","000000"]}`)
 	var b httpapi.PincodeBatchData
 	res.Decode(t, &b)
-	if res.Status != http.StatusOK || b.Total != 4 || b.Found != 2 || b.NotFound != 1 || b.Invalid != 1 {
-		t.Fatalf("batch = %d %+v, want 2 found, 1 not found, 1 invalid", res.Status, b)
+	if res.Status != http.StatusOK || b.Total != 5 || b.Found != 2 || b.NotFound != 2 || b.Invalid != 1 {
+		t.Fatalf("batch = %d %+v, want 2 found, 2 not found, 1 invalid", res.Status, b)
 	}
-	wantStatus := []string{"found", "not_found", "invalid", "found"}
+	wantStatus := []string{"found", "not_found", "invalid", "found", "not_found"}
 	for i, r := range b.Results {
 		if r.Status != wantStatus[i] {
 			t.Errorf("item %d (%q) = %q, want %q", i, r.Pincode, r.Status, wantStatus[i])
@@ -330,14 +360,16 @@ func TestPincodeBatchFixture(t *testing.T) {
 		t.Errorf("invalid item = %+v, want the input echoed with an error", r)
 	}
 
-	res = apitest.Do(t, h, http.MethodPost, "/api/v1/pincodes/validate", apitest.JSONType, `{"pincodes":["110001","999999","011001"]}`)
+	res = apitest.Do(t, h, http.MethodPost, "/api/v1/pincodes/validate", apitest.JSONType, `{"pincodes":["110001","999999","11000a","011001"]}`)
 	var v httpapi.PincodeValidateData
 	res.Decode(t, &v)
-	if res.Status != http.StatusOK || v.Total != 3 || v.Valid != 2 || v.Exists != 1 {
-		t.Fatalf("validate = %d %+v, want 2 valid, 1 existing", res.Status, v)
+	if res.Status != http.StatusOK || v.Total != 4 || v.Valid != 3 || v.Exists != 1 {
+		t.Fatalf("validate = %d %+v, want 3 valid, 1 existing", res.Status, v)
 	}
-	if r := v.Results[1]; !r.Valid || r.Exists || r.Reason == nil {
-		t.Errorf("valid but unknown = %+v, want a reason", r)
+	for _, i := range []int{1, 3} {
+		if r := v.Results[i]; !r.Valid || r.Exists || r.Reason == nil || *r.Reason != "no post office has this pincode" {
+			t.Errorf("valid but unknown = %+v, want the not-found reason", r)
+		}
 	}
 	if r := v.Results[2]; r.Valid || r.Exists || r.Reason == nil {
 		t.Errorf("invalid = %+v, want a reason", r)
@@ -375,7 +407,10 @@ func TestPostalBadInputFixture(t *testing.T) {
 		{"/api/v1/pincodes/11000", http.StatusUnprocessableEntity, "validation_failed", "pincode"},
 		{"/api/v1/pincodes/1100011", http.StatusUnprocessableEntity, "validation_failed", "pincode"},
 		{"/api/v1/pincodes/abcdef", http.StatusUnprocessableEntity, "validation_failed", "pincode"},
-		{"/api/v1/pincodes/011001", http.StatusUnprocessableEntity, "validation_failed", "pincode"},
+		{"/api/v1/pincodes/011001", http.StatusNotFound, "not_found", ""}, // six digits: not found, not invalid
+		{"/api/v1/pincodes/000000", http.StatusNotFound, "not_found", ""},
+		{"/api/v1/pincodes/000000/details", http.StatusNotFound, "not_found", ""},
+		{"/api/v1/pincodes/00000", http.StatusUnprocessableEntity, "validation_failed", "pincode"},
 		{"/api/v1/pincodes/11000/details", http.StatusUnprocessableEntity, "validation_failed", "pincode"},
 		{"/api/v1/pincodes/abcdef/villages", http.StatusUnprocessableEntity, "validation_failed", "pincode"},
 		{"/api/v1/pincodes/999999", http.StatusNotFound, "not_found", ""},

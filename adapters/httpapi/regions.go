@@ -11,7 +11,7 @@ import (
 )
 
 type statesInput struct {
-	Q string `query:"q" maxLength:"100" doc:"Name prefix filter."`
+	Q string `query:"q" maxLength:"100" doc:"Name filter, as search matches: the start of the name or of any of its words (every word of q must start one); case and punctuation ignored." example:"pradesh"`
 }
 
 // statesData lists states.
@@ -26,7 +26,7 @@ type stateInput struct {
 
 type stateDistrictsInput struct {
 	State string `path:"state"`
-	Q     string `query:"q" maxLength:"100" doc:"District name prefix filter (LGD name or India Post's spelling)."`
+	Q     string `query:"q" maxLength:"100" doc:"District name filter (LGD name or India Post's spelling), as search matches: the start of the name or of any of its words (every word of q must start one); case and punctuation ignored."`
 }
 
 // stateDistrictsData lists a state's districts.

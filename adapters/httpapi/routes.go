@@ -138,6 +138,7 @@ func Register(api huma.API, r Routes) error {
 		registerOfficeByID(api, r.Directory)
 		registerNearby(api, r.Directory)
 		registerAutocomplete(api, r.Directory)
+		registerDistance(api, r.Directory)
 		if r.Geocoder != nil {
 			registerDigipinNearest(api, r.Directory, r.Geocoder)
 		}

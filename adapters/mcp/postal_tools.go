@@ -94,7 +94,7 @@ type autocompleteResult struct {
 }
 
 type statesArgs struct {
-	Q string `json:"q,omitempty" jsonschema:"Only states whose name starts with this."`
+	Q string `json:"q,omitempty" jsonschema:"Only states a word of whose name starts with this (every word of q must start one)."`
 }
 
 type state struct {
@@ -112,7 +112,7 @@ type statesResult struct {
 
 type districtsArgs struct {
 	State string `json:"state" jsonschema:"The state: its LGD code, exact name or a unique name prefix (e.g. Kerala, 32)."`
-	Q     string `json:"q,omitempty" jsonschema:"Only districts whose name (LGD or India Post's spelling) starts with this."`
+	Q     string `json:"q,omitempty" jsonschema:"Only districts a word of whose name (LGD or India Post's spelling) starts with this (every word of q must start one)."`
 }
 
 type district struct {

@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/pinsight/pinsight/domain/paging"
@@ -103,15 +102,15 @@ func (s *PostalStore) Office(_ context.Context, id int64) (postal.PostOffice, er
 }
 
 // States implements ports.PostalStore.
-func (s *PostalStore) States(_ context.Context, prefix string) ([]postal.StateSummary, error) {
+func (s *PostalStore) States(_ context.Context, q string) ([]postal.StateSummary, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
 	}
-	key := postal.NameKey(prefix)
+	key := postal.NameKey(q)
 	var out []postal.StateSummary
 	for _, st := range ix.statesByName {
-		if strings.HasPrefix(postal.NameKey(st.Name), key) {
+		if postal.NameMatches(postal.NameKey(st.Name), key) {
 			out = append(out, st)
 		}
 	}
@@ -128,15 +127,15 @@ func (s *PostalStore) State(_ context.Context, ref string) (postal.StateSummary,
 }
 
 // Districts implements ports.PostalStore.
-func (s *PostalStore) Districts(_ context.Context, stateID int, prefix string) ([]postal.DistrictSummary, error) {
+func (s *PostalStore) Districts(_ context.Context, stateID int, q string) ([]postal.DistrictSummary, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
 	}
-	key := postal.NameKey(prefix)
+	key := postal.NameKey(q)
 	var out []postal.DistrictSummary
 	for _, d := range ix.districtsByName {
-		if d.StateID == stateID && (strings.HasPrefix(postal.NameKey(d.Name), key) || d.AltName != "" && strings.HasPrefix(postal.NameKey(d.AltName), key)) {
+		if d.StateID == stateID && postal.DistrictMatches(d, key) {
 			out = append(out, d)
 		}
 	}

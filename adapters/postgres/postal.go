@@ -131,13 +131,14 @@ func (s *PostalStore) Office(ctx context.Context, id int64) (postal.PostOffice, 
 }
 
 // States implements ports.PostalStore.
-func (s *PostalStore) States(ctx context.Context, prefix string) ([]postal.StateSummary, error) {
+// The few dozen states are read whole and postal.NameMatches filters them,
+// so that every store matches alike.
+func (s *PostalStore) States(ctx context.Context, q string) ([]postal.StateSummary, error) {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var rows []stateRow
 	err := s.read(ctx, "states", func(tx bun.Tx) error {
-		err := tx.NewSelect().Model(&rows).Where("name_key LIKE ?", likePrefix(postal.NameKey(prefix))).
-			Order("name", "id").Scan(ctx)
+		err := tx.NewSelect().Model(&rows).Order("name", "id").Scan(ctx)
 		if err == nil && len(rows) == 0 {
 			err = noData(ctx, tx)
 		}
@@ -146,9 +147,12 @@ func (s *PostalStore) States(ctx context.Context, prefix string) ([]postal.State
 	if err != nil {
 		return nil, err
 	}
-	out := make([]postal.StateSummary, len(rows))
-	for i, r := range rows {
-		out[i] = r.toDomain()
+	key := postal.NameKey(q)
+	out := make([]postal.StateSummary, 0, len(rows))
+	for _, r := range rows {
+		if postal.NameMatches(postal.NameKey(r.Name), key) {
+			out = append(out, r.toDomain())
+		}
 	}
 	return out, nil
 }
@@ -200,14 +204,14 @@ func districtQuery(tx bun.Tx, rows *[]districtRow) *bun.SelectQuery {
 }
 
 // Districts implements ports.PostalStore.
-func (s *PostalStore) Districts(ctx context.Context, stateID int, prefix string) ([]postal.DistrictSummary, error) {
+// A state's districts (at most a hundred or so) are read whole and
+// postal.DistrictMatches filters them, so that every store matches alike.
+func (s *PostalStore) Districts(ctx context.Context, stateID int, q string) ([]postal.DistrictSummary, error) {
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	var rows []districtRow
 	err := s.read(ctx, "districts", func(tx bun.Tx) error {
-		key := likePrefix(postal.NameKey(prefix))
 		err := districtQuery(tx, &rows).Where("d.state_id = ?", stateID).
-			Where("(d.name_key LIKE ? OR (d.alt_name <> '' AND d.alt_key LIKE ?))", key, key).
 			Order("d.name", "d.id").Scan(ctx)
 		if err == nil && len(rows) == 0 {
 			err = noData(ctx, tx)
@@ -217,7 +221,15 @@ func (s *PostalStore) Districts(ctx context.Context, stateID int, prefix string)
 	if err != nil {
 		return nil, err
 	}
-	return districtsToDomain(rows), nil
+	key := postal.NameKey(q)
+	all := districtsToDomain(rows)
+	out := all[:0]
+	for _, d := range all {
+		if postal.DistrictMatches(d, key) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 func districtsToDomain(rows []districtRow) []postal.DistrictSummary {

@@ -44,20 +44,21 @@ func digipins(t *testing.T, f bulk.Format, in string, opt bulk.Options) (string,
 }
 
 func TestPincodesCSV(t *testing.T) {
-	out, sum, err := pincodes(t, bulk.CSV, "\uFEFFPincode\r\n801503\n 800001 \n12345\n999999\n800001,extra\n", bulk.Options{})
+	out, sum, err := pincodes(t, bulk.CSV, "\uFEFFPincode\r\n801503\n 800001 \n12345\n999999\n800001,extra\n000000\n", bulk.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "line,pincode,status,offices,head_office,district,state,latitude,longitude,error\n" +
 		"2,801503,found,1,Danapur B.O,Patna,Bihar,,,\n" +
 		"3,800001,found,2,Patna G.P.O.,Patna,Bihar,25.61,85.14,\n" +
-		"4,12345,invalid,0,,,,,,\"must be 6 digits, the first not 0\"\n" +
+		"4,12345,invalid,0,,,,,,must be 6 digits\n" +
 		"5,999999,not_found,0,,,,,,no post office has this pincode\n" +
-		"6,,invalid,0,,,,,,\"expected 1 fields, got 2\"\n"
+		"6,,invalid,0,,,,,,\"expected 1 fields, got 2\"\n" +
+		"7,000000,not_found,0,,,,,,no post office has this pincode\n" // six digits: not found, not invalid
 	if out != want {
 		t.Errorf("answer:\n%s\nwant:\n%s", out, want)
 	}
-	if sum != (bulk.Summary{Rows: 5, Succeeded: 2, Failed: 3, Found: 2, NotFound: 1, Invalid: 2, Complete: true}) {
+	if sum != (bulk.Summary{Rows: 6, Succeeded: 2, Failed: 4, Found: 2, NotFound: 2, Invalid: 2, Complete: true}) {
 		t.Errorf("summary %+v", sum)
 	}
 }

@@ -22,7 +22,6 @@ var PincodeColumns = []string{"line", "pincode", "status", "offices", "head_offi
 // The pincode statuses of an answer row, as in directory.Batch.
 const (
 	notFoundMsg = "no post office has this pincode"
-	invalidMsg  = "must be 6 digits, the first not 0"
 )
 
 // pincodeRow is one row of a pincode file's answer.
@@ -70,8 +69,8 @@ func Pincodes(ctx context.Context, dir *directory.Directory, in io.Reader, out i
 			case row.Error != "":
 			case !rec.has[fPincode]:
 				row.Error = "pincode is required"
-			case !postal.ValidPincode(row.Pincode):
-				row.Error = invalidMsg
+			case !validSyntax(row.Pincode):
+				row.Error = postal.PincodeSyntax
 			default:
 				_, offices, err := dir.Lookup(ctx, row.Pincode)
 				var nf *postal.NotFoundError
@@ -112,4 +111,12 @@ func (r *pincodeRow) found(offices []postal.PostOffice) {
 	if loc != nil {
 		r.Latitude, r.Longitude = &loc.Latitude, &loc.Longitude
 	}
+}
+
+// validSyntax reports whether a (trimmed) pincode cell is well-formed, by
+// the rule of every pincode lookup (postal.ParsePincode): six digits no
+// office has are not found, not invalid.
+func validSyntax(s string) bool {
+	_, err := postal.ParsePincode(s)
+	return err == nil
 }

@@ -1,7 +1,7 @@
 // Package directory answers the India Post directory queries over a
 // ports.PostalStore: lookups by pincode, office details, villages, states
-// and districts, search, batches, offices near a point and the dataset's
-// description. postaldir opens one over the embedded snapshot in one call.
+// and districts, search, batches, offices near a point, distances and the
+// dataset's description. postaldir opens one over the embedded snapshot in one call.
 package directory
 
 import (
@@ -121,7 +121,8 @@ func (dir *Directory) Villages(ctx context.Context, pincode string, page paging.
 	return pin, paging.List[postal.Village]{Items: v, Total: total, Page: page}, err
 }
 
-// States lists states whose name starts with q.
+// States lists the states whose name matches q as search does: the
+// start of the name or of any of its words (all when q is empty).
 func (dir *Directory) States(ctx context.Context, q string) ([]postal.StateSummary, error) {
 	return dir.store.States(ctx, q)
 }
@@ -131,7 +132,8 @@ func (dir *Directory) State(ctx context.Context, ref string) (postal.StateSummar
 	return dir.store.State(ctx, ref)
 }
 
-// Districts resolves a state and lists its districts starting with q.
+// Districts resolves a state and lists its districts whose name (or India
+// Post spelling) matches q as States does.
 func (dir *Directory) Districts(ctx context.Context, stateRef, q string) (postal.StateSummary, []postal.DistrictSummary, error) {
 	s, err := dir.store.State(ctx, stateRef)
 	if err != nil {

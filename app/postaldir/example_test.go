@@ -80,6 +80,27 @@ func ExamplePostal_Autocomplete() {
 	// Ramnagar S.O 505001 Karimnagar exact
 }
 
+// Distance measures between PINs (their head office), DIGIPINs (their
+// cell's centre) and points, with the initial bearing.
+func ExamplePostal_Distance() {
+	ctx := context.Background()
+	dir, err := postaldir.Open(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, _ := dir.Distance(ctx, "110001", "560001")
+	fmt.Printf("%s to %s: %.0f km, bearing %.0f°\n", res.From.Office.Name, res.To.Office.Name, res.Km, res.BearingDeg)
+	res, _ = dir.Distance(ctx, "39J-49L-L8T4", "28.6139,77.2090")
+	fmt.Printf("%s %s to %s: %.2f km\n", res.From.Kind, res.From.Digipin, res.To.Kind, res.Km)
+	_, err = dir.Distance(ctx, "somewhere", "110001")
+	fmt.Println(err)
+	// Output:
+	// New Delhi GPO to Bengaluru G.P.O.: 1741 km, bearing 179°
+	// digipin 39J-49L-L8T4 to point: 1.06 km
+	// postal: invalid from: must be a PIN (6 digits, e.g. 110001), a DIGIPIN (10 symbols, dashes optional, e.g. 39J-49L-L8T4) or "latitude,longitude" (e.g. 28.6,77.2)
+}
+
 // BulkPincodes answers a CSV file row by row, writing CSV as it reads.
 func ExamplePostal_BulkPincodes() {
 	ctx := context.Background()
@@ -96,7 +117,7 @@ func ExamplePostal_BulkPincodes() {
 	// Output:
 	// line,pincode,status,offices,head_office,district,state,latitude,longitude,error
 	// 2,110001,found,23,New Delhi GPO,New Delhi,Delhi,28.626806,77.20663,
-	// 3,11000A,invalid,0,,,,,,"must be 6 digits, the first not 0"
+	// 3,11000A,invalid,0,,,,,,must be 6 digits
 	// 4,999999,not_found,0,,,,,,no post office has this pincode
 	// 3 1 1 1 <nil>
 }

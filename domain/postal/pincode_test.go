@@ -15,8 +15,8 @@ func TestParsePincode(t *testing.T) {
 		{"110001", "110001", true},
 		{"999999", "999999", true},
 		{" 560001\t", "560001", true},
-		{"011001", "", false},
-		{"000000", "", false},
+		{"011001", "011001", true}, // well-formed; no office has it (not found)
+		{"000000", "000000", true},
 		{"11001", "", false},
 		{"1100011", "", false},
 		{"abcdef", "", false},
@@ -36,6 +36,16 @@ func TestParsePincode(t *testing.T) {
 		var ve *postal.ValidationError
 		if !tt.ok && (!errors.As(err, &ve) || len(ve.Fields["pincode"]) != 1) {
 			t.Errorf("ParsePincode(%q) error = %v, want a ValidationError on pincode", tt.in, err)
+		}
+	}
+}
+
+// TestValidPincode: published PINs never start with 0, while lookups take
+// any six digits.
+func TestValidPincode(t *testing.T) {
+	for s, want := range map[string]bool{"110001": true, "999999": true, "011001": false, "000000": false, "11001": false, " 110001": false, "11000a": false} {
+		if got := postal.ValidPincode(s); got != want {
+			t.Errorf("ValidPincode(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

@@ -25,6 +25,24 @@ func MatchRank(candidate, query string) (int, bool) {
 	return 0, false
 }
 
+// NameMatches reports whether a name key (NameKey form) matches a query key
+// as a list filter does: every name when the query is empty, else as
+// MatchRank (the whole name, its start, or every query word starting a
+// word of the name).
+func NameMatches(name, query string) bool {
+	if query == "" {
+		return true
+	}
+	_, ok := MatchRank(name, query)
+	return ok
+}
+
+// DistrictMatches reports whether d's name or India Post spelling matches
+// a query key as NameMatches.
+func DistrictMatches(d DistrictSummary, query string) bool {
+	return NameMatches(NameKey(d.Name), query) || d.AltName != "" && NameMatches(NameKey(d.AltName), query)
+}
+
 // wordsMatch reports whether every word of query is a prefix of some word of
 // candidate.
 func wordsMatch(candidate, query string) bool {

@@ -95,3 +95,27 @@ func TestOfficeRank(t *testing.T) {
 		}
 	}
 }
+
+// TestNameMatches: list filters match as search does, and all for an
+// empty query.
+func TestNameMatches(t *testing.T) {
+	for _, c := range []struct {
+		name, q string
+		want    bool
+	}{
+		{"uttar pradesh", "", true},
+		{"uttar pradesh", "uttar", true},
+		{"uttar pradesh", "prad", true},
+		{"uttar pradesh", "u p", true},
+		{"uttar pradesh", "desh", false},
+		{"uttar pradesh", "uttar bihar", false},
+	} {
+		if got := postal.NameMatches(c.name, c.q); got != c.want {
+			t.Errorf("NameMatches(%q, %q) = %v, want %v", c.name, c.q, got, c.want)
+		}
+	}
+	d := postal.DistrictSummary{District: postal.District{Name: "Prayagraj", AltName: "ALLAHABAD"}}
+	if !postal.DistrictMatches(d, "allah") || !postal.DistrictMatches(d, "pray") || postal.DistrictMatches(d, "raj") {
+		t.Errorf("DistrictMatches on %+v: want the name and India Post's spelling by word start", d)
+	}
+}

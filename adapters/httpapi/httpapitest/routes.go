@@ -31,7 +31,7 @@ const (
 var requiredOperations = []string{
 	"GET /healthz", "GET /api/v1/dataset",
 	"GET /api/v1/pincodes/{pincode}", "GET /api/v1/pincodes/search", "POST /api/v1/pincodes/batch",
-	"GET /api/v1/pincodes/nearby", "GET /api/v1/states/{state}", "GET /api/v1/districts/{district}/pincodes",
+	"GET /api/v1/pincodes/nearby", "GET /api/v1/distance", "GET /api/v1/states/{state}", "GET /api/v1/districts/{district}/pincodes",
 	"GET /api/v1/villages/search", "POST /api/v1/digipin/encode", "GET /api/v1/digipin/nearest",
 	"POST /api/v1/register", "POST /api/v1/login", "DELETE /api/v1/account/keys/{id}",
 	"GET /api/v1/reports", "POST /api/v1/reports", "GET /api/v1/reports/{id}", "PUT /api/v1/reports/{id}",
@@ -145,6 +145,8 @@ func validValues(op *huma.Operation) map[string]any {
 		v["items"] = []any{map[string]any{"latitude": 25.61, "longitude": 85.14}}
 	case "/api/v1/digipin/decode/batch":
 		v["items"] = []string{"39J-49L-L8T4"}
+	case "/api/v1/distance":
+		v["from"], v["to"] = "800001", "39J-49L-L8T4"
 	case "/api/v1/projects", "/api/v1/projects/{project}":
 		v["search_by"], v["sort_by"] = "project", "project"
 	case "/api/v1/post-offices/{id}/reviews", "/api/v1/account/reviews":

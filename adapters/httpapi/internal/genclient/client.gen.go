@@ -401,6 +401,27 @@ func (e DeliveryDataStatus) Valid() bool {
 	}
 }
 
+// Defines values for EndpointDataKind.
+const (
+	EndpointDataKindDigipin EndpointDataKind = "digipin"
+	EndpointDataKindPincode EndpointDataKind = "pincode"
+	EndpointDataKindPoint   EndpointDataKind = "point"
+)
+
+// Valid indicates whether the value is a known member of the EndpointDataKind enum.
+func (e EndpointDataKind) Valid() bool {
+	switch e {
+	case EndpointDataKindDigipin:
+		return true
+	case EndpointDataKindPincode:
+		return true
+	case EndpointDataKindPoint:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GeoJSONRectType.
 const (
 	Polygon GeoJSONRectType = "Polygon"
@@ -1057,19 +1078,19 @@ func (e RunDataResult) Valid() bool {
 
 // Defines values for SuggestionMatchField.
 const (
-	District SuggestionMatchField = "district"
-	Name     SuggestionMatchField = "name"
-	Pincode  SuggestionMatchField = "pincode"
+	SuggestionMatchFieldDistrict SuggestionMatchField = "district"
+	SuggestionMatchFieldName     SuggestionMatchField = "name"
+	SuggestionMatchFieldPincode  SuggestionMatchField = "pincode"
 )
 
 // Valid indicates whether the value is a known member of the SuggestionMatchField enum.
 func (e SuggestionMatchField) Valid() bool {
 	switch e {
-	case District:
+	case SuggestionMatchFieldDistrict:
 		return true
-	case Name:
+	case SuggestionMatchFieldName:
 		return true
-	case Pincode:
+	case SuggestionMatchFieldPincode:
 		return true
 	default:
 		return false
@@ -2449,6 +2470,21 @@ type DiffTypeData struct {
 	Type string `json:"type"`
 }
 
+// DistanceData defines model for DistanceData.
+type DistanceData struct {
+	// BearingDegrees Initial bearing from from to to, in degrees clockwise from true north, [0, 360), to 0.01°; 0 when both are the same point.
+	//
+	// Example: 135.5
+	BearingDegrees float64 `json:"bearing_degrees"`
+
+	// DistanceKm Great-circle (Haversine) distance on the mean Earth sphere, in km, to the metre.
+	//
+	// Example: 1.234
+	DistanceKm float64      `json:"distance_km"`
+	From       EndpointData `json:"from"`
+	To         EndpointData `json:"to"`
+}
+
 // DistrictData defines model for DistrictData.
 type DistrictData struct {
 	AltName          *string  `json:"alt_name"`
@@ -2508,6 +2544,26 @@ type EncodeInputBody struct {
 	// Point Loose alternative to latitude and longitude: "28.6, 77.2", "28.6N 77.2E" or DMS such as 28°36'30"N 77°12'E.
 	Point *string `json:"point,omitempty"`
 }
+
+// EndpointData defines model for EndpointData.
+type EndpointData struct {
+	// Digipin kind digipin: the code, XXX-XXX-XXXX; null otherwise.
+	Digipin *string `json:"digipin"`
+
+	// Input The parameter as given.
+	Input string `json:"input"`
+
+	// Kind What the parameter was read as.
+	Kind EndpointDataKind `json:"kind"`
+
+	// Latitude The point measured from or to.
+	Latitude   float64    `json:"latitude"`
+	Longitude  float64    `json:"longitude"`
+	PostOffice OfficeData `json:"post_office"`
+}
+
+// EndpointDataKind What the parameter was read as.
+type EndpointDataKind string
 
 // EnvelopeAccountData defines model for EnvelopeAccountData.
 type EnvelopeAccountData struct {
@@ -2624,6 +2680,14 @@ type EnvelopeDeletedData struct {
 // EnvelopeDeliveriesData defines model for EnvelopeDeliveriesData.
 type EnvelopeDeliveriesData struct {
 	Data DeliveriesData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
+// EnvelopeDistanceData defines model for EnvelopeDistanceData.
+type EnvelopeDistanceData struct {
+	Data DistanceData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
@@ -3297,7 +3361,7 @@ type PincodeValidateItem struct {
 	Pincode string  `json:"pincode"`
 	Reason  *string `json:"reason"`
 
-	// Valid Syntax: 6 digits, the first not 0.
+	// Valid Syntax: 6 digits (000000 is well-formed and exists nowhere).
 	Valid bool `json:"valid"`
 }
 
@@ -3997,6 +4061,15 @@ type DigipinNeighboursParams struct {
 	Geometry *bool `form:"geometry,omitempty" json:"geometry,omitempty"`
 }
 
+// DistanceParams defines parameters for Distance.
+type DistanceParams struct {
+	// From Where to measure from: a PIN (6 digits: its head office, else a sub office, else the first branch office, among those with a location), a DIGIPIN (10 symbols, dashes optional: its cell's centre) or "latitude,longitude" in decimal degrees (also "28.6N 77.2E" or DMS).
+	From string `form:"from" json:"from"`
+
+	// To Where to measure to: a PIN (6 digits: its head office, else a sub office, else the first branch office, among those with a location), a DIGIPIN (10 symbols, dashes optional: its cell's centre) or "latitude,longitude" in decimal degrees (also "28.6N 77.2E" or DMS).
+	To string `form:"to" json:"to"`
+}
+
 // DistrictPincodesParams defines parameters for DistrictPincodes.
 type DistrictPincodesParams struct {
 	// Page Page number; beyond the last page the list is empty.
@@ -4176,13 +4249,13 @@ type UpdateReportParams struct {
 
 // ListStatesParams defines parameters for ListStates.
 type ListStatesParams struct {
-	// Q Name prefix filter.
+	// Q Name filter, as search matches: the start of the name or of any of its words (every word of q must start one); case and punctuation ignored.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
 // StateDistrictsParams defines parameters for StateDistricts.
 type StateDistrictsParams struct {
-	// Q District name prefix filter (LGD name or India Post's spelling).
+	// Q District name filter (LGD name or India Post's spelling), as search matches: the start of the name or of any of its words (every word of q must start one); case and punctuation ignored.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
 }
 
@@ -4644,6 +4717,13 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/digipin/{code}/neighbours (the `DigipinNeighbours` operationId).
 	DigipinNeighbours(ctx context.Context, code string, params *DigipinNeighboursParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// Distance Distance and bearing between two places
+	//
+	// The great-circle distance and the initial bearing from one place to another, each a PIN, a DIGIPIN or a point, with what each side resolved to. 400 when from or to is missing; 422 on the parameter when it is none of the three forms (or a point out of range), or when it is a PIN none of whose offices has a location; 404 when it is a PIN with no office (terminated: true when an earlier release had it).
+	//
+	// Corresponds with GET /api/v1/distance (the `Distance` operationId).
+	Distance(ctx context.Context, params *DistanceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetDistrict A district with its state and counts
 	//
 	//  An ambiguous name or prefix is 422 listing the candidates; an unknown one is 404.
@@ -4753,7 +4833,7 @@ type ClientInterface interface {
 
 	// PincodeLookup Post offices of a pincode
 	//
-	// 404 when no office has the pincode; 422 when it is not 6 digits.
+	// 404 when no office has the pincode (000000 included); 422 when it is not 6 digits.
 	//
 	// Corresponds with GET /api/v1/pincodes/{pincode} (the `PincodeLookup` operationId).
 	PincodeLookup(ctx context.Context, pincode string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5710,6 +5790,23 @@ func (c *Client) DigipinNeighbours(ctx context.Context, code string, params *Dig
 	return c.Client.Do(req)
 }
 
+// Distance Distance and bearing between two places
+//
+// The great-circle distance and the initial bearing from one place to another, each a PIN, a DIGIPIN or a point, with what each side resolved to. 400 when from or to is missing; 422 on the parameter when it is none of the three forms (or a point out of range), or when it is a PIN none of whose offices has a location; 404 when it is a PIN with no office (terminated: true when an earlier release had it).
+//
+// Corresponds with GET /api/v1/distance (the `Distance` operationId).
+func (c *Client) Distance(ctx context.Context, params *DistanceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDistanceRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetDistrict A district with its state and counts
 //
 //	An ambiguous name or prefix is 422 listing the candidates; an unknown one is 404.
@@ -5949,7 +6046,7 @@ func (c *Client) PincodeValidate(ctx context.Context, body PincodeValidateJSONRe
 
 // PincodeLookup Post offices of a pincode
 //
-// 404 when no office has the pincode; 422 when it is not 6 digits.
+// 404 when no office has the pincode (000000 included); 422 when it is not 6 digits.
 //
 // Corresponds with GET /api/v1/pincodes/{pincode} (the `PincodeLookup` operationId).
 func (c *Client) PincodeLookup(ctx context.Context, pincode string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8140,6 +8237,64 @@ func NewDigipinNeighboursRequest(server string, code string, params *DigipinNeig
 				}
 			}
 
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDistanceRequest constructs an http.Request for the Distance method
+func NewDistanceRequest(server string, params *DistanceParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/distance")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "from", params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "to", params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -10540,6 +10695,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/digipin/{code}/neighbours (the `DigipinNeighbours` operationId).
 	DigipinNeighboursWithResponse(ctx context.Context, code string, params *DigipinNeighboursParams, reqEditors ...RequestEditorFn) (*DigipinNeighboursResponse, error)
 
+	// DistanceWithResponse Distance and bearing between two places
+	//
+	// The great-circle distance and the initial bearing from one place to another, each a PIN, a DIGIPIN or a point, with what each side resolved to. 400 when from or to is missing; 422 on the parameter when it is none of the three forms (or a point out of range), or when it is a PIN none of whose offices has a location; 404 when it is a PIN with no office (terminated: true when an earlier release had it).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/distance (the `Distance` operationId).
+	DistanceWithResponse(ctx context.Context, params *DistanceParams, reqEditors ...RequestEditorFn) (*DistanceResponse, error)
+
 	// GetDistrictWithResponse A district with its state and counts
 	//
 	//  An ambiguous name or prefix is 422 listing the candidates; an unknown one is 404.
@@ -10659,7 +10823,7 @@ type ClientWithResponsesInterface interface {
 
 	// PincodeLookupWithResponse Post offices of a pincode
 	//
-	// 404 when no office has the pincode; 422 when it is not 6 digits.
+	// 404 when no office has the pincode (000000 included); 422 when it is not 6 digits.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12253,6 +12417,54 @@ func (r DigipinNeighboursResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DigipinNeighboursResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DistanceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeDistanceData
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorBody
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DistanceResponse) GetJSON200() *EnvelopeDistanceData {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DistanceResponse) GetJSONDefault() *ErrorBody {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DistanceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DistanceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DistanceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DistanceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14433,6 +14645,21 @@ func (c *ClientWithResponses) DigipinNeighboursWithResponse(ctx context.Context,
 	return ParseDigipinNeighboursResponse(rsp)
 }
 
+// DistanceWithResponse Distance and bearing between two places
+//
+// The great-circle distance and the initial bearing from one place to another, each a PIN, a DIGIPIN or a point, with what each side resolved to. 400 when from or to is missing; 422 on the parameter when it is none of the three forms (or a point out of range), or when it is a PIN none of whose offices has a location; 404 when it is a PIN with no office (terminated: true when an earlier release had it).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/distance (the `Distance` operationId).
+func (c *ClientWithResponses) DistanceWithResponse(ctx context.Context, params *DistanceParams, reqEditors ...RequestEditorFn) (*DistanceResponse, error) {
+	rsp, err := c.Distance(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDistanceResponse(rsp)
+}
+
 // GetDistrictWithResponse A district with its state and counts
 //
 //	An ambiguous name or prefix is 422 listing the candidates; an unknown one is 404.
@@ -14630,7 +14857,7 @@ func (c *ClientWithResponses) PincodeValidateWithResponse(ctx context.Context, b
 
 // PincodeLookupWithResponse Post offices of a pincode
 //
-// 404 when no office has the pincode; 422 when it is not 6 digits.
+// 404 when no office has the pincode (000000 included); 422 when it is not 6 digits.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -16029,6 +16256,39 @@ func ParseDigipinNeighboursResponse(rsp *http.Response) (*DigipinNeighboursRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest EnvelopeNeighboursData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDistanceResponse parses an HTTP response from a DistanceWithResponse call
+func ParseDistanceResponse(rsp *http.Response) (*DistanceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DistanceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeDistanceData
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
