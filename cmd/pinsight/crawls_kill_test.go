@@ -193,25 +193,7 @@ func TestCrawlSurvivesKill(t *testing.T) {
 	if cr.Status != "finished" {
 		t.Fatalf("crawl after the restart = %+v, want finished", cr)
 	}
-	got := map[string]int{}
-	for _, i := range cr.Issues {
-		got[i.Type] = i.Count
-	}
-	want := fixture.Expected()
-	for typ, n := range want {
-		if got[typ] != n {
-			t.Errorf("%s: %d issues, want %d", typ, got[typ], n)
-		}
-	}
-	for typ, n := range got {
-		if _, ok := want[typ]; !ok {
-			t.Errorf("%s: %d issues, none planted", typ, n)
-		}
-	}
-	stats := fixture.Stats()
-	if cr.Pages.Crawled+cr.Pages.Blocked != stats.Records || cr.Pages.Blocked != stats.Blocked || cr.Pages.Failed != stats.Errors {
-		t.Errorf("progress %+v, want %d records (%d blocked, %d errors)", cr.Pages, stats.Records, stats.Blocked, stats.Errors)
-	}
+	checkFixtureCounts(t, cr, fixture)
 	after := counter.snapshot()
 	again, seen := 0, 0
 	for _, raw := range before {
@@ -228,7 +210,7 @@ func TestCrawlSurvivesKill(t *testing.T) {
 			t.Errorf("%s, recorded before the kill, was requested %d more times after the restart", k, after[k]-atKill[k])
 		}
 	}
-	if seen < len(before)-stats.Blocked { // the site counts requests by the URI the crawler records
+	if seen < len(before)-fixture.Stats().Blocked { // the site counts requests by the URI the crawler records
 		t.Errorf("only %d of the %d pages recorded before the kill were counted by the site", seen, len(before))
 	}
 	t.Logf("%d pages recorded before the kill, %d of them requested again", len(before), again)
@@ -244,7 +226,7 @@ func TestCrawlSurvivesKill(t *testing.T) {
 		t.Fatalf("cancel = %d %s", st, raw)
 	}
 	end := c.waitCrawl(next, 5*time.Second, "cancelled", func(cr crawlJSON) bool { return cr.Status != "running" })
-	if end.Status != "cancelled" || end.Pages.Crawled >= stats.Records-stats.Blocked {
+	if end.Status != "cancelled" || end.Pages.Crawled >= fixture.Stats().Records-fixture.Stats().Blocked {
 		t.Errorf("cancelled crawl = %+v, want cancelled before the end", end)
 	}
 	t.Logf("a running crawl was cancelled %s after its cancel", time.Since(asked).Round(time.Millisecond))

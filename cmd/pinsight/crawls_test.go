@@ -132,25 +132,8 @@ func testCrawlThroughTheAPI(t *testing.T, dbURL string) {
 	if cr.Status != "finished" || cr.Result == "" || cr.Score == 0 {
 		t.Fatalf("crawl = %+v, want finished with a score", cr)
 	}
-	got := map[string]int{}
-	for _, i := range cr.Issues {
-		got[i.Type] = i.Count
-	}
-	want := fixture.Expected()
-	for typ, n := range want {
-		if got[typ] != n {
-			t.Errorf("%s: %d issues, want %d", typ, got[typ], n)
-		}
-	}
-	for typ, n := range got {
-		if _, ok := want[typ]; !ok {
-			t.Errorf("%s: %d issues, none planted", typ, n)
-		}
-	}
-	stats := fixture.Stats()
-	if cr.Pages.Crawled+cr.Pages.Blocked != stats.Records || cr.Pages.Blocked != stats.Blocked || cr.Pages.Failed != stats.Errors {
-		t.Errorf("progress %+v, want %d records (%d blocked, %d errors)", cr.Pages, stats.Records, stats.Blocked, stats.Errors)
-	}
+	checkFixtureCounts(t, cr, fixture)
+	stats, want := fixture.Stats(), fixture.Expected()
 	if !cr.LLMsTxt.Found || !cr.LLMsTxt.WellFormed || len(cr.AI) == 0 {
 		t.Errorf("AI readiness %+v, llms.txt %+v: want the table and a well-formed llms.txt", cr.AI, cr.LLMsTxt)
 	}
@@ -313,5 +296,30 @@ func testCrawlThroughTheAPI(t *testing.T, dbURL string) {
 	}
 	if st, _ := c.call(http.MethodGet, "/api/v1/crawls/"+itoa(id), nil, nil); st != http.StatusNotFound {
 		t.Errorf("deleted crawl = %d, want 404", st)
+	}
+}
+
+// checkFixtureCounts checks that crawl cr found exactly the issues planted
+// in fixture, and recorded its pages as the fixture counts them.
+func checkFixtureCounts(t *testing.T, cr crawlJSON, fixture *crawlsite.Site) {
+	t.Helper()
+	got := map[string]int{}
+	for _, i := range cr.Issues {
+		got[i.Type] = i.Count
+	}
+	want := fixture.Expected()
+	for typ, n := range want {
+		if got[typ] != n {
+			t.Errorf("%s: %d issues, want %d", typ, got[typ], n)
+		}
+	}
+	for typ, n := range got {
+		if _, ok := want[typ]; !ok {
+			t.Errorf("%s: %d issues, none planted", typ, n)
+		}
+	}
+	stats := fixture.Stats()
+	if cr.Pages.Crawled+cr.Pages.Blocked != stats.Records || cr.Pages.Blocked != stats.Blocked || cr.Pages.Failed != stats.Errors {
+		t.Errorf("progress %+v, want %d records (%d blocked, %d errors)", cr.Pages, stats.Records, stats.Blocked, stats.Errors)
 	}
 }
