@@ -109,7 +109,7 @@ func (s *CrawlStore) RecordPages(_ context.Context, id int64, pages []ports.Fetc
 			r = s.addRow(d, ports.FrontierURL{URL: p.Page.URL, Depth: p.Page.Depth, InSitemap: p.Page.InSitemap})
 		}
 		if r.recorded {
-			countPage(&d.c.Progress, r.page.Page, -1)
+			d.c.Progress.Count(r.page.Page, -1)
 		}
 		r.failing = p.Results.Failing()
 		p.Results = nil
@@ -119,22 +119,9 @@ func (s *CrawlStore) RecordPages(_ context.Context, id int64, pages []ports.Fetc
 		p.FetchedAt = micro(p.FetchedAt)
 		r.recorded, r.results = true, results[i]
 		r.page = ports.CrawlPage{ID: r.id, FetchedPage: p, Indexable: p.Page.Indexable(), Outlinks: len(p.Page.Outlinks), Inlinks: r.page.Inlinks}
-		countPage(&d.c.Progress, p.Page, 1)
+		d.c.Progress.Count(p.Page, 1)
 	}
 	return nil
-}
-
-// countPage adds sign times p to the progress counters.
-func countPage(pr *crawl.Progress, p crawl.Page, sign int) {
-	switch {
-	case p.BlockedByRobots:
-		pr.Blocked += sign
-	case p.Broken():
-		pr.Crawled += sign
-		pr.Failed += sign
-	default:
-		pr.Crawled += sign
-	}
 }
 
 // clonePage is p with its own slices.

@@ -327,7 +327,7 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 				cur, ok := rows[p.Page.URL]
 				switch {
 				case ok && cur.Recorded:
-					countRecord(&delta, cur.Blocked, cur.Blocked || cur.RedirectLoop || !(cur.StatusCode >= 400 || cur.StatusCode == 0), -1)
+					delta.Count(crawl.Page{BlockedByRobots: cur.Blocked, RedirectLoop: cur.RedirectLoop, Status: cur.StatusCode}, -1)
 					again = append(again, cur.ID)
 				case !ok:
 					cur = newURLRow(id, ports.FrontierURL{URL: p.Page.URL, Depth: p.Page.Depth, InSitemap: p.Page.InSitemap})
@@ -344,7 +344,7 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 						links = append(links, linkRow{CrawlID: id, FromID: cur.ID, ToURL: to})
 					}
 				}
-				countRecord(&delta, p.Page.BlockedByRobots, !p.Page.Broken(), 1)
+				delta.Count(p.Page, 1)
 			}
 			// Every row is there: the upsert updates each, its other
 			// columns and id as they were.
@@ -393,20 +393,6 @@ func (s *CrawlStore) RecordOf(ctx context.Context, id int64, url string) (crawl.
 	}
 	p, err := row.toPage(false)
 	return p.Page, err == nil, err
-}
-
-// countRecord adds sign times one record to the counters: blocked, or
-// crawled and, unless ok, failed.
-func countRecord(pr *crawl.Progress, blocked, ok bool, sign int) {
-	switch {
-	case blocked:
-		pr.Blocked += sign
-	case !ok:
-		pr.Crawled += sign
-		pr.Failed += sign
-	default:
-		pr.Crawled += sign
-	}
 }
 
 // recordRow is cur with p's record, its results encoded already

@@ -144,10 +144,11 @@ func (r *run) record(ctx context.Context, pages []ports.FetchedPage, found []por
 func (r *run) unsent(found []ports.FrontierURL) []ports.FrontierURL {
 	out := found[:0]
 	for _, u := range found {
-		if d, ok := r.added[u.URL]; ok && !u.InSitemap && crawl.CompareDepth(d, u.Depth) <= 0 {
+		d, ok := r.added[u.URL]
+		if ok && !u.InSitemap && crawl.CompareDepth(d, u.Depth) <= 0 {
 			continue
 		}
-		if d, ok := r.added[u.URL]; !ok || crawl.CompareDepth(u.Depth, d) < 0 {
+		if !ok || crawl.CompareDepth(u.Depth, d) < 0 {
 			r.added[u.URL] = u.Depth
 		}
 		out = append(out, u)

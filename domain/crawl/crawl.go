@@ -43,6 +43,20 @@ type Progress struct {
 	Blocked    int // not fetched: robots.txt disallows them
 }
 
+// Count adds sign (1 or -1) times the record p to the counters: blocked,
+// or crawled and, when Broken, failed.
+func (pr *Progress) Count(p Page, sign int) {
+	switch {
+	case p.BlockedByRobots:
+		pr.Blocked += sign
+	case p.Broken():
+		pr.Crawled += sign
+		pr.Failed += sign
+	default:
+		pr.Crawled += sign
+	}
+}
+
 // ErrNotFound is returned for a crawl that does not exist or belongs to
 // another user (the two are never told apart).
 var ErrNotFound = fault.New(fault.NotFound, "crawl: not found")

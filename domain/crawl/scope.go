@@ -52,7 +52,12 @@ func (sc Scope) SameHost(u string) bool {
 // external: never crawled.
 func (sc Scope) OnSite(u string) bool {
 	p, err := url.Parse(u)
-	if err != nil || p.Port() != sc.port {
+	return err == nil && sc.onSite(p)
+}
+
+// onSite is OnSite of a parsed URL.
+func (sc Scope) onSite(p *url.URL) bool {
+	if p.Port() != sc.port {
 		return false
 	}
 	h := p.Hostname()
@@ -69,10 +74,10 @@ func (sc Scope) Follows(u string) bool {
 	if u == sc.start {
 		return true
 	}
-	if !sc.OnSite(u) {
+	p, err := url.Parse(u)
+	if err != nil || !sc.onSite(p) {
 		return false
 	}
-	p, _ := url.Parse(u)
 	return Filter(sc.include, sc.exclude, p.RequestURI())
 }
 
