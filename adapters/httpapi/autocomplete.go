@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"math"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -80,7 +79,7 @@ func suggestionDataOf(s *postal.Suggestion) suggestionData {
 		Matched: suggestionMatch{Field: string(s.Field), Kind: string(s.Kind), Text: s.Text, Edits: s.Edits},
 	}
 	if s.DistanceKm >= 0 {
-		km := math.Round(s.DistanceKm*1000) / 1000
+		km := roundKm(s.DistanceKm)
 		d.DistanceKm = &km
 	}
 	return d

@@ -64,18 +64,20 @@ const bulkDoc = "The body is CSV (text/csv: RFC 4180, a header row naming the co
 	"quota the answer stops there (a stop row saying when to retry). The server's read and write " +
 	"timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s."
 
+// bulkMediaTypes documents the file types of a bulk body or answer.
+func bulkMediaTypes() map[string]*huma.MediaType {
+	s := func() *huma.MediaType { return &huma.MediaType{Schema: &huma.Schema{Type: "string"}} }
+	return map[string]*huma.MediaType{csvType: s(), ndjsonType: s(), jsonlType: s()}
+}
+
 // bulkRequestBody documents the body of a bulk operation.
 func bulkRequestBody(doc string) *huma.RequestBody {
-	s := func() *huma.MediaType { return &huma.MediaType{Schema: &huma.Schema{Type: "string"}} }
-	return &huma.RequestBody{Required: true, Description: doc,
-		Content: map[string]*huma.MediaType{csvType: s(), ndjsonType: s(), jsonlType: s()}}
+	return &huma.RequestBody{Required: true, Description: doc, Content: bulkMediaTypes()}
 }
 
 // bulkResponses documents the answers of a bulk operation.
 func bulkResponses(doc string) map[string]*huma.Response {
-	s := func() *huma.MediaType { return &huma.MediaType{Schema: &huma.Schema{Type: "string"}} }
-	return map[string]*huma.Response{"200": {Description: doc, Content: map[string]*huma.MediaType{
-		csvType: s(), ndjsonType: s(), jsonlType: s()}}}
+	return map[string]*huma.Response{"200": {Description: doc, Content: bulkMediaTypes()}}
 }
 
 // bulkFunc answers one file.

@@ -66,7 +66,7 @@ func registerDistance(api huma.API, p *directory.Directory) {
 		}
 		return ok(distanceData{
 			From: endpointDataOf(in.From, res.From), To: endpointDataOf(in.To, res.To),
-			DistanceKm: math.Round(res.Km*1000) / 1000, BearingDegrees: bearing,
+			DistanceKm: roundKm(res.Km), BearingDegrees: bearing,
 		}), nil
 	})
 }

@@ -33,6 +33,9 @@ type nearbyData struct {
 	PostOffices  []wire.NearbyOffice `json:"post_offices" doc:"Nearest first, ties by id; offices without a location are never listed."`
 }
 
+// roundKm rounds a distance in km to the metre, as every answer gives it.
+func roundKm(km float64) float64 { return math.Round(km*1000) / 1000 }
+
 // nearbyOffice is the record of n; its optional fields point into n (no
 // copies: a nearby answer is on a hot path).
 func nearbyOffice(n *postal.Nearby) wire.NearbyOffice {
@@ -41,7 +44,7 @@ func nearbyOffice(n *postal.Nearby) wire.NearbyOffice {
 		ID: o.ID, Pincode: string(o.Pincode), PostOffice: o.Name, BranchType: postal.BranchTypeName(o.OfficeType),
 		DeliveryStatus: o.Delivery, District: optStringAt(&o.District), State: optStringAt(&o.State),
 		Location:        wire.LocationData{Latitude: o.Location.Latitude, Longitude: o.Location.Longitude},
-		LocationQuality: string(o.Quality), DistanceKm: math.Round(n.DistanceKm*1000) / 1000,
+		LocationQuality: string(o.Quality), DistanceKm: roundKm(n.DistanceKm),
 		FeedbackData: feedbackData(o.Feedback),
 	}
 }

@@ -21,9 +21,6 @@ const (
 // endpointForms names the accepted forms of a Distance side.
 const endpointForms = `must be a PIN (6 digits, e.g. 110001), a DIGIPIN (10 symbols, dashes optional, e.g. 39J-49L-L8T4) or "latitude,longitude" (e.g. 28.6,77.2)`
 
-// worldBox bounds a "latitude,longitude" side.
-var worldBox = geo.Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180}
-
 // Endpoint is what a side of Distance resolved to.
 type Endpoint struct {
 	Kind    string    // EndpointPincode, EndpointDigipin or EndpointPoint
@@ -69,7 +66,7 @@ func (dir *Directory) endpoint(ctx context.Context, field, s string) (Endpoint, 
 		lat, lon := digipin.DecodeCode(c)
 		return Endpoint{Kind: EndpointDigipin, Point: geo.Point{Lat: lat, Lon: lon}, Digipin: c.String()}, nil
 	}
-	p, err := geocode.ParsePoint(s, worldBox)
+	p, err := geocode.ParsePoint(s, geo.WorldBox)
 	if err == nil {
 		return Endpoint{Kind: EndpointPoint, Point: p}, nil
 	}
