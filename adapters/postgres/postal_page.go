@@ -9,10 +9,11 @@ import (
 	"github.com/pinsight/pinsight/domain/paging"
 )
 
-// readPage counts the rows of R that where selects and reads one page of
-// them, ordered by order: the two queries of every paged postal list.
-func readPage[R any](ctx context.Context, tx bun.Tx, columns, order []string, page paging.Page, where string, arg any) ([]R, int, error) {
-	count, err := tx.NewSelect().Model((*R)(nil)).Where(where, arg).Count(ctx)
+// readPage counts the rows of R that where (with its args) selects and
+// reads one page of them, ordered by order: the two queries of every paged
+// postal list.
+func readPage[R any](ctx context.Context, tx bun.Tx, columns, order []string, page paging.Page, where string, args ...any) ([]R, int, error) {
+	count, err := tx.NewSelect().Model((*R)(nil)).Where(where, args...).Count(ctx)
 	n := int(count)
 	if err != nil || n == 0 {
 		return nil, n, err
@@ -22,7 +23,7 @@ func readPage[R any](ctx context.Context, tx bun.Tx, columns, order []string, pa
 	if from == to {
 		return rows, n, nil
 	}
-	err = tx.NewSelect().Model(&rows).Column(columns...).Where(where, arg).Order(order...).
+	err = tx.NewSelect().Model(&rows).Column(columns...).Where(where, args...).Order(order...).
 		Offset(int64(from)).Limit(int64(to - from)).Scan(ctx)
 	return rows, n, err
 }
