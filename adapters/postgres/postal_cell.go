@@ -3,8 +3,6 @@ package postgres
 import (
 	"context"
 
-	"github.com/uptrace/bun"
-
 	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
@@ -26,23 +24,8 @@ const cellWhere = "o.location && ST_MakeEnvelope(?::float8, ?::float8, ?::float8
 
 // CellOffices implements ports.PostalStore.
 func (s *PostalStore) CellOffices(ctx context.Context, cell digipin.Cell, page paging.Page) ([]postal.PostOffice, int, error) {
-	ctx, cancel := s.db.bound(ctx)
-	defer cancel()
 	e := cell.Extent()
 	m := (e.MaxLat - e.MinLat) * cellMargin
-	var rows []officeRow
-	var total int
-	err := s.read(ctx, "cell offices", func(tx bun.Tx) error {
-		var err error
-		rows, total, err = readPage[officeRow](ctx, tx, officeColumns, []string{"pincode", "office_key", "id"}, page, cellWhere,
-			e.MinLon-m, e.MinLat-m, e.MaxLon+m, e.MaxLat+m, e.MinLat, e.MaxLat, e.MinLon, e.MaxLon)
-		if err == nil && total == 0 {
-			return noData(ctx, tx)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	return officesToDomain(rows), total, nil
+	return s.officesPage(ctx, "cell offices", page, cellWhere,
+		e.MinLon-m, e.MinLat-m, e.MaxLon+m, e.MaxLat+m, e.MinLat, e.MaxLat, e.MinLon, e.MaxLon)
 }

@@ -16,7 +16,7 @@ import (
 func TestCellOffices(t *testing.T) {
 	dir, ctx := patna(t), context.Background()
 	first, _ := digipin.Encode(25.6, 85.1) // Office 00
-	prefix := first[:6]                     // "XXX-XX": a level-5 cell, about 3.9 km
+	prefix := first[:6]                    // "XXX-XX": a level-5 cell, about 3.9 km
 	cell, list, err := dir.CellOffices(ctx, " "+prefix+" ", paging.Page{PerPage: 3})
 	if err != nil || cell.Level() != 5 || cell.String() != prefix || list.Page != (paging.Page{Number: 1, PerPage: 3}) {
 		t.Fatalf("CellOffices(%q) = %v, page %+v, %v; want the level-5 cell %s, page 1 of 3", prefix, cell, list.Page, err, prefix)
