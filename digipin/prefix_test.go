@@ -112,6 +112,12 @@ func TestCellExtentNearBounds(t *testing.T) {
 			}
 		}
 	}
+	// A point on an interior line belongs to the cell north and east of it.
+	two, _ := digipin.ParseCell("2")  // south-west corner 20.5, 81.5
+	five, _ := digipin.ParseCell("5") // south of 2
+	if !two.Contains(20.5, 81.5) || five.Contains(20.5, 81.5) || five.Contains(20.5, 85) || !five.Contains(math.Nextafter(20.5, 0), 85) {
+		t.Errorf("the line at 20.5 N must belong to cell 2, north of it, not to cell 5")
+	}
 	top, _ := digipin.ParseCell("F")
 	if !top.Contains(digipin.MaxLat, digipin.MinLon) || top.Extent().MaxLat <= digipin.MaxLat {
 		t.Errorf("cell F must hold the grid's north-west corner: Extent %+v", top.Extent())
