@@ -48,8 +48,9 @@ func (c Cell) Level() int { return c.level }
 func (c Cell) String() string { return FormatPrefix(string(c.sym[:c.level])) }
 
 // Bounds returns the cell's box. Interior edges are half-open (a point on the
-// south or west edge of a cell belongs to the neighbour there), except on the
-// grid's own north and east edges.
+// north or east edge of a cell belongs to the neighbour there; its south and
+// west edges are its own), except on the grid's own north and east edges,
+// which belong to the cell. Extent gives the same set as exact float ranges.
 func (c Cell) Bounds() Rect {
 	ilat, ilon := indices(c.sym[:c.level])
 	size := CellSize(c.level)

@@ -2,6 +2,7 @@ package geo_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pinsight/pinsight/geo"
@@ -51,4 +52,17 @@ func ExampleReadGeoJSON() {
 	rs := geo.NewRegions(regions)
 	fmt.Println(rs.Containing(geo.Point{Lat: 28.5, Lon: 77.5}), rs.Containing(geo.Point{Lat: 30, Lon: 77.5}))
 	// Output: [110001] []
+}
+
+func ExampleIndex_AppendWithin() {
+	offices := []geo.Point{
+		{Lat: 28.6328, Lon: 77.2197}, // Connaught Place
+		{Lat: 28.6562, Lon: 77.2410}, // Chandni Chowk
+		{Lat: 19.0760, Lon: 72.8777}, // Mumbai
+	}
+	ix := geo.NewIndex(offices)
+	found := ix.AppendWithin(nil, geo.Point{Lat: 28.6139, Lon: 77.2090}, 10)
+	slices.Sort(found) // in no particular order
+	fmt.Println(found)
+	// Output: [0 1]
 }

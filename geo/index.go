@@ -6,7 +6,8 @@ import (
 )
 
 // Index is a static spatial index over points for k-nearest queries, with or
-// without a radius. It is a k-d tree over the points' unit vectors in three
+// without a radius, and range queries (AppendWithin).
+// It is a k-d tree over the points' unit vectors in three
 // dimensions (Earth-centred), stored implicitly in one array.
 //
 // Why this structure: the directory's offices are very unevenly spread

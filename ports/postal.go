@@ -3,6 +3,7 @@ package ports
 import (
 	"context"
 
+	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
@@ -50,6 +51,12 @@ type PostalStore interface {
 	// distance (geo.DistanceKm); with q.RadiusKm > 0 only offices at most
 	// that far.
 	NearestOffices(ctx context.Context, q geo.NearQuery) ([]postal.Nearby, error)
+	// CellOffices pages the offices whose location lies in a DIGIPIN cell
+	// (cell.Contains: the location's code starts with the cell's symbols;
+	// offices without a location never do) as DistrictOffices orders
+	// them: by pincode, then name, then id. It returns the page and the
+	// total.
+	CellOffices(ctx context.Context, cell digipin.Cell, page paging.Page) ([]postal.PostOffice, int, error)
 }
 
 // PostalAutocomplete suggests offices as a user types. The in-memory

@@ -29,6 +29,7 @@ import (
 	"github.com/pinsight/pinsight/app/geocode"
 	"github.com/pinsight/pinsight/app/health"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/webpage"
@@ -473,6 +474,22 @@ func twinPostal(tw *twin, ds *postal.Dataset) {
 	}
 	tw.get("/api/v1/digipin/nearest?latitude=1&longitude=77")
 	tw.get("/api/v1/digipin/nearest?" + offsets[0] + "&limit=11")
+
+	// Offices in DIGIPIN cells of every level (prefixes of offices' codes), with paging; empty cells, bad codes.
+	for i := 0; i < len(ds.Offices); i += max(1, len(ds.Offices)/40) {
+		loc := ds.Offices[i].Location
+		if loc == nil {
+			continue
+		}
+		if c, err := digipin.EncodeCode(loc.Latitude, loc.Longitude); err == nil {
+			page := []string{"", "?per_page=25&page=2", "?per_page=100&page=1000"}[i%3]
+			tw.get("/api/v1/digipin/" + c.Compact()[:1+i%digipin.Levels] + "/offices" + page)
+		}
+	}
+	for _, code := range []string{"FFF", "39j-49l", "39J49LL8T4", "39A", "39J-49L-L8T4-F", "%20"} {
+		tw.get("/api/v1/digipin/" + code + "/offices")
+	}
+	tw.get("/api/v1/digipin/3/offices?per_page=101")
 
 	// Office search: 50 terms drawn from office names, with paging.
 	for range 50 {

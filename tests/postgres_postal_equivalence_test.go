@@ -18,7 +18,8 @@ import (
 
 // TestPostgresMatchesMemory loads the real directory into both stores and
 // compares their answers on a sample of pincodes, villages, states,
-// districts, searches and nearby points: they must be identical.
+// districts, searches, nearby points and DIGIPIN cells: they must be
+// identical.
 func TestPostgresMatchesMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("full-data equivalence: skipped with -short")
@@ -30,6 +31,7 @@ func TestPostgresMatchesMemory(t *testing.T) {
 	eq.regions()
 	eq.searches(ds)
 	eq.nearby(ds)
+	eq.cells(ds)
 	t.Logf("compared %d answers", eq.n)
 }
 

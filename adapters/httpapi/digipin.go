@@ -17,11 +17,14 @@ const maxBatch = 100
 // Earth sphere (R = 6371.0088 km).
 const metresPerDegree = 6371008.8 * math.Pi / 180
 
-// encodeData is the result of encoding a point.
+// encodeData is the result of encoding a point, at full precision or as a
+// prefix.
 type encodeData struct {
-	Digipin   string  `json:"digipin" example:"39J-49L-L8T4"`
-	Latitude  float64 `json:"latitude"`
-	Longitude float64 `json:"longitude"`
+	Digipin   string      `json:"digipin" example:"39J-49L-L8T4" doc:"The code, XXX-XXX-XXXX; with precision, the prefix of that many symbols in the same grouping (\"39J-49\")."`
+	Latitude  float64     `json:"latitude"`
+	Longitude float64     `json:"longitude"`
+	Precision *int        `json:"precision,omitempty" minimum:"1" maximum:"10" doc:"The number of symbols, as requested; absent when the request gave no precision."`
+	Bounds    *boundsData `json:"bounds,omitempty" doc:"The extent of the prefix's cell; absent when the request gave no precision."`
 }
 
 type decodeInput struct {
@@ -46,6 +49,10 @@ type boundsData struct {
 	MaxLatitude  float64 `json:"max_latitude"`
 	MinLongitude float64 `json:"min_longitude"`
 	MaxLongitude float64 `json:"max_longitude"`
+}
+
+func boundsDataOf(b digipin.Rect) boundsData {
+	return boundsData{MinLatitude: b.MinLat, MaxLatitude: b.MaxLat, MinLongitude: b.MinLon, MaxLongitude: b.MaxLon}
 }
 
 // geoJSONRect is a GeoJSON Polygon geometry ([longitude, latitude] order).
@@ -103,10 +110,7 @@ func registerDigipin(api huma.API) {
 func decodeDataOf(c digipin.Code, geometry bool) decodeData {
 	lat, lon := digipin.DecodeCode(c)
 	b := digipin.CellOf(c, digipin.Levels).Bounds()
-	d := decodeData{
-		Digipin: c.String(), Latitude: round6(lat), Longitude: round6(lon),
-		Bounds: boundsData{MinLatitude: b.MinLat, MaxLatitude: b.MaxLat, MinLongitude: b.MinLon, MaxLongitude: b.MaxLon},
-	}
+	d := decodeData{Digipin: c.String(), Latitude: round6(lat), Longitude: round6(lon), Bounds: boundsDataOf(b)}
 	if geometry {
 		d.Geometry = rectGeoJSON(b)
 	}

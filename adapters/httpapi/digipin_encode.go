@@ -15,6 +15,7 @@ type encodeInput struct {
 		Latitude  *float64 `json:"latitude,omitempty" minimum:"2.5" maximum:"38.5" doc:"Latitude in decimal degrees, 2.5 to 38.5. Required unless point is given."`
 		Longitude *float64 `json:"longitude,omitempty" minimum:"63.5" maximum:"99.5" doc:"Longitude in decimal degrees, 63.5 to 99.5. Required unless point is given."`
 		Point     string   `json:"point,omitempty" maxLength:"100" doc:"Loose alternative to latitude and longitude: \"28.6, 77.2\", \"28.6N 77.2E\" or DMS such as 28°36'30\"N 77°12'E."`
+		Precision *int     `json:"precision,omitempty" minimum:"1" maximum:"10" doc:"Number of symbols, 1 to 10: the answer is the prefix of that many symbols (the cell of that level) with its bounds. Absent: the full 10-symbol code, without precision and bounds."`
 	}
 }
 
@@ -46,7 +47,9 @@ func registerDigipinEncode(g huma.API) {
 	registerForm(g, huma.Operation{
 		OperationID: "digipin-encode", Method: http.MethodPost, Path: "/digipin/encode",
 		Summary: "Encode a point as a DIGIPIN", Tags: []string{"DIGIPIN"},
-		Description: "Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.",
+		Description: "Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. " +
+			"With precision (1 to 10), the prefix of that many symbols, grouped like a full code (\"39J-49\" for 5 symbols: hyphens after the " +
+			"3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.",
 	}, func(_ context.Context, in *encodeInput) (*reply[encodeData], error) {
 		lat, lon, err := in.point()
 		if err != nil {
@@ -56,6 +59,12 @@ func registerDigipinEncode(g huma.API) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(encodeData{Digipin: c.String(), Latitude: lat, Longitude: lon}), nil
+		out := encodeData{Digipin: c.String(), Latitude: lat, Longitude: lon}
+		if p := in.Body.Precision; p != nil {
+			cell := digipin.CellOf(c, *p)
+			b := boundsDataOf(cell.Bounds())
+			out.Digipin, out.Precision, out.Bounds = cell.String(), p, &b
+		}
+		return ok(out), nil
 	})
 }

@@ -33,7 +33,7 @@ var infoAnswer = func() infoData {
 	d := infoData{
 		Description: "DIGIPIN is India Post's open national geocode: the bounding box is divided 4x4 ten times " +
 			"and each level adds one of 16 characters, giving a cell of about 3.8 m x 3.8 m.",
-		Bounds: boundsData{MinLatitude: digipin.MinLat, MaxLatitude: digipin.MaxLat, MinLongitude: digipin.MinLon, MaxLongitude: digipin.MaxLon},
+		Bounds: boundsDataOf(digipin.GridBounds()),
 		Format: "XXX-XXX-XXXX",
 		Endpoints: map[string]string{
 			"encode": prefix + "/digipin/encode", "decode": prefix + "/digipin/decode", "info": prefix + "/digipin/info",

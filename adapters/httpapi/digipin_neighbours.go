@@ -35,8 +35,7 @@ func cellDataOf(c digipin.Cell, geometry bool) cellData {
 	b := c.Bounds()
 	lat, lon := b.Center()
 	d := cellData{
-		Digipin: c.String(), Level: c.Level(), Latitude: round6(lat), Longitude: round6(lon),
-		Bounds: boundsData{MinLatitude: b.MinLat, MaxLatitude: b.MaxLat, MinLongitude: b.MinLon, MaxLongitude: b.MaxLon},
+		Digipin: c.String(), Level: c.Level(), Latitude: round6(lat), Longitude: round6(lon), Bounds: boundsDataOf(b),
 	}
 	if geometry {
 		d.Geometry = rectGeoJSON(b)

@@ -34,6 +34,7 @@ type (
 	NearbyData           = nearbyData
 	NearestData          = nearestData
 	NeighboursData       = neighboursData
+	CellOfficesData      = cellOfficesData
 	OfficeData           = officeData
 	PincodeBatchData     = pincodeBatchData
 	PincodeData          = pincodeData

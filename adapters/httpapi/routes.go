@@ -139,6 +139,7 @@ func Register(api huma.API, r Routes) error {
 		registerNearby(api, r.Directory)
 		registerAutocomplete(api, r.Directory)
 		registerDistance(api, r.Directory)
+		registerDigipinOffices(api, r.Directory, cache)
 		if r.Geocoder != nil {
 			registerDigipinNearest(api, r.Directory, r.Geocoder)
 		}

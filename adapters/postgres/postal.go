@@ -271,22 +271,7 @@ func (s *PostalStore) District(ctx context.Context, ref string) (postal.District
 
 // DistrictOffices implements ports.PostalStore.
 func (s *PostalStore) DistrictOffices(ctx context.Context, districtID int, page paging.Page) ([]postal.PostOffice, int, error) {
-	ctx, cancel := s.db.bound(ctx)
-	defer cancel()
-	var rows []officeRow
-	var total int
-	err := s.read(ctx, "district offices", func(tx bun.Tx) error {
-		var err error
-		rows, total, err = readPage[officeRow](ctx, tx, officeColumns, []string{"pincode", "office_key", "id"}, page, "district_id = ?", districtID)
-		if err == nil && total == 0 {
-			return noData(ctx, tx)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	return officesToDomain(rows), total, nil
+	return s.officesPage(ctx, "district offices", page, "district_id = ?", districtID)
 }
 
 // Villages implements ports.PostalStore.

@@ -1,7 +1,8 @@
 // Package directory answers the India Post directory queries over a
 // ports.PostalStore: lookups by pincode, office details, villages, states
-// and districts, search, batches, offices near a point, distances and the
-// dataset's description. postaldir opens one over the embedded snapshot in one call.
+// and districts, search, batches, offices near a point or in a DIGIPIN cell,
+// distances and the dataset's description. postaldir opens one over the
+// embedded snapshot in one call.
 package directory
 
 import (

@@ -101,6 +101,29 @@ func ExamplePostal_Distance() {
 	// postal: invalid from: must be a PIN (6 digits, e.g. 110001), a DIGIPIN (10 symbols, dashes optional, e.g. 39J-49L-L8T4) or "latitude,longitude" (e.g. 28.6,77.2)
 }
 
+// CellOffices lists the offices in the cell of a DIGIPIN or of a prefix
+// (here 6 symbols: a cell about 1 km across), by pincode, then name.
+func ExamplePostal_CellOffices() {
+	ctx := context.Background()
+	dir, err := postaldir.Open(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cell, found, _ := dir.CellOffices(ctx, "39j-49l", paging.Page{})
+	fmt.Println(cell, cell.Level(), found.Total)
+	for _, o := range found.Items {
+		fmt.Println(o.Pincode, o.Name)
+	}
+	_, found, _ = dir.CellOffices(ctx, "39J", paging.Page{}) // about 60 km across
+	fmt.Println(found.Total, len(found.Items))
+	// Output:
+	// 39J-49L 6 2
+	// 110001 Sansad Marg HO
+	// 110069 Union Public Service Commission SO
+	// 856 10
+}
+
 // BulkPincodes answers a CSV file row by row, writing CSV as it reads.
 func ExamplePostal_BulkPincodes() {
 	ctx := context.Background()

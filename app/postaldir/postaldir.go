@@ -3,8 +3,9 @@
 // indiapost/snapshot), or a folder holding files of the same names, read,
 // cleaned and indexed in memory behind the directory use cases (lookups,
 // office details, villages, states and districts, search, autocomplete as
-// the user types, batches, offices near a point, the distance and bearing
-// between PINs, DIGIPINs and points, the dataset's description)
+// the user types, batches, offices near a point or in a DIGIPIN cell, the
+// distance and bearing between PINs, DIGIPINs and points, the dataset's
+// description)
 // and the geocoder (the offices serving a point, by its DIGIPIN);
 // BulkPincodes and BulkDigipin answer files of them row by row (package
 // bulk).
@@ -14,6 +15,7 @@
 //	near, err := dir.Geocoder.Nearest(ctx, geo.Point{Lat: 28.63, Lon: 77.22}, 3)
 //	suggestions, err := dir.Autocomplete(ctx, "conaught pl", 10, nil)
 //	d, err := dir.Distance(ctx, "110001", "39J-49L-L8T4")
+//	cell, offices, err := dir.CellOffices(ctx, "39J-49", paging.Page{})
 //
 // It is the one package outside cmd that wires adapters (memory and
 // indiapost); it links no HTTP framework, SQL driver or fx. Loading the

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/pinsight/pinsight/digipin"
 	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
@@ -33,6 +34,7 @@ func TestPostalStore(t *testing.T, newStore func(t *testing.T, ds *postal.Datase
 	t.Run("search offices", c.searchOffices)
 	t.Run("search villages", c.searchVillages)
 	t.Run("nearest offices", c.nearestOffices)
+	t.Run("cell offices", c.cellOffices)
 }
 
 // postalCase holds the loaded store and what it was loaded with.
@@ -60,6 +62,8 @@ func testPostalEmpty(t *testing.T, s ports.PostalStore) {
 	_, _, checks["SearchOffices"] = s.SearchOffices(bg, q, page)
 	_, _, checks["SearchVillages"] = s.SearchVillages(bg, q, 0, 0, page)
 	_, checks["NearestOffices"] = s.NearestOffices(bg, geo.NearQuery{Point: geo.Point{Lat: 25.6, Lon: 85.1}, Limit: 3})
+	cell, _ := digipin.ParseCell("235")
+	_, _, checks["CellOffices"] = s.CellOffices(bg, cell, page)
 	for name, err := range checks {
 		if !errors.Is(err, postal.ErrNoData) {
 			t.Errorf("%s on an empty store: err = %v, want postal.ErrNoData", name, err)

@@ -32,7 +32,7 @@ var requiredOperations = []string{
 	"GET /healthz", "GET /api/v1/dataset",
 	"GET /api/v1/pincodes/{pincode}", "GET /api/v1/pincodes/search", "POST /api/v1/pincodes/batch",
 	"GET /api/v1/pincodes/nearby", "GET /api/v1/distance", "GET /api/v1/states/{state}", "GET /api/v1/districts/{district}/pincodes",
-	"GET /api/v1/villages/search", "POST /api/v1/digipin/encode", "GET /api/v1/digipin/nearest",
+	"GET /api/v1/villages/search", "POST /api/v1/digipin/encode", "GET /api/v1/digipin/nearest", "GET /api/v1/digipin/{code}/offices",
 	"POST /api/v1/register", "POST /api/v1/login", "DELETE /api/v1/account/keys/{id}",
 	"GET /api/v1/reports", "POST /api/v1/reports", "GET /api/v1/reports/{id}", "PUT /api/v1/reports/{id}",
 	"DELETE /api/v1/reports/{id}", "GET /api/v1/projects", "DELETE /api/v1/projects/{project}",
@@ -133,7 +133,7 @@ func validValues(op *huma.Operation) map[string]any {
 	v := map[string]any{
 		"pincode": "800001", "post_office": "Patna GPO", "state": "BIHAR", "district": "PATNA", "q": "Patna",
 		"latitude": 25.61, "longitude": 85.14, "point": "25.61, 85.14", "radius": 10, "limit": 5,
-		"page": 1, "per_page": 10, "code": "39J-49L-L8T4", "digipin": "39J-49L-L8T4", "geometry": true,
+		"page": 1, "per_page": 10, "code": "39J-49L-L8T4", "digipin": "39J-49L-L8T4", "geometry": true, "precision": 5,
 		"pincodes": []string{"800001", "110001"},
 		"email":    hostileEmail, "password": hostilePassword, "name": "hostile test",
 		"url": hostileSite, "privacy": 2, "results": 1, "project": "a.com",
@@ -145,6 +145,8 @@ func validValues(op *huma.Operation) map[string]any {
 		v["items"] = []any{map[string]any{"latitude": 25.61, "longitude": 85.14}}
 	case "/api/v1/digipin/decode/batch":
 		v["items"] = []string{"39J-49L-L8T4"}
+	case "/api/v1/digipin/{code}/offices":
+		v["code"] = "235" // Patna: offices of two pincodes
 	case "/api/v1/distance":
 		v["from"], v["to"] = "800001", "39J-49L-L8T4"
 	case "/api/v1/projects", "/api/v1/projects/{project}":

@@ -1787,6 +1787,18 @@ type CellData struct {
 // CellDataDirection Where this neighbour lies; absent for the cell itself.
 type CellDataDirection string
 
+// CellOfficesData defines model for CellOfficesData.
+type CellOfficesData struct {
+	Cell CellData `json:"cell"`
+	Meta Meta     `json:"meta"`
+
+	// Results By pincode, then office name (case and punctuation ignored), then id; empty for a cell with no office.
+	Results []OfficeData `json:"results"`
+
+	// Total Offices in the cell.
+	Total int64 `json:"total"`
+}
+
 // ChangeData defines model for ChangeData.
 type ChangeData struct {
 	// After office_renamed: the new name; office_retyped: the new type; null otherwise.
@@ -2527,10 +2539,17 @@ type EncodeBatchInputBody struct {
 
 // EncodeData defines model for EncodeData.
 type EncodeData struct {
-	// Digipin Example: 39J-49L-L8T4
+	Bounds *BoundsData `json:"bounds,omitempty"`
+
+	// Digipin The code, XXX-XXX-XXXX; with precision, the prefix of that many symbols in the same grouping ("39J-49").
+	//
+	// Example: 39J-49L-L8T4
 	Digipin   string  `json:"digipin"`
 	Latitude  float64 `json:"latitude"`
 	Longitude float64 `json:"longitude"`
+
+	// Precision The number of symbols, as requested; absent when the request gave no precision.
+	Precision *int64 `json:"precision,omitempty"`
 }
 
 // EncodeInputBody defines model for EncodeInputBody.
@@ -2543,6 +2562,9 @@ type EncodeInputBody struct {
 
 	// Point Loose alternative to latitude and longitude: "28.6, 77.2", "28.6N 77.2E" or DMS such as 28°36'30"N 77°12'E.
 	Point *string `json:"point,omitempty"`
+
+	// Precision Number of symbols, 1 to 10: the answer is the prefix of that many symbols (the cell of that level) with its bounds. Absent: the full 10-symbol code, without precision and bounds.
+	Precision *int64 `json:"precision,omitempty"`
 }
 
 // EndpointData defines model for EndpointData.
@@ -2592,6 +2614,14 @@ type EnvelopeBatchDataDecodeData struct {
 // EnvelopeBatchDataEncodeData defines model for EnvelopeBatchDataEncodeData.
 type EnvelopeBatchDataEncodeData struct {
 	Data BatchDataEncodeData `json:"data"`
+
+	// Success Always true.
+	Success bool `json:"success"`
+}
+
+// EnvelopeCellOfficesData defines model for EnvelopeCellOfficesData.
+type EnvelopeCellOfficesData struct {
+	Data CellOfficesData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
@@ -4061,6 +4091,15 @@ type DigipinNeighboursParams struct {
 	Geometry *bool `form:"geometry,omitempty" json:"geometry,omitempty"`
 }
 
+// DigipinOfficesParams defines parameters for DigipinOffices.
+type DigipinOfficesParams struct {
+	// Page Page number; beyond the last page the list is empty.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Items per page, 1 to 100.
+	PerPage *int64 `form:"per_page,omitempty" json:"per_page,omitempty"`
+}
+
 // DistanceParams defines parameters for Distance.
 type DistanceParams struct {
 	// From Where to measure from: a PIN (6 digits: its head office, else a sub office, else the first branch office, among those with a location), a DIGIPIN (10 symbols, dashes optional: its cell's centre) or "latitude,longitude" in decimal degrees (also "28.6N 77.2E" or DMS).
@@ -4648,7 +4687,7 @@ type ClientInterface interface {
 
 	// DigipinEncodeWithBody Encode a point as a DIGIPIN
 	//
-	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4657,7 +4696,7 @@ type ClientInterface interface {
 
 	// DigipinEncode Encode a point as a DIGIPIN
 	//
-	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4666,7 +4705,7 @@ type ClientInterface interface {
 
 	// DigipinEncodeWithFormdataBody Encode a point as a DIGIPIN
 	//
-	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type.
 	//
@@ -4716,6 +4755,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/digipin/{code}/neighbours (the `DigipinNeighbours` operationId).
 	DigipinNeighbours(ctx context.Context, code string, params *DigipinNeighboursParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DigipinOffices Post offices in a DIGIPIN cell
+	//
+	// The post offices whose location lies in the cell of a full code (about 3.8 m) or of a prefix (1 symbol: about 1000 km; each further symbol divides the side by 4), paginated like the other postal lists: those whose location's DIGIPIN starts with the code's symbols (offices without a location are never listed). Ordered by pincode, then office name, then id. A valid cell with no office answers 200 with an empty list; a malformed code 422 on code.
+	//
+	// Corresponds with GET /api/v1/digipin/{code}/offices (the `DigipinOffices` operationId).
+	DigipinOffices(ctx context.Context, code string, params *DigipinOfficesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Distance Distance and bearing between two places
 	//
@@ -5631,7 +5677,7 @@ func (c *Client) DigipinDecodeBatch(ctx context.Context, body DigipinDecodeBatch
 
 // DigipinEncodeWithBody Encode a point as a DIGIPIN
 //
-// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5650,7 +5696,7 @@ func (c *Client) DigipinEncodeWithBody(ctx context.Context, contentType string, 
 
 // DigipinEncode Encode a point as a DIGIPIN
 //
-// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5669,7 +5715,7 @@ func (c *Client) DigipinEncode(ctx context.Context, body DigipinEncodeJSONReques
 
 // DigipinEncodeWithFormdataBody Encode a point as a DIGIPIN
 //
-// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type.
 //
@@ -5780,6 +5826,23 @@ func (c *Client) DigipinValidate(ctx context.Context, params *DigipinValidatePar
 // Corresponds with GET /api/v1/digipin/{code}/neighbours (the `DigipinNeighbours` operationId).
 func (c *Client) DigipinNeighbours(ctx context.Context, code string, params *DigipinNeighboursParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDigipinNeighboursRequest(c.Server, code, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DigipinOffices Post offices in a DIGIPIN cell
+//
+// The post offices whose location lies in the cell of a full code (about 3.8 m) or of a prefix (1 symbol: about 1000 km; each further symbol divides the side by 4), paginated like the other postal lists: those whose location's DIGIPIN starts with the code's symbols (offices without a location are never listed). Ordered by pincode, then office name, then id. A valid cell with no office answers 200 with an empty list; a malformed code 422 on code.
+//
+// Corresponds with GET /api/v1/digipin/{code}/offices (the `DigipinOffices` operationId).
+func (c *Client) DigipinOffices(ctx context.Context, code string, params *DigipinOfficesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDigipinOfficesRequest(c.Server, code, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8253,6 +8316,79 @@ func NewDigipinNeighboursRequest(server string, code string, params *DigipinNeig
 	return req, nil
 }
 
+// NewDigipinOfficesRequest constructs an http.Request for the DigipinOffices method
+func NewDigipinOfficesRequest(server string, code string, params *DigipinOfficesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "code", code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/digipin/%s/offices", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewDistanceRequest constructs an http.Request for the Distance method
 func NewDistanceRequest(server string, params *DistanceParams) (*http.Request, error) {
 	var err error
@@ -10618,7 +10754,7 @@ type ClientWithResponsesInterface interface {
 
 	// DigipinEncodeWithBodyWithResponse Encode a point as a DIGIPIN
 	//
-	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10627,7 +10763,7 @@ type ClientWithResponsesInterface interface {
 
 	// DigipinEncodeWithResponse Encode a point as a DIGIPIN
 	//
-	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10636,7 +10772,7 @@ type ClientWithResponsesInterface interface {
 
 	// DigipinEncodeWithFormdataBodyWithResponse Encode a point as a DIGIPIN
 	//
-	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+	// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10694,6 +10830,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/digipin/{code}/neighbours (the `DigipinNeighbours` operationId).
 	DigipinNeighboursWithResponse(ctx context.Context, code string, params *DigipinNeighboursParams, reqEditors ...RequestEditorFn) (*DigipinNeighboursResponse, error)
+
+	// DigipinOfficesWithResponse Post offices in a DIGIPIN cell
+	//
+	// The post offices whose location lies in the cell of a full code (about 3.8 m) or of a prefix (1 symbol: about 1000 km; each further symbol divides the side by 4), paginated like the other postal lists: those whose location's DIGIPIN starts with the code's symbols (offices without a location are never listed). Ordered by pincode, then office name, then id. A valid cell with no office answers 200 with an empty list; a malformed code 422 on code.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/digipin/{code}/offices (the `DigipinOffices` operationId).
+	DigipinOfficesWithResponse(ctx context.Context, code string, params *DigipinOfficesParams, reqEditors ...RequestEditorFn) (*DigipinOfficesResponse, error)
 
 	// DistanceWithResponse Distance and bearing between two places
 	//
@@ -12417,6 +12562,54 @@ func (r DigipinNeighboursResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DigipinNeighboursResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DigipinOfficesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeCellOfficesData
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorBody
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DigipinOfficesResponse) GetJSON200() *EnvelopeCellOfficesData {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DigipinOfficesResponse) GetJSONDefault() *ErrorBody {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DigipinOfficesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DigipinOfficesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DigipinOfficesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DigipinOfficesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14514,7 +14707,7 @@ func (c *ClientWithResponses) DigipinDecodeBatchWithResponse(ctx context.Context
 
 // DigipinEncodeWithBodyWithResponse Encode a point as a DIGIPIN
 //
-// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14529,7 +14722,7 @@ func (c *ClientWithResponses) DigipinEncodeWithBodyWithResponse(ctx context.Cont
 
 // DigipinEncodeWithResponse Encode a point as a DIGIPIN
 //
-// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14544,7 +14737,7 @@ func (c *ClientWithResponses) DigipinEncodeWithResponse(ctx context.Context, bod
 
 // DigipinEncodeWithFormdataBodyWithResponse Encode a point as a DIGIPIN
 //
-// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid.
+// Numeric latitude and longitude, or a loose point string. 400 when coordinates are missing, 422 when out of the grid. With precision (1 to 10), the prefix of that many symbols, grouped like a full code ("39J-49" for 5 symbols: hyphens after the 3rd and 6th symbols when reached), with its precision and its cell's bounds; 422 (on precision) outside 1 to 10.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14643,6 +14836,21 @@ func (c *ClientWithResponses) DigipinNeighboursWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseDigipinNeighboursResponse(rsp)
+}
+
+// DigipinOfficesWithResponse Post offices in a DIGIPIN cell
+//
+// The post offices whose location lies in the cell of a full code (about 3.8 m) or of a prefix (1 symbol: about 1000 km; each further symbol divides the side by 4), paginated like the other postal lists: those whose location's DIGIPIN starts with the code's symbols (offices without a location are never listed). Ordered by pincode, then office name, then id. A valid cell with no office answers 200 with an empty list; a malformed code 422 on code.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/digipin/{code}/offices (the `DigipinOffices` operationId).
+func (c *ClientWithResponses) DigipinOfficesWithResponse(ctx context.Context, code string, params *DigipinOfficesParams, reqEditors ...RequestEditorFn) (*DigipinOfficesResponse, error) {
+	rsp, err := c.DigipinOffices(ctx, code, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDigipinOfficesResponse(rsp)
 }
 
 // DistanceWithResponse Distance and bearing between two places
@@ -16256,6 +16464,39 @@ func ParseDigipinNeighboursResponse(rsp *http.Response) (*DigipinNeighboursRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest EnvelopeNeighboursData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDigipinOfficesResponse parses an HTTP response from a DigipinOfficesWithResponse call
+func ParseDigipinOfficesResponse(rsp *http.Response) (*DigipinOfficesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DigipinOfficesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeCellOfficesData
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
