@@ -100,18 +100,16 @@ func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
 // dropDuplicates keeps the first of exactly equal rows and drops rows whose
 // PIN is not [1-9][0-9]{5}, counting both.
 func dropDuplicates(rows []RawOffice, r *CleaningReport) []RawOffice {
-	seen := make(map[RawOffice]bool, len(rows))
+	// An invalid PIN is never seen before: rows equal to it have its PIN.
+	seen := newRowSet(rows, rawOfficeKey, writeRawOffice)
 	out := make([]RawOffice, 0, len(rows))
-	for _, o := range rows {
-		key := o
-		key.Row = 0 // every published field, not the position
+	for i, o := range rows {
 		switch {
-		case seen[key]:
-			r.DuplicateRows++
 		case !ValidPincode(o.Pincode):
 			r.InvalidPincodes++
+		case seen.add(i):
+			r.DuplicateRows++
 		default:
-			seen[key] = true
 			out = append(out, o)
 		}
 	}
@@ -276,17 +274,23 @@ func mostCommon(m map[string]int) string {
 // PINs or codes reported and skipped.
 func buildVillages(rows []RawVillage, r *CleaningReport) ([]Village, []string) {
 	r.VillageRows = len(rows)
-	seen := map[RawVillage]bool{}
+	seen := newRowSet(rows, rawVillageKey, writeRawVillage)
 	states := map[string]bool{}
-	var out []Village
-	for _, v := range rows {
-		key := v
-		key.Row = 0
-		if seen[key] {
+	display := map[string]string{} // DisplayName of the few distinct state and district names
+	displayName := func(s string) string {
+		d, found := display[s]
+		if !found {
+			d = DisplayName(s)
+			display[s] = d
+		}
+		return d
+	}
+	out := make([]Village, 0, len(rows))
+	for i, v := range rows {
+		if seen.add(i) {
 			r.VillageDuplicates++
 			continue
 		}
-		seen[key] = true
 		stateID, err1 := strconv.Atoi(v.StateCode)
 		districtID, err2 := strconv.Atoi(v.DistrictCode)
 		if !ValidPincode(v.Pincode) || err1 != nil || err2 != nil || strings.TrimSpace(v.VillageName) == "" {
@@ -295,10 +299,13 @@ func buildVillages(rows []RawVillage, r *CleaningReport) ([]Village, []string) {
 		}
 		out = append(out, Village{
 			Code: v.VillageCode, Name: v.VillageName, Subdistrict: v.SubdistrictName,
-			District: DisplayName(v.DistrictName), DistrictID: districtID,
-			State: DisplayName(v.StateName), StateID: stateID, Pincode: Pincode(v.Pincode),
+			District: displayName(v.DistrictName), DistrictID: districtID,
+			State: displayName(v.StateName), StateID: stateID, Pincode: Pincode(v.Pincode),
 		})
-		states[DisplayName(v.StateName)] = true
+		states[displayName(v.StateName)] = true
+	}
+	if len(out) == 0 {
+		out = nil
 	}
 	r.Villages = len(out)
 	covered := make([]string, 0, len(states))

@@ -1,7 +1,10 @@
 package postal
 
 import (
+	"cmp"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/pinsight/pinsight/geo"
 )
@@ -22,21 +25,42 @@ const (
 // markApproximate downgrades shared placeholder points and per-PIN outliers
 // from exact or corrected to approximate.
 func markApproximate(offices []PostOffice, r *CleaningReport) {
-	shared := map[Location]int{}
-	byPin := map[Pincode][]int{}
-	for i, o := range offices {
-		if o.Location != nil {
-			shared[*o.Location]++
-			byPin[o.Pincode] = append(byPin[o.Pincode], i)
+	var located []int
+	for i := range offices {
+		if offices[i].Location != nil {
+			located = append(located, i)
 		}
 	}
-	for i, o := range offices {
-		if o.Location != nil && shared[*o.Location] >= SharedPointMin {
-			offices[i].Quality = QualityApproximate
-			r.ApproximateShared++
+	// Offices sharing a point are runs of the located offices by point.
+	slices.SortFunc(located, func(a, b int) int {
+		la, lb := offices[a].Location, offices[b].Location
+		return cmp.Or(cmp.Compare(la.Latitude, lb.Latitude), cmp.Compare(la.Longitude, lb.Longitude), a-b)
+	})
+	for from := 0; from < len(located); {
+		at := *offices[located[from]].Location
+		to := from + 1
+		for to < len(located) && *offices[located[to]].Location == at {
+			to++
 		}
+		if to-from >= SharedPointMin {
+			for _, i := range located[from:to] {
+				offices[i].Quality = QualityApproximate
+				r.ApproximateShared++
+			}
+		}
+		from = to
 	}
-	for _, idx := range byPin {
+	// The located offices of a PIN are runs of them by PIN.
+	slices.SortFunc(located, func(a, b int) int {
+		return cmp.Or(strings.Compare(string(offices[a].Pincode), string(offices[b].Pincode)), a-b)
+	})
+	for from := 0; from < len(located); {
+		to := from + 1
+		for to < len(located) && offices[located[to]].Pincode == offices[located[from]].Pincode {
+			to++
+		}
+		idx := located[from:to]
+		from = to
 		if len(idx) < OutlierMinLocated {
 			continue
 		}
