@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
+	"strings"
 
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -22,11 +23,12 @@ var (
 // from r; name identifies it in the summary and in errors.
 func ReadDirectory(r io.Reader, name string) ([]postal.RawOffice, Summary, error) {
 	out := make([]postal.RawOffice, 0, rowsHint(r))
+	in := interner{}
 	s, err := readCSV(r, name, directoryColumns, func(_ int, get func(string) string) error {
 		out = append(out, postal.RawOffice{
-			Row: len(out) + 1, Circle: get("circlename"), Region: get("regionname"), Division: get("divisionname"),
-			Name: get("officename"), Pincode: get("pincode"), OfficeType: get("officetype"), Delivery: get("delivery"),
-			District: get("district"), State: get("statename"), Latitude: get("latitude"), Longitude: get("longitude"),
+			Row: len(out) + 1, Circle: in.get(get("circlename")), Region: in.get(get("regionname")), Division: in.get(get("divisionname")),
+			Name: strings.Clone(get("officename")), Pincode: in.get(get("pincode")), OfficeType: in.get(get("officetype")), Delivery: in.get(get("delivery")),
+			District: in.get(get("district")), State: in.get(get("statename")), Latitude: get("latitude"), Longitude: get("longitude"),
 		})
 		return nil
 	})
@@ -66,12 +68,15 @@ func ReadDistricts(r io.Reader, name string) ([]postal.LGDDistrict, Summary, err
 // ReadVillages reads the LGD "Villages with PIN Codes" export from r.
 func ReadVillages(r io.Reader, name string) ([]postal.RawVillage, Summary, error) {
 	out := make([]postal.RawVillage, 0, rowsHint(r))
+	in := interner{}
 	s, err := readCSV(r, name, villageColumns, func(_ int, get func(string) string) error {
+		code, village := get("villageCode"), get("villageNameEnglish")
+		both := code + village // one copy of the row's own fields, not the whole row
 		out = append(out, postal.RawVillage{
-			Row: len(out) + 1, StateCode: get("stateCode"), StateName: get("stateNameEnglish"),
-			DistrictCode: get("districtCode"), DistrictName: get("districtNameEnglish"),
-			SubdistrictName: get("subdistrictNameEnglish"), VillageCode: get("villageCode"),
-			VillageName: get("villageNameEnglish"), Pincode: get("pincode"),
+			Row: len(out) + 1, StateCode: in.get(get("stateCode")), StateName: in.get(get("stateNameEnglish")),
+			DistrictCode: in.get(get("districtCode")), DistrictName: in.get(get("districtNameEnglish")),
+			SubdistrictName: in.get(get("subdistrictNameEnglish")), VillageCode: both[:len(code)],
+			VillageName: both[len(code):], Pincode: in.get(get("pincode")),
 		})
 		return nil
 	})
@@ -107,4 +112,19 @@ func rowsHint(r io.Reader) int {
 		}
 	}
 	return int(min(size/rowBytes, 1<<22))
+}
+
+// interner hands out one copy of each distinct string: the files repeat
+// their circles, regions, divisions, districts, states, office types and
+// PINs row after row, and the rows' strings would otherwise each keep
+// their whole row alive.
+type interner map[string]string
+
+func (in interner) get(s string) string {
+	if v, found := in[s]; found {
+		return v
+	}
+	s = strings.Clone(s)
+	in[s] = s
+	return s
 }

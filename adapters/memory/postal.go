@@ -94,7 +94,7 @@ func (s *PostalStore) Office(_ context.Context, id int64) (postal.PostOffice, er
 	if err != nil {
 		return postal.PostOffice{}, err
 	}
-	i, ok := ix.byID[id]
+	i, ok := ix.byID.find(id)
 	if !ok {
 		return postal.PostOffice{}, &postal.NotFoundError{What: "post office " + strconv.FormatInt(id, 10)}
 	}

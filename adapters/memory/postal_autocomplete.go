@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -75,9 +76,11 @@ func newAutocompleteIndex(ds *postal.Dataset, keys []string, byDistrict map[int]
 			}
 		}
 	}
+	var wg sync.WaitGroup
+	wg.Go(ax.buildVocabulary)
 	ax.buildNames()
-	ax.buildVocabulary()
 	ax.buildRanks()
+	wg.Wait()
 	return ax
 }
 
