@@ -166,4 +166,3 @@ func (ix *postalIndex) villages(idx []int32) []postal.Village {
 	}
 	return out
 }
-

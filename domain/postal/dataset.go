@@ -73,14 +73,18 @@ func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
 	r.OfficeRows = len(rows)
 	r.Locations = map[string]int{}
 	r.Qualities = map[LocationQuality]int{}
-	rows = dropDuplicates(rows, r)
-	inheritRegion(rows, r)
+	keep := dropDuplicates(rows, r)
+	inherited := inheritRegion(rows, keep, r)
 	g := newGazetteer(lgd)
 	rv := &resolver{g: g, cache: map[[2]string]region{}}
 	alt := map[int]map[string]int{} // district id -> published spellings
 	pins := map[Pincode]bool{}
-	ds.Offices = make([]PostOffice, 0, len(rows))
-	for _, raw := range rows {
+	ds.Offices = make([]PostOffice, 0, len(keep))
+	for _, k := range keep {
+		raw := rows[k]
+		if p, found := inherited[k]; found {
+			raw.State, raw.District = p.state, p.district
+		}
 		o := cleanOffice(raw, rv, r, alt)
 		pins[o.Pincode] = true
 		ds.Offices = append(ds.Offices, o)
@@ -97,51 +101,63 @@ func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
 	return ds
 }
 
-// dropDuplicates keeps the first of exactly equal rows and drops rows whose
-// PIN is not [1-9][0-9]{5}, counting both.
-func dropDuplicates(rows []RawOffice, r *CleaningReport) []RawOffice {
+// dropDuplicates returns the positions of the rows to keep: the first of
+// exactly equal rows, not rows whose PIN is not [1-9][0-9]{5}; it counts
+// both.
+func dropDuplicates(rows []RawOffice, r *CleaningReport) []int32 {
 	// An invalid PIN is never seen before: rows equal to it have its PIN.
 	seen := newRowSet(rows, rawOfficeKey, writeRawOffice)
-	out := make([]RawOffice, 0, len(rows))
-	for i, o := range rows {
+	keep := make([]int32, 0, len(rows))
+	for i := range rows {
 		switch {
-		case !ValidPincode(o.Pincode):
+		case !ValidPincode(rows[i].Pincode):
 			r.InvalidPincodes++
 		case seen.add(i):
 			r.DuplicateRows++
 		default:
-			out = append(out, o)
+			keep = append(keep, int32(i))
 		}
 	}
-	return out
+	return keep
 }
 
-// inheritRegion gives rows published with NA state and district those of
-// the other rows of their PIN, when those all agree.
-func inheritRegion(rows []RawOffice, r *CleaningReport) {
-	type pair struct{ state, district string }
-	known := map[string]map[pair]bool{}
-	for _, o := range rows {
+// stateDistrict is a published state and district pair.
+type stateDistrict struct{ state, district string }
+
+// inheritRegion gives the kept rows published with NA state and district
+// those of the other rows of their PIN, when those all agree: it returns
+// them by row position.
+func inheritRegion(rows []RawOffice, keep []int32, r *CleaningReport) map[int32]stateDistrict {
+	type pinRegion struct {
+		stateDistrict
+		many bool // the PIN's rows name more than one pair
+	}
+	known := map[string]pinRegion{}
+	for _, k := range keep {
+		o := &rows[k]
 		if !isNA(o.State) && !isNA(o.District) {
-			if known[o.Pincode] == nil {
-				known[o.Pincode] = map[pair]bool{}
+			p := stateDistrict{o.State, o.District}
+			if was, found := known[o.Pincode]; !found {
+				known[o.Pincode] = pinRegion{stateDistrict: p}
+			} else if !was.many && was.stateDistrict != p {
+				known[o.Pincode] = pinRegion{many: true}
 			}
-			known[o.Pincode][pair{o.State, o.District}] = true
 		}
 	}
-	for i, o := range rows {
+	inherited := map[int32]stateDistrict{}
+	for _, k := range keep {
+		o := &rows[k]
 		if !isNA(o.State) && !isNA(o.District) {
 			continue
 		}
-		if pairs := known[o.Pincode]; len(pairs) == 1 {
-			for p := range pairs {
-				rows[i].State, rows[i].District = p.state, p.district
-			}
+		if p, found := known[o.Pincode]; found && !p.many {
+			inherited[k] = p.stateDistrict
 			r.InheritedStateDistrict++
 		} else {
 			r.UnknownStateDistrict++
 		}
 	}
+	return inherited
 }
 
 func isNA(s string) bool { return s == "" || s == "NA" }
