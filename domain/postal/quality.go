@@ -25,41 +25,55 @@ const (
 // markApproximate downgrades shared placeholder points and per-PIN outliers
 // from exact or corrected to approximate.
 func markApproximate(offices []PostOffice, r *CleaningReport) {
-	var located []int
+	type point struct {
+		lat, lon float64
+		i        int32
+	}
+	var located []point
 	for i := range offices {
-		if offices[i].Location != nil {
-			located = append(located, i)
+		if l := offices[i].Location; l != nil {
+			located = append(located, point{l.Latitude, l.Longitude, int32(i)})
 		}
 	}
 	// Offices sharing a point are runs of the located offices by point.
-	slices.SortFunc(located, func(a, b int) int {
-		la, lb := offices[a].Location, offices[b].Location
-		return cmp.Or(cmp.Compare(la.Latitude, lb.Latitude), cmp.Compare(la.Longitude, lb.Longitude), a-b)
+	slices.SortFunc(located, func(a, b point) int {
+		return cmp.Or(cmp.Compare(a.lat, b.lat), cmp.Compare(a.lon, b.lon), cmp.Compare(a.i, b.i))
 	})
 	for from := 0; from < len(located); {
-		at := *offices[located[from]].Location
 		to := from + 1
-		for to < len(located) && *offices[located[to]].Location == at {
+		for to < len(located) && located[to].lat == located[from].lat && located[to].lon == located[from].lon {
 			to++
 		}
 		if to-from >= SharedPointMin {
-			for _, i := range located[from:to] {
-				offices[i].Quality = QualityApproximate
+			for _, p := range located[from:to] {
+				offices[p.i].Quality = QualityApproximate
 				r.ApproximateShared++
 			}
 		}
 		from = to
 	}
 	// The located offices of a PIN are runs of them by PIN.
-	slices.SortFunc(located, func(a, b int) int {
-		return cmp.Or(strings.Compare(string(offices[a].Pincode), string(offices[b].Pincode)), a-b)
+	type pinOffice struct {
+		pin Pincode
+		i   int
+	}
+	byPin := make([]pinOffice, len(located))
+	for k, p := range located {
+		byPin[k] = pinOffice{offices[p.i].Pincode, int(p.i)}
+	}
+	slices.SortFunc(byPin, func(a, b pinOffice) int {
+		return cmp.Or(strings.Compare(string(a.pin), string(b.pin)), a.i-b.i)
 	})
-	for from := 0; from < len(located); {
+	idx := make([]int, 0, 64)
+	for from := 0; from < len(byPin); {
 		to := from + 1
-		for to < len(located) && offices[located[to]].Pincode == offices[located[from]].Pincode {
+		for to < len(byPin) && byPin[to].pin == byPin[from].pin {
 			to++
 		}
-		idx := located[from:to]
+		idx = idx[:0]
+		for _, p := range byPin[from:to] {
+			idx = append(idx, p.i)
+		}
 		from = to
 		if len(idx) < OutlierMinLocated {
 			continue
