@@ -73,6 +73,13 @@ func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
 	r.OfficeRows = len(rows)
 	r.Locations = map[string]int{}
 	r.Qualities = map[LocationQuality]int{}
+	// The villages are cleaned beside the offices (they touch only the
+	// report's village counts).
+	villagesDone := make(chan struct{})
+	go func() {
+		defer close(villagesDone)
+		ds.Villages, ds.VillageStates = buildVillages(villages, r)
+	}()
 	keep := dropDuplicates(rows, r)
 	inherited := inheritRegion(rows, keep, r)
 	g := newGazetteer(lgd)
@@ -97,7 +104,7 @@ func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
 	}
 	ds.States = buildStates(lgd, ds.Offices)
 	ds.Districts = buildDistricts(g, ds.Offices, alt)
-	ds.Villages, ds.VillageStates = buildVillages(villages, r)
+	<-villagesDone
 	return ds
 }
 
