@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/pinsight/pinsight/geo"
 )
@@ -52,27 +51,27 @@ func markApproximate(offices []PostOffice, r *CleaningReport) {
 		}
 		from = to
 	}
-	// The located offices of a PIN are runs of them by PIN.
-	type pinOffice struct {
-		pin Pincode
-		i   int
-	}
-	byPin := make([]pinOffice, len(located))
+	// The located offices of a PIN are runs of them by PIN: sorted as one
+	// number each, the PIN's digits above the office's position (the PINs
+	// are valid here, six digits).
+	byPin := make([]uint64, len(located))
 	for k, p := range located {
-		byPin[k] = pinOffice{offices[p.i].Pincode, int(p.i)}
+		pin := uint64(0)
+		for _, d := range []byte(offices[p.i].Pincode) {
+			pin = pin*10 + uint64(d-'0')
+		}
+		byPin[k] = pin<<32 | uint64(p.i)
 	}
-	slices.SortFunc(byPin, func(a, b pinOffice) int {
-		return cmp.Or(strings.Compare(string(a.pin), string(b.pin)), a.i-b.i)
-	})
+	slices.Sort(byPin)
 	idx := make([]int, 0, 64)
 	for from := 0; from < len(byPin); {
 		to := from + 1
-		for to < len(byPin) && byPin[to].pin == byPin[from].pin {
+		for to < len(byPin) && byPin[to]>>32 == byPin[from]>>32 {
 			to++
 		}
 		idx = idx[:0]
 		for _, p := range byPin[from:to] {
-			idx = append(idx, p.i)
+			idx = append(idx, int(uint32(p)))
 		}
 		from = to
 		if len(idx) < OutlierMinLocated {
