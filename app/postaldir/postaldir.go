@@ -16,9 +16,10 @@
 //	d, err := dir.Distance(ctx, "110001", "39J-49L-L8T4")
 //
 // It is the one package outside cmd that wires adapters (memory and
-// indiapost); it links no HTTP framework, SQL driver or fx. Loading the
-// snapshot takes a second or two and a few hundred MB while it runs; the
-// indexed directory keeps less.
+// indiapost); it links no HTTP framework, SQL driver or fx. Opening the
+// snapshot takes well under a second of a quiet machine and a peak of
+// about 110 MB of heap; the indexed directory keeps about 75 MB
+// (BenchmarkOpen).
 package postaldir
 
 import (
