@@ -52,12 +52,16 @@ func writeStrings(h *maphash.Hash, fields ...string) {
 
 func rawOfficeKey(o RawOffice) RawOffice { o.Row = 0; return o }
 
+// writeRawOffice hashes the fields that tell most rows apart (rows equal
+// in these and not in the others are told apart by rowSet's comparison).
 func writeRawOffice(h *maphash.Hash, o RawOffice) {
-	writeStrings(h, o.Circle, o.Region, o.Division, o.Name, o.Pincode, o.OfficeType, o.Delivery, o.District, o.State, o.Latitude, o.Longitude)
+	writeStrings(h, o.Name, o.Pincode, o.Latitude, o.Longitude)
 }
 
 func rawVillageKey(v RawVillage) RawVillage { v.Row = 0; return v }
 
+// writeRawVillage hashes the fields that tell most rows apart, as
+// writeRawOffice does.
 func writeRawVillage(h *maphash.Hash, v RawVillage) {
-	writeStrings(h, v.StateCode, v.StateName, v.DistrictCode, v.DistrictName, v.SubdistrictName, v.VillageCode, v.VillageName, v.Pincode)
+	writeStrings(h, v.VillageCode, v.VillageName, v.Pincode)
 }
