@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
+	"strings"
 
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -21,13 +22,16 @@ var (
 // ReadDirectory reads the All India Pincode Directory (data.gov.in columns)
 // from r; name identifies it in the summary and in errors.
 func ReadDirectory(r io.Reader, name string) ([]postal.RawOffice, Summary, error) {
-	out := make([]postal.RawOffice, 0, rowsHint(r))
+	out := make([]postal.RawOffice, 0, rowsHint(r, directoryRowBytes))
+	var circles, regions, divisions, pins, types, deliveries, districts, states interner
 	s, err := readCSV(r, name, directoryColumns, func(_ int, get func(string) string) error {
 		out = append(out, postal.RawOffice{
-			Row: len(out) + 1, Circle: get("circlename"), Region: get("regionname"), Division: get("divisionname"),
-			Name: get("officename"), Pincode: get("pincode"), OfficeType: get("officetype"), Delivery: get("delivery"),
-			District: get("district"), State: get("statename"), Latitude: get("latitude"), Longitude: get("longitude"),
+			Row: len(out) + 1, Circle: circles.get(get("circlename")), Region: regions.get(get("regionname")), Division: divisions.get(get("divisionname")),
+			Name: strings.Clone(get("officename")), Pincode: pins.get(get("pincode")), OfficeType: types.get(get("officetype")), Delivery: deliveries.get(get("delivery")),
+			District: districts.get(get("district")), State: states.get(get("statename")),
 		})
+		o := &out[len(out)-1]
+		o.Latitude, o.Longitude = pair(get("latitude"), get("longitude"))
 		return nil
 	})
 	return out, s, err
@@ -65,28 +69,33 @@ func ReadDistricts(r io.Reader, name string) ([]postal.LGDDistrict, Summary, err
 
 // ReadVillages reads the LGD "Villages with PIN Codes" export from r.
 func ReadVillages(r io.Reader, name string) ([]postal.RawVillage, Summary, error) {
-	out := make([]postal.RawVillage, 0, rowsHint(r))
+	out := make([]postal.RawVillage, 0, rowsHint(r, villageRowBytes))
+	var stateCodes, stateNames, districtCodes, districtNames, subdistricts, pins interner
 	s, err := readCSV(r, name, villageColumns, func(_ int, get func(string) string) error {
+		code, village := pair(get("villageCode"), get("villageNameEnglish"))
 		out = append(out, postal.RawVillage{
-			Row: len(out) + 1, StateCode: get("stateCode"), StateName: get("stateNameEnglish"),
-			DistrictCode: get("districtCode"), DistrictName: get("districtNameEnglish"),
-			SubdistrictName: get("subdistrictNameEnglish"), VillageCode: get("villageCode"),
-			VillageName: get("villageNameEnglish"), Pincode: get("pincode"),
+			Row: len(out) + 1, StateCode: stateCodes.get(get("stateCode")), StateName: stateNames.get(get("stateNameEnglish")),
+			DistrictCode: districtCodes.get(get("districtCode")), DistrictName: districtNames.get(get("districtNameEnglish")),
+			SubdistrictName: subdistricts.get(get("subdistrictNameEnglish")), VillageCode: code,
+			VillageName: village, Pincode: pins.get(get("pincode")),
 		})
 		return nil
 	})
 	return out, s, err
 }
 
-// rowBytes is a little under the average directory row, so that capacity
-// estimated from the file size is rarely short.
-const rowBytes = 100
+// Average row sizes of the directory and village files, rounded down a
+// little, so that capacity estimated from a file's size is rarely short.
+const (
+	directoryRowBytes = 120
+	villageRowBytes   = 64
+)
 
-// rowsHint estimates the rows of r from its uncompressed size, to size the
-// slice once: the gzip trailer records it. It needs a file that can tell its
-// size and be read at an offset (an *os.File, an embedded file); other
-// readers get no hint.
-func rowsHint(r io.Reader) int {
+// rowsHint estimates the rows of r from its uncompressed size and the
+// average size of its rows, to size the slice once: the gzip trailer
+// records it. It needs a file that can tell its size and be read at an
+// offset (an *os.File, an embedded file); other readers get no hint.
+func rowsHint(r io.Reader, rowBytes int64) int {
 	f, ok := r.(interface {
 		io.ReaderAt
 		Stat() (fs.FileInfo, error)
@@ -107,4 +116,36 @@ func rowsHint(r io.Reader) int {
 		}
 	}
 	return int(min(size/rowBytes, 1<<22))
+}
+
+// pair copies a and b into one string (one allocation instead of two, and
+// none of the row they were read from kept alive).
+func pair(a, b string) (string, string) {
+	both := a + b
+	return both[:len(a)], both[len(a):]
+}
+
+// interner hands out one copy of each distinct string of a column: the
+// files repeat their circles, regions, divisions, districts, states,
+// office types and PINs row after row (often on consecutive rows), and the
+// rows' strings would otherwise each keep their whole row alive.
+type interner struct {
+	last string
+	seen map[string]string
+}
+
+func (in *interner) get(s string) string {
+	if s == in.last {
+		return in.last
+	}
+	v, found := in.seen[s]
+	if !found {
+		if in.seen == nil {
+			in.seen = map[string]string{}
+		}
+		v = strings.Clone(s)
+		in.seen[v] = v
+	}
+	in.last = v
+	return v
 }

@@ -101,15 +101,17 @@ func readCSV(r io.Reader, name string, required []string, fn func(line int, get 
 	sum := sha256.New()
 	br := bufio.NewReaderSize(io.TeeReader(r, sum), 64<<10)
 	var content io.Reader = br
+	unzipped := func() {}
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return Summary{File: name}, fmt.Errorf("indiapost: %s: %w", name, err)
 		}
 		defer zr.Close()
-		content = zr
+		content, unzipped = unzipAhead(zr)
 	}
 	s, err := records(content, name, required, fn)
+	unzipped()
 	if err != nil {
 		return s, err
 	}
@@ -119,4 +121,22 @@ func readCSV(r io.Reader, name string, required []string, fn func(line int, get 
 	}
 	s.SHA256 = hex.EncodeToString(sum.Sum(nil))
 	return s, nil
+}
+
+// unzipAhead decompresses zr in a goroutine of its own, a block ahead of
+// the CSV parser reading the returned reader; done stops it (when the
+// parser stopped early) and waits for it to finish with zr.
+func unzipAhead(zr io.Reader) (r io.Reader, done func()) {
+	pr, pw := io.Pipe()
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		buf := make([]byte, 256<<10)
+		_, err := io.CopyBuffer(pw, struct{ io.Reader }{zr}, buf)
+		pw.CloseWithError(err)
+	}()
+	return bufio.NewReaderSize(pr, 256<<10), func() {
+		pr.Close()
+		<-finished
+	}
 }

@@ -41,6 +41,24 @@ func (s *PostalStore) Replace(ds *postal.Dataset) {
 	s.cur.Store(ix)
 }
 
+// ReplaceAfter indexes ds (not nil) while record runs (record may set
+// ds.Terminated, which indexing does not read), then makes ds the served
+// dataset if record succeeded; if it failed, the served dataset stays and
+// its error is returned.
+func (s *PostalStore) ReplaceAfter(ds *postal.Dataset, record func() error) error {
+	built := make(chan *postalIndex, 1)
+	go func() { built <- buildIndex(ds) }()
+	err := record()
+	ix := <-built
+	if err != nil {
+		return err
+	}
+	terminated := ds.Terminated
+	s.terminated.Store(&terminated)
+	s.cur.Store(ix)
+	return nil
+}
+
 // SetTerminated replaces the served dataset's terminated PINs (what
 // TerminatedPincode answers from): a host that swaps a new dataset in
 // first and records its release after gives the set then.
@@ -94,7 +112,7 @@ func (s *PostalStore) Office(_ context.Context, id int64) (postal.PostOffice, er
 	if err != nil {
 		return postal.PostOffice{}, err
 	}
-	i, ok := ix.byID[id]
+	i, ok := ix.byID.find(id)
 	if !ok {
 		return postal.PostOffice{}, &postal.NotFoundError{What: "post office " + strconv.FormatInt(id, 10)}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -75,9 +76,11 @@ func newAutocompleteIndex(ds *postal.Dataset, keys []string, byDistrict map[int]
 			}
 		}
 	}
+	var wg sync.WaitGroup
+	wg.Go(ax.buildVocabulary)
 	ax.buildNames()
-	ax.buildVocabulary()
 	ax.buildRanks()
+	wg.Wait()
 	return ax
 }
 
@@ -131,7 +134,7 @@ func (ax *autocompleteIndex) keyOf(ref int32) string {
 func (ax *autocompleteIndex) buildVocabulary() {
 	ids := make(map[string]int32, len(ax.keys))
 	var counts []int32
-	total := 0
+	seq := make([]int32, 0, 3*len(ax.keys)) // the id of every word, in the order of the walk
 	for ref := int32(-int32(len(ax.districts))); ref < int32(len(ax.keys)); ref++ {
 		forWords(ax.keyOf(ref), func(w string, _ int) {
 			id, ok := ids[w]
@@ -142,9 +145,10 @@ func (ax *autocompleteIndex) buildVocabulary() {
 				counts = append(counts, 0)
 			}
 			counts[id]++
-			total++
+			seq = append(seq, id)
 		})
 	}
+	total := len(seq)
 	order := make([]int32, len(ax.vocab)) // sorted position -> id
 	for i := range order {
 		order[i] = int32(i)
@@ -163,9 +167,11 @@ func (ax *autocompleteIndex) buildVocabulary() {
 	ax.postStart[len(order)] = at
 	ax.vocab = sorted
 	ax.postings = make([]acPosting, total)
+	k := 0
 	for ref := int32(-int32(len(ax.districts))); ref < int32(len(ax.keys)); ref++ {
-		forWords(ax.keyOf(ref), func(w string, pos int) {
-			id := ids[w]
+		forWords(ax.keyOf(ref), func(_ string, pos int) {
+			id := seq[k]
+			k++
 			ax.postings[next[id]] = acPosting{ref: ref, pos: int32(pos)}
 			next[id]++
 		})

@@ -183,6 +183,14 @@ func (ax *autocompleteIndex) vocabRange(w string, prefix bool) (int, int) {
 	return lo, hi
 }
 
+// prefixPostings are the postings of the vocabulary words starting with
+// prefix: the names (offices, and districts as -1-i) one of whose words
+// does, a name once per such word.
+func (ax *autocompleteIndex) prefixPostings(prefix string) []acPosting {
+	lo, hi := ax.vocabRange(prefix, true)
+	return ax.postings[ax.postStart[lo]:ax.postStart[hi]]
+}
+
 // postings offers the names holding a vocabulary word of [lo, hi) (at edits
 // from the query's first word) followed by the query's other words, each
 // within its edit budget (none for the word level); with laterOnly, only

@@ -1,8 +1,11 @@
 package memory
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -12,7 +15,7 @@ type postalIndex struct {
 	ds              *postal.Dataset
 	info            postal.Info
 	byPin           map[postal.Pincode][]int32 // offices by name
-	byID            map[int64]int32            // office index by id
+	byID            officeIDs                  // office index by id
 	byDistrict      map[int][]int32            // offices by pincode, name
 	statesByName    []postal.StateSummary
 	districtsByName []postal.DistrictSummary
@@ -20,37 +23,39 @@ type postalIndex struct {
 	officeKeys      []string                   // postal.OfficeKey per office
 	districtKeys    map[int][]string           // postal.NameKey of the name and alt name per district id
 	villageKeys     []string                   // postal.NameKey per village
-	officeWords     []wordRef                  // words of office keys, sorted
-	districtWords   []wordRef                  // words of district names (ref = district id)
 	pins            []postal.Pincode           // distinct, sorted
 	near            nearIndex                  // located offices, spatially (postal_nearby.go)
-	complete        *autocompleteIndex         // names, words and pincodes as typed (postal_autocomplete.go)
+	// complete serves autocomplete (postal_autocomplete.go); its vocabulary
+	// of office and district words also gives search its candidates.
+	complete *autocompleteIndex
 }
 
-// wordRef is one word of a name and what it belongs to.
-type wordRef struct {
-	word string
-	ref  int32
-}
-
+// buildIndex indexes ds. The independent parts (the spatial index, the
+// fingerprint, the regions and villages, the autocomplete index once the
+// offices are grouped) are built side by side.
 func buildIndex(ds *postal.Dataset) *postalIndex {
 	ix := &postalIndex{
 		ds: ds, byPin: map[postal.Pincode][]int32{}, byDistrict: map[int][]int32{},
 		villagesByPin: map[postal.Pincode][]int32{}, districtKeys: map[int][]string{},
-		officeKeys: make([]string, len(ds.Offices)), byID: make(map[int64]int32, len(ds.Offices)),
+		officeKeys: make([]string, len(ds.Offices)), byID: newOfficeIDs(ds.Offices),
 	}
+	var wg sync.WaitGroup
+	wg.Go(func() { ix.near = newNearIndex(ds.Offices) })
+	var version string
+	wg.Go(func() { version = ds.Fingerprint() })
+	wg.Go(func() {
+		ix.buildRegions()
+		ix.buildVillages()
+	})
 	for i := range ds.Offices {
 		o := &ds.Offices[i]
 		ix.officeKeys[i] = postal.OfficeKey(o.Name)
-		ix.byID[o.ID] = int32(i)
 		ix.byPin[o.Pincode] = append(ix.byPin[o.Pincode], int32(i))
 		if o.DistrictID != 0 {
 			ix.byDistrict[o.DistrictID] = append(ix.byDistrict[o.DistrictID], int32(i))
 		}
-		for _, w := range strings.Fields(ix.officeKeys[i]) {
-			ix.officeWords = append(ix.officeWords, wordRef{w, int32(i)})
-		}
 	}
+	ix.pins = make([]postal.Pincode, 0, len(ix.byPin))
 	for pin, idx := range ix.byPin {
 		ix.sortOffices(idx, false)
 		ix.pins = append(ix.pins, pin)
@@ -58,17 +63,14 @@ func buildIndex(ds *postal.Dataset) *postalIndex {
 	for _, idx := range ix.byDistrict {
 		ix.sortOffices(idx, true)
 	}
-	sort.Slice(ix.pins, func(i, j int) bool { return ix.pins[i] < ix.pins[j] })
-	sortWords(ix.officeWords)
-	ix.buildRegions()
-	ix.buildVillages()
-	ix.near = newNearIndex(ds.Offices)
+	slices.Sort(ix.pins)
 	ix.complete = newAutocompleteIndex(ds, ix.officeKeys, ix.byDistrict, ix.pins, ix.byPin)
+	wg.Wait()
 	ix.info = postal.Info{
 		Loaded: true, HasLGD: ds.HasLGD, Offices: len(ds.Offices), Pincodes: len(ix.byPin),
 		States: len(ds.States), Districts: len(ds.Districts), Villages: len(ds.Villages),
 		VillageStates: ds.VillageStates, Report: ds.Report,
-		Version: ds.Fingerprint(), Source: ds.Source,
+		Version: version, Source: ds.Source,
 	}
 	return ix
 }
@@ -76,20 +78,13 @@ func buildIndex(ds *postal.Dataset) *postalIndex {
 // sortOffices orders office indexes by (pincode when byPincode,) name, id.
 func (ix *postalIndex) sortOffices(idx []int32, byPincode bool) {
 	offices := ix.ds.Offices
-	sort.Slice(idx, func(a, b int) bool {
-		oa, ob := &offices[idx[a]], &offices[idx[b]]
+	slices.SortFunc(idx, func(a, b int32) int {
+		oa, ob := &offices[a], &offices[b]
 		if byPincode && oa.Pincode != ob.Pincode {
-			return oa.Pincode < ob.Pincode
+			return strings.Compare(string(oa.Pincode), string(ob.Pincode))
 		}
-		if ka, kb := ix.officeKeys[idx[a]], ix.officeKeys[idx[b]]; ka != kb {
-			return ka < kb
-		}
-		return oa.ID < ob.ID
+		return cmp.Or(strings.Compare(ix.officeKeys[a], ix.officeKeys[b]), cmp.Compare(oa.ID, ob.ID))
 	})
-}
-
-func sortWords(w []wordRef) {
-	sort.Slice(w, func(i, j int) bool { return w[i].word < w[j].word || w[i].word == w[j].word && w[i].ref < w[j].ref })
 }
 
 // buildRegions computes the state and district summaries with their counts.
@@ -125,13 +120,7 @@ func (ix *postalIndex) buildRegions() {
 		ix.districtsByName = append(ix.districtsByName, postal.DistrictSummary{
 			District: d, StateName: stateNames[d.StateID], PincodesCount: len(districtPins[d.ID]), PostOfficesCount: districtOffices[d.ID],
 		})
-		for _, k := range ix.districtKeys[d.ID] {
-			for _, w := range strings.Fields(k) {
-				ix.districtWords = append(ix.districtWords, wordRef{w, int32(d.ID)})
-			}
-		}
 	}
-	sortWords(ix.districtWords)
 	for _, s := range ix.ds.States {
 		ix.statesByName = append(ix.statesByName, postal.StateSummary{
 			State: s, DistrictsCount: stateDistricts[s.ID], PincodesCount: len(statePins[s.ID]), PostOfficesCount: stateOffices[s.ID],
@@ -176,14 +165,4 @@ func (ix *postalIndex) villages(idx []int32) []postal.Village {
 		out[i] = ix.ds.Villages[j]
 	}
 	return out
-}
-
-// wordRange returns the refs whose word starts with prefix.
-func wordRange(words []wordRef, prefix string) []wordRef {
-	from := sort.Search(len(words), func(i int) bool { return words[i].word >= prefix })
-	to := from
-	for to < len(words) && strings.HasPrefix(words[to].word, prefix) {
-		to++
-	}
-	return words[from:to]
 }

@@ -9,9 +9,10 @@ import (
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
-// SearchOffices implements ports.PostalStore. Candidates come from the word
-// indexes (every match has a word starting with the query's first word) and
-// the sorted pincodes; postal.OfficeRank decides and orders.
+// SearchOffices implements ports.PostalStore. Candidates come from the
+// autocomplete index's vocabulary of office and district words (every
+// match has a word starting with the query's first word) and the sorted
+// pincodes; postal.OfficeRank decides and orders.
 func (s *PostalStore) SearchOffices(_ context.Context, q postal.SearchQuery, page paging.Page) ([]postal.PostOffice, int, error) {
 	ix, err := s.index()
 	if err != nil {
@@ -34,11 +35,12 @@ func (s *PostalStore) SearchOffices(_ context.Context, q postal.SearchQuery, pag
 		}
 	}
 	first, _, _ := strings.Cut(q.Key, " ")
-	for _, w := range wordRange(ix.officeWords, first) {
-		consider(w.ref)
-	}
-	for _, w := range wordRange(ix.districtWords, first) {
-		for _, i := range ix.byDistrict[int(w.ref)] {
+	for _, p := range ix.complete.prefixPostings(first) {
+		if p.ref >= 0 {
+			consider(p.ref)
+			continue
+		}
+		for _, i := range ix.complete.districts[-1-p.ref].offices {
 			consider(i)
 		}
 	}

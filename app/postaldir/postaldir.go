@@ -18,9 +18,10 @@
 //	cell, offices, err := dir.CellOffices(ctx, "39J-49", paging.Page{})
 //
 // It is the one package outside cmd that wires adapters (memory and
-// indiapost); it links no HTTP framework, SQL driver or fx. Loading the
-// snapshot takes a second or two and a few hundred MB while it runs; the
-// indexed directory keeps less.
+// indiapost); it links no HTTP framework, SQL driver or fx. Opening the
+// snapshot takes well under a second of a quiet machine and a peak of
+// about 110 MB of heap; the indexed directory keeps about 75 MB
+// (BenchmarkOpen).
 package postaldir
 
 import (
@@ -28,6 +29,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 
 	"github.com/pinsight/pinsight/adapters/indiapost"
 	"github.com/pinsight/pinsight/adapters/indiapost/snapshot"
@@ -84,6 +86,10 @@ func load(ctx context.Context, files indiapost.Files) (*Postal, error) {
 			done <- loaded{err: err}
 			return
 		}
+		// The published rows are garbage now: collecting them before
+		// indexing lets the indexes grow in their room instead of the
+		// heap growing to twice the rows and the dataset together.
+		runtime.GC()
 		done <- loaded{store: memory.NewPostalStore(res.Dataset)}
 	}()
 	select {

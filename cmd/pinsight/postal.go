@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"syscall"
 	"time"
@@ -74,14 +75,15 @@ func readPostal(data dataConfig) (*indiapost.Result, error) {
 }
 
 // servePostal records the files read in the release history (when there
-// is one: a new release with its changes against the one it replaces),
-// takes the terminated PINs from it, then indexes the dataset and swaps it
-// in; start is when reading began.
+// is one: a new release with its changes against the one it replaces) and
+// takes the terminated PINs from it while it indexes the dataset, then
+// swaps it in (not when recording failed); start is when reading began.
 func servePostal(ctx context.Context, store *memory.PostalStore, history *releases.History, res *indiapost.Result, start time.Time, log *slog.Logger) error {
-	if err := recordRelease(ctx, history, res.Dataset, log); err != nil {
+	runtime.GC() // the published rows are garbage: collect them before the indexes grow (a lower peak)
+	err := store.ReplaceAfter(res.Dataset, func() error { return recordRelease(ctx, history, res.Dataset, log) })
+	if err != nil {
 		return err
 	}
-	store.Replace(res.Dataset)
 	debug.FreeOSMemory() // hand the raw rows and parse buffers back to the OS now, not at the next GC cycles
 	r := res.Dataset.Report
 	log.Info("postal data loaded", "source", res.Dataset.Source.String(), "read_and_clean", res.Duration.String(),

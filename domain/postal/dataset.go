@@ -73,14 +73,25 @@ func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
 	r.OfficeRows = len(rows)
 	r.Locations = map[string]int{}
 	r.Qualities = map[LocationQuality]int{}
-	rows = dropDuplicates(rows, r)
-	inheritRegion(rows, r)
+	// The villages are cleaned beside the offices (they touch only the
+	// report's village counts).
+	villagesDone := make(chan struct{})
+	go func() {
+		defer close(villagesDone)
+		ds.Villages, ds.VillageStates = buildVillages(villages, r)
+	}()
+	keep := dropDuplicates(rows, r)
+	inherited := inheritRegion(rows, keep, r)
 	g := newGazetteer(lgd)
 	rv := &resolver{g: g, cache: map[[2]string]region{}}
 	alt := map[int]map[string]int{} // district id -> published spellings
 	pins := map[Pincode]bool{}
-	ds.Offices = make([]PostOffice, 0, len(rows))
-	for _, raw := range rows {
+	ds.Offices = make([]PostOffice, 0, len(keep))
+	for _, k := range keep {
+		raw := rows[k]
+		if p, found := inherited[k]; found {
+			raw.State, raw.District = p.state, p.district
+		}
 		o := cleanOffice(raw, rv, r, alt)
 		pins[o.Pincode] = true
 		ds.Offices = append(ds.Offices, o)
@@ -93,57 +104,67 @@ func Build(rows []RawOffice, villages []RawVillage, lgd *LGD) *Dataset {
 	}
 	ds.States = buildStates(lgd, ds.Offices)
 	ds.Districts = buildDistricts(g, ds.Offices, alt)
-	ds.Villages, ds.VillageStates = buildVillages(villages, r)
+	<-villagesDone
 	return ds
 }
 
-// dropDuplicates keeps the first of exactly equal rows and drops rows whose
-// PIN is not [1-9][0-9]{5}, counting both.
-func dropDuplicates(rows []RawOffice, r *CleaningReport) []RawOffice {
-	seen := make(map[RawOffice]bool, len(rows))
-	out := make([]RawOffice, 0, len(rows))
-	for _, o := range rows {
-		key := o
-		key.Row = 0 // every published field, not the position
+// dropDuplicates returns the positions of the rows to keep: the first of
+// exactly equal rows, not rows whose PIN is not [1-9][0-9]{5}; it counts
+// both.
+func dropDuplicates(rows []RawOffice, r *CleaningReport) []int32 {
+	// An invalid PIN is never seen before: rows equal to it have its PIN.
+	seen := newRowSet(rows, rawOfficeKey, writeRawOffice)
+	keep := make([]int32, 0, len(rows))
+	for i := range rows {
 		switch {
-		case seen[key]:
-			r.DuplicateRows++
-		case !ValidPincode(o.Pincode):
+		case !ValidPincode(rows[i].Pincode):
 			r.InvalidPincodes++
+		case seen.add(i):
+			r.DuplicateRows++
 		default:
-			seen[key] = true
-			out = append(out, o)
+			keep = append(keep, int32(i))
 		}
 	}
-	return out
+	return keep
 }
 
-// inheritRegion gives rows published with NA state and district those of
-// the other rows of their PIN, when those all agree.
-func inheritRegion(rows []RawOffice, r *CleaningReport) {
-	type pair struct{ state, district string }
-	known := map[string]map[pair]bool{}
-	for _, o := range rows {
+// stateDistrict is a published state and district pair.
+type stateDistrict struct{ state, district string }
+
+// inheritRegion gives the kept rows published with NA state and district
+// those of the other rows of their PIN, when those all agree: it returns
+// them by row position.
+func inheritRegion(rows []RawOffice, keep []int32, r *CleaningReport) map[int32]stateDistrict {
+	type pinRegion struct {
+		stateDistrict
+		many bool // the PIN's rows name more than one pair
+	}
+	known := map[string]pinRegion{}
+	for _, k := range keep {
+		o := &rows[k]
 		if !isNA(o.State) && !isNA(o.District) {
-			if known[o.Pincode] == nil {
-				known[o.Pincode] = map[pair]bool{}
+			p := stateDistrict{o.State, o.District}
+			if was, found := known[o.Pincode]; !found {
+				known[o.Pincode] = pinRegion{stateDistrict: p}
+			} else if !was.many && was.stateDistrict != p {
+				known[o.Pincode] = pinRegion{many: true}
 			}
-			known[o.Pincode][pair{o.State, o.District}] = true
 		}
 	}
-	for i, o := range rows {
+	inherited := map[int32]stateDistrict{}
+	for _, k := range keep {
+		o := &rows[k]
 		if !isNA(o.State) && !isNA(o.District) {
 			continue
 		}
-		if pairs := known[o.Pincode]; len(pairs) == 1 {
-			for p := range pairs {
-				rows[i].State, rows[i].District = p.state, p.district
-			}
+		if p, found := known[o.Pincode]; found && !p.many {
+			inherited[k] = p.stateDistrict
 			r.InheritedStateDistrict++
 		} else {
 			r.UnknownStateDistrict++
 		}
 	}
+	return inherited
 }
 
 func isNA(s string) bool { return s == "" || s == "NA" }
@@ -276,17 +297,23 @@ func mostCommon(m map[string]int) string {
 // PINs or codes reported and skipped.
 func buildVillages(rows []RawVillage, r *CleaningReport) ([]Village, []string) {
 	r.VillageRows = len(rows)
-	seen := map[RawVillage]bool{}
+	seen := newRowSet(rows, rawVillageKey, writeRawVillage)
 	states := map[string]bool{}
-	var out []Village
-	for _, v := range rows {
-		key := v
-		key.Row = 0
-		if seen[key] {
+	display := map[string]string{} // DisplayName of the few distinct state and district names
+	displayName := func(s string) string {
+		d, found := display[s]
+		if !found {
+			d = DisplayName(s)
+			display[s] = d
+		}
+		return d
+	}
+	out := make([]Village, 0, len(rows))
+	for i, v := range rows {
+		if seen.add(i) {
 			r.VillageDuplicates++
 			continue
 		}
-		seen[key] = true
 		stateID, err1 := strconv.Atoi(v.StateCode)
 		districtID, err2 := strconv.Atoi(v.DistrictCode)
 		if !ValidPincode(v.Pincode) || err1 != nil || err2 != nil || strings.TrimSpace(v.VillageName) == "" {
@@ -295,10 +322,13 @@ func buildVillages(rows []RawVillage, r *CleaningReport) ([]Village, []string) {
 		}
 		out = append(out, Village{
 			Code: v.VillageCode, Name: v.VillageName, Subdistrict: v.SubdistrictName,
-			District: DisplayName(v.DistrictName), DistrictID: districtID,
-			State: DisplayName(v.StateName), StateID: stateID, Pincode: Pincode(v.Pincode),
+			District: displayName(v.DistrictName), DistrictID: districtID,
+			State: displayName(v.StateName), StateID: stateID, Pincode: Pincode(v.Pincode),
 		})
-		states[DisplayName(v.StateName)] = true
+		states[displayName(v.StateName)] = true
+	}
+	if len(out) == 0 {
+		out = nil
 	}
 	r.Villages = len(out)
 	covered := make([]string, 0, len(states))

@@ -1,6 +1,8 @@
 package postal
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/pinsight/pinsight/geo"
@@ -22,21 +24,56 @@ const (
 // markApproximate downgrades shared placeholder points and per-PIN outliers
 // from exact or corrected to approximate.
 func markApproximate(offices []PostOffice, r *CleaningReport) {
-	shared := map[Location]int{}
-	byPin := map[Pincode][]int{}
-	for i, o := range offices {
-		if o.Location != nil {
-			shared[*o.Location]++
-			byPin[o.Pincode] = append(byPin[o.Pincode], i)
+	type point struct {
+		lat, lon float64
+		i        int32
+	}
+	var located []point
+	for i := range offices {
+		if l := offices[i].Location; l != nil {
+			located = append(located, point{l.Latitude, l.Longitude, int32(i)})
 		}
 	}
-	for i, o := range offices {
-		if o.Location != nil && shared[*o.Location] >= SharedPointMin {
-			offices[i].Quality = QualityApproximate
-			r.ApproximateShared++
+	// Offices sharing a point are runs of the located offices by point.
+	slices.SortFunc(located, func(a, b point) int {
+		return cmp.Or(cmp.Compare(a.lat, b.lat), cmp.Compare(a.lon, b.lon), cmp.Compare(a.i, b.i))
+	})
+	for from := 0; from < len(located); {
+		to := from + 1
+		for to < len(located) && located[to].lat == located[from].lat && located[to].lon == located[from].lon {
+			to++
 		}
+		if to-from >= SharedPointMin {
+			for _, p := range located[from:to] {
+				offices[p.i].Quality = QualityApproximate
+				r.ApproximateShared++
+			}
+		}
+		from = to
 	}
-	for _, idx := range byPin {
+	// The located offices of a PIN are runs of them by PIN: sorted as one
+	// number each, the PIN's digits above the office's position (the PINs
+	// are valid here, six digits).
+	byPin := make([]uint64, len(located))
+	for k, p := range located {
+		pin := uint64(0)
+		for _, d := range []byte(offices[p.i].Pincode) {
+			pin = pin*10 + uint64(d-'0')
+		}
+		byPin[k] = pin<<32 | uint64(p.i)
+	}
+	slices.Sort(byPin)
+	idx := make([]int, 0, 64)
+	for from := 0; from < len(byPin); {
+		to := from + 1
+		for to < len(byPin) && byPin[to]>>32 == byPin[from]>>32 {
+			to++
+		}
+		idx = idx[:0]
+		for _, p := range byPin[from:to] {
+			idx = append(idx, int(uint32(p)))
+		}
+		from = to
 		if len(idx) < OutlierMinLocated {
 			continue
 		}
