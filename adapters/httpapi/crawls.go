@@ -41,6 +41,14 @@ type crawlCreateInput struct {
 		Headers     map[string]string `json:"headers,omitempty" doc:"Up to 5 request headers (a Cookie, an Authorization) for a site behind a login: sent only to url's host, never to another host or a redirect off it, never stored past the crawl's end, never shown back or logged. Host, User-Agent, Accept-Encoding, hop-by-hop and body-framing headers are refused; names are 1 to 64 token characters, values 1 to 8192 printable ASCII characters."`
 		Privacy     *int              `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password, as reports."`
 		Password    *string           `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise; the rules of report share passwords."`
+		Schedule    string            `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Crawl the site again by itself daily or weekly (off: never, the default), as a report's schedule: one period after this crawl is accepted, and then every period, once this crawl and its previous run have ended, a new crawl with the same settings is created (its scheduled_from names this crawl; the diff of each run against the previous finished crawl of the site shows what changed). Each run is charged to the daily page quota and counted against the active crawls cap when it starts: a run the quota refuses waits until it fits, one the cap refuses 15 minutes. Refused with headers (422 on schedule): request headers are never kept past a crawl's end, so its runs could not send them. PATCH /crawls/{id} changes or stops the schedule."`
+	}
+}
+
+type crawlUpdateInput struct {
+	ID   int64 `path:"id" doc:"Crawl id."`
+	Body struct {
+		Schedule string `json:"schedule" enum:"daily,weekly,off" doc:"The crawl's new schedule: daily or weekly (the next run one period from now) or off (no more runs; the runs already created stay). A crawl without a schedule cannot be given one (422 on schedule): create a new crawl with it."`
 	}
 }
 
@@ -48,7 +56,8 @@ type crawlCreateInput struct {
 func (in *crawlCreateInput) params() crawl.Params {
 	b := in.Body
 	return crawl.Params{URL: b.URL, MaxPages: b.MaxPages, MaxDepth: b.MaxDepth, Concurrency: b.Concurrency, DelayMS: b.DelayMS,
-		Include: b.Include, Exclude: b.Exclude, Subdomains: b.Subdomains, Headers: b.Headers, Privacy: b.Privacy, Password: b.Password}
+		Include: b.Include, Exclude: b.Exclude, Subdomains: b.Subdomains, Headers: b.Headers, Privacy: b.Privacy, Password: b.Password,
+		Schedule: b.Schedule}
 }
 
 type crawlListInput struct {
@@ -124,6 +133,20 @@ func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *crawlIDInput) (*reply[crawlData], error) {
 		c, err := cs.Get(ctx, caller(ctx).User.ID, in.ID)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(crawlDataOf(c, base)), nil
+	})
+	op = huma.Operation{OperationID: "update-crawl", Method: http.MethodPatch, Path: "/crawls/{id}", Tags: tags,
+		Summary: "Change or stop a crawl's schedule",
+		Description: "schedule daily or weekly changes the period of the crawl's schedule, its next run one period " +
+			"from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. " +
+			"A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. " +
+			"Answers the crawl. Another user's crawl is 404."}
+	protect(acc, &op)
+	huma.Register(g, op, func(ctx context.Context, in *crawlUpdateInput) (*reply[crawlData], error) {
+		c, err := cs.SetSchedule(ctx, caller(ctx).User.ID, in.ID, in.Body.Schedule)
 		if err != nil {
 			return nil, toHTTP(err)
 		}

@@ -101,13 +101,14 @@ type Crawls struct {
 }
 
 // New returns the crawl use cases over store, queue and fetcher, and sets
-// queue's crawl worker to Run.
+// queue's crawl worker to Run and its crawl sweep to StartDue.
 func New(store ports.CrawlStore, queue ports.CrawlQueue, fetcher ports.SiteFetcher, pw accounts.PasswordHasher, cfg Config) *Crawls {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	cs := &Crawls{store: store, queue: queue, fetcher: fetcher, pw: pw, cfg: cfg.withDefaults(),
 		process: hex.EncodeToString(b), clock: time.Now}
 	queue.SetCrawlWorker(cs.Run)
+	queue.SetCrawlSweep(cs.StartDue)
 	return cs
 }
 
