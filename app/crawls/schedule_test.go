@@ -21,7 +21,7 @@ type settable struct {
 	t  time.Time
 }
 
-func (c *settable) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *settable) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *settable) set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
 
 // scheduleEnv is the crawl use cases over memory stores whose queue is
