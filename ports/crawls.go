@@ -22,7 +22,8 @@ type CrawlStore interface {
 	// greater than every ID assigned before and a share token no other
 	// crawl has; c.ID, c.Token, c.Status, progress, score and summary are
 	// ignored, and c.Settings.Password is never stored (c.PasswordHash
-	// is). c.NextRunAt is set from c's schedule (crawl.NextRun at
+	// is); c.QuotaUntil is stored as given. c.NextRunAt is set from c's
+	// schedule (crawl.NextRun at
 	// c.CreatedAt). When c.ScheduledFrom is not 0 (a scheduled run,
 	// crawl.Crawl.Rerun), the same transaction checks that crawl is still
 	// due at c.CreatedAt (crawl.Crawl.Due, and no crawl it started is

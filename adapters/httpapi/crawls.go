@@ -31,7 +31,7 @@ type crawlCreateInput struct {
 	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Optional name of this creation request, chosen by the client (a UUID, say): 1 to 255 printable ASCII characters, else 422 on Idempotency-Key. Sent again by the same user within 24 hours with the same body, the request creates nothing and answers 202 with the crawl as it is now (Idempotent-Replayed: true), or 404 if it was deleted since; with another body it is 422 on Idempotency-Key; while the first request still runs it is 409 with Retry-After. Keys are shared with report creation."`
 	Body           struct {
 		URL         string            `json:"url" minLength:"1" maxLength:"2048" doc:"The start URL: http or https, with a host name."`
-		MaxPages    *int              `json:"max_pages,omitempty" minimum:"1" maximum:"10000" doc:"At most this many URLs are fetched (default 500). Charged to the caller's daily page quota when the crawl is accepted."`
+		MaxPages    *int              `json:"max_pages,omitempty" minimum:"1" maximum:"10000" doc:"At most this many URLs are fetched (default 500). Charged to the caller's daily page quota when the crawl is accepted; those not crawled go back to it when the crawl ends."`
 		MaxDepth    *int              `json:"max_depth,omitempty" minimum:"0" maximum:"100" doc:"Links are followed at most this many clicks from url (default 10; 0: url alone, and the sitemaps)."`
 		Concurrency *int              `json:"concurrency,omitempty" minimum:"1" maximum:"8" doc:"Requests to the site at once, robots.txt and sitemaps included (default 2)."`
 		DelayMS     *int              `json:"delay_ms,omitempty" minimum:"0" maximum:"10000" doc:"Pause between two requests to the site in milliseconds (default 0), besides robots.txt's Crawl-delay."`
@@ -83,7 +83,9 @@ func crawlPath(id int64) string { return prefix + "/crawls/" + strconv.FormatInt
 // crawlQuotaDoc describes the crawl quotas.
 const crawlQuotaDoc = "A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours " +
 	"by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a " +
-	"max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a " +
+	"max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, " +
+	"the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not " +
+	"given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a " +
 	"fourth is 429 until one ends."
 
 func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {

@@ -96,7 +96,7 @@ func (s *CrawlStore) CreateCrawl(_ context.Context, c crawl.Crawl, limit int, id
 	c.Progress, c.Score, c.Rating, c.Summary = crawl.Progress{}, 0, "", crawl.Summary{}
 	c.Settings.Password = ""
 	c.CreatedAt, c.StartedAt, c.FinishedAt = micro(c.CreatedAt), time.Time{}, time.Time{}
-	c.NextRunAt = micro(crawl.NextRun(c.Settings.Schedule, c.CreatedAt))
+	c.NextRunAt, c.QuotaUntil = micro(crawl.NextRun(c.Settings.Schedule, c.CreatedAt)), micro(c.QuotaUntil)
 	err := s.reports.finishClaim(idem, func() ([]int64, error) {
 		s.crawls[c.ID] = &crawlData{c: c, byURL: map[string]*frontierRow{}}
 		s.lastID = c.ID

@@ -40,6 +40,7 @@ type crawlRow struct {
 	FinishedAt      stamp  `bun:"finished_at"`
 	NextRunAt       stamp  `bun:"next_run_at"`
 	ScheduledFrom   int64  `bun:"scheduled_from"`
+	QuotaUntil      stamp  `bun:"quota_until"`
 }
 
 // jsonText is v as JSON text, for the JSON columns (jsonb on PostgreSQL
@@ -84,7 +85,7 @@ func crawlRowOf(c crawl.Crawl) (crawlRow, error) {
 		Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled, Failed: c.Progress.Failed, Blocked: c.Progress.Blocked,
 		Score: c.Score, Rating: string(c.Rating), Summary: sum,
 		CreatedAt: stampOf(c.CreatedAt), StartedAt: stampOf(c.StartedAt), FinishedAt: stampOf(c.FinishedAt),
-		NextRunAt: stampOf(c.NextRunAt), ScheduledFrom: c.ScheduledFrom}, nil
+		NextRunAt: stampOf(c.NextRunAt), ScheduledFrom: c.ScheduledFrom, QuotaUntil: stampOf(c.QuotaUntil)}, nil
 }
 
 func (r crawlRow) toDomain() (crawl.Crawl, error) {
@@ -93,7 +94,7 @@ func (r crawlRow) toDomain() (crawl.Crawl, error) {
 		Progress: crawl.Progress{Discovered: r.Discovered, Crawled: r.Crawled, Failed: r.Failed, Blocked: r.Blocked},
 		Score:    r.Score, Rating: pagecheck.Rating(r.Rating),
 		CreatedAt: r.CreatedAt.utc(), StartedAt: r.StartedAt.utc(), FinishedAt: r.FinishedAt.utc(),
-		NextRunAt: r.NextRunAt.utc(), ScheduledFrom: r.ScheduledFrom}
+		NextRunAt: r.NextRunAt.utc(), ScheduledFrom: r.ScheduledFrom, QuotaUntil: r.QuotaUntil.utc()}
 	if err := fromJSON(r.Settings, &c.Settings); err != nil {
 		return crawl.Crawl{}, err
 	}

@@ -37,6 +37,7 @@ func (cs *Crawls) Run(ctx context.Context, job ports.CrawlJob) error {
 	case err != nil:
 		return &ports.RetryError{Err: err}
 	case !ok && c.Status.Final():
+		cs.returnUnused(ctx, c) // once per crawl: this is again after a crash or a cancel while queued
 		return nil
 	case !ok:
 		return &ports.SnoozeError{After: siteBusyWait, Err: errors.New("crawls: another crawl holds the site " + c.Site)}

@@ -2,6 +2,7 @@ package crawls
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"time"
 
@@ -44,7 +45,7 @@ func (cs *Crawls) startRun(ctx context.Context, src crawl.Crawl, now time.Time) 
 	wait := time.Duration(0)
 	err := cs.underCap(ctx, src.UserID)
 	if err == nil {
-		err = cs.admit(ctx, src.UserID, run.Settings.MaxPages)
+		run.QuotaUntil, err = cs.admit(ctx, src.UserID, run.Settings.MaxPages)
 	}
 	if err == nil {
 		var out crawl.Crawl
@@ -53,6 +54,7 @@ func (cs *Crawls) startRun(ctx context.Context, src crawl.Crawl, now time.Time) 
 			log.InfoContext(ctx, "scheduled crawl started", "run", out.ID)
 			return
 		}
+		cs.giveBack(ctx, run, run.Settings.MaxPages, "refused:"+rand.Text())
 	}
 	var quota *QuotaError
 	switch {

@@ -26,7 +26,7 @@ func (c *settable) set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t 
 
 // scheduleEnv is the crawl use cases over memory stores whose queue is
 // never started (jobs wait), with a daily quota of 100 pages and one
-// active crawl per user, kept by a limiter on clock.
+// active crawl per user, kept by a limiter on clock, the use cases' too.
 func scheduleEnv(t *testing.T, clock *settable) (*crawls.Crawls, *memory.CrawlStore) {
 	t.Helper()
 	reports := memory.NewReportStore()
@@ -35,7 +35,7 @@ func scheduleEnv(t *testing.T, clock *settable) (*crawls.Crawls, *memory.CrawlSt
 	jobs.Crawls(store)
 	pw := accounts.NewPasswords(accounts.PasswordParams{Time: 1, MemoryKiB: 8 * 1024, Threads: 1}, accounts.PasswordLimits{})
 	cs := crawls.New(store, jobs, nil, pw, crawls.Config{DailyPages: 100, ActiveLimit: 1,
-		Limiter: memory.NewRateLimiterWithClock(clock.now)})
+		Limiter: memory.NewRateLimiterWithClock(clock.now), Clock: clock.now})
 	return cs, store
 }
 
@@ -64,7 +64,7 @@ func count(t *testing.T, cs *crawls.Crawls) int {
 
 func TestScheduledCrawlRuns(t *testing.T) {
 	ctx := context.Background()
-	clock := &settable{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	clock := &settable{t: time.Now()}
 	cs, store := scheduleEnv(t, clock)
 	if _, err := cs.Create(ctx, 1, crawl.Params{URL: "https://example.com/", Schedule: "daily", Headers: map[string]string{"Cookie": "a=b"}}, nil); err == nil {
 		t.Fatal("a schedule with headers was accepted")
@@ -95,7 +95,8 @@ func TestScheduledCrawlRuns(t *testing.T) {
 	}
 
 	// A day later the quota is whole, but another crawl fills the cap:
-	// the run waits 15 minutes, charging nothing.
+	// the run waits 15 minutes, charging nothing. Cancelled while queued,
+	// that crawl's 10 pages come back.
 	clock.set(clock.now().Add(24 * time.Hour))
 	blocker, err := cs.Create(ctx, 1, crawl.Params{URL: "https://other.example/", MaxPages: ptr(10)}, nil)
 	if err != nil {
@@ -113,7 +114,7 @@ func TestScheduledCrawlRuns(t *testing.T) {
 	}
 
 	// Now it runs: a new crawl with the same settings, charged 60 of the
-	// 90 pages left.
+	// 100 pages.
 	at = got.NextRunAt
 	if err := cs.StartDue(ctx, at); err != nil || count(t, cs) != 3 {
 		t.Fatalf("StartDue: %v, %d crawls", err, count(t, cs))
@@ -129,9 +130,14 @@ func TestScheduledCrawlRuns(t *testing.T) {
 	if got, _ = cs.Get(ctx, 1, src.ID); !got.NextRunAt.Equal(at.Add(24 * time.Hour)) {
 		t.Fatalf("after its run, next run %v, want %v", got.NextRunAt, at.Add(24*time.Hour))
 	}
+	// 40 left: a crawl of 40 passes the quota, is refused by the cap and
+	// given back; one of 41 is over the quota.
+	if _, err := cs.Create(ctx, 1, crawl.Params{URL: "https://third.example/", MaxPages: ptr(40)}, nil); !errors.Is(err, crawl.ErrActiveLimit) {
+		t.Fatalf("Create of 40 pages at the cap: %v, want crawl.ErrActiveLimit", err)
+	}
 	var quota *crawls.QuotaError
-	if _, err := cs.Create(ctx, 1, crawl.Params{URL: "https://third.example/", MaxPages: ptr(31)}, nil); !errors.As(err, &quota) || quota.Fit != 30 {
-		t.Fatalf("Create of 31 pages after the run: %v, want a QuotaError with 30 left", err)
+	if _, err := cs.Create(ctx, 1, crawl.Params{URL: "https://third.example/", MaxPages: ptr(41)}, nil); !errors.As(err, &quota) || quota.Fit != 40 {
+		t.Fatalf("Create of 41 pages after the run: %v, want a QuotaError with 40 left", err)
 	}
 	if err := cs.StartDue(ctx, at.Add(48*time.Hour)); err != nil || count(t, cs) != 3 {
 		t.Fatalf("StartDue while its run is queued: %v, %d crawls", err, count(t, cs))

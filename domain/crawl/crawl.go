@@ -36,9 +36,14 @@ type Crawl struct {
 	// ScheduledFrom is the crawl whose schedule started this one; 0 for a
 	// crawl its user asked for.
 	ScheduledFrom int64
-	CreatedAt     time.Time
-	StartedAt     time.Time // zero until running
-	FinishedAt    time.Time // zero until final
+	// QuotaUntil is when the pages charged to its user's daily page
+	// quota for it (Settings.MaxPages) are all back in the quota by
+	// themselves; zero when none were charged. Until then, the pages it
+	// did not crawl are given back when it ends.
+	QuotaUntil time.Time
+	CreatedAt  time.Time
+	StartedAt  time.Time // zero until running
+	FinishedAt time.Time // zero until final
 }
 
 // Progress counts a crawl's URLs.

@@ -39,7 +39,11 @@ func testCrawlSchedule(t *testing.T, st CrawlStores, u owners) {
 	day := 24 * time.Hour
 	in := newCrawl(u[1], "https://example.com/", 0)
 	in.Settings.Headers, in.Settings.Schedule, in.PasswordHash = nil, report.ScheduleDaily, "argon2id$hash"
+	in.QuotaUntil = crawlEpoch.Add(5 * time.Hour)
 	src := create(t, s, in)
+	if got, _ := s.Crawl(ctx, u[1], src.ID); !got.QuotaUntil.Equal(in.QuotaUntil.Truncate(time.Microsecond)) || !src.QuotaUntil.Equal(got.QuotaUntil) {
+		t.Fatalf("QuotaUntil stored %v, read %v; want %v", src.QuotaUntil, got.QuotaUntil, in.QuotaUntil)
+	}
 	if want := crawlEpoch.Add(day).Truncate(time.Microsecond); !src.NextRunAt.Equal(want) || src.ScheduledFrom != 0 {
 		t.Fatalf("created: NextRunAt %v, ScheduledFrom %d; want %v, 0", src.NextRunAt, src.ScheduledFrom, want)
 	}
