@@ -2503,7 +2503,10 @@ type DeliveriesData struct {
 
 // DeliveryData defines model for DeliveryData.
 type DeliveryData struct {
-	Attempts  int64     `json:"attempts"`
+	Attempts int64 `json:"attempts"`
+
+	// CrawlId The crawl of a crawl.finished event; absent for a report.finished one.
+	CrawlId   *int64    `json:"crawl_id,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	Event     string    `json:"event"`
 	Id        int64     `json:"id"`
@@ -2511,8 +2514,8 @@ type DeliveryData struct {
 	// LastError Why the last attempt failed (empty when it succeeded or none ran).
 	LastError string `json:"last_error"`
 
-	// ReportId The report of a report.finished event; 0 for a crawl.finished one (its body names the crawl).
-	ReportId int64 `json:"report_id"`
+	// ReportId The report of a report.finished event; absent for a crawl.finished one.
+	ReportId *int64 `json:"report_id,omitempty"`
 
 	// ResponseStatus The HTTP status of the last attempt's answer (0: no answer).
 	ResponseStatus int64 `json:"response_status"`
