@@ -40,14 +40,7 @@ func testCrawlQueueSweep(t *testing.T, s CrawlQueueSubject) {
 		return nil
 	})
 	before := time.Now()
-	if err := s.Jobs.Start(context.Background(), func(context.Context, ports.AnalysisJob) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = s.Jobs.Stop(ctx)
-	})
+	startCrawlJobs(t, s.Jobs)
 	select {
 	case now := <-swept:
 		if now.Before(before.Add(-time.Second)) || now.After(time.Now().Add(time.Second)) {
@@ -56,6 +49,19 @@ func testCrawlQueueSweep(t *testing.T, s CrawlQueueSubject) {
 	case <-time.After(jobsPatience):
 		t.Fatalf("no crawl sweep within %s of Start", jobsPatience)
 	}
+}
+
+// startCrawlJobs starts jobs (analyses do nothing) until the test ends.
+func startCrawlJobs(t *testing.T, jobs ports.Jobs) {
+	t.Helper()
+	if err := jobs.Start(context.Background(), func(context.Context, ports.AnalysisJob) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = jobs.Stop(ctx)
+	})
 }
 
 func crawlStats(t *testing.T, jobs ports.Jobs) ports.JobCounts {
@@ -78,14 +84,7 @@ func testCrawlQueueRuns(t *testing.T, s CrawlQueueSubject) {
 		}
 		return nil
 	})
-	if err := s.Jobs.Start(context.Background(), func(context.Context, ports.AnalysisJob) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = s.Jobs.Stop(ctx)
-	})
+	startCrawlJobs(t, s.Jobs)
 	c, jobID, err := s.Queue.CreateCrawlWithJob(context.Background(), newCrawl(u[1], "https://queued.example.com/", 0), 3, nil)
 	if err != nil {
 		t.Fatal(err)
