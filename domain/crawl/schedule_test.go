@@ -1,6 +1,7 @@
 package crawl_test
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -48,4 +49,20 @@ func TestDueAndRerun(t *testing.T) {
 	if got := crawl.NextRun(report.ScheduleOff, now); !got.IsZero() {
 		t.Errorf("NextRun off = %v", got)
 	}
+}
+
+func ExampleCrawl_Rerun() {
+	s, _ := crawl.NewSettings(crawl.Params{URL: "https://example.com/", Schedule: "weekly"})
+	created := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	c := crawl.Crawl{ID: 7, UserID: 3, Site: "example.com", Settings: s, Status: crawl.StatusFinished,
+		NextRunAt: crawl.NextRun(s.Schedule, created)}
+	now := created.Add(7 * 24 * time.Hour)
+	fmt.Println("due:", c.Due(now))
+	run := c.Rerun(now)
+	fmt.Println("run of", run.ScheduledFrom, run.Settings.URL, "schedule:", run.Settings.Schedule == report.ScheduleOff)
+	fmt.Println("next:", crawl.NextRun(c.Settings.Schedule, now).Format(time.DateOnly))
+	// Output:
+	// due: true
+	// run of 7 https://example.com/ schedule: true
+	// next: 2026-12-15
 }

@@ -1,6 +1,7 @@
 package ratelimit_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -43,4 +44,18 @@ func TestGiveBack(t *testing.T) {
 	if back, n := day.GiveBack(small, tat, t0, 60); n != 5 || !back.Equal(t0) {
 		t.Errorf("GiveBack of 60 owing 5 = %v, %d; want now, 5", back, n)
 	}
+}
+
+func ExampleLimit_GiveBack() {
+	day := ratelimit.Limit{Requests: 10_000, Window: 24 * time.Hour}
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	d, tat, _ := day.TakeN(time.Time{}, now, 500) // a crawl of max_pages 500 accepted
+	until := now.Add(d.Reset)                     // when those 500 are back by themselves
+	later := now.Add(10 * time.Minute)            // it ends having crawled 120 pages
+	tat, back := day.GiveBack(tat, until, later, 380)
+	d, _, _ = day.TakeN(tat, later, 1)
+	// 10,000 - 500 + 69 back by themselves in 10 minutes + 380 - the 1 just taken:
+	fmt.Println("given back:", back, "left:", d.Remaining)
+	// Output:
+	// given back: 380 left: 9948
 }
