@@ -90,6 +90,13 @@ type CrawlStore interface {
 	// whose hold another crawl took over (its lease expired) stays running
 	// until it claims its site again. Errors: crawl.ErrNotFound.
 	ClaimSite(ctx context.Context, id int64, holder string, now, until time.Time) (crawl.Crawl, bool, error)
+	// Share tells a run of crawl id whether to give its worker to another
+	// user's crawl (crawl.Share.Yields) at now: how many other crawls of
+	// its user are running, and whether another user has a crawl queued
+	// since less than crawl.MaxYieldFor whose site no crawl holds
+	// unexpired; the zero Share for a final crawl. Errors:
+	// crawl.ErrNotFound.
+	Share(ctx context.Context, id int64, now time.Time) (crawl.Share, error)
 	// RenewSite extends holder's hold of crawl id's site until until, and
 	// says whether the crawl's cancel was requested. Errors:
 	// crawl.ErrLeaseLost (the crawl ended, or another run holds the site

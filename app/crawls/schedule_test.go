@@ -33,10 +33,14 @@ func scheduleEnv(t *testing.T, clock *settable) (*crawls.Crawls, *memory.CrawlSt
 	store := memory.NewCrawlStore(reports)
 	jobs := memory.NewJobs(reports, ports.JobSettings{})
 	jobs.Crawls(store)
-	pw := accounts.NewPasswords(accounts.PasswordParams{Time: 1, MemoryKiB: 8 * 1024, Threads: 1}, accounts.PasswordLimits{})
-	cs := crawls.New(store, jobs, nil, pw, crawls.Config{DailyPages: 100, ActiveLimit: 1,
+	cs := crawls.New(store, jobs, nil, testPasswords(), crawls.Config{DailyPages: 100, ActiveLimit: 1,
 		Limiter: memory.NewRateLimiterWithClock(clock.now), Clock: clock.now})
 	return cs, store
+}
+
+// testPasswords is a cheap password hasher for tests.
+func testPasswords() *accounts.Passwords {
+	return accounts.NewPasswords(accounts.PasswordParams{Time: 1, MemoryKiB: 8 * 1024, Threads: 1}, accounts.PasswordLimits{})
 }
 
 // end claims crawl id's site and finishes it.
