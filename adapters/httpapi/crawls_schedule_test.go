@@ -12,17 +12,25 @@ import (
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/crawls"
+	"github.com/pinsight/pinsight/app/webhooks"
 	"github.com/pinsight/pinsight/ports"
 )
+
+// queuedCrawlRoutes are the account and crawl operations over memory
+// stores whose crawls and deliveries stay queued (the queue is never
+// started), reports' store keeping the webhooks and Idempotency-Keys.
+func queuedCrawlRoutes(reports *memory.ReportStore) httpapi.Routes {
+	store, jobs := memory.NewCrawlStore(reports), memory.NewJobs(reports, ports.JobSettings{})
+	jobs.Crawls(store)
+	return httpapi.Routes{Accounts: accounts.New(memory.NewAccountStore(), apitest.Passwords),
+		Crawls:   crawls.New(store, jobs, nil, apitest.Passwords, crawls.Config{DailyPages: -1, ActiveLimit: -1}),
+		Webhooks: webhooks.New(reports, jobs, nil, nil)}
+}
 
 // TestCrawlSchedule: POST /crawls takes a schedule, the crawl shows it
 // with its next run, and PATCH /crawls/{id} changes or stops it.
 func TestCrawlSchedule(t *testing.T) {
-	reports := memory.NewReportStore()
-	store, jobs := memory.NewCrawlStore(reports), memory.NewJobs(reports, ports.JobSettings{})
-	jobs.Crawls(store) // never started: crawls stay queued
-	h := apitest.NewHandler(t, httpapi.Routes{Accounts: accounts.New(memory.NewAccountStore(), apitest.Passwords),
-		Crawls: crawls.New(store, jobs, nil, apitest.Passwords, crawls.Config{DailyPages: -1, ActiveLimit: -1})})
+	h := apitest.NewHandler(t, queuedCrawlRoutes(memory.NewReportStore()))
 	key := apitest.Bearer(apitest.Login(t, h, "sched@example.com"))
 	other := apitest.Bearer(apitest.Login(t, h, "other@example.com"))
 

@@ -7,26 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/memory"
-	"github.com/pinsight/pinsight/app/accounts"
-	"github.com/pinsight/pinsight/app/crawls"
-	"github.com/pinsight/pinsight/app/webhooks"
 	"github.com/pinsight/pinsight/domain/webhook"
-	"github.com/pinsight/pinsight/ports"
 )
 
 // TestCrawlDeliveryNamesTheCrawl: a crawl.finished delivery lists its
 // crawl_id and no report_id.
 func TestCrawlDeliveryNamesTheCrawl(t *testing.T) {
 	reports := memory.NewReportStore()
-	store, jobs := memory.NewCrawlStore(reports), memory.NewJobs(reports, ports.JobSettings{})
-	jobs.Crawls(store) // never started: deliveries and crawls wait
-	h := apitest.NewHandler(t, httpapi.Routes{Accounts: accounts.New(memory.NewAccountStore(), apitest.Passwords),
-		Crawls:   crawls.New(store, jobs, nil, apitest.Passwords, crawls.Config{DailyPages: -1, ActiveLimit: -1}),
-		Webhooks: webhooks.New(reports, jobs, nil, nil)})
+	h := apitest.NewHandler(t, queuedCrawlRoutes(reports))
 	key := apitest.Bearer(apitest.Login(t, h, "hooks@example.com"))
 	w, err := reports.CreateWebhook(context.Background(), webhook.Webhook{UserID: 1, URL: "https://hooks.example/in",
 		Secret: strings.Repeat("s", 32), Events: []string{webhook.EventCrawlFinished}, CreatedAt: time.Now()}, 5)
