@@ -22,7 +22,14 @@ type CrawlStore interface {
 	// greater than every ID assigned before and a share token no other
 	// crawl has; c.ID, c.Token, c.Status, progress, score and summary are
 	// ignored, and c.Settings.Password is never stored (c.PasswordHash
-	// is). It refuses with crawl.ErrActiveLimit, storing nothing, when
+	// is); c.QuotaUntil is stored as given. c.NextRunAt is set from c's
+	// schedule (crawl.NextRun at
+	// c.CreatedAt). When c.ScheduledFrom is not 0 (a scheduled run,
+	// crawl.Crawl.Rerun), the same transaction checks that crawl is still
+	// due at c.CreatedAt (crawl.Crawl.Due, and no crawl it started is
+	// queued or running) and moves its NextRunAt one period past
+	// c.CreatedAt: crawl.ErrNotDue, storing nothing, when it is not. It
+	// refuses with crawl.ErrActiveLimit, storing nothing, when
 	// the user already has limit crawls queued or running, counting and
 	// inserting atomically (concurrent creates never pass the cap); limit
 	// <= 0 sets no cap. When idem is not nil, the same transaction
@@ -45,6 +52,17 @@ type CrawlStore interface {
 	// filters, sort and page, as crawl.ListQuery orders them) and the
 	// number matching q's filters. Listed crawls carry every field.
 	Crawls(ctx context.Context, userID int64, q crawl.ListQuery) ([]crawl.Crawl, int, error)
+	// DueCrawls returns the crawls whose scheduled run is due at now
+	// (crawl.Crawl.Due) and none of whose runs (crawls ScheduledFrom them)
+	// is queued or running, earliest NextRunAt first, at most limit.
+	DueCrawls(ctx context.Context, now time.Time, limit int) ([]crawl.Crawl, error)
+	// SetSchedule gives the user's crawl id schedule s, its next run at
+	// next (zero when s is off). Errors: crawl.ErrNotFound.
+	SetSchedule(ctx context.Context, userID, id int64, s report.Schedule, next time.Time) (crawl.Crawl, error)
+	// DeferRun moves crawl id's next run to next when the crawl still has
+	// a schedule (its run was refused for now); nothing otherwise.
+	// Errors: crawl.ErrNotFound.
+	DeferRun(ctx context.Context, id int64, next time.Time) error
 	// PreviousCrawl returns the user's newest finished crawl of the same
 	// site as crawl id created before it, or crawl.ErrNotFound (also when
 	// the user has no crawl id).
@@ -72,6 +90,13 @@ type CrawlStore interface {
 	// whose hold another crawl took over (its lease expired) stays running
 	// until it claims its site again. Errors: crawl.ErrNotFound.
 	ClaimSite(ctx context.Context, id int64, holder string, now, until time.Time) (crawl.Crawl, bool, error)
+	// Share tells a run of crawl id whether to give its worker to another
+	// user's crawl (crawl.Share.Yields) at now: how many other crawls of
+	// its user are running, and whether another user has a crawl queued
+	// since less than crawl.MaxYieldFor whose site no crawl holds
+	// unexpired; the zero Share for a final crawl. Errors:
+	// crawl.ErrNotFound.
+	Share(ctx context.Context, id int64, now time.Time) (crawl.Share, error)
 	// RenewSite extends holder's hold of crawl id's site until until, and
 	// says whether the crawl's cancel was requested. Errors:
 	// crawl.ErrLeaseLost (the crawl ended, or another run holds the site

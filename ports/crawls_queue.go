@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"time"
 
 	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/report"
@@ -36,4 +37,9 @@ type CrawlQueue interface {
 	// SetCrawlWorker sets what runs crawl jobs; call it before Start.
 	// Without one, crawl jobs wait.
 	SetCrawlWorker(w CrawlWorker)
+	// SetCrawlSweep sets what the queue's periodic sweep (the one calling
+	// Jobs.EnqueueDue, every JobSettings.Sweep, in one process at a time)
+	// runs after it, with the time of the sweep: starting the scheduled
+	// crawls due. Call it before Start.
+	SetCrawlSweep(sweep func(ctx context.Context, now time.Time) error)
 }

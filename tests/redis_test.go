@@ -77,6 +77,13 @@ func TestRedisRateLimiter(t *testing.T) {
 	})
 }
 
+func TestRedisQuotaReturner(t *testing.T) {
+	_, url := startRedis(t, "")
+	porttest.TestQuotaReturner(t, func(t *testing.T) ports.RateLimiter {
+		return openRedisLimiter(t, url, "", 0)
+	})
+}
+
 // TestRedisSharedQuota: two instances' limiters on one Redis enforce one
 // quota: the sum of their requests, not twice it.
 func TestRedisSharedQuota(t *testing.T) {

@@ -159,7 +159,7 @@ func TestSharePageInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		if path == priv.ShareURL {
-			if missing := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); missing != "Report not found" {
+			if missing := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); missing != "Not found" {
 				t.Errorf("private report page heading = %q", missing)
 			}
 		}

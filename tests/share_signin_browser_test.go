@@ -78,7 +78,7 @@ func TestOwnerSignInInBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(privURL), chromedp.WaitVisible(chromedp.CSS("#signin"))); err != nil {
 		t.Fatalf("private page: %v", err)
 	}
-	if h := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); h != "Report not found" {
+	if h := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); h != "Not found" {
 		t.Errorf("heading before sign-in = %q", h)
 	}
 	err := chromedp.Do(ctx,

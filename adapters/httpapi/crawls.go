@@ -31,7 +31,7 @@ type crawlCreateInput struct {
 	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Optional name of this creation request, chosen by the client (a UUID, say): 1 to 255 printable ASCII characters, else 422 on Idempotency-Key. Sent again by the same user within 24 hours with the same body, the request creates nothing and answers 202 with the crawl as it is now (Idempotent-Replayed: true), or 404 if it was deleted since; with another body it is 422 on Idempotency-Key; while the first request still runs it is 409 with Retry-After. Keys are shared with report creation."`
 	Body           struct {
 		URL         string            `json:"url" minLength:"1" maxLength:"2048" doc:"The start URL: http or https, with a host name."`
-		MaxPages    *int              `json:"max_pages,omitempty" minimum:"1" maximum:"10000" doc:"At most this many URLs are fetched (default 500). Charged to the caller's daily page quota when the crawl is accepted."`
+		MaxPages    *int              `json:"max_pages,omitempty" minimum:"1" maximum:"10000" doc:"At most this many URLs are fetched (default 500). Charged to the caller's daily page quota when the crawl is accepted; those not crawled go back to it when the crawl ends."`
 		MaxDepth    *int              `json:"max_depth,omitempty" minimum:"0" maximum:"100" doc:"Links are followed at most this many clicks from url (default 10; 0: url alone, and the sitemaps)."`
 		Concurrency *int              `json:"concurrency,omitempty" minimum:"1" maximum:"8" doc:"Requests to the site at once, robots.txt and sitemaps included (default 2)."`
 		DelayMS     *int              `json:"delay_ms,omitempty" minimum:"0" maximum:"10000" doc:"Pause between two requests to the site in milliseconds (default 0), besides robots.txt's Crawl-delay."`
@@ -41,6 +41,14 @@ type crawlCreateInput struct {
 		Headers     map[string]string `json:"headers,omitempty" doc:"Up to 5 request headers (a Cookie, an Authorization) for a site behind a login: sent only to url's host, never to another host or a redirect off it, never stored past the crawl's end, never shown back or logged. Host, User-Agent, Accept-Encoding, hop-by-hop and body-framing headers are refused; names are 1 to 64 token characters, values 1 to 8192 printable ASCII characters."`
 		Privacy     *int              `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password, as reports."`
 		Password    *string           `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise; the rules of report share passwords."`
+		Schedule    string            `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Crawl the site again by itself daily or weekly (off: never, the default), as a report's schedule: one period after this crawl is accepted, and then every period, once this crawl and its previous run have ended, a new crawl with the same settings is created (its scheduled_from names this crawl; the diff of each run against the previous finished crawl of the site shows what changed). Each run is charged to the daily page quota and counted against the active crawls cap when it starts: a run the quota refuses waits until it fits, one the cap refuses 15 minutes. Refused with headers (422 on schedule): request headers are never kept past a crawl's end, so its runs could not send them. PATCH /crawls/{id} changes or stops the schedule."`
+	}
+}
+
+type crawlUpdateInput struct {
+	ID   int64 `path:"id" doc:"Crawl id."`
+	Body struct {
+		Schedule string `json:"schedule" enum:"daily,weekly,off" doc:"The crawl's new schedule: daily or weekly (the next run one period from now) or off (no more runs; the runs already created stay). A crawl without a schedule cannot be given one (422 on schedule): create a new crawl with it."`
 	}
 }
 
@@ -48,7 +56,8 @@ type crawlCreateInput struct {
 func (in *crawlCreateInput) params() crawl.Params {
 	b := in.Body
 	return crawl.Params{URL: b.URL, MaxPages: b.MaxPages, MaxDepth: b.MaxDepth, Concurrency: b.Concurrency, DelayMS: b.DelayMS,
-		Include: b.Include, Exclude: b.Exclude, Subdomains: b.Subdomains, Headers: b.Headers, Privacy: b.Privacy, Password: b.Password}
+		Include: b.Include, Exclude: b.Exclude, Subdomains: b.Subdomains, Headers: b.Headers, Privacy: b.Privacy, Password: b.Password,
+		Schedule: b.Schedule}
 }
 
 type crawlListInput struct {
@@ -74,7 +83,9 @@ func crawlPath(id int64) string { return prefix + "/crawls/" + strconv.FormatInt
 // crawlQuotaDoc describes the crawl quotas.
 const crawlQuotaDoc = "A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours " +
 	"by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a " +
-	"max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a " +
+	"max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, " +
+	"the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not " +
+	"given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a " +
 	"fourth is 429 until one ends."
 
 func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
@@ -124,6 +135,20 @@ func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *crawlIDInput) (*reply[crawlData], error) {
 		c, err := cs.Get(ctx, caller(ctx).User.ID, in.ID)
+		if err != nil {
+			return nil, toHTTP(err)
+		}
+		return ok(crawlDataOf(c, base)), nil
+	})
+	op = huma.Operation{OperationID: "update-crawl", Method: http.MethodPatch, Path: "/crawls/{id}", Tags: tags,
+		Summary: "Change or stop a crawl's schedule",
+		Description: "schedule daily or weekly changes the period of the crawl's schedule, its next run one period " +
+			"from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. " +
+			"A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. " +
+			"Answers the crawl. Another user's crawl is 404."}
+	protect(acc, &op)
+	huma.Register(g, op, func(ctx context.Context, in *crawlUpdateInput) (*reply[crawlData], error) {
+		c, err := cs.SetSchedule(ctx, caller(ctx).User.ID, in.ID, in.Body.Schedule)
 		if err != nil {
 			return nil, toHTTP(err)
 		}

@@ -78,6 +78,7 @@ func crawlItemOf(c crawl.Crawl, base string) wire.CrawlItem {
 	s := c.Settings
 	return wire.CrawlItem{ID: c.ID, URL: s.URL, Site: c.Site, Status: string(c.Status), Failure: c.Failure,
 		Privacy: int(s.Privacy), HasPassword: c.PasswordHash != "", ShareURL: base + sharepage.Path(c.Token), Schedule: cmp.Or(string(s.Schedule), "off"),
+		NextRunAt: timeOrNil(c.NextRunAt), ScheduledFrom: c.ScheduledFrom,
 		Settings: wire.CrawlSettingsData{MaxPages: s.MaxPages, MaxDepth: s.MaxDepth, Concurrency: s.Concurrency,
 			DelayMS: int(s.Delay / time.Millisecond), Include: list(s.Include), Exclude: list(s.Exclude),
 			Subdomains: s.Subdomains, Headers: len(s.Headers)},

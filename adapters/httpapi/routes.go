@@ -96,7 +96,7 @@ func (r Routes) groups() []routeGroup {
 		{field: "Webhooks", set: r.Webhooks != nil, needs: []need{accounts}, ops: []string{
 			"create-webhook", "list-webhooks", "delete-webhook", "list-webhook-deliveries"}},
 		{field: "Crawls", set: r.Crawls != nil, needs: []need{accounts}, ops: []string{
-			"create-crawl", "list-crawls", "get-crawl", "cancel-crawl", "delete-crawl", "list-crawl-pages",
+			"create-crawl", "list-crawls", "get-crawl", "update-crawl", "cancel-crawl", "delete-crawl", "list-crawl-pages",
 			"get-crawl-page", "list-crawl-issues", "export-crawl", "diff-crawl"}},
 	}
 }

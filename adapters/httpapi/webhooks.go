@@ -42,7 +42,8 @@ type webhooksData struct {
 // deliveryData is one delivery of an event to a webhook.
 type deliveryData struct {
 	ID             int64     `json:"id"`
-	ReportID       int64     `json:"report_id" doc:"The report of a report.finished event; 0 for a crawl.finished one (its body names the crawl)."`
+	ReportID       int64     `json:"report_id,omitempty" doc:"The report of a report.finished event; absent for a crawl.finished one."`
+	CrawlID        int64     `json:"crawl_id,omitempty" doc:"The crawl of a crawl.finished event; absent for a report.finished one."`
 	Event          string    `json:"event"`
 	Status         string    `json:"status" enum:"pending,delivered,failed" doc:"pending: attempts remain; delivered: a 2xx answer; failed: a 3xx or 4xx answer, a refused target, or 5 attempts without success."`
 	Attempts       int       `json:"attempts"`
@@ -137,7 +138,7 @@ func registerWebhooks(api huma.API, hooks *webhooks.Webhooks, acc *accounts.Acco
 		}
 		out := deliveriesData{Deliveries: make([]deliveryData, 0, len(ds))}
 		for _, d := range ds {
-			out.Deliveries = append(out.Deliveries, deliveryData{ID: d.ID, ReportID: d.ReportID, Event: d.Event,
+			out.Deliveries = append(out.Deliveries, deliveryData{ID: d.ID, ReportID: d.ReportID, CrawlID: d.CrawlID, Event: d.Event,
 				Status: string(d.Status), Attempts: d.Attempts, LastError: d.LastError, ResponseStatus: d.ResponseStatus,
 				CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC()})
 		}

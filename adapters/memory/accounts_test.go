@@ -15,3 +15,7 @@ func TestAccountStore(t *testing.T) {
 func TestRateLimiter(t *testing.T) {
 	porttest.TestRateLimiter(t, func(*testing.T) ports.RateLimiter { return memory.NewRateLimiter() })
 }
+
+func TestQuotaReturner(t *testing.T) {
+	porttest.TestQuotaReturner(t, func(*testing.T) ports.RateLimiter { return memory.NewRateLimiter() })
+}

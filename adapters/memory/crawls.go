@@ -74,6 +74,12 @@ func cloneCrawl(c crawl.Crawl) crawl.Crawl {
 func (s *CrawlStore) CreateCrawl(_ context.Context, c crawl.Crawl, limit int, idem *report.Idempotency) (crawl.Crawl, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var src *crawlData
+	if c.ScheduledFrom != 0 {
+		if src = s.dueLocked(c.UserID, c.ScheduledFrom, c.CreatedAt); src == nil {
+			return crawl.Crawl{}, crawl.ErrNotDue
+		}
+	}
 	if limit > 0 {
 		active := 0
 		for _, d := range s.crawls {
@@ -90,9 +96,13 @@ func (s *CrawlStore) CreateCrawl(_ context.Context, c crawl.Crawl, limit int, id
 	c.Progress, c.Score, c.Rating, c.Summary = crawl.Progress{}, 0, "", crawl.Summary{}
 	c.Settings.Password = ""
 	c.CreatedAt, c.StartedAt, c.FinishedAt = micro(c.CreatedAt), time.Time{}, time.Time{}
+	c.NextRunAt, c.QuotaUntil = micro(crawl.NextRun(c.Settings.Schedule, c.CreatedAt)), micro(c.QuotaUntil)
 	err := s.reports.finishClaim(idem, func() ([]int64, error) {
 		s.crawls[c.ID] = &crawlData{c: c, byURL: map[string]*frontierRow{}}
 		s.lastID = c.ID
+		if src != nil {
+			src.c.NextRunAt = micro(crawl.NextRun(src.c.Settings.Schedule, c.CreatedAt))
+		}
 		return []int64{c.ID}, nil
 	})
 	if err != nil {

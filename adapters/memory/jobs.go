@@ -25,19 +25,21 @@ type Jobs struct {
 	sweep      time.Duration
 	backoff    func(attempt int) time.Duration
 
-	mu        sync.Mutex
-	jobs      map[int64]*memJob
-	lastID    int64
-	work      ports.AnalysisWorker
-	deliver   ports.DeliveryWorker
-	crawl     ports.CrawlWorker
-	started   bool
-	stop      chan struct{}
-	ready     chan int64 // due analyses
-	due       chan int64 // due deliveries
-	crawlsDue chan int64 // due crawl runs
-	wg        sync.WaitGroup
-	cancel    context.CancelFunc
+	mu      sync.Mutex
+	jobs    map[int64]*memJob
+	lastID  int64
+	work    ports.AnalysisWorker
+	deliver ports.DeliveryWorker
+	crawl   ports.CrawlWorker
+	// crawlSweep starts the scheduled crawls due, after each sweep.
+	crawlSweep func(ctx context.Context, now time.Time) error
+	started    bool
+	stop       chan struct{}
+	ready      chan int64 // due analyses
+	due        chan int64 // due deliveries
+	crawlsDue  chan int64 // due crawl runs
+	wg         sync.WaitGroup
+	cancel     context.CancelFunc
 }
 
 type memJob struct {
@@ -203,13 +205,21 @@ func (j *Jobs) Start(ctx context.Context, work ports.AnalysisWorker) error {
 	return nil
 }
 
-// sweeper enqueues the scheduled analyses due, at start and every sweep.
+// sweeper enqueues the scheduled analyses due, then starts the scheduled
+// crawls due (SetCrawlSweep), at start and every sweep.
 func (j *Jobs) sweeper(ctx context.Context) {
 	defer j.wg.Done()
 	tick := time.NewTicker(j.sweep)
 	defer tick.Stop()
 	for {
-		_, _ = j.EnqueueDue(ctx, time.Now(), 500)
+		now := time.Now()
+		_, _ = j.EnqueueDue(ctx, now, 500)
+		j.mu.Lock()
+		crawlSweep := j.crawlSweep
+		j.mu.Unlock()
+		if crawlSweep != nil {
+			_ = crawlSweep(ctx, now)
+		}
 		select {
 		case <-j.stop:
 			return

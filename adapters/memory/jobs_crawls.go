@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"time"
 
 	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/report"
@@ -40,6 +41,13 @@ func (j *Jobs) SetCrawlWorker(w ports.CrawlWorker) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.crawl = w
+}
+
+// SetCrawlSweep implements ports.CrawlQueue.
+func (j *Jobs) SetCrawlSweep(sweep func(ctx context.Context, now time.Time) error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.crawlSweep = sweep
 }
 
 // dropCrawl forgets the waiting job of crawl id, which was deleted.

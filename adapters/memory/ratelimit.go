@@ -17,9 +17,10 @@ type RateLimiter struct {
 }
 
 type limiterShard struct {
-	mu    sync.Mutex
-	tat   map[string]time.Time
-	sweep time.Time
+	mu       sync.Mutex
+	tat      map[string]time.Time
+	receipts map[string]time.Time // GiveBack's receipts used, until they expire
+	sweep    time.Time
 }
 
 // NewRateLimiter returns an empty limiter using the wall clock.
@@ -31,7 +32,7 @@ func NewRateLimiter() *RateLimiter {
 func NewRateLimiterWithClock(now func() time.Time) *RateLimiter {
 	l := &RateLimiter{now: now}
 	for i := range l.shards {
-		l.shards[i].tat = map[string]time.Time{}
+		l.shards[i].tat, l.shards[i].receipts = map[string]time.Time{}, map[string]time.Time{}
 	}
 	return l
 }
@@ -58,12 +59,37 @@ func (l *RateLimiter) TakeN(_ context.Context, key string, limit ratelimit.Limit
 	return d, nil
 }
 
+// GiveBack implements ports.QuotaReturner; its receipts are kept per key.
+func (l *RateLimiter) GiveBack(_ context.Context, key string, limit ratelimit.Limit, n int, until time.Time, receipt string) (int, error) {
+	now := l.now()
+	s := &l.shards[fnv32(key)%uint32(len(l.shards))]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := key + "\x00" + receipt
+	if used, ok := s.receipts[r]; ok && used.After(now) {
+		return 0, nil
+	}
+	tat, back := limit.GiveBack(s.tat[key], until, now, n)
+	if back > 0 {
+		s.tat[key] = tat
+	}
+	if until.After(now) {
+		s.receipts[r] = until
+	}
+	return back, nil
+}
+
 // evictIdle forgets clients whose quota is whole again: their state equals a
 // new client's, so memory stays bounded by the clients active in a window.
 func (s *limiterShard) evictIdle(now time.Time) {
 	for k, tat := range s.tat {
 		if !tat.After(now) {
 			delete(s.tat, k)
+		}
+	}
+	for r, until := range s.receipts {
+		if !until.After(now) {
+			delete(s.receipts, r)
 		}
 	}
 	s.sweep = now
@@ -77,5 +103,8 @@ func fnv32(s string) uint32 {
 	return h
 }
 
-// Interface guard.
-var _ ports.RateLimiter = (*RateLimiter)(nil)
+// Interface guards.
+var (
+	_ ports.RateLimiter   = (*RateLimiter)(nil)
+	_ ports.QuotaReturner = (*RateLimiter)(nil)
+)

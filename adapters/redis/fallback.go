@@ -67,6 +67,22 @@ func (f *Fallback) TakeN(ctx context.Context, key string, limit ratelimit.Limit,
 	return f.decide(ctx, limit, n, func(l ports.RateLimiter) (ratelimit.Decision, error) { return l.TakeN(ctx, key, limit, n) })
 }
 
+// GiveBack implements ports.QuotaReturner: the Primary gives back while
+// it may be tried and answers, else the Secondary (when they are
+// QuotaReturners; otherwise nothing comes back).
+func (f *Fallback) GiveBack(ctx context.Context, key string, limit ratelimit.Limit, n int, until time.Time, receipt string) (int, error) {
+	if r, ok := f.Primary.(ports.QuotaReturner); ok && f.tryPrimary() {
+		got, err := r.GiveBack(ctx, key, limit, n, until, receipt)
+		if f.settle(ctx, err) {
+			return got, err
+		}
+	}
+	if r, ok := f.Secondary.(ports.QuotaReturner); ok {
+		return r.GiveBack(ctx, key, limit, n, until, receipt)
+	}
+	return 0, nil
+}
+
 // decide asks the Primary, while it may be tried and answers, else the
 // Secondary, for n requests against limit.
 func (f *Fallback) decide(ctx context.Context, limit ratelimit.Limit, n int, take func(ports.RateLimiter) (ratelimit.Decision, error)) (ratelimit.Decision, error) {
@@ -161,4 +177,7 @@ func (f *Fallback) logger() *slog.Logger {
 }
 
 // Interface guard.
-var _ ports.RateLimiter = (*Fallback)(nil)
+var (
+	_ ports.RateLimiter   = (*Fallback)(nil)
+	_ ports.QuotaReturner = (*Fallback)(nil)
+)

@@ -27,6 +27,12 @@ func (crawlArgs) Kind() string { return CrawlJobKind }
 // SetCrawlWorker implements ports.CrawlQueue.
 func (q *Queue) SetCrawlWorker(w ports.CrawlWorker) { q.crawl.Store(&w) }
 
+// SetCrawlSweep implements ports.CrawlQueue: the periodic sweep job runs
+// sweep after the one SetSweep set.
+func (q *Queue) SetCrawlSweep(sweep func(context.Context, time.Time) error) {
+	q.crawlSweep.Store(&sweep)
+}
+
 // InsertCrawl enqueues the run of the user's crawl crawlID within tx and
 // returns the job's id.
 func (q *Queue) InsertCrawl(ctx context.Context, tx *sql.Tx, crawlID, userID int64) (int64, error) {

@@ -121,7 +121,9 @@ type Queue struct {
 	sweep   atomic.Pointer[func(context.Context) error]
 	deliver atomic.Pointer[ports.DeliveryWorker]
 	crawl   atomic.Pointer[ports.CrawlWorker]
-	started atomic.Bool
+	// crawlSweep starts the scheduled crawls due, after sweep.
+	crawlSweep atomic.Pointer[func(context.Context, time.Time) error]
+	started    atomic.Bool
 }
 
 // SetSweep sets what the periodic sweep job runs (the adapter's
@@ -135,11 +137,17 @@ type sweepWorker struct {
 }
 
 // Work implements river.Worker.
+// The scheduled crawls due are started after the analyses, even when
+// enqueueing those failed; the errors of both are joined.
 func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
+	var err error
 	if sweep := w.q.sweep.Load(); sweep != nil {
-		return (*sweep)(ctx)
+		err = (*sweep)(ctx)
 	}
-	return nil
+	if sweep := w.q.crawlSweep.Load(); sweep != nil {
+		err = errors.Join(err, (*sweep)(ctx, time.Now()))
+	}
+	return err
 }
 
 // New returns a queue over driver, whose pool is pool. Migrate must have

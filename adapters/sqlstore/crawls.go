@@ -38,6 +38,9 @@ type crawlRow struct {
 	CreatedAt       stamp  `bun:"created_at"`
 	StartedAt       stamp  `bun:"started_at"`
 	FinishedAt      stamp  `bun:"finished_at"`
+	NextRunAt       stamp  `bun:"next_run_at"`
+	ScheduledFrom   int64  `bun:"scheduled_from"`
+	QuotaUntil      stamp  `bun:"quota_until"`
 }
 
 // jsonText is v as JSON text, for the JSON columns (jsonb on PostgreSQL
@@ -81,7 +84,8 @@ func crawlRowOf(c crawl.Crawl) (crawlRow, error) {
 		PasswordHash: c.PasswordHash, Status: string(c.Status), Failure: c.Failure, CancelRequested: c.CancelRequested,
 		Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled, Failed: c.Progress.Failed, Blocked: c.Progress.Blocked,
 		Score: c.Score, Rating: string(c.Rating), Summary: sum,
-		CreatedAt: stampOf(c.CreatedAt), StartedAt: stampOf(c.StartedAt), FinishedAt: stampOf(c.FinishedAt)}, nil
+		CreatedAt: stampOf(c.CreatedAt), StartedAt: stampOf(c.StartedAt), FinishedAt: stampOf(c.FinishedAt),
+		NextRunAt: stampOf(c.NextRunAt), ScheduledFrom: c.ScheduledFrom, QuotaUntil: stampOf(c.QuotaUntil)}, nil
 }
 
 func (r crawlRow) toDomain() (crawl.Crawl, error) {
@@ -89,7 +93,8 @@ func (r crawlRow) toDomain() (crawl.Crawl, error) {
 		Status: crawl.Status(r.Status), Failure: r.Failure, CancelRequested: r.CancelRequested,
 		Progress: crawl.Progress{Discovered: r.Discovered, Crawled: r.Crawled, Failed: r.Failed, Blocked: r.Blocked},
 		Score:    r.Score, Rating: pagecheck.Rating(r.Rating),
-		CreatedAt: r.CreatedAt.utc(), StartedAt: r.StartedAt.utc(), FinishedAt: r.FinishedAt.utc()}
+		CreatedAt: r.CreatedAt.utc(), StartedAt: r.StartedAt.utc(), FinishedAt: r.FinishedAt.utc(),
+		NextRunAt: r.NextRunAt.utc(), ScheduledFrom: r.ScheduledFrom, QuotaUntil: r.QuotaUntil.utc()}
 	if err := fromJSON(r.Settings, &c.Settings); err != nil {
 		return crawl.Crawl{}, err
 	}
@@ -123,6 +128,7 @@ func (s *CrawlStore) createCrawl(ctx context.Context, c crawl.Crawl, limit int, 
 	c.ID, c.Token, c.Status, c.Failure, c.CancelRequested = 0, report.NewShareToken(), crawl.StatusQueued, "", false
 	c.Progress, c.Score, c.Rating, c.Summary = crawl.Progress{}, 0, "", crawl.Summary{}
 	c.StartedAt, c.FinishedAt = time.Time{}, time.Time{}
+	c.NextRunAt = crawl.NextRun(c.Settings.Schedule, c.CreatedAt)
 	row, err := crawlRowOf(c)
 	if err != nil {
 		return crawl.Crawl{}, err
@@ -132,6 +138,11 @@ func (s *CrawlStore) createCrawl(ctx context.Context, c crawl.Crawl, limit int, 
 	err = s.inTx(ctx, "create crawl", func(ctx context.Context, tx bun.Tx) error {
 		if err := s.lockUser(ctx, tx, c.UserID); err != nil {
 			return err
+		}
+		if c.ScheduledFrom != 0 {
+			if err := s.startRun(ctx, tx, c); err != nil {
+				return err
+			}
 		}
 		if limit > 0 {
 			n, err := tx.NewSelect().Model((*crawlRow)(nil)).

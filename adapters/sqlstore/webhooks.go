@@ -32,6 +32,7 @@ type deliveryRow struct {
 	WebhookID      int64  `bun:"webhook_id"`
 	UserID         int64  `bun:"user_id"`
 	ReportID       int64  `bun:"report_id"`
+	CrawlID        int64  `bun:"crawl_id,nullzero"` // NULL for a report's delivery
 	Event          string `bun:"event"`
 	Body           []byte `bun:"body"`
 	Status         string `bun:"status"`
@@ -43,13 +44,13 @@ type deliveryRow struct {
 }
 
 func deliveryRowOf(d webhook.Delivery) deliveryRow {
-	return deliveryRow{ID: d.ID, WebhookID: d.WebhookID, UserID: d.UserID, ReportID: d.ReportID, Event: d.Event,
+	return deliveryRow{ID: d.ID, WebhookID: d.WebhookID, UserID: d.UserID, ReportID: d.ReportID, CrawlID: d.CrawlID, Event: d.Event,
 		Body: d.Body, Status: string(d.Status), Attempts: d.Attempts, LastError: d.LastError,
 		ResponseStatus: d.ResponseStatus, CreatedAt: stampOf(d.CreatedAt), UpdatedAt: stampOf(d.UpdatedAt)}
 }
 
 func (r deliveryRow) toDomain() webhook.Delivery {
-	return webhook.Delivery{ID: r.ID, WebhookID: r.WebhookID, UserID: r.UserID, ReportID: r.ReportID, Event: r.Event,
+	return webhook.Delivery{ID: r.ID, WebhookID: r.WebhookID, UserID: r.UserID, ReportID: r.ReportID, CrawlID: r.CrawlID, Event: r.Event,
 		Body: r.Body, Status: webhook.DeliveryStatus(r.Status), Attempts: r.Attempts, LastError: r.LastError,
 		ResponseStatus: r.ResponseStatus, CreatedAt: r.CreatedAt.utc(), UpdatedAt: r.UpdatedAt.utc()}
 }

@@ -59,6 +59,8 @@ type Config struct {
 	Log         *slog.Logger      // default slog.Default()
 	// Keys keeps Idempotency-Key records (CreateOnce); nil refuses keys.
 	Keys Keys
+	// Clock tells the time (default time.Now): give it the Limiter's.
+	Clock func() time.Time
 }
 
 func (c Config) withDefaults() Config {
@@ -86,6 +88,9 @@ func (c Config) withDefaults() Config {
 	if c.Log == nil {
 		c.Log = slog.Default()
 	}
+	if c.Clock == nil {
+		c.Clock = time.Now
+	}
 	return c
 }
 
@@ -101,13 +106,15 @@ type Crawls struct {
 }
 
 // New returns the crawl use cases over store, queue and fetcher, and sets
-// queue's crawl worker to Run.
+// queue's crawl worker to Run and its crawl sweep to StartDue.
 func New(store ports.CrawlStore, queue ports.CrawlQueue, fetcher ports.SiteFetcher, pw accounts.PasswordHasher, cfg Config) *Crawls {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	cs := &Crawls{store: store, queue: queue, fetcher: fetcher, pw: pw, cfg: cfg.withDefaults(),
-		process: hex.EncodeToString(b), clock: time.Now}
+		process: hex.EncodeToString(b)}
+	cs.clock = cs.cfg.Clock
 	queue.SetCrawlWorker(cs.Run)
+	queue.SetCrawlSweep(cs.StartDue)
 	return cs
 }
 
@@ -139,32 +146,37 @@ func (cs *Crawls) dailyLimit() ratelimit.Limit {
 	return ratelimit.Limit{Requests: cs.cfg.DailyPages, Window: 24 * time.Hour}
 }
 
-// admit charges a crawl's max_pages to its user's daily page quota. More
-// than the whole quota is a *report.ValidationError on max_pages; a
+// quotaKey is the limiter's key of a user's daily page quota.
+func quotaKey(userID int64) string { return "crawl-pages-user:" + strconv.FormatInt(userID, 10) }
+
+// admit charges a crawl's max_pages to its user's daily page quota and
+// says when the charge is all back by itself (zero: nothing charged).
+// More than the whole quota is a *report.ValidationError on max_pages; a
 // failing limiter lets the crawl through (logged).
-func (cs *Crawls) admit(ctx context.Context, userID int64, pages int) error {
+func (cs *Crawls) admit(ctx context.Context, userID int64, pages int) (time.Time, error) {
 	limit := cs.dailyLimit()
 	if !limit.Enabled() {
-		return nil
+		return time.Time{}, nil
 	}
 	if pages > limit.Requests {
-		return report.Invalid("max_pages", "must be at most "+strconv.Itoa(limit.Requests)+", your daily page quota")
+		return time.Time{}, report.Invalid("max_pages", "must be at most "+strconv.Itoa(limit.Requests)+", your daily page quota")
 	}
-	d, err := cs.cfg.Limiter.TakeN(ctx, "crawl-pages-user:"+strconv.FormatInt(userID, 10), limit, pages)
+	d, err := cs.cfg.Limiter.TakeN(ctx, quotaKey(userID), limit, pages)
 	if err != nil {
 		cs.cfg.Log.WarnContext(ctx, "crawl page quota unavailable; admitting anyway", "user", userID, "pages", pages, "err", err)
-		return nil
+		return time.Time{}, nil
 	}
 	if !d.Allowed {
-		return &QuotaError{Limit: limit.Requests, Asked: pages, Fit: d.Remaining, Wait: d.RetryAfter}
+		return time.Time{}, &QuotaError{Limit: limit.Requests, Asked: pages, Fit: d.Remaining, Wait: d.RetryAfter}
 	}
-	return nil
+	return cs.clock().Add(d.Reset), nil
 }
 
 // Create validates p and queues a crawl of it for userID: its share
-// password hashed, its max_pages charged to the user's daily page quota,
-// the crawl and its job written together, refused when the user has
-// ActiveLimit crawls queued or running. idem, when not nil, is finished
+// password hashed, its max_pages charged to the user's daily page quota
+// (given back when the crawl is refused), the crawl and its job written
+// together, refused when the user has ActiveLimit crawls queued or
+// running. idem, when not nil, is finished
 // with the crawl. Errors: *report.ValidationError, *QuotaError,
 // crawl.ErrActiveLimit, accounts.ErrPasswordsBusy, report.ErrClaimLost.
 func (cs *Crawls) Create(ctx context.Context, userID int64, p crawl.Params, idem *report.Idempotency) (crawl.Crawl, error) {
@@ -182,10 +194,13 @@ func (cs *Crawls) Create(ctx context.Context, userID int64, p crawl.Params, idem
 			return crawl.Crawl{}, err
 		}
 	}
-	if err := cs.admit(ctx, userID, s.MaxPages); err != nil {
+	if c.QuotaUntil, err = cs.admit(ctx, userID, s.MaxPages); err != nil {
 		return crawl.Crawl{}, err
 	}
 	out, _, err := cs.queue.CreateCrawlWithJob(ctx, c, max(cs.cfg.ActiveLimit, 0), idem)
+	if err != nil {
+		cs.giveBack(ctx, c, c.Settings.MaxPages, "refused:"+rand.Text())
+	}
 	return out, err
 }
 
@@ -206,15 +221,29 @@ func (cs *Crawls) List(ctx context.Context, userID int64, q crawl.ListQuery) ([]
 	return cs.store.Crawls(ctx, userID, q)
 }
 
-// Cancel cancels the user's crawl id: a queued one at once, a running one
-// within a few seconds (its run stops and keeps what it found). Errors:
+// Cancel cancels the user's crawl id: a queued one at once (its pages
+// given back, returnUnused), a running one within a few seconds (its run
+// stops, keeps what it found and gives back the rest). Errors:
 // crawl.ErrNotFound, crawl.ErrTransition.
 func (cs *Crawls) Cancel(ctx context.Context, userID, id int64) (crawl.Crawl, error) {
-	return cs.store.CancelCrawl(ctx, userID, id, cs.clock())
+	c, err := cs.store.CancelCrawl(ctx, userID, id, cs.clock())
+	if err == nil && c.Status.Final() {
+		cs.returnUnused(ctx, c)
+	}
+	return c, err
 }
 
 // Delete deletes the user's crawl id with what it found (its waiting job
-// too; a running one stops at its next renewal). Errors: crawl.ErrNotFound.
+// too; a running one stops at its next renewal), giving back the pages it
+// had not crawled (returnUnused). Errors: crawl.ErrNotFound.
 func (cs *Crawls) Delete(ctx context.Context, userID, id int64) error {
-	return cs.store.DeleteCrawl(ctx, userID, id)
+	c, err := cs.store.Crawl(ctx, userID, id)
+	if err != nil {
+		return err
+	}
+	if err := cs.store.DeleteCrawl(ctx, userID, id); err != nil {
+		return err
+	}
+	cs.returnUnused(ctx, c)
+	return nil
 }

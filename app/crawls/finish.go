@@ -12,7 +12,8 @@ import (
 // finish ends the crawl as status: the Detector over every recorded page
 // (streamed), its issues saved, the site's score (the average of its
 // audited pages'), rating and summary (issue counts, failing page checks,
-// AI crawlers' access, llms.txt) stored with the status.
+// AI crawlers' access, llms.txt) stored with the status; then the pages
+// it did not crawl go back to the daily quota.
 func (r *run) finish(ctx context.Context, status crawl.Status) error {
 	cs := r.cs
 	ctx = context.WithoutCancel(ctx)
@@ -49,13 +50,14 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 	rf, _ := r.robotsFile()
 	f.Summary.AI = crawl.AIReadiness(rf, r.c.Settings.URL)
 	f.Summary.LLMsTxt = r.llmsTxt(ctx)
-	_, err = cs.store.FinishCrawl(ctx, r.c.ID, f)
+	done, err := cs.store.FinishCrawl(ctx, r.c.ID, f)
 	switch {
 	case errors.Is(err, crawl.ErrNotFound), errors.Is(err, crawl.ErrTransition):
 		return nil // deleted, or ended by another run
 	case err != nil:
 		return &ports.RetryError{Err: err}
 	}
+	cs.returnUnused(ctx, done)
 	return nil
 }
 

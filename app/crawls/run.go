@@ -16,7 +16,9 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// Run is the worker of crawl jobs (a ports.CrawlWorker). It holds the
+// Run is the worker of crawl jobs (a ports.CrawlWorker). A user with
+// another crawl running gives the worker up for a while when another
+// user's crawl could start (crawl.Share.Yields). Else it holds the
 // crawl's site (one running crawl per site: while another holds it, the
 // job snoozes), then crawls for one slice: robots.txt for the crawler's
 // user agent, the start URL and sitemaps when nothing was crawled yet,
@@ -30,6 +32,9 @@ import (
 func (cs *Crawls) Run(ctx context.Context, job ports.CrawlJob) error {
 	holder := cs.process + "/" + strconv.FormatInt(job.ID, 10)
 	now := cs.clock()
+	if sh, err := cs.store.Share(ctx, job.CrawlID, now); err == nil && sh.Yields() {
+		return &ports.SnoozeError{After: crawl.YieldWait, Err: errors.New("crawls: the worker goes to another user's crawl first")}
+	}
 	c, ok, err := cs.store.ClaimSite(ctx, job.CrawlID, holder, now, now.Add(cs.cfg.Lease))
 	switch {
 	case errors.Is(err, crawl.ErrNotFound):
@@ -37,6 +42,7 @@ func (cs *Crawls) Run(ctx context.Context, job ports.CrawlJob) error {
 	case err != nil:
 		return &ports.RetryError{Err: err}
 	case !ok && c.Status.Final():
+		cs.returnUnused(ctx, c) // once per crawl: this is again after a crash or a cancel while queued
 		return nil
 	case !ok:
 		return &ports.SnoozeError{After: siteBusyWait, Err: errors.New("crawls: another crawl holds the site " + c.Site)}

@@ -30,9 +30,20 @@ type Crawl struct {
 	Score           int              // the average score of its crawled pages, 0-100
 	Rating          pagecheck.Rating // pagecheck.RatingFor(Score); "" until final
 	Summary         Summary          // set when final
-	CreatedAt       time.Time
-	StartedAt       time.Time // zero until running
-	FinishedAt      time.Time // zero until final
+	// NextRunAt is when the crawl's schedule starts its next run (see
+	// Due); zero without a schedule.
+	NextRunAt time.Time
+	// ScheduledFrom is the crawl whose schedule started this one; 0 for a
+	// crawl its user asked for.
+	ScheduledFrom int64
+	// QuotaUntil is when the pages charged to its user's daily page
+	// quota for it (Settings.MaxPages) are all back in the quota by
+	// themselves; zero when none were charged. Until then, the pages it
+	// did not crawl are given back when it ends.
+	QuotaUntil time.Time
+	CreatedAt  time.Time
+	StartedAt  time.Time // zero until running
+	FinishedAt time.Time // zero until final
 }
 
 // Progress counts a crawl's URLs.

@@ -94,6 +94,9 @@ func NewSettings(p Params) (Settings, error) {
 	sch, err := report.ParseSchedule(p.Schedule)
 	errs.AddErr("schedule", err)
 	s.Schedule = sch
+	if sch != report.ScheduleOff && len(s.Headers) > 0 {
+		errs.Add("schedule", "cannot be combined with headers: request headers are forgotten when a crawl ends, so its scheduled runs could not send them")
+	}
 	if err := errs.Err(); err != nil {
 		return Settings{}, err
 	}

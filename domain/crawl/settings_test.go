@@ -32,13 +32,13 @@ func TestNewSettingsFull(t *testing.T) {
 		URL: "https://example.com/shop/", MaxPages: ptr(10_000), MaxDepth: ptr(0), Concurrency: ptr(8), DelayMS: ptr(250),
 		Include: []string{" /shop/ ", "/caf\u00e9*"}, Exclude: []string{"/*.pdf$"}, Subdomains: true,
 		Headers: map[string]string{"cookie": " session=abc ", "Authorization": "Bearer x", "X-Test": "1"},
-		Privacy: ptr(2), Password: ptr("a long share password"), Schedule: "weekly",
+		Privacy: ptr(2), Password: ptr("a long share password"),
 	})
 	want := crawl.Settings{
 		URL: "https://example.com/shop/", MaxPages: 10_000, MaxDepth: 0, Concurrency: 8, Delay: 250 * time.Millisecond,
 		Include: []string{"/shop/", "/caf%C3%A9*"}, Exclude: []string{"/*.pdf$"}, Subdomains: true,
 		Headers: []crawl.Header{{"Authorization", "Bearer x"}, {"Cookie", "session=abc"}, {"X-Test", "1"}},
-		Privacy: report.Protected, Password: "a long share password", Schedule: report.ScheduleWeekly,
+		Privacy: report.Protected, Password: "a long share password",
 	}
 	if err != nil || !reflect.DeepEqual(s, want) {
 		t.Fatalf("NewSettings = %+v, %v\nwant %+v", s, err, want)
@@ -76,6 +76,7 @@ func TestNewSettingsInvalid(t *testing.T) {
 		{"password without privacy 2", crawl.Params{URL: "https://e.com", Password: ptr("a long share password")}, []string{"password"}},
 		{"privacy 2 without password", crawl.Params{URL: "https://e.com", Privacy: ptr(2)}, []string{"password"}},
 		{"schedule", crawl.Params{URL: "https://e.com", Schedule: "hourly"}, []string{"schedule"}},
+		{"schedule with headers", crawl.Params{URL: "https://e.com", Schedule: "daily", Headers: map[string]string{"Cookie": "a=b"}}, []string{"schedule"}},
 		{"all at once", crawl.Params{URL: "x", MaxPages: ptr(-5), Concurrency: ptr(100), Schedule: "x", Include: []string{"x"}},
 			[]string{"url", "max_pages", "concurrency", "schedule", "include"}},
 	}

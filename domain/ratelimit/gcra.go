@@ -130,3 +130,29 @@ func (l Limit) Span() time.Duration { return l.Interval() * time.Duration(l.Requ
 func (l Limit) RemainingAt(reset time.Duration) int {
 	return min(max(int((l.Span()-reset)/l.Interval()), 0), l.Requests-1)
 }
+
+// GiveBack returns up to n requests of one charge to a client whose state
+// is tat, at now (the work they paid for turned out smaller). until is
+// when that charge has all come back by itself: the state TakeN returned
+// for it (the decision's Reset after the time it was taken). Only what
+// has not come back by now can return, at most (until - now) / Interval
+// requests, none after until; and never more than the client owes (the
+// quota is never more than whole). It returns the state to store and how
+// many requests came back.
+func (l Limit) GiveBack(tat, until, now time.Time, n int) (time.Time, int) {
+	if !l.Enabled() || n < 1 || !tat.After(now) {
+		return tat, 0
+	}
+	interval := l.Interval()
+	// until may be stored to the microsecond: a request back within one
+	// of it still counts as out.
+	m := min(n, int((until.Sub(now)+time.Microsecond)/interval))
+	if m <= 0 {
+		return tat, 0
+	}
+	owed := int((tat.Sub(now) + interval - 1) / interval) // whole intervals, rounded up
+	if m >= owed {
+		return now, owed
+	}
+	return tat.Add(-interval * time.Duration(m)), m
+}

@@ -60,7 +60,7 @@ type CrawlEvent struct {
 // made at now: one pending delivery for each of hooks that belongs to c's
 // user and wants the event, all with the same body. None when no hook
 // wants it. Whether c just ended is the caller's to decide. The
-// deliveries' ReportID is 0: the body names the crawl.
+// deliveries' CrawlID is c's; their ReportID 0.
 func CrawlFinished(c crawl.Crawl, hooks []Webhook, now time.Time) ([]Delivery, error) {
 	now = now.UTC()
 	var ds []Delivery
@@ -84,7 +84,7 @@ func CrawlFinished(c crawl.Crawl, hooks []Webhook, now time.Time) ([]Delivery, e
 				return nil, err
 			}
 		}
-		ds = append(ds, Delivery{WebhookID: w.ID, UserID: c.UserID, Event: EventCrawlFinished,
+		ds = append(ds, Delivery{WebhookID: w.ID, UserID: c.UserID, CrawlID: c.ID, Event: EventCrawlFinished,
 			Body: body, Status: DeliveryPending, CreatedAt: now, UpdatedAt: now})
 	}
 	return ds, nil

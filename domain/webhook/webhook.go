@@ -70,7 +70,8 @@ type Delivery struct {
 	ID             int64
 	WebhookID      int64
 	UserID         int64
-	ReportID       int64
+	ReportID       int64 // the report of a report.finished event; 0 otherwise
+	CrawlID        int64 // the crawl of a crawl.finished event; 0 otherwise
 	Event          string
 	Body           []byte // the JSON event, as sent
 	Status         DeliveryStatus

@@ -55,6 +55,8 @@ func TestCrawlStore(t *testing.T, newStores func(t *testing.T) CrawlStores) {
 	run("streaming", testCrawlStreaming)
 	run("failing checks", testCrawlFailingChecks)
 	run("delete", testCrawlDelete)
+	run("schedule", testCrawlSchedule)
+	run("share of workers", testCrawlShare)
 }
 
 // newCrawl is a crawl of user of url, created n minutes after crawlEpoch.

@@ -28,6 +28,40 @@ func TestCrawlQueue(t *testing.T, newSubject func(t *testing.T) CrawlQueueSubjec
 	t.Run("create runs the job, snoozes do not count", func(t *testing.T) { testCrawlQueueRuns(t, newSubject(t)) })
 	t.Run("cap stores nothing", func(t *testing.T) { testCrawlQueueCap(t, newSubject(t)) })
 	t.Run("delete drops the waiting job", func(t *testing.T) { testCrawlQueueDelete(t, newSubject(t)) })
+	t.Run("the sweep starts scheduled crawls", func(t *testing.T) { testCrawlQueueSweep(t, newSubject(t)) })
+}
+
+// testCrawlQueueSweep: the periodic sweep, which runs at start, calls the
+// crawl sweep with the time of the sweep.
+func testCrawlQueueSweep(t *testing.T, s CrawlQueueSubject) {
+	swept := make(chan time.Time, 8)
+	s.Queue.SetCrawlSweep(func(_ context.Context, now time.Time) error {
+		swept <- now
+		return nil
+	})
+	before := time.Now()
+	startCrawlJobs(t, s.Jobs)
+	select {
+	case now := <-swept:
+		if now.Before(before.Add(-time.Second)) || now.After(time.Now().Add(time.Second)) {
+			t.Errorf("swept at %v, started at %v", now, before)
+		}
+	case <-time.After(jobsPatience):
+		t.Fatalf("no crawl sweep within %s of Start", jobsPatience)
+	}
+}
+
+// startCrawlJobs starts jobs (analyses do nothing) until the test ends.
+func startCrawlJobs(t *testing.T, jobs ports.Jobs) {
+	t.Helper()
+	if err := jobs.Start(context.Background(), func(context.Context, ports.AnalysisJob) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = jobs.Stop(ctx)
+	})
 }
 
 func crawlStats(t *testing.T, jobs ports.Jobs) ports.JobCounts {
@@ -50,14 +84,7 @@ func testCrawlQueueRuns(t *testing.T, s CrawlQueueSubject) {
 		}
 		return nil
 	})
-	if err := s.Jobs.Start(context.Background(), func(context.Context, ports.AnalysisJob) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = s.Jobs.Stop(ctx)
-	})
+	startCrawlJobs(t, s.Jobs)
 	c, jobID, err := s.Queue.CreateCrawlWithJob(context.Background(), newCrawl(u[1], "https://queued.example.com/", 0), 3, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -84,7 +84,7 @@ func testCrawlFinishQueuesDeliveries(t *testing.T, s JobsSubject) {
 		ev.Crawl.Status != string(crawl.StatusFinished) || ev.Crawl.Score != 72 || ev.Crawl.Result != string(pagecheck.Decent) ||
 		ev.Crawl.URL != c.Settings.URL || ev.Crawl.Site != c.Site || len(ev.Crawl.Issues) != 1 || ev.Crawl.Issues[0].Count != 2 ||
 		ev.Crawl.Issues[0].Type != string(crawl.BrokenLink) || ev.Crawl.FinishedAt.IsZero() ||
-		d.UserID != 1 || d.ReportID != 0 || d.Status != webhook.DeliveryPending || d.Attempts != 0 || d.Event != webhook.EventCrawlFinished {
+		d.UserID != 1 || d.ReportID != 0 || d.CrawlID != c.ID || d.Status != webhook.DeliveryPending || d.Attempts != 0 || d.Event != webhook.EventCrawlFinished {
 		t.Errorf("delivery = %+v, body %s (%v); want a pending crawl.finished of crawl %d, finished, score 72", d, d.Body, err, c.ID)
 	}
 	if d2 := deliveriesTo(t, s, both)[0]; string(d2.Body) != string(d.Body) || d2.ID == d.ID {

@@ -130,7 +130,7 @@ func testFinishQueuesDeliveries(t *testing.T, s JobsSubject) {
 	var ev webhook.Event
 	if err := json.Unmarshal(d.Body, &ev); err != nil || ev.Event != webhook.EventReportFinished || ev.Report.ID != r.ID ||
 		ev.Report.Status != string(report.StatusGenerated) || ev.Report.Score != 80 || !ev.Report.GeneratedAt.Equal(done.GeneratedAt) ||
-		d.ReportID != r.ID || d.UserID != 1 || d.Status != webhook.DeliveryPending || d.Attempts != 0 || d.Event != webhook.EventReportFinished {
+		d.ReportID != r.ID || d.CrawlID != 0 || d.UserID != 1 || d.Status != webhook.DeliveryPending || d.Attempts != 0 || d.Event != webhook.EventReportFinished {
 		t.Errorf("delivery = %+v, body %s (%v); want a pending report.finished of report %d, generated, score 80", d, d.Body, err, r.ID)
 	}
 	if d2 := deliveriesTo(t, s, w2)[0]; string(d2.Body) != string(d.Body) || d2.ID == d.ID {

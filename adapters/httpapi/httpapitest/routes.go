@@ -47,6 +47,7 @@ var crawlOperations = []string{
 	"POST /api/v1/crawls", "GET /api/v1/crawls", "GET /api/v1/crawls/{id}", "POST /api/v1/crawls/{id}/cancel",
 	"DELETE /api/v1/crawls/{id}", "GET /api/v1/crawls/{id}/pages", "GET /api/v1/crawls/{id}/pages/{page}",
 	"GET /api/v1/crawls/{id}/issues", "GET /api/v1/crawls/{id}/export", "GET /api/v1/crawls/{id}/diff",
+	"PATCH /api/v1/crawls/{id}",
 }
 
 // HostileRoutes registers every operation of r on the production API and

@@ -72,6 +72,6 @@ func (p *sharePage) renderCrawl(ctx context.Context, w http.ResponseWriter, r *h
 		v.Issues = append(v.Issues, iv)
 	}
 	v.IssuesShown = len(v.Issues)
-	p.render(w, r, http.StatusOK, "crawl", pageData{Title: c.Site + " site audit", Token: c.Token, Action: p.opts.BasePath + Path(c.Token),
+	p.render(w, r, http.StatusOK, "crawl", pageData{Kind: "crawl", Title: c.Site + " site audit", Token: c.Token, Action: p.opts.BasePath + Path(c.Token),
 		CSRF: csrf, Crawl: v})
 }

@@ -126,6 +126,9 @@ func TestCrawlSharePage(t *testing.T) {
 			t.Errorf("public crawl page lacks %s", want)
 		}
 	}
+	if !strings.Contains(p.Body, `<span class="muted">site audit</span>`) || strings.Contains(strings.ToLower(p.Body), "report") {
+		t.Errorf("the crawl page does not call itself a site audit, or names a report")
+	}
 	if strings.Contains(p.Body, "<script>") || strings.Contains(p.Body, "<b>gone") {
 		t.Errorf("the page carries raw markup from the crawl:\n%s", p.Body)
 	}
@@ -136,22 +139,31 @@ func TestCrawlSharePage(t *testing.T) {
 		t.Errorf("top issues at %d, %d, %d; want by severity", a, b, c)
 	}
 
-	// Private: 404 to anyone but its owner, as a missing page.
+	// Private: 404 to anyone but its owner, as a missing page (which
+	// never says whether a report or a crawl hides behind it).
+	missing := apitest.GetPage(t, h, "/r/"+strings.Repeat("a", 26))
 	for _, who := range [][]string{nil, {"Authorization", "Bearer " + bob}} {
-		if p := apitest.GetPage(t, h, priv.ShareURL, who...); p.Status != 404 || strings.Contains(p.Body, "beta.com") {
-			t.Errorf("private crawl page to %v = %d", who, p.Status)
+		if p := apitest.GetPage(t, h, priv.ShareURL, who...); p.Status != 404 || strings.Contains(p.Body, "beta.com") ||
+			!strings.Contains(p.Body, "<h1>Not found</h1>") || !strings.Contains(p.Body, "No report or crawl is shared here") {
+			t.Errorf("private crawl page to %v = %d %s", who, p.Status, p.Body)
 		}
+	}
+	if missing.Status != 404 || !strings.Contains(missing.Body, "<h1>Not found</h1>") || !strings.Contains(missing.Body, "Your report or crawl?") {
+		t.Errorf("missing page = %d %s", missing.Status, missing.Body)
 	}
 	if p := apitest.GetPage(t, h, priv.ShareURL, "Authorization", "Bearer "+ada); p.Status != 200 || !strings.Contains(p.Body, `id="site">beta.com<`) {
 		t.Errorf("private crawl page to its owner = %d", p.Status)
 	}
 
 	// Protected: the password form, then the page with the cookie.
-	if p := apitest.GetPage(t, h, prot.ShareURL); p.Status != 200 || !strings.Contains(p.Body, `id="unlock"`) || strings.Contains(p.Body, "data-score") {
+	if p := apitest.GetPage(t, h, prot.ShareURL); p.Status != 200 || !strings.Contains(p.Body, `id="unlock"`) || strings.Contains(p.Body, "data-score") ||
+		!strings.Contains(p.Body, "<h1>This crawl is protected</h1>") || !strings.Contains(p.Body, "View crawl</button>") ||
+		!strings.Contains(p.Body, "<title>Protected crawl ·") || strings.Contains(strings.ToLower(p.Body), "report") {
 		t.Fatalf("protected crawl page = %d %s", p.Status, p.Body)
 	}
-	if p := apitest.PostPassword(h, prot.ShareURL, "wrong", "192.0.2.1:1"); p.Status != 403 || p.Header.Get("Set-Cookie") != "" {
-		t.Errorf("wrong password = %d", p.Status)
+	if p := apitest.PostPassword(h, prot.ShareURL, "wrong", "192.0.2.1:1"); p.Status != 403 || p.Header.Get("Set-Cookie") != "" ||
+		!strings.Contains(p.Body, "This crawl is protected") || strings.Contains(strings.ToLower(p.Body), "report") {
+		t.Errorf("wrong password = %d %s", p.Status, p.Body)
 	}
 	ok := apitest.PostPassword(h, prot.ShareURL, "open+sesame", "192.0.2.1:1")
 	if ok.Status != 303 || ok.Header.Get("Location") != prot.ShareURL {

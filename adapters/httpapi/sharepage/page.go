@@ -128,7 +128,7 @@ func (p *sharePage) view(w http.ResponseWriter, r *http.Request) {
 	case s.Privacy == report.Public || s.UserID == viewer || p.validCookie(r, s):
 		p.renderShared(r.Context(), w, r, s, "")
 	default:
-		p.render(w, r, http.StatusOK, "password", pageData{Title: "Protected report", Token: s.Token, Action: p.opts.BasePath + Path(s.Token)})
+		p.render(w, r, http.StatusOK, "password", pageData{Kind: s.kind(), Title: "Protected " + s.kind(), Token: s.Token, Action: p.opts.BasePath + Path(s.Token)})
 	}
 }
 
@@ -157,7 +157,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 	}
 	if wait, limited := p.throttled(r); limited {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		p.render(w, r, http.StatusTooManyRequests, "password", pageData{Title: "Protected report", Token: token, Action: p.opts.BasePath + Path(token),
+		p.render(w, r, http.StatusTooManyRequests, "password", pageData{Title: "Protected page", Token: token, Action: p.opts.BasePath + Path(token),
 			Error: "Too many attempts: try again in " + strconv.Itoa(int(wait.Seconds())+1) + " seconds."})
 		return
 	}
@@ -178,7 +178,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		match, err = p.checkPassword(r.Context(), rep, r.PostForm.Get("password"))
 		if errors.Is(err, accounts.ErrPasswordsBusy) {
 			w.Header().Set("Retry-After", passwordRetryAfter)
-			p.render(w, r, http.StatusServiceUnavailable, "password", pageData{Title: "Protected report", Token: token, Action: p.opts.BasePath + Path(token),
+			p.render(w, r, http.StatusServiceUnavailable, "password", pageData{Kind: rep.kind(), Title: "Protected " + rep.kind(), Token: token, Action: p.opts.BasePath + Path(token),
 				Error: "Too many password checks at the moment: try again in a few seconds."})
 			return
 		}
@@ -188,7 +188,7 @@ func (p *sharePage) unlock(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !match {
-		p.render(w, r, http.StatusForbidden, "password", pageData{Title: "Protected report", Token: token, Action: p.opts.BasePath + Path(token), Error: "Wrong password."})
+		p.render(w, r, http.StatusForbidden, "password", pageData{Kind: rep.kind(), Title: "Protected " + rep.kind(), Token: token, Action: p.opts.BasePath + Path(token), Error: "Wrong password."})
 		return
 	}
 	http.SetCookie(w, p.cookie(r, rep))

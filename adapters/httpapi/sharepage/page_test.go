@@ -54,7 +54,8 @@ func TestSharePage(t *testing.T) {
 	}
 
 	target := prot.ShareURL
-	if p := apitest.GetPage(t, s.H, target); p.Status != 200 || !strings.Contains(p.Body, `<form method="post" action="`+target+`"`) || strings.Contains(p.Body, "data-score") {
+	if p := apitest.GetPage(t, s.H, target); p.Status != 200 || !strings.Contains(p.Body, `<form method="post" action="`+target+`"`) || strings.Contains(p.Body, "data-score") ||
+		!strings.Contains(p.Body, "<h1>This report is protected</h1>") || !strings.Contains(p.Body, "View report</button>") {
 		t.Fatalf("protected page = %d %s", p.Status, p.Body)
 	}
 	if p := apitest.PostPassword(s.H, target, "wrong", "192.0.2.1:1"); p.Status != 403 || !strings.Contains(p.Body, "Wrong password") || p.Header.Get("Set-Cookie") != "" {

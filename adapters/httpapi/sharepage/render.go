@@ -42,6 +42,10 @@ func hashCSS(css string) string {
 
 // pageData is what every share template reads.
 type pageData struct {
+	// Kind is what the page shows, "report" or "crawl"; "" when unknown
+	// (the not-found page never says which, so a private crawl looks
+	// like a missing report).
+	Kind          string
 	Title         string
 	CSS           template.CSS
 	Token         string // the report's share token, for the forms
@@ -89,7 +93,7 @@ type checkView struct {
 // then the passed checks by category.
 // csrf is set when the owner's sign-in shows it: the page offers to sign out.
 func (p *sharePage) renderReport(w http.ResponseWriter, r *http.Request, rep report.Report, csrf string) {
-	d := pageData{Title: rep.Project + " report", Token: rep.Token, Action: p.opts.BasePath + Path(rep.Token), CSRF: csrf, Report: reportView{URL: rep.URL, Project: rep.Project, Result: string(rep.Rating), Score: rep.Score},
+	d := pageData{Kind: "report", Title: rep.Project + " report", Token: rep.Token, Action: p.opts.BasePath + Path(rep.Token), CSRF: csrf, Report: reportView{URL: rep.URL, Project: rep.Project, Result: string(rep.Rating), Score: rep.Score},
 		Generated: rep.GeneratedAt.UTC().Format(time.RFC3339), GeneratedText: rep.GeneratedAt.UTC().Format("2 Jan 2006 15:04 UTC")}
 	failed := map[pagecheck.Importance][]checkView{}
 	for _, c := range pagecheck.Categories {

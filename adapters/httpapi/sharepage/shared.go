@@ -20,6 +20,14 @@ type shared struct {
 	crawl        *crawl.Crawl   // set for a crawl
 }
 
+// kind is what s is, as pages name it: "report" or "crawl".
+func (s shared) kind() string {
+	if s.crawl != nil {
+		return "crawl"
+	}
+	return "report"
+}
+
 // errNotShared is the one answer for a token that opens nothing the
 // viewer may see: unknown, malformed, or private to another.
 var errNotShared = errors.New("sharepage: not found")

@@ -173,6 +173,27 @@ func (e CrawlCreateInputBodyPrivacy) Valid() bool {
 	}
 }
 
+// Defines values for CrawlCreateInputBodySchedule.
+const (
+	CrawlCreateInputBodyScheduleDaily  CrawlCreateInputBodySchedule = "daily"
+	CrawlCreateInputBodyScheduleOff    CrawlCreateInputBodySchedule = "off"
+	CrawlCreateInputBodyScheduleWeekly CrawlCreateInputBodySchedule = "weekly"
+)
+
+// Valid indicates whether the value is a known member of the CrawlCreateInputBodySchedule enum.
+func (e CrawlCreateInputBodySchedule) Valid() bool {
+	switch e {
+	case CrawlCreateInputBodyScheduleDaily:
+		return true
+	case CrawlCreateInputBodyScheduleOff:
+		return true
+	case CrawlCreateInputBodyScheduleWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CrawlDataPrivacy.
 const (
 	CrawlDataPrivacyN0 CrawlDataPrivacy = 0
@@ -326,6 +347,27 @@ func (e CrawlItemStatus) Valid() bool {
 	case CrawlItemStatusQueued:
 		return true
 	case CrawlItemStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlUpdateInputBodySchedule.
+const (
+	CrawlUpdateInputBodyScheduleDaily  CrawlUpdateInputBodySchedule = "daily"
+	CrawlUpdateInputBodyScheduleOff    CrawlUpdateInputBodySchedule = "off"
+	CrawlUpdateInputBodyScheduleWeekly CrawlUpdateInputBodySchedule = "weekly"
+)
+
+// Valid indicates whether the value is a known member of the CrawlUpdateInputBodySchedule enum.
+func (e CrawlUpdateInputBodySchedule) Valid() bool {
+	switch e {
+	case CrawlUpdateInputBodyScheduleDaily:
+		return true
+	case CrawlUpdateInputBodyScheduleOff:
+		return true
+	case CrawlUpdateInputBodyScheduleWeekly:
 		return true
 	default:
 		return false
@@ -1936,7 +1978,7 @@ type CrawlCreateInputBody struct {
 	// MaxDepth Links are followed at most this many clicks from url (default 10; 0: url alone, and the sitemaps).
 	MaxDepth *int64 `json:"max_depth,omitempty"`
 
-	// MaxPages At most this many URLs are fetched (default 500). Charged to the caller's daily page quota when the crawl is accepted.
+	// MaxPages At most this many URLs are fetched (default 500). Charged to the caller's daily page quota when the crawl is accepted; those not crawled go back to it when the crawl ends.
 	MaxPages *int64 `json:"max_pages,omitempty"`
 
 	// Password Required with privacy 2, refused otherwise; the rules of report share passwords.
@@ -1944,6 +1986,9 @@ type CrawlCreateInputBody struct {
 
 	// Privacy 0 public, 1 private (default), 2 password, as reports.
 	Privacy *CrawlCreateInputBodyPrivacy `json:"privacy,omitempty"`
+
+	// Schedule Crawl the site again by itself daily or weekly (off: never, the default), as a report's schedule: one period after this crawl is accepted, and then every period, once this crawl and its previous run have ended, a new crawl with the same settings is created (its scheduled_from names this crawl; the diff of each run against the previous finished crawl of the site shows what changed). Each run is charged to the daily page quota and counted against the active crawls cap when it starts: a run the quota refuses waits until it fits, one the cap refuses 15 minutes. Refused with headers (422 on schedule): request headers are never kept past a crawl's end, so its runs could not send them. PATCH /crawls/{id} changes or stops the schedule.
+	Schedule *CrawlCreateInputBodySchedule `json:"schedule,omitempty"`
 
 	// Subdomains Crawl the registrable domain of url with all its subdomains, not only url's host (default false).
 	Subdomains *bool `json:"subdomains,omitempty"`
@@ -1954,6 +1999,9 @@ type CrawlCreateInputBody struct {
 
 // CrawlCreateInputBodyPrivacy 0 public, 1 private (default), 2 password, as reports.
 type CrawlCreateInputBodyPrivacy int64
+
+// CrawlCreateInputBodySchedule Crawl the site again by itself daily or weekly (off: never, the default), as a report's schedule: one period after this crawl is accepted, and then every period, once this crawl and its previous run have ended, a new crawl with the same settings is created (its scheduled_from names this crawl; the diff of each run against the previous finished crawl of the site shows what changed). Each run is charged to the daily page quota and counted against the active crawls cap when it starts: a run the quota refuses waits until it fits, one the cap refuses 15 minutes. Refused with headers (422 on schedule): request headers are never kept past a crawl's end, so its runs could not send them. PATCH /crawls/{id} changes or stops the schedule.
+type CrawlCreateInputBodySchedule string
 
 // CrawlData defines model for CrawlData.
 type CrawlData struct {
@@ -1979,9 +2027,12 @@ type CrawlData struct {
 	Id int64 `json:"id"`
 
 	// Issues One entry per issue type found, in catalogue order, with its count; empty until the crawl ends.
-	Issues  []IssueCountData  `json:"issues"`
-	LlmsTxt LlmsTxtData       `json:"llms_txt"`
-	Pages   CrawlProgressData `json:"pages"`
+	Issues  []IssueCountData `json:"issues"`
+	LlmsTxt LlmsTxtData      `json:"llms_txt"`
+
+	// NextRunAt When the schedule's next run is due (it starts once this crawl and its previous run have ended); absent without a schedule.
+	NextRunAt *time.Time        `json:"next_run_at,omitempty"`
+	Pages     CrawlProgressData `json:"pages"`
 
 	// Privacy 0 public, 1 private, 2 password.
 	Privacy CrawlDataPrivacy `json:"privacy"`
@@ -1989,8 +2040,11 @@ type CrawlData struct {
 	// Result Band of the score: good, decent or bad; empty until the crawl ends.
 	Result string `json:"result"`
 
-	// Schedule How often the crawl is to be repeated.
+	// Schedule How often the crawl starts a new crawl of the site with its settings by itself (off: never).
 	Schedule CrawlDataSchedule `json:"schedule"`
+
+	// ScheduledFrom The id of the crawl whose schedule started this one; absent for a crawl asked for by its user.
+	ScheduledFrom *int64 `json:"scheduled_from,omitempty"`
 
 	// Score Average score of the crawled pages, 0 to 100 (0 until the crawl ends).
 	Score    int64             `json:"score"`
@@ -2015,7 +2069,7 @@ type CrawlData struct {
 // CrawlDataPrivacy 0 public, 1 private, 2 password.
 type CrawlDataPrivacy int64
 
-// CrawlDataSchedule How often the crawl is to be repeated.
+// CrawlDataSchedule How often the crawl starts a new crawl of the site with its settings by itself (off: never).
 type CrawlDataSchedule string
 
 // CrawlDataStatus queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure).
@@ -2100,8 +2154,11 @@ type CrawlItem struct {
 	HasPassword bool `json:"has_password"`
 
 	// Id Crawl id.
-	Id    int64             `json:"id"`
-	Pages CrawlProgressData `json:"pages"`
+	Id int64 `json:"id"`
+
+	// NextRunAt When the schedule's next run is due (it starts once this crawl and its previous run have ended); absent without a schedule.
+	NextRunAt *time.Time        `json:"next_run_at,omitempty"`
+	Pages     CrawlProgressData `json:"pages"`
 
 	// Privacy 0 public, 1 private, 2 password.
 	Privacy CrawlItemPrivacy `json:"privacy"`
@@ -2109,8 +2166,11 @@ type CrawlItem struct {
 	// Result Band of the score: good, decent or bad; empty until the crawl ends.
 	Result string `json:"result"`
 
-	// Schedule How often the crawl is to be repeated.
+	// Schedule How often the crawl starts a new crawl of the site with its settings by itself (off: never).
 	Schedule CrawlItemSchedule `json:"schedule"`
+
+	// ScheduledFrom The id of the crawl whose schedule started this one; absent for a crawl asked for by its user.
+	ScheduledFrom *int64 `json:"scheduled_from,omitempty"`
 
 	// Score Average score of the crawled pages, 0 to 100 (0 until the crawl ends).
 	Score    int64             `json:"score"`
@@ -2135,7 +2195,7 @@ type CrawlItem struct {
 // CrawlItemPrivacy 0 public, 1 private, 2 password.
 type CrawlItemPrivacy int64
 
-// CrawlItemSchedule How often the crawl is to be repeated.
+// CrawlItemSchedule How often the crawl starts a new crawl of the site with its settings by itself (off: never).
 type CrawlItemSchedule string
 
 // CrawlItemStatus queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure).
@@ -2327,6 +2387,15 @@ type CrawlSettingsData struct {
 	Subdomains bool `json:"subdomains"`
 }
 
+// CrawlUpdateInputBody defines model for CrawlUpdateInputBody.
+type CrawlUpdateInputBody struct {
+	// Schedule The crawl's new schedule: daily or weekly (the next run one period from now) or off (no more runs; the runs already created stay). A crawl without a schedule cannot be given one (422 on schedule): create a new crawl with it.
+	Schedule CrawlUpdateInputBodySchedule `json:"schedule"`
+}
+
+// CrawlUpdateInputBodySchedule The crawl's new schedule: daily or weekly (the next run one period from now) or off (no more runs; the runs already created stay). A crawl without a schedule cannot be given one (422 on schedule): create a new crawl with it.
+type CrawlUpdateInputBodySchedule string
+
 // CrawlsData defines model for CrawlsData.
 type CrawlsData struct {
 	// Crawls The page's crawls.
@@ -2446,7 +2515,10 @@ type DeliveriesData struct {
 
 // DeliveryData defines model for DeliveryData.
 type DeliveryData struct {
-	Attempts  int64     `json:"attempts"`
+	Attempts int64 `json:"attempts"`
+
+	// CrawlId The crawl of a crawl.finished event; absent for a report.finished one.
+	CrawlId   *int64    `json:"crawl_id,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	Event     string    `json:"event"`
 	Id        int64     `json:"id"`
@@ -2454,8 +2526,8 @@ type DeliveryData struct {
 	// LastError Why the last attempt failed (empty when it succeeded or none ran).
 	LastError string `json:"last_error"`
 
-	// ReportId The report of a report.finished event; 0 for a crawl.finished one (its body names the crawl).
-	ReportId int64 `json:"report_id"`
+	// ReportId The report of a report.finished event; absent for a crawl.finished one.
+	ReportId *int64 `json:"report_id,omitempty"`
 
 	// ResponseStatus The HTTP status of the last attempt's answer (0: no answer).
 	ResponseStatus int64 `json:"response_status"`
@@ -4328,6 +4400,9 @@ type CreateWebhookJSONRequestBody = WebhookInputBody
 // CreateCrawlJSONRequestBody defines body for CreateCrawl for application/json ContentType.
 type CreateCrawlJSONRequestBody = CrawlCreateInputBody
 
+// UpdateCrawlJSONRequestBody defines body for UpdateCrawl for application/json ContentType.
+type UpdateCrawlJSONRequestBody = CrawlUpdateInputBody
+
 // DigipinDecodeJSONRequestBody defines body for DigipinDecode for application/json ContentType.
 type DigipinDecodeJSONRequestBody = DecodeInputBody
 
@@ -4553,7 +4628,7 @@ type ClientInterface interface {
 
 	// CreateCrawlWithBody Start a crawl: audit a whole site
 	//
-	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4562,7 +4637,7 @@ type ClientInterface interface {
 
 	// CreateCrawl Start a crawl: audit a whole site
 	//
-	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4582,6 +4657,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/crawls/{id} (the `GetCrawl` operationId).
 	GetCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCrawlWithBody Change or stop a crawl's schedule
+	//
+	// schedule daily or weekly changes the period of the crawl's schedule, its next run one period from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. Answers the crawl. Another user's crawl is 404.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v1/crawls/{id} (the `UpdateCrawl` operationId).
+	UpdateCrawlWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCrawl Change or stop a crawl's schedule
+	//
+	// schedule daily or weekly changes the period of the crawl's schedule, its next run one period from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. Answers the crawl. Another user's crawl is 404.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v1/crawls/{id} (the `UpdateCrawl` operationId).
+	UpdateCrawl(ctx context.Context, id int64, body UpdateCrawlJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CancelCrawl Cancel one of the caller's crawls
 	//
@@ -5363,7 +5456,7 @@ func (c *Client) ListCrawls(ctx context.Context, params *ListCrawlsParams, reqEd
 
 // CreateCrawlWithBody Start a crawl: audit a whole site
 //
-// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5382,7 +5475,7 @@ func (c *Client) CreateCrawlWithBody(ctx context.Context, params *CreateCrawlPar
 
 // CreateCrawl Start a crawl: audit a whole site
 //
-// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5423,6 +5516,44 @@ func (c *Client) DeleteCrawl(ctx context.Context, id int64, reqEditors ...Reques
 // Corresponds with GET /api/v1/crawls/{id} (the `GetCrawl` operationId).
 func (c *Client) GetCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCrawlRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCrawlWithBody Change or stop a crawl's schedule
+//
+// schedule daily or weekly changes the period of the crawl's schedule, its next run one period from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. Answers the crawl. Another user's crawl is 404.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v1/crawls/{id} (the `UpdateCrawl` operationId).
+func (c *Client) UpdateCrawlWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCrawlRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCrawl Change or stop a crawl's schedule
+//
+// schedule daily or weekly changes the period of the crawl's schedule, its next run one period from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. Answers the crawl. Another user's crawl is 404.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v1/crawls/{id} (the `UpdateCrawl` operationId).
+func (c *Client) UpdateCrawl(ctx context.Context, id int64, body UpdateCrawlJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCrawlRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7302,6 +7433,53 @@ func NewGetCrawlRequest(server string, id int64) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdateCrawlRequest calls the generic UpdateCrawl builder with application/json body
+func NewUpdateCrawlRequest(server string, id int64, body UpdateCrawlJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateCrawlRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateCrawlRequestWithBody constructs an http.Request for the UpdateCrawl method, with any body, and a specified content type
+func NewUpdateCrawlRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/crawls/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -10600,7 +10778,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateCrawlWithBodyWithResponse Start a crawl: audit a whole site
 	//
-	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10609,7 +10787,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateCrawlWithResponse Start a crawl: audit a whole site
 	//
-	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+	// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10633,6 +10811,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/crawls/{id} (the `GetCrawl` operationId).
 	GetCrawlWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetCrawlResponse, error)
+
+	// UpdateCrawlWithBodyWithResponse Change or stop a crawl's schedule
+	//
+	// schedule daily or weekly changes the period of the crawl's schedule, its next run one period from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. Answers the crawl. Another user's crawl is 404.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/crawls/{id} (the `UpdateCrawl` operationId).
+	UpdateCrawlWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCrawlResponse, error)
+
+	// UpdateCrawlWithResponse Change or stop a crawl's schedule
+	//
+	// schedule daily or weekly changes the period of the crawl's schedule, its next run one period from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. Answers the crawl. Another user's crawl is 404.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/crawls/{id} (the `UpdateCrawl` operationId).
+	UpdateCrawlWithResponse(ctx context.Context, id int64, body UpdateCrawlJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCrawlResponse, error)
 
 	// CancelCrawlWithResponse Cancel one of the caller's crawls
 	//
@@ -11802,6 +11998,47 @@ func (r GetCrawlResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetCrawlResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateCrawlResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeCrawlData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateCrawlResponse) GetJSON200() *EnvelopeCrawlData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateCrawlResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateCrawlResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateCrawlResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateCrawlResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14445,7 +14682,7 @@ func (c *ClientWithResponses) ListCrawlsWithResponse(ctx context.Context, params
 
 // CreateCrawlWithBodyWithResponse Start a crawl: audit a whole site
 //
-// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14460,7 +14697,7 @@ func (c *ClientWithResponses) CreateCrawlWithBodyWithResponse(ctx context.Contex
 
 // CreateCrawlWithResponse Start a crawl: audit a whole site
 //
-// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
+// A crawl audits a whole site: from url it follows links (a[href], rel=canonical, hreflang alternates, rel=next/prev) and the sitemaps (robots.txt Sitemap lines and /sitemap.xml, indexes, gzip) on the same host (or the registrable domain with subdomains), honouring robots.txt for the crawler's user agent (with Crawl-delay), include/exclude and the limits; every URL is normalised and fetched once, through the same guard against private addresses as reports; every HTML page gets the page audit of a report. When it ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, across all users: others wait, queued. Answers 202 with the crawl queued and a Location header naming it; poll GET /crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once (422). A crawl's max_pages is charged to the caller's daily page quota (10,000 pages in 24 hours by default; the server's --crawl-daily-pages) when it is accepted: beyond, 429 with Retry-After, and a max_pages above the whole quota is 422. When the crawl ends (finished, cancelled or failed) or is deleted, the pages it did not crawl go back to the quota, once, as far as the day since it was accepted has not given them back already; a crawl refused (429 for the active crawls cap) gives back all of them. At most 3 of a caller's crawls may be queued or running at once: a fourth is 429 until one ends.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14501,6 +14738,36 @@ func (c *ClientWithResponses) GetCrawlWithResponse(ctx context.Context, id int64
 		return nil, err
 	}
 	return ParseGetCrawlResponse(rsp)
+}
+
+// UpdateCrawlWithBodyWithResponse Change or stop a crawl's schedule
+//
+// schedule daily or weekly changes the period of the crawl's schedule, its next run one period from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. Answers the crawl. Another user's crawl is 404.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/crawls/{id} (the `UpdateCrawl` operationId).
+func (c *ClientWithResponses) UpdateCrawlWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCrawlResponse, error) {
+	rsp, err := c.UpdateCrawlWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCrawlResponse(rsp)
+}
+
+// UpdateCrawlWithResponse Change or stop a crawl's schedule
+//
+// schedule daily or weekly changes the period of the crawl's schedule, its next run one period from now; off stops it (the crawls it already started stay). The same schedule again changes nothing. A crawl without a schedule (created without one, or turned off) cannot be given one: 422 on schedule. Answers the crawl. Another user's crawl is 404.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/crawls/{id} (the `UpdateCrawl` operationId).
+func (c *ClientWithResponses) UpdateCrawlWithResponse(ctx context.Context, id int64, body UpdateCrawlJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCrawlResponse, error) {
+	rsp, err := c.UpdateCrawl(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCrawlResponse(rsp)
 }
 
 // CancelCrawlWithResponse Cancel one of the caller's crawls
@@ -15944,6 +16211,35 @@ func ParseGetCrawlResponse(rsp *http.Response) (*GetCrawlResponse, error) {
 	}
 
 	response := &GetCrawlResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeCrawlData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateCrawlResponse parses an HTTP response from a UpdateCrawlWithResponse call
+func ParseUpdateCrawlResponse(rsp *http.Response) (*UpdateCrawlResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateCrawlResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}

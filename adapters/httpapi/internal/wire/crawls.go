@@ -25,22 +25,24 @@ type CrawlProgressData struct {
 
 // CrawlItem is a crawl as lists show it.
 type CrawlItem struct {
-	ID          int64             `json:"id" doc:"Crawl id."`
-	URL         string            `json:"url" doc:"The start URL, normalised."`
-	Site        string            `json:"site" doc:"The start URL's host, lower-cased, without a leading www."`
-	Status      string            `json:"status" enum:"queued,running,finished,cancelled,failed" doc:"queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure)."`
-	Failure     string            `json:"failure" doc:"Why the crawl failed; empty otherwise."`
-	Privacy     int               `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
-	HasPassword bool              `json:"has_password" doc:"Whether a share password is stored."`
-	ShareURL    string            `json:"share_url" doc:"Path of the crawl's HTML summary page on this server, /r/ followed by the crawl's share token, as a report's share_url: the site, score, rating, issue counts by type with severity, the most severe issues with their URLs, AI crawlers' access and /llms.txt. The page honours privacy as a report's does (0 anyone, 2 after the password, 1 the owner only)."`
-	Schedule    string            `json:"schedule" enum:"daily,weekly,off" doc:"How often the crawl is to be repeated."`
-	Settings    CrawlSettingsData `json:"settings" doc:"The crawl's settings as accepted."`
-	Progress    CrawlProgressData `json:"pages" doc:"The crawl's URLs counted."`
-	Score       int               `json:"score" doc:"Average score of the crawled pages, 0 to 100 (0 until the crawl ends)."`
-	Result      string            `json:"result" doc:"Band of the score: good, decent or bad; empty until the crawl ends."`
-	CreatedAt   time.Time         `json:"created_at" doc:"When the crawl was accepted."`
-	StartedAt   *time.Time        `json:"started_at" doc:"When it started running; null until then."`
-	FinishedAt  *time.Time        `json:"finished_at" doc:"When it ended; null until then."`
+	ID            int64             `json:"id" doc:"Crawl id."`
+	URL           string            `json:"url" doc:"The start URL, normalised."`
+	Site          string            `json:"site" doc:"The start URL's host, lower-cased, without a leading www."`
+	Status        string            `json:"status" enum:"queued,running,finished,cancelled,failed" doc:"queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure)."`
+	Failure       string            `json:"failure" doc:"Why the crawl failed; empty otherwise."`
+	Privacy       int               `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
+	HasPassword   bool              `json:"has_password" doc:"Whether a share password is stored."`
+	ShareURL      string            `json:"share_url" doc:"Path of the crawl's HTML summary page on this server, /r/ followed by the crawl's share token, as a report's share_url: the site, score, rating, issue counts by type with severity, the most severe issues with their URLs, AI crawlers' access and /llms.txt. The page honours privacy as a report's does (0 anyone, 2 after the password, 1 the owner only)."`
+	Schedule      string            `json:"schedule" enum:"daily,weekly,off" doc:"How often the crawl starts a new crawl of the site with its settings by itself (off: never)."`
+	NextRunAt     *time.Time        `json:"next_run_at,omitempty" doc:"When the schedule's next run is due (it starts once this crawl and its previous run have ended); absent without a schedule."`
+	ScheduledFrom int64             `json:"scheduled_from,omitempty" doc:"The id of the crawl whose schedule started this one; absent for a crawl asked for by its user."`
+	Settings      CrawlSettingsData `json:"settings" doc:"The crawl's settings as accepted."`
+	Progress      CrawlProgressData `json:"pages" doc:"The crawl's URLs counted."`
+	Score         int               `json:"score" doc:"Average score of the crawled pages, 0 to 100 (0 until the crawl ends)."`
+	Result        string            `json:"result" doc:"Band of the score: good, decent or bad; empty until the crawl ends."`
+	CreatedAt     time.Time         `json:"created_at" doc:"When the crawl was accepted."`
+	StartedAt     *time.Time        `json:"started_at" doc:"When it started running; null until then."`
+	FinishedAt    *time.Time        `json:"finished_at" doc:"When it ended; null until then."`
 }
 
 // CrawlPageItem is a crawled URL as the page list shows it.

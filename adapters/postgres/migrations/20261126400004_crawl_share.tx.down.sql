@@ -1,0 +1,1 @@
+DROP INDEX crawls_status_created;
