@@ -32,7 +32,7 @@ func Fingerprint(text string) uint64 {
 	if len(words) == 0 {
 		return 0
 	}
-	var votes [64]int
+	var ones [64]int // shingles with bit i set (counted without a branch per bit)
 	n := max(len(words)-ShingleWords+1, 1)
 	for i := range n {
 		h := uint64(fnvOffset)
@@ -45,17 +45,13 @@ func Fingerprint(text string) uint64 {
 			}
 		}
 		x := mix64(h)
-		for b := range 64 {
-			if x&(1<<b) != 0 {
-				votes[b]++
-			} else {
-				votes[b]--
-			}
+		for b := range ones {
+			ones[b] += int(x >> b & 1)
 		}
 	}
 	var fp uint64
-	for b, v := range votes {
-		if v > 0 {
+	for b, v := range ones {
+		if 2*v > n { // more shingles with the bit set than clear
 			fp |= 1 << b
 		}
 	}
