@@ -111,6 +111,27 @@ func (d dialect) snapshot() *sql.TxOptions {
 	return &sql.TxOptions{ReadOnly: true}
 }
 
+// param is the nth (from 1) parameter of a statement whose arguments the
+// driver binds ($n on both engines: the SQLite driver binds $n to the nth
+// argument); json tells a JSON column's, text cast to jsonb on
+// PostgreSQL.
+func (d dialect) param(n int, json bool) string {
+	p := "$" + strconv.Itoa(n)
+	if json && d.pg {
+		p += "::text::jsonb"
+	}
+	return p
+}
+
+// stampArg is s as an argument the driver binds: a time on PostgreSQL,
+// stampLayout text on SQLite (the form AppendQuery writes).
+func (d dialect) stampArg(s stamp) any {
+	if d.pg {
+		return s.utc()
+	}
+	return s.utc().Format(stampLayout)
+}
+
 // unstorable reports whether any of ss is text the engine cannot hold: NUL
 // anywhere, and on PostgreSQL invalid UTF-8. No stored value equals or
 // contains such text, so a lookup by it matches nothing, as in the memory
