@@ -55,3 +55,22 @@ func ExampleIndex() {
 	// fetch: https://shop.example/sarees
 	// true Handloom sarees from Varanasi [https://shop.example/sarees/silk https://other.example/]
 }
+
+// A site's pages indexed with its parsed robots.txt get the audit of
+// pages indexed alone; a page whose robots.txt is another response reads
+// its own.
+func TestSiteIndexReadsItsRobots(t *testing.T) {
+	blocked := &webpage.Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /sarees\n")}
+	site := pagecheck.NewSite(blocked)
+	for _, r := range []*webpage.Response{blocked, {Status: 200, Body: []byte("User-agent: *\nDisallow:\n")}, nil} {
+		f := indexedPage()
+		f.Robots = r
+		got, want := site.Index(f).Analyse(pagecheck.DefaultWeights), pagecheck.Analyse(f, pagecheck.DefaultWeights)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("robots %v: Analyse = %+v,\nwant %+v", r, got, want)
+		}
+		if c := check(t, f, "robots"); c.Passed != (r != blocked) {
+			t.Errorf("robots %v: robots check passed = %v", r, c.Passed)
+		}
+	}
+}
