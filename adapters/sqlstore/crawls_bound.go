@@ -85,8 +85,12 @@ func (s store) execEach(ctx context.Context, tx bun.Tx, op, query string, args [
 		return s.wrap(op, err)
 	}
 	defer func(stmt *sql.Stmt) { _ = stmt.Close() }(stmt)
+	rowCtx := s.dialect.shortStatements(ctx)
 	for _, a := range args {
-		if _, err := stmt.ExecContext(ctx, a...); err != nil {
+		if err := ctx.Err(); err != nil {
+			return s.wrap(op, err)
+		}
+		if _, err := stmt.ExecContext(rowCtx, a...); err != nil {
 			return s.wrap(op, err)
 		}
 	}

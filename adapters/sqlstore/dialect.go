@@ -123,6 +123,18 @@ func (d dialect) param(n int, json bool) string {
 	return p
 }
 
+// shortStatements is the context for the statements of a loop that checks
+// ctx between them, each writing one row: ctx on PostgreSQL, where a
+// statement waits on the network; on SQLite one without its cancellation,
+// which the driver would otherwise watch with a goroutine of its own for
+// every statement.
+func (d dialect) shortStatements(ctx context.Context) context.Context {
+	if d.pg {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
+}
+
 // stampArg is s as an argument the driver binds: a time on PostgreSQL,
 // stampLayout text on SQLite (the form AppendQuery writes).
 func (d dialect) stampArg(s stamp) any {
