@@ -74,3 +74,20 @@ func TestSiteIndexReadsItsRobots(t *testing.T) {
 		}
 	}
 }
+
+func ExampleSite_Index() {
+	robotsTxt := &webpage.Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /sarees\n")}
+	site := pagecheck.NewSite(robotsTxt) // parsed once
+	for _, u := range []string{"https://shop.example/sarees", "https://shop.example/about"} {
+		f := indexedPage()
+		f.Page.URL, f.Robots = u, robotsTxt
+		for _, c := range site.Index(f).Analyse(pagecheck.DefaultWeights).Results[pagecheck.SEO] {
+			if c.ID == "robots" {
+				fmt.Println(u, c.Passed)
+			}
+		}
+	}
+	// Output:
+	// https://shop.example/sarees false
+	// https://shop.example/about true
+}
