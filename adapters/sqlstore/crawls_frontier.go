@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -121,15 +120,15 @@ type linkRow struct {
 	ToURL   string `bun:"to_url"`
 }
 
-// addChunk is how many URLs one statement of AddURLs and RecordPages
-// reads or writes.
+// addChunk is how many URLs one read of AddURLs and RecordPages asks for.
 const addChunk = 500
 
 // AddURLs implements ports.CrawlStore in one transaction: the batch's
-// repeats merged, then per chunk one read of the URLs already there and
-// one multi-row upsert, of only the URLs that are new or whose depth or
-// sitemap flag changes, that keeps the smaller depth and ORs the sitemap
-// flag; Discovered grows by the URLs that were not there.
+// repeats merged, then per chunk one read of the URLs already there; then
+// an upsert (one prepared statement, crawls_bound.go) of only the URLs that
+// are new or whose depth or sitemap flag changes, that keeps the smaller
+// depth and ORs the sitemap flag; Discovered grows by the URLs that were
+// not there.
 func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.FrontierURL) (int, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -150,6 +149,7 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 	added := 0
 	err := s.inTx(ctx, "add urls", func(ctx context.Context, tx bun.Tx) error {
 		added = 0
+		var rows [][]any // the new URLs' and those whose depth or sitemap flag changes
 		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
 			return err
 		}
@@ -168,27 +168,18 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 			for _, r := range there {
 				known[r.URL] = r
 			}
-			var rows []urlRow
 			for _, u := range chunk {
 				k, ok := known[u.URL]
 				if !ok {
 					added++
 				}
 				if !ok || depthOf(u.Depth) < k.Depth || (u.InSitemap && !k.InSitemap) {
-					rows = append(rows, newURLRow(id, u))
+					rows = append(rows, s.dialect.urlArgs(newURLRow(id, u)))
 				}
 			}
-			if len(rows) == 0 {
-				continue
-			}
-			_, err = tx.NewInsert().Model(&rows).
-				On("CONFLICT (crawl_id, url) DO UPDATE").
-				Set("depth = " + s.dialect.least("u.depth", "EXCLUDED.depth")).
-				Set("in_sitemap = u.in_sitemap OR EXCLUDED.in_sitemap").
-				Returning("NULL").Exec(ctx)
-			if err != nil {
-				return s.wrap("add urls", err)
-			}
+		}
+		if err := s.execEach(ctx, tx, "add urls", s.dialect.addURLSQL(), rows); err != nil {
+			return err
 		}
 		if added == 0 {
 			return nil
@@ -273,9 +264,10 @@ var recordColumns = []string{"recorded", "final_url", "status_code", "failure", 
 
 // RecordPages implements ports.CrawlStore in one transaction: a page
 // recorded twice in the call counts as its last record; per chunk, one read
-// of the pages' rows (the missing ones inserted), one multi-row upsert of
-// their records, one delete of the links of those recorded before; then the
-// links, and the crawl's counters moved by the difference.
+// of the pages' rows (the missing ones inserted) and one delete of the
+// links of those recorded before; then the records written over their rows
+// and the links inserted (a prepared statement each, crawls_bound.go), and
+// the crawl's counters moved by the difference.
 func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.FetchedPage) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -295,17 +287,12 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 	if err != nil {
 		return err
 	}
-	set := make([]string, len(recordColumns))
-	for i, c := range recordColumns {
-		set[i] = c + " = EXCLUDED." + c
-	}
-	upsert := strings.Join(set, ", ")
 	return s.inTx(ctx, "record pages", func(ctx context.Context, tx bun.Tx) error {
 		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
 			return err
 		}
 		var delta crawl.Progress
-		var links []linkRow
+		var records, links [][]any
 		for from := 0; from < len(kept); from += addChunk {
 			chunk := kept[from:min(from+addChunk, len(kept))]
 			keys := make([]string, len(chunk))
@@ -321,7 +308,6 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 			for _, r := range there {
 				rows[r.URL] = r
 			}
-			records := make([]urlRow, len(chunk))
 			var again []int64
 			for i, p := range chunk {
 				cur, ok := rows[p.Page.URL]
@@ -336,23 +322,17 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 					}
 					delta.Discovered++
 				}
-				if records[i], err = recordRow(cur, p, results[from+i]); err != nil {
+				rec, err := recordRow(cur, p, results[from+i])
+				if err != nil {
 					return err
 				}
+				records = append(records, s.dialect.recordArgs(rec))
 				for _, to := range p.Page.Links() {
 					if !s.dialect.unstorable(to) {
-						links = append(links, linkRow{CrawlID: id, FromID: cur.ID, ToURL: to})
+						links = append(links, []any{id, cur.ID, to})
 					}
 				}
 				delta.Count(p.Page, 1)
-			}
-			// Every row is there: the upsert updates each, its other
-			// columns and id as they were.
-			_, err = tx.NewInsert().Model(&records).ExcludeColumn("id").
-				On("CONFLICT (crawl_id, url) DO UPDATE").Set(upsert).
-				Returning("NULL").Exec(ctx)
-			if err != nil {
-				return s.wrap("record pages", err)
 			}
 			if len(again) > 0 {
 				if _, err := tx.NewDelete().Model((*linkRow)(nil)).Where("from_id IN (?)", bun.List(again)).Exec(ctx); err != nil {
@@ -360,11 +340,12 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 				}
 			}
 		}
-		for from := 0; from < len(links); from += 1000 {
-			batch := links[from:min(from+1000, len(links))]
-			if _, err := tx.NewInsert().Model(&batch).Exec(ctx); err != nil {
-				return s.wrap("add links", err)
-			}
+		// Every row is there: each record is written over its row.
+		if err := s.execEach(ctx, tx, "record pages", s.dialect.recordSQL(), records); err != nil {
+			return err
+		}
+		if err := s.execEach(ctx, tx, "add links", s.dialect.linkSQL(), links); err != nil {
+			return err
 		}
 		_, err := tx.NewUpdate().Model((*crawlRow)(nil)).
 			Set("discovered = discovered + ?", delta.Discovered).Set("crawled = crawled + ?", delta.Crawled).

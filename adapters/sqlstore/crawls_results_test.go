@@ -50,3 +50,28 @@ func TestResultsEncoding(t *testing.T) {
 		}
 	}
 }
+
+// Encoding reuses its buffers: an audit's stored form stays as it was
+// when others are encoded after it, and equals a fresh encoding's.
+func TestResultsEncodingReusesNothingStored(t *testing.T) {
+	first, err := encodeResults(sampleAudit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := strings.Clone(first)
+	other := sampleAudit()
+	other[pagecheck.SEO][0].Value = strings.Repeat("another title ", 50)
+	for range 3 {
+		if _, err := encodeResults(other); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again, _ := encodeResults(sampleAudit())
+	if first != kept || again != kept {
+		t.Errorf("stored form changed: %q, then %q; want %q", first, again, kept)
+	}
+	var got pagecheck.Results
+	if err := decodeResults(first, &got); err != nil || !reflect.DeepEqual(got, sampleAudit()) {
+		t.Errorf("decodeResults = %v, %v; want the audit back", got, err)
+	}
+}

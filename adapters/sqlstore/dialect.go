@@ -111,6 +111,39 @@ func (d dialect) snapshot() *sql.TxOptions {
 	return &sql.TxOptions{ReadOnly: true}
 }
 
+// param is the nth (from 1) parameter of a statement whose arguments the
+// driver binds ($n on both engines: the SQLite driver binds $n to the nth
+// argument); json tells a JSON column's, text cast to jsonb on
+// PostgreSQL.
+func (d dialect) param(n int, json bool) string {
+	p := "$" + strconv.Itoa(n)
+	if json && d.pg {
+		p += "::text::jsonb"
+	}
+	return p
+}
+
+// shortStatements is the context for the statements of a loop that checks
+// ctx between them, each writing one row: ctx on PostgreSQL, where a
+// statement waits on the network; on SQLite one without its cancellation,
+// which the driver would otherwise watch with a goroutine of its own for
+// every statement.
+func (d dialect) shortStatements(ctx context.Context) context.Context {
+	if d.pg {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
+}
+
+// stampArg is s as an argument the driver binds: a time on PostgreSQL,
+// stampLayout text on SQLite (the form AppendQuery writes).
+func (d dialect) stampArg(s stamp) any {
+	if d.pg {
+		return s.utc()
+	}
+	return s.utc().Format(stampLayout)
+}
+
 // unstorable reports whether any of ss is text the engine cannot hold: NUL
 // anywhere, and on PostgreSQL invalid UTF-8. No stored value equals or
 // contains such text, so a lookup by it matches nothing, as in the memory

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/crawl"
-	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -168,16 +167,17 @@ func (r *run) fetchPage(ctx context.Context, fu ports.FrontierURL) (pages []port
 // audit runs the page audit of an HTML page and reads its facts into p.
 func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, last *webpage.Linked, at time.Time, fu ports.FrontierURL) []ports.FrontierURL {
 	f := &webpage.Fetched{RequestedURL: fu.URL, At: at, Page: *last.Response, Document: last.Document, Robots: r.robots, NotFound: r.probe}
-	next := pagecheck.FollowUps(f)
+	x := r.site.Index(f) // one index of the page for its follow-ups, audit and facts
+	next := x.FollowUps()
 	if next.Canonical != "" {
 		f.Canonical = r.linked(ctx, next.Canonical)
 	}
 	for _, a := range next.Alternates {
 		f.Alternates = append(f.Alternates, *r.linked(ctx, a))
 	}
-	a := pagecheck.Analyse(f, r.cs.cfg.Weights)
+	a := x.Analyse(r.cs.cfg.Weights)
 	fp.Score, fp.Rating, fp.Results = a.Score, a.Rating, a.Results
-	facts := pagecheck.PageFacts(f)
+	facts := x.Facts()
 	p.Title, p.Description, p.Noindex = facts.Title, facts.Description, facts.Noindex
 	p.Fingerprint = crawl.Fingerprint(facts.Text)
 	depth := crawl.NoDepth

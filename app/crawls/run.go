@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/robots"
 	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
@@ -61,6 +62,7 @@ type run struct {
 	sem     chan struct{} // requests in flight
 	gate    *gate         // the pause between requests
 	robots  *webpage.Response
+	site    *pagecheck.Site // robots parsed once for the pages' audits
 	group   robots.Group
 	probe   *webpage.Response
 	stopped atomic.Pointer[error] // why the slice stopped early: errCancelled or the renewal's
@@ -98,6 +100,7 @@ func (r *run) slice(ctx context.Context) error {
 	r.sess = cs.fetcher.Session()
 	defer r.sess.Close()
 	r.readRobots(work) // paced by the crawl's own delay
+	r.site = pagecheck.NewSite(r.robots)
 	r.gate.setPause(r.c.Settings.Pause(r.group))
 	if r.c.Progress.Crawled == 0 && r.c.Progress.Blocked == 0 {
 		if err := r.seed(work); err != nil && work.Err() == nil {

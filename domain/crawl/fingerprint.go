@@ -32,7 +32,7 @@ func Fingerprint(text string) uint64 {
 	if len(words) == 0 {
 		return 0
 	}
-	var votes [64]int
+	var ones bitCounts // shingles with bit i set
 	n := max(len(words)-ShingleWords+1, 1)
 	for i := range n {
 		h := uint64(fnvOffset)
@@ -44,18 +44,11 @@ func Fingerprint(text string) uint64 {
 				h = fnvByte(h, w[k])
 			}
 		}
-		x := mix64(h)
-		for b := range 64 {
-			if x&(1<<b) != 0 {
-				votes[b]++
-			} else {
-				votes[b]--
-			}
-		}
+		ones.add(mix64(h))
 	}
 	var fp uint64
-	for b, v := range votes {
-		if v > 0 {
+	for b, v := range ones.total() {
+		if 2*v > n { // more shingles with the bit set than clear
 			fp |= 1 << b
 		}
 	}
@@ -70,6 +63,52 @@ const (
 	fnvOffset = 14695981039346656037
 	fnvPrime  = 1099511628211
 )
+
+// bitCounts counts, for each of 64 bits, the values added with it set:
+// eight at a time, in the eight byte-wide lanes of a word per byte of the
+// values (a lane holds at most 255 before it is flushed into counts).
+type bitCounts struct {
+	counts [64]int
+	lanes  [8]uint64 // lane k of lanes[b]: bit 8b+k
+	held   int       // values in lanes
+}
+
+// spread maps a byte to its eight bits, bit k in byte k.
+var spread = func() (t [256]uint64) {
+	for v := range t {
+		for k := range 8 {
+			if v>>k&1 != 0 {
+				t[v] |= 1 << (8 * k)
+			}
+		}
+	}
+	return t
+}()
+
+// add counts the bits set in x.
+func (c *bitCounts) add(x uint64) {
+	for b := range c.lanes {
+		c.lanes[b] += spread[byte(x>>(8*b))]
+	}
+	if c.held++; c.held == 255 {
+		c.flush()
+	}
+}
+
+func (c *bitCounts) flush() {
+	for b, l := range c.lanes {
+		for k := range 8 {
+			c.counts[8*b+k] += int(l >> (8 * k) & 0xff)
+		}
+	}
+	c.lanes, c.held = [8]uint64{}, 0
+}
+
+// total is the counts of every bit.
+func (c *bitCounts) total() [64]int {
+	c.flush()
+	return c.counts
+}
 
 // fnvByte is h with b hashed in.
 func fnvByte(h uint64, b byte) uint64 { return (h ^ uint64(b)) * fnvPrime }

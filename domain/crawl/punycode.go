@@ -28,7 +28,10 @@ var errPunycode = errors.New("crawl: the host name cannot be written in ASCII")
 // a host written in decomposed form is encoded as written, and a label is
 // not checked against IDNA's lists of disallowed characters.
 func asciiHost(host string) (string, error) {
-	host = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".").Replace(host)
+	if isASCII(host) {
+		return host, nil // nothing to map or encode
+	}
+	host = labelDots.Replace(host)
 	labels := strings.Split(host, ".")
 	for i, l := range labels {
 		if isASCII(l) {
@@ -45,6 +48,9 @@ func asciiHost(host string) (string, error) {
 	}
 	return strings.Join(labels, "."), nil
 }
+
+// labelDots maps the dots IDNA reads as label separators to ".".
+var labelDots = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".")
 
 func isASCII(s string) bool {
 	for i := range len(s) {

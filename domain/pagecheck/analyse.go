@@ -18,15 +18,39 @@ type checker func(p *page) Check
 var checkers = concat(seoCheckers, performanceCheckers, securityCheckers, miscCheckers)
 
 // Analyse runs every check over f and scores the results with w.
-func Analyse(f *webpage.Fetched, w Weights) Analysis {
-	p := newPage(f)
-	res := Results{}
-	for _, run := range checkers {
-		c := run(p)
-		res[c.Category] = append(res[c.Category], c)
+func Analyse(f *webpage.Fetched, w Weights) Analysis { return newPage(f).analyse(w) }
+
+// analyse runs every check over p and scores the results with w.
+func (p *page) analyse(w Weights) Analysis {
+	f := p.f
+	all := make([]Check, len(checkers))
+	for i, run := range checkers {
+		all[i] = run(p)
 	}
+	res := groupByCategory(all)
 	score := res.Score(w)
 	return Analysis{URL: f.FinalURL(), Results: res, Score: score, Rating: RatingFor(score), Status: f.Page.Status}
+}
+
+// groupByCategory is checks grouped by category, each group in the order
+// of checks: the groups share checks' array when each category's checks
+// are next to one another there (as checkers lists them), each capped at
+// its length so that appending to one never overwrites the next.
+func groupByCategory(checks []Check) Results {
+	res := Results{}
+	for i := 0; i < len(checks); {
+		j := i + 1
+		for j < len(checks) && checks[j].Category == checks[i].Category {
+			j++
+		}
+		if cat := checks[i].Category; res[cat] == nil {
+			res[cat] = checks[i:j:j]
+		} else { // a category met again: its own copy
+			res[cat] = append(res[cat], checks[i:j]...)
+		}
+		i = j
+	}
+	return res
 }
 
 // CheckInfo describes one check the analyser runs, for documentation.

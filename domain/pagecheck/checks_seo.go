@@ -157,7 +157,7 @@ var stopWords = map[string]bool{
 func keywords(s string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for w := range strings.FieldsFuncSeq(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) }) {
+	for w := range strings.FieldsFuncSeq(strings.ToLower(s), notKeywordRune) {
 		if utf8.RuneCountInString(w) < minKeywordRunes || stopWords[w] || seen[w] {
 			continue
 		}
@@ -165,6 +165,30 @@ func keywords(s string) []string {
 		out = append(out, w)
 	}
 	return out
+}
+
+// notKeywordRune reports whether r separates the words keywords reads.
+func notKeywordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+}
+
+// inText tells which of the keywords kw (as keywords returns them) are
+// words of s, reading s once and stopping when every one is found.
+func inText(s string, kw []string) map[string]bool {
+	in := make(map[string]bool, len(kw))
+	for _, w := range kw {
+		in[w] = false
+	}
+	left := len(kw)
+	for w := range strings.FieldsFuncSeq(strings.ToLower(s), notKeywordRune) {
+		if found, ok := in[w]; ok && !found {
+			in[w] = true
+			if left--; left == 0 {
+				break
+			}
+		}
+	}
+	return in
 }
 
 func checkContentKeywords(p *page) Check {
@@ -176,10 +200,7 @@ func checkContentKeywords(p *page) Check {
 	if len(kw) == 0 {
 		return defContentKeywords.fail(nil, "The title has no keywords to look for in the content.", "missing")
 	}
-	body := map[string]bool{}
-	for _, w := range keywords(p.text) {
-		body[w] = true
-	}
+	body := inText(p.text, kw)
 	var found, missing []string
 	for _, w := range kw {
 		if body[w] {

@@ -29,8 +29,11 @@ type Facts struct {
 }
 
 // PageFacts reads f's page into Facts.
-func PageFacts(f *webpage.Fetched) Facts {
-	p := newPage(f)
+func PageFacts(f *webpage.Fetched) Facts { return newPage(f).facts() }
+
+// facts reads p into Facts.
+func (p *page) facts() Facts {
+	f := p.f
 	var out Facts
 	if ts := p.tags["title"]; len(ts) > 0 {
 		out.Title = textOf(ts[0])

@@ -30,8 +30,10 @@ type FollowUp struct {
 
 // FollowUps reads what f's page declares (its markup and its headers) and
 // returns what to fetch for the checks that verify those declarations.
-func FollowUps(f *webpage.Fetched) FollowUp {
-	p := linkPage(f)
+func FollowUps(f *webpage.Fetched) FollowUp { return linkPage(f).followUps() }
+
+// followUps is FollowUps of p.
+func (p *page) followUps() FollowUp {
 	var out FollowUp
 	self := p.self()
 	r := p.references()
