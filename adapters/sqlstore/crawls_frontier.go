@@ -178,7 +178,7 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 				}
 			}
 		}
-		if err := s.execEach(ctx, tx, "add urls", s.dialect.addURLSQL(), rows); err != nil {
+		if err := s.execEach(ctx, tx, "add urls", s.dialect.addURLSQL, s.dialect.rowsPerInsert(), rows); err != nil {
 			return err
 		}
 		if added == 0 {
@@ -341,10 +341,10 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 			}
 		}
 		// Every row is there: each record is written over its row.
-		if err := s.execEach(ctx, tx, "record pages", s.dialect.recordSQL(), records); err != nil {
+		if err := s.execEach(ctx, tx, "record pages", s.dialect.recordSQL, 1, records); err != nil {
 			return err
 		}
-		if err := s.execEach(ctx, tx, "add links", s.dialect.linkSQL(), links); err != nil {
+		if err := s.execEach(ctx, tx, "add links", s.dialect.linkSQL, s.dialect.rowsPerInsert(), links); err != nil {
 			return err
 		}
 		_, err := tx.NewUpdate().Model((*crawlRow)(nil)).
