@@ -231,7 +231,7 @@ fi
 
 "$work/bare" -addr "127.0.0.1:$BARE_PORT" &
 pids+=($!)
-"$work/bare" -addr "127.0.0.1:$CEILING_PORT" -preencoded &
+"$work/bare" -addr "127.0.0.1:$CEILING_PORT" -preencoded -points "$POINTS_FILE" &
 pids+=($!)
 "$work/fixture" -addr "127.0.0.1:$FIXTURE_PORT" &
 pids+=($!)
@@ -254,11 +254,28 @@ for pin in $(awk 'NR % 50 == 1' "$PINS_FILE"); do
 	done
 	same=$((same + 1))
 done
-echo "# yardstick: the same bytes as Pinsight for the $same PIN codes checked"
+points_same=0
+if $nearby; then
+	while read -r lat lon; do
+		query="latitude=$lat&longitude=$lon"
+		curl -s -o "$work/pinsight.json" "$base/api/v1/pincodes/nearby?$query"
+		for port in "$BARE_PORT" "$CEILING_PORT"; do
+			curl -s -o "$work/bare.json" "http://127.0.0.1:$port/api/v1/pincodes/nearby?$query"
+			if ! cmp -s "$work/bare.json" "$work/pinsight.json"; then
+				echo "the yardstick's nearby answer for $lat $lon differs from Pinsight's: update tests/load/bare" >&2
+				diff <(tr ',' '\n' <"$work/bare.json") <(tr ',' '\n' <"$work/pinsight.json") | head -5 >&2
+				exit 1
+			fi
+		done
+		points_same=$((points_same + 1))
+	done < <(awk 'NR % 50 == 1' "$POINTS_FILE")
+fi
+echo "# yardstick and ceiling: the same bytes as Pinsight for the $same PIN codes and $points_same nearby points checked"
 
 bare_rps=
 bare_p99=
-printf '%-34s %10s %10s %10s %9s %8s %12s\n' endpoint "req/s" p50 p99 non-2xx "x bare" "p99 x bare"
+declare -A ceil # script -> the ceiling's req/s on it, this run
+printf '%-34s %10s %10s %10s %9s %8s %12s %8s\n' endpoint "req/s" p50 p99 non-2xx "x bare" "p99 x bare" "x ceil"
 # ms converts one of wrk's latencies (850.00us, 1.20ms, 2.01s) to milliseconds.
 ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'; }
 bench() { # name url script [connections]
@@ -271,14 +288,23 @@ bench() { # name url script [connections]
 	if [ -z "$bare_rps" ]; then bare_rps=$rps bare_p99=$(ms "$p99"); fi
 	ratio=$(awk -v a="$rps" -v b="$bare_rps" 'BEGIN { printf "%.2f", a / b }')
 	p99ratio=$(awk -v a="$(ms "$p99")" -v b="$bare_p99" 'BEGIN { printf "%.2f", a / b }')
-	printf '%-34s %10s %10s %10s %9s %8s %12s\n' "$1" "$rps" "$p50" "$p99" "${bad:-0}" "$ratio" "$p99ratio"
+	if [ "$2" = "http://127.0.0.1:$CEILING_PORT" ]; then ceil[$3]=$rps; fi
+	cratio=-
+	if [ -n "${ceil[$3]:-}" ]; then cratio=$(awk -v a="$rps" -v b="${ceil[$3]}" 'BEGIN { printf "%.2f", a / b }'); fi
+	printf '%-34s %10s %10s %10s %9s %8s %12s %8s\n' "$1" "$rps" "$p50" "$p99" "${bad:-0}" "$ratio" "$p99ratio" "$cratio"
+	last_rps=$rps
 }
 
 bench "bare net/http JSON (yardstick)" "http://127.0.0.1:$BARE_PORT" pincodes.lua
 bench "bare, pre-encoded (the ceiling)" "http://127.0.0.1:$CEILING_PORT" pincodes.lua
 bench "GET /api/v1/pincodes/{pin}" "$base" pincodes.lua
+mix_line=
 if $nearby; then
+	bench "ceiling, nearby" "http://127.0.0.1:$CEILING_PORT" nearby.lua
 	bench "GET /api/v1/pincodes/nearby" "$base" nearby.lua
+	bench "ceiling, mix (70 % PIN, 30 % nearby)" "http://127.0.0.1:$CEILING_PORT" mix.lua
+	bench "mix (70 % PIN, 30 % nearby)" "$base" mix.lua
+	mix_line=$(awk -v a="$last_rps" -v b="${ceil[mix.lua]}" 'BEGIN { printf "# mix: Pinsight %s req/s, ceiling %s req/s: %.2f x ceiling", a, b, a / b }')
 else
 	echo "GET /api/v1/pincodes/nearby        skipped: the endpoint is not there yet (issue 4)"
 fi
@@ -305,6 +331,9 @@ else
 	export TOKEN FIXTURE=127.0.0.1:$FIXTURE_PORT
 	bench "POST /api/v1/reports (c=$REPORT_CONNECTIONS)" "$base" report.lua "$REPORT_CONNECTIONS"
 fi
-echo "# targets: GET /pincodes/{pin} >= 0.85 x bare with p99 <= 2 x bare's; /pincodes/nearby and /digipin/encode >= 0.75 x bare"
-echo "# bare = the yardstick (the same bytes, encoded per request); the ceiling (pre-encoded) is shown for reference, in the same x bare units"
+if [ -n "$mix_line" ]; then echo "$mix_line"; fi
+echo "# targets: GET /pincodes/{pin} >= 0.85 x bare with p99 <= 2 x bare's; /pincodes/nearby and /digipin/encode >= 0.75 x bare;"
+echo "#   against the ceiling (x ceil): nearby >= 0.6, the mix >= 0.75"
+echo "# bare = the yardstick (the same bytes, encoded per request); the ceiling (pre-encoded) is shown in the same x bare units;"
+echo "#   x ceil = req/s over the ceiling's on the same script (PIN codes, nearby points, the mix: mix.lua)"
 echo "# wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency; ratio = req/s over the bare handler's, p99 x bare = p99 over the bare handler's; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
