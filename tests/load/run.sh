@@ -2,8 +2,11 @@
 # Load and soak runs against a local Pinsight with the real data.
 #
 #   tests/load/run.sh          wrk on the main endpoints, plus a bare net/http
-#                              JSON handler for the ratio (needs wrk:
-#                              apt-get update && apt-get install -y wrk)
+#                              JSON handler for the ratio and its pre-encoded
+#                              ceiling (PIN codes, nearby points and the mix of
+#                              mix.lua: 70 % PIN lookups, 30 % nearby), with each
+#                              endpoint's ratio to the ceiling on the same script
+#                              (needs wrk: apt-get update && apt-get install -y wrk)
 #   tests/load/run.sh soak     60 s at a fixed 200 req/s over mixed endpoints:
 #                              errors (must be 0) and server RSS every 5 s
 #   DATABASE_URL=postgres://... tests/load/run.sh postal
