@@ -242,34 +242,30 @@ wait_ready "http://127.0.0.1:$BARE_PORT/api/v1/pincodes/110001" 10
 wait_ready "http://127.0.0.1:$CEILING_PORT/api/v1/pincodes/110001" 30
 wait_ready "http://127.0.0.1:$FIXTURE_PORT/" 10
 
-# The yardstick must answer the same bytes as Pinsight, or the ratio
-# compares different work: check every 50th PIN of the run's inputs.
-same=0
-for pin in $(awk 'NR % 50 == 1' "$PINS_FILE"); do
-	curl -s -o "$work/pinsight.json" "$base/api/v1/pincodes/$pin"
+# The yardstick and the ceiling must answer the same bytes as Pinsight, or
+# the ratios compare different work: check every 50th PIN and point of the
+# run's inputs. same_bytes checks one request path (and query).
+same_bytes() { # path
+	local port
+	curl -s -o "$work/pinsight.json" "$base$1"
 	for port in "$BARE_PORT" "$CEILING_PORT"; do
-		curl -s -o "$work/bare.json" "http://127.0.0.1:$port/api/v1/pincodes/$pin"
+		curl -s -o "$work/bare.json" "http://127.0.0.1:$port$1"
 		if ! cmp -s "$work/bare.json" "$work/pinsight.json"; then
-			echo "the yardstick's answer for $pin differs from Pinsight's: update tests/load/bare" >&2
+			echo "the answer of 127.0.0.1:$port to $1 differs from Pinsight's: update tests/load/bare" >&2
 			diff <(tr ',' '\n' <"$work/bare.json") <(tr ',' '\n' <"$work/pinsight.json") | head -5 >&2
 			exit 1
 		fi
 	done
+}
+same=0
+for pin in $(awk 'NR % 50 == 1' "$PINS_FILE"); do
+	same_bytes "/api/v1/pincodes/$pin"
 	same=$((same + 1))
 done
 points_same=0
 if $nearby; then
 	while read -r lat lon; do
-		query="latitude=$lat&longitude=$lon"
-		curl -s -o "$work/pinsight.json" "$base/api/v1/pincodes/nearby?$query"
-		for port in "$BARE_PORT" "$CEILING_PORT"; do
-			curl -s -o "$work/bare.json" "http://127.0.0.1:$port/api/v1/pincodes/nearby?$query"
-			if ! cmp -s "$work/bare.json" "$work/pinsight.json"; then
-				echo "the yardstick's nearby answer for $lat $lon differs from Pinsight's: update tests/load/bare" >&2
-				diff <(tr ',' '\n' <"$work/bare.json") <(tr ',' '\n' <"$work/pinsight.json") | head -5 >&2
-				exit 1
-			fi
-		done
+		same_bytes "/api/v1/pincodes/nearby?latitude=$lat&longitude=$lon"
 		points_same=$((points_same + 1))
 	done < <(awk 'NR % 50 == 1' "$POINTS_FILE")
 fi
