@@ -192,6 +192,13 @@ func (s *CrawlStore) Page(ctx context.Context, userID, id, pageID int64) (ports.
 		if err := tx.NewSelect().Model(&row).Where("id = ? AND crawl_id = ? AND recorded = TRUE", pageID, id).Scan(ctx); err != nil {
 			return s.missing(err, crawl.ErrNotFound, "read page")
 		}
+		var audit []string
+		if err := tx.NewSelect().Model((*auditRow)(nil)).Column("results").Where("url_id = ?", pageID).Scan(ctx, &audit); err != nil {
+			return s.wrap("read audit", err)
+		}
+		if len(audit) > 0 { // else the audit of a page recorded before crawl_audits, if any
+			row.Results = audit[0]
+		}
 		p, err := row.toPage(true)
 		if err != nil {
 			return err
