@@ -35,7 +35,13 @@ func tuneGC(log *slog.Logger) {
 		return
 	}
 	live := s[0].Value.Uint64()
-	pct := int(min(max(100, gcHeadroom*100/live), maxGCPercent))
+	pct := gcPercent(live)
 	debug.SetGCPercent(pct)
 	log.Debug("collector tuned", "live_heap_mb", live>>20, "gogc", pct)
+}
+
+// gcPercent is the collector's target percentage for a live heap of live
+// bytes: gcHeadroom over it, within 100 and maxGCPercent.
+func gcPercent(live uint64) int {
+	return int(min(max(100, gcHeadroom*100/live), maxGCPercent))
 }
