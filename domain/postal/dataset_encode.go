@@ -31,13 +31,7 @@ func EncodeDataset(ds *Dataset) []byte {
 		e.str(string(o.Pincode), o.Name, o.OfficeType, o.Delivery, o.Circle, o.Region, o.Division, o.District, o.State)
 		e.int(int64(o.DistrictID))
 		e.int(int64(o.StateID))
-		if o.Location == nil {
-			e.body = append(e.body, 0)
-		} else {
-			e.body = append(e.body, 1)
-			e.body = binary.LittleEndian.AppendUint64(e.body, math.Float64bits(o.Location.Latitude))
-			e.body = binary.LittleEndian.AppendUint64(e.body, math.Float64bits(o.Location.Longitude))
-		}
+		e.body = appendLocation(e.body, o.Location)
 		e.str(string(o.Quality))
 	}
 	e.len(len(ds.States), ds.States == nil)
@@ -76,6 +70,16 @@ func EncodeDataset(ds *Dataset) []byte {
 		out = append(out, s...)
 	}
 	return append(out, e.body...)
+}
+
+// appendLocation appends 0 for no location, else 1 and the latitude and
+// longitude's bits.
+func appendLocation(b []byte, l *Location) []byte {
+	if l == nil {
+		return append(b, 0)
+	}
+	b = binary.LittleEndian.AppendUint64(append(b, 1), math.Float64bits(l.Latitude))
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(l.Longitude))
 }
 
 // dsEncoder writes a dataset's body and collects its distinct strings.
