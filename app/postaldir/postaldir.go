@@ -20,9 +20,9 @@
 // It is the one package outside cmd that wires adapters (memory and
 // indiapost); it links no HTTP framework, SQL driver or fx. Opening the
 // snapshot decodes its dataset from a derived copy instead of cleaning the
-// files: about 0.55 s of CPU, half of what the files take, and a peak of
-// about 100 MB of heap; the indexed directory keeps about 72 MB
-// (BenchmarkOpen). Indexing is now most of it.
+// files: about 0.55 to 0.7 s of CPU, half of what the files take
+// (BenchmarkOpenFiles), and a peak of about 108 MB of heap; the indexed
+// directory keeps about 72 MB (BenchmarkOpen). Indexing is most of it now.
 package postaldir
 
 import (
