@@ -164,9 +164,10 @@ func describe(err error) (field, msg string, missing bool) {
 }
 
 // jsonFormat is huma's JSON format whose decoding errors speak the API's
-// terms: a value of the wrong type for its field is a *mismatchError.
+// terms: a value of the wrong type for its field is a *mismatchError; hot
+// answers are encoded without reflection (marshalJSON).
 var jsonFormat = huma.Format{
-	Marshal: huma.DefaultJSONFormat.Marshal,
+	Marshal: marshalJSON,
 	Unmarshal: func(data []byte, v any) error {
 		err := json.Unmarshal(data, v)
 		var te *json.UnmarshalTypeError

@@ -95,6 +95,11 @@ func (d dialect) recordSQL(int) string {
 	return b.String()
 }
 
+// auditSQL inserts n audits: each its url_id and results.
+func (d dialect) auditSQL(n int) string {
+	return "INSERT INTO crawl_audits (url_id, results) VALUES " + d.tuples(n, 2, func(i int) bool { return i == 1 })
+}
+
 // linkSQL inserts n links: each its crawl, from_id and to_url.
 func (d dialect) linkSQL(n int) string {
 	return "INSERT INTO crawl_links (crawl_id, from_id, to_url) VALUES " + d.tuples(n, 3, func(int) bool { return false })

@@ -64,12 +64,13 @@ type urlRow struct {
 	ResponseUS   int64  `bun:"response_us"`
 	Bytes        int64  `bun:"bytes"`
 	FetchedAt    stamp  `bun:"fetched_at"`
-	Results      string `bun:"results"` // JSON; after the others, which lists read without it
+	Results      string `bun:"results"` // JSON: "{}", or the audit of a page recorded before crawl_audits
 	Failing      string `bun:"failing"` // JSON list: Results.Failing
 }
 
 // auditColumns are a page's audit: its own read needs them, lists and the
-// frontier's reads leave them out.
+// frontier's reads leave them out. A page's audit is in crawl_audits
+// (auditRow); results holds one only for pages recorded before that table.
 var auditColumns = []string{"results", "failing"}
 
 // newURLRow is a frontier row of u, not recorded.
@@ -108,6 +109,15 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 		}
 	}
 	return p, nil
+}
+
+// auditRow is a recorded page's audit (encodeResults), apart from its
+// frontier row: that row stays small to write, read and rewrite.
+type auditRow struct {
+	bun.BaseModel `bun:"table:crawl_audits,alias:a"`
+
+	URLID   int64  `bun:"url_id,pk"`
+	Results string `bun:"results"`
 }
 
 // linkRow is a link from a recorded page (its frontier row) to a URL.
@@ -264,10 +274,10 @@ var recordColumns = []string{"recorded", "final_url", "status_code", "failure", 
 
 // RecordPages implements ports.CrawlStore in one transaction: a page
 // recorded twice in the call counts as its last record; per chunk, one read
-// of the pages' rows (the missing ones inserted) and one delete of the
-// links of those recorded before; then the records written over their rows
-// and the links inserted (a prepared statement each, crawls_bound.go), and
-// the crawl's counters moved by the difference.
+// of the pages' rows (the missing ones inserted) and one delete each of the
+// links and audits of those recorded before; then the records written over
+// their rows, the audits and the links inserted (a prepared statement
+// each, crawls_bound.go), and the crawl's counters moved by the difference.
 func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.FetchedPage) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -292,7 +302,7 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 			return err
 		}
 		var delta crawl.Progress
-		var records, links [][]any
+		var records, audits, links [][]any
 		for from := 0; from < len(kept); from += addChunk {
 			chunk := kept[from:min(from+addChunk, len(kept))]
 			keys := make([]string, len(chunk))
@@ -322,11 +332,14 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 					}
 					delta.Discovered++
 				}
-				rec, err := recordRow(cur, p, results[from+i])
+				rec, err := recordRow(cur, p)
 				if err != nil {
 					return err
 				}
 				records = append(records, s.dialect.recordArgs(rec))
+				if p.Results != nil {
+					audits = append(audits, []any{cur.ID, results[from+i]})
+				}
 				for _, to := range p.Page.Links() {
 					if !s.dialect.unstorable(to) {
 						links = append(links, []any{id, cur.ID, to})
@@ -338,10 +351,16 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 				if _, err := tx.NewDelete().Model((*linkRow)(nil)).Where("from_id IN (?)", bun.List(again)).Exec(ctx); err != nil {
 					return s.wrap("replace links", err)
 				}
+				if _, err := tx.NewDelete().Model((*auditRow)(nil)).Where("url_id IN (?)", bun.List(again)).Exec(ctx); err != nil {
+					return s.wrap("replace audits", err)
+				}
 			}
 		}
 		// Every row is there: each record is written over its row.
 		if err := s.execEach(ctx, tx, "record pages", s.dialect.recordSQL, 1, records); err != nil {
+			return err
+		}
+		if err := s.execEach(ctx, tx, "add audits", s.dialect.auditSQL, s.dialect.rowsPerInsert(), audits); err != nil {
 			return err
 		}
 		if err := s.execEach(ctx, tx, "add links", s.dialect.linkSQL, s.dialect.rowsPerInsert(), links); err != nil {
@@ -376,9 +395,10 @@ func (s *CrawlStore) RecordOf(ctx context.Context, id int64, url string) (crawl.
 	return p.Page, err == nil, err
 }
 
-// recordRow is cur with p's record, its results encoded already
-// (encodeResults).
-func recordRow(cur urlRow, p ports.FetchedPage, results string) (urlRow, error) {
+// recordRow is cur with p's record; its audit goes to crawl_audits
+// (cur.Results is emptied: it held the audit of a record made before that
+// table).
+func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
 	redirects, err := jsonText(nonNil(p.Page.Redirects))
 	if err != nil {
 		return urlRow{}, err
@@ -397,7 +417,7 @@ func recordRow(cur urlRow, p ports.FetchedPage, results string) (urlRow, error) 
 	cur.RedirectLoop, cur.Title, cur.Description, cur.Canonical = p.Page.RedirectLoop, p.Page.Title, p.Page.Description, p.Page.Canonical
 	cur.Noindex, cur.Fingerprint, cur.Hreflang, cur.Blocked = p.Page.Noindex, int64(p.Page.Fingerprint), hreflang, p.Page.BlockedByRobots
 	cur.Indexable, cur.Outlinks, cur.Score, cur.Rating = p.Page.Indexable(), len(p.Page.Links()), p.Score, string(p.Rating)
-	cur.ResponseUS, cur.Bytes, cur.FetchedAt, cur.Results = p.ResponseTime.Microseconds(), p.Bytes, stampOf(p.FetchedAt), results
+	cur.ResponseUS, cur.Bytes, cur.FetchedAt, cur.Results = p.ResponseTime.Microseconds(), p.Bytes, stampOf(p.FetchedAt), "{}"
 	cur.Failing = failing
 	return cur, nil
 }

@@ -192,6 +192,13 @@ func (s *CrawlStore) Page(ctx context.Context, userID, id, pageID int64) (ports.
 		if err := tx.NewSelect().Model(&row).Where("id = ? AND crawl_id = ? AND recorded = TRUE", pageID, id).Scan(ctx); err != nil {
 			return s.missing(err, crawl.ErrNotFound, "read page")
 		}
+		var audit []string
+		if err := tx.NewSelect().Model((*auditRow)(nil)).Column("results").Where("url_id = ?", pageID).Scan(ctx, &audit); err != nil {
+			return s.wrap("read audit", err)
+		}
+		if len(audit) > 0 { // else the audit of a page recorded before crawl_audits, if any
+			row.Results = audit[0]
+		}
 		p, err := row.toPage(true)
 		if err != nil {
 			return err
@@ -295,13 +302,15 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 		var links []linkRow
 		err := s.chunk(ctx, "read pages", func(ctx context.Context) error {
 			return s.e.Read.RunInTx(ctx, s.dialect.snapshot(), func(ctx context.Context, tx bun.Tx) error {
-				err := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND recorded = TRUE AND id > ?", id, after).
-					OrderExpr("id").Limit(eachChunk).Scan(ctx)
+				sel := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND recorded = TRUE AND id > ?", id, after)
+				err := s.dialect.byID(sel, "crawl_urls AS u").OrderExpr("id").Limit(eachChunk).Scan(ctx)
 				if err != nil || len(rows) == 0 {
 					return err
 				}
+				// By the (from_id, id) index: "+" keeps the engine from
+				// walking all of the crawl's links by (crawl_id, to_url).
 				return tx.NewSelect().Model(&links).Column("from_id", "to_url").
-					Where("crawl_id = ? AND from_id BETWEEN ? AND ?", id, rows[0].ID, rows[len(rows)-1].ID).OrderExpr("from_id, id").Scan(ctx)
+					Where("+crawl_id = ? AND from_id BETWEEN ? AND ?", id, rows[0].ID, rows[len(rows)-1].ID).OrderExpr("from_id, id").Scan(ctx)
 			})
 		})
 		if err != nil {

@@ -1,9 +1,7 @@
 package sqlstore
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -28,7 +26,7 @@ import (
 // encodeBuffers are the JSON and the compressed JSON of an audit being
 // encoded, reused: a crawl encodes thousands.
 type encodeBuffers struct {
-	json   bytes.Buffer
+	json   []byte
 	packed []byte
 }
 
@@ -38,13 +36,11 @@ var encodePool = sync.Pool{New: func() any { return new(encodeBuffers) }}
 func encodeResults(res pagecheck.Results) (string, error) {
 	bufs := encodePool.Get().(*encodeBuffers)
 	defer encodePool.Put(bufs)
-	bufs.json.Reset()
-	enc := json.NewEncoder(&bufs.json)
-	enc.SetEscapeHTML(true) // as json.Marshal writes it
-	if err := enc.Encode(res); err != nil {
-		return "", fmt.Errorf("sqlstore: encode results: %w", err)
+	raw, err := appendResultsJSON(bufs.json[:0], res)
+	if err != nil {
+		return "", err
 	}
-	raw := bytes.TrimSuffix(bufs.json.Bytes(), []byte("\n"))
+	bufs.json = raw
 	if n := s2.MaxEncodedLen(len(raw)); cap(bufs.packed) < n {
 		bufs.packed = make([]byte, n)
 	}

@@ -75,6 +75,18 @@ func (d dialect) jsonStrings(column, as string) string {
 	return "json_each(" + column + ") AS " + as
 }
 
+// byID makes q, a read of table ("name AS alias") by a range of its ids,
+// walk the table's ids: SQLite, without statistics, would rather walk an
+// index whose leading columns q compares with "=" and sort all of the
+// crawl's rows that match for every chunk; PostgreSQL chooses by its
+// statistics.
+func (d dialect) byID(q *bun.SelectQuery, table string) *bun.SelectQuery {
+	if !d.pg {
+		q = q.ModelTableExpr(table + " NOT INDEXED")
+	}
+	return q
+}
+
 // lockRows locks the rows q reads until the transaction ends (FOR UPDATE;
 // with skip, rows another transaction holds are passed over, so instances
 // claiming work at once never take the same row). SQLite has no row locks:

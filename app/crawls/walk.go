@@ -20,9 +20,15 @@ const urlLeaseFactor = 2
 const claimedPerSlot = 8
 
 // recordWait is how long a run waits for more fetched URLs to record them
-// in one batch once one is done (it records sooner when a slot's worth
-// are done, or nothing else is in flight).
+// in one batch once one is done (it records sooner when recordPerSlot
+// slots' worth are done, or nothing else is in flight).
 const recordWait = 10 * time.Millisecond
+
+// recordPerSlot bounds a batch of records: this many URLs per slot of the
+// crawl's concurrency. Each batch costs a transaction (its crawl row read
+// and written, its statements prepared, its commit), so fewer, larger
+// batches cost a crawl less processor time.
+const recordPerSlot = 4
 
 // fetched is what one claimed URL gave: its records and the URLs it
 // leads to (none when the run stopped while fetching it).
@@ -92,7 +98,7 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 			pages, found = append(pages, f.pages...), append(found, f.found...)
 		}
 		take(<-done)
-		// Record what is done; wait a little for a slot's worth.
+		// Record what is done; wait a little for a few slots' worth.
 		var wait <-chan time.Time
 	collect:
 		for n := 1; inFlight > 0; n++ {
@@ -102,7 +108,7 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 				continue
 			default:
 			}
-			if n >= slots {
+			if n >= recordPerSlot*slots {
 				break
 			}
 			if wait == nil {

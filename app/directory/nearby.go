@@ -49,6 +49,11 @@ func (dir *Directory) Nearby(ctx context.Context, q geo.NearQuery) (NearbyResult
 
 // checkNearQuery validates the numbers of a nearby query.
 func checkNearQuery(q geo.NearQuery) error {
+	box := geo.WorldBox
+	if q.Point.Lat >= box.MinLat && q.Point.Lat <= box.MaxLat && q.Point.Lon >= box.MinLon && q.Point.Lon <= box.MaxLon &&
+		q.RadiusKm >= 0 && !math.IsInf(q.RadiusKm, 1) && q.Limit >= 0 {
+		return nil // valid (NaN fails every comparison): no map of errors to build
+	}
 	fields := pointErrors(q.Point)
 	if math.IsNaN(q.RadiusKm) || math.IsInf(q.RadiusKm, 0) || q.RadiusKm < 0 {
 		fields["radius"] = []string{"must be a finite number of km, 0 or more (0: any distance)"}

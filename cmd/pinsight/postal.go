@@ -95,6 +95,7 @@ func servePostal(ctx context.Context, store *memory.PostalStore, history *releas
 		return err
 	}
 	debug.FreeOSMemory() // hand the raw rows and parse buffers back to the OS now, not at the next GC cycles
+	tuneGC(log)
 	r := res.Dataset.Report
 	log.Info("postal data loaded", "source", res.Dataset.Source.String(), "read_and_clean", res.Duration.String(),
 		"total_with_indexes", time.Since(start).String(), "offices", r.Offices, "pincodes", r.Pincodes,

@@ -182,6 +182,7 @@ func (r *replica) sync(ctx context.Context) error {
 	r.gen = gen
 	r.state.Store(&replicaState{generation: gen}) // with the swap: /readyz names what is served
 	debug.FreeOSMemory()                          // the rows read and the replaced indexes go back to the OS now
+	tuneGC(r.log)
 	r.log.Info("postal replica loaded from the database", "generation", gen, "version", ds.Fingerprint(),
 		"offices", len(ds.Offices), "villages", len(ds.Villages), "source", ds.Source.String(), "read", read.String(), "took", time.Since(start).String())
 	// A new generation is swapped in first, then its release recorded

@@ -280,8 +280,8 @@ func testCrawlDelete(t *testing.T, st CrawlStores, u owners) {
 }
 
 // testCrawlFailingChecks: FailingChecks counts the audited pages failing
-// each check, past a chunk of pages, a page recorded again counted by its
-// last record only.
+// each check, past a chunk of pages, a page recorded again counted (and
+// its audit read by Page) by its last record only.
 func testCrawlFailingChecks(t *testing.T, st CrawlStores, u owners) {
 	ctx, s := context.Background(), st.Crawls
 	c := running(t, s, newCrawl(u[1], "https://example.com/", 0))
@@ -314,6 +314,17 @@ func testCrawlFailingChecks(t *testing.T, st CrawlStores, u owners) {
 	again[1].Score, again[1].Rating, again[1].Results = 70, pagecheck.RatingFor(70), sampleResults()
 	if err := s.RecordPages(ctx, c.ID, again); err != nil {
 		t.Fatal(err)
+	}
+	list, _, err := s.Pages(ctx, u[1], c.ID, ports.PageQuery{})
+	if err != nil || len(list) < 3 {
+		t.Fatalf("Pages = %d, %v", len(list), err)
+	}
+	for i, p := range again {
+		got, err := s.Page(ctx, u[1], c.ID, list[1+i].ID)
+		same := len(got.Results) == 0 && len(p.Results) == 0 || reflect.DeepEqual(got.Results, p.Results) // none, nil or empty
+		if err != nil || got.Page.URL != p.Page.URL || !same {
+			t.Errorf("Page(%s) after its new record: results %v, %v; want %v", p.Page.URL, got.Results, err, p.Results)
+		}
 	}
 	got, err := s.FailingChecks(ctx, c.ID)
 	want := []crawl.CheckCount{{Check: "headings", Failing: audited}, {Check: "https", Failing: https - 1}}

@@ -2,8 +2,11 @@
 # Load and soak runs against a local Pinsight with the real data.
 #
 #   tests/load/run.sh          wrk on the main endpoints, plus a bare net/http
-#                              JSON handler for the ratio (needs wrk:
-#                              apt-get update && apt-get install -y wrk)
+#                              JSON handler for the ratio and its pre-encoded
+#                              ceiling (PIN codes, nearby points and the mix of
+#                              mix.lua: 70 % PIN lookups, 30 % nearby), with each
+#                              endpoint's ratio to the ceiling on the same script
+#                              (needs wrk: apt-get update && apt-get install -y wrk)
 #   tests/load/run.sh soak     60 s at a fixed 200 req/s over mixed endpoints:
 #                              errors (must be 0) and server RSS every 5 s
 #   DATABASE_URL=postgres://... tests/load/run.sh postal
@@ -231,7 +234,7 @@ fi
 
 "$work/bare" -addr "127.0.0.1:$BARE_PORT" &
 pids+=($!)
-"$work/bare" -addr "127.0.0.1:$CEILING_PORT" -preencoded &
+"$work/bare" -addr "127.0.0.1:$CEILING_PORT" -preencoded -points "$POINTS_FILE" &
 pids+=($!)
 "$work/fixture" -addr "127.0.0.1:$FIXTURE_PORT" &
 pids+=($!)
@@ -239,26 +242,39 @@ wait_ready "http://127.0.0.1:$BARE_PORT/api/v1/pincodes/110001" 10
 wait_ready "http://127.0.0.1:$CEILING_PORT/api/v1/pincodes/110001" 30
 wait_ready "http://127.0.0.1:$FIXTURE_PORT/" 10
 
-# The yardstick must answer the same bytes as Pinsight, or the ratio
-# compares different work: check every 50th PIN of the run's inputs.
-same=0
-for pin in $(awk 'NR % 50 == 1' "$PINS_FILE"); do
-	curl -s -o "$work/pinsight.json" "$base/api/v1/pincodes/$pin"
+# The yardstick and the ceiling must answer the same bytes as Pinsight, or
+# the ratios compare different work: check every 50th PIN and point of the
+# run's inputs. same_bytes checks one request path (and query).
+same_bytes() { # path
+	local port
+	curl -s -o "$work/pinsight.json" "$base$1"
 	for port in "$BARE_PORT" "$CEILING_PORT"; do
-		curl -s -o "$work/bare.json" "http://127.0.0.1:$port/api/v1/pincodes/$pin"
+		curl -s -o "$work/bare.json" "http://127.0.0.1:$port$1"
 		if ! cmp -s "$work/bare.json" "$work/pinsight.json"; then
-			echo "the yardstick's answer for $pin differs from Pinsight's: update tests/load/bare" >&2
+			echo "the answer of 127.0.0.1:$port to $1 differs from Pinsight's: update tests/load/bare" >&2
 			diff <(tr ',' '\n' <"$work/bare.json") <(tr ',' '\n' <"$work/pinsight.json") | head -5 >&2
 			exit 1
 		fi
 	done
+}
+same=0
+for pin in $(awk 'NR % 50 == 1' "$PINS_FILE"); do
+	same_bytes "/api/v1/pincodes/$pin"
 	same=$((same + 1))
 done
-echo "# yardstick: the same bytes as Pinsight for the $same PIN codes checked"
+points_same=0
+if $nearby; then
+	while read -r lat lon; do
+		same_bytes "/api/v1/pincodes/nearby?latitude=$lat&longitude=$lon"
+		points_same=$((points_same + 1))
+	done < <(awk 'NR % 50 == 1' "$POINTS_FILE")
+fi
+echo "# yardstick and ceiling: the same bytes as Pinsight for the $same PIN codes and $points_same nearby points checked"
 
 bare_rps=
 bare_p99=
-printf '%-34s %10s %10s %10s %9s %8s %12s\n' endpoint "req/s" p50 p99 non-2xx "x bare" "p99 x bare"
+declare -A ceil # script -> the ceiling's req/s on it, this run
+printf '%-34s %10s %10s %10s %9s %8s %12s %8s\n' endpoint "req/s" p50 p99 non-2xx "x bare" "p99 x bare" "x ceil"
 # ms converts one of wrk's latencies (850.00us, 1.20ms, 2.01s) to milliseconds.
 ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'; }
 bench() { # name url script [connections]
@@ -271,14 +287,23 @@ bench() { # name url script [connections]
 	if [ -z "$bare_rps" ]; then bare_rps=$rps bare_p99=$(ms "$p99"); fi
 	ratio=$(awk -v a="$rps" -v b="$bare_rps" 'BEGIN { printf "%.2f", a / b }')
 	p99ratio=$(awk -v a="$(ms "$p99")" -v b="$bare_p99" 'BEGIN { printf "%.2f", a / b }')
-	printf '%-34s %10s %10s %10s %9s %8s %12s\n' "$1" "$rps" "$p50" "$p99" "${bad:-0}" "$ratio" "$p99ratio"
+	if [ "$2" = "http://127.0.0.1:$CEILING_PORT" ]; then ceil[$3]=$rps; fi
+	cratio=-
+	if [ -n "${ceil[$3]:-}" ]; then cratio=$(awk -v a="$rps" -v b="${ceil[$3]}" 'BEGIN { printf "%.2f", a / b }'); fi
+	printf '%-34s %10s %10s %10s %9s %8s %12s %8s\n' "$1" "$rps" "$p50" "$p99" "${bad:-0}" "$ratio" "$p99ratio" "$cratio"
+	last_rps=$rps
 }
 
 bench "bare net/http JSON (yardstick)" "http://127.0.0.1:$BARE_PORT" pincodes.lua
 bench "bare, pre-encoded (the ceiling)" "http://127.0.0.1:$CEILING_PORT" pincodes.lua
 bench "GET /api/v1/pincodes/{pin}" "$base" pincodes.lua
+mix_line=
 if $nearby; then
+	bench "ceiling, nearby" "http://127.0.0.1:$CEILING_PORT" nearby.lua
 	bench "GET /api/v1/pincodes/nearby" "$base" nearby.lua
+	bench "ceiling, mix (70 % PIN, 30 % nearby)" "http://127.0.0.1:$CEILING_PORT" mix.lua
+	bench "mix (70 % PIN, 30 % nearby)" "$base" mix.lua
+	mix_line=$(awk -v a="$last_rps" -v b="${ceil[mix.lua]}" 'BEGIN { printf "# mix: Pinsight %s req/s, ceiling %s req/s: %.2f x ceiling", a, b, a / b }')
 else
 	echo "GET /api/v1/pincodes/nearby        skipped: the endpoint is not there yet (issue 4)"
 fi
@@ -305,6 +330,9 @@ else
 	export TOKEN FIXTURE=127.0.0.1:$FIXTURE_PORT
 	bench "POST /api/v1/reports (c=$REPORT_CONNECTIONS)" "$base" report.lua "$REPORT_CONNECTIONS"
 fi
-echo "# targets: GET /pincodes/{pin} >= 0.85 x bare with p99 <= 2 x bare's; /pincodes/nearby and /digipin/encode >= 0.75 x bare"
-echo "# bare = the yardstick (the same bytes, encoded per request); the ceiling (pre-encoded) is shown for reference, in the same x bare units"
+if [ -n "$mix_line" ]; then echo "$mix_line"; fi
+echo "# targets: GET /pincodes/{pin} >= 0.85 x bare with p99 <= 2 x bare's; /pincodes/nearby and /digipin/encode >= 0.75 x bare;"
+echo "#   against the ceiling (x ceil): nearby >= 0.6, the mix >= 0.75"
+echo "# bare = the yardstick (the same bytes, encoded per request); the ceiling (pre-encoded) is shown in the same x bare units;"
+echo "#   x ceil = req/s over the ceiling's on the same script (PIN codes, nearby points, the mix: mix.lua)"
 echo "# wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency; ratio = req/s over the bare handler's, p99 x bare = p99 over the bare handler's; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
