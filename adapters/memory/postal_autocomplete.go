@@ -111,12 +111,23 @@ func (ax *autocompleteIndex) buildNames() {
 		add(d.key, -1-int32(i))
 	}
 	ax.names = string(buf)
-	slices.SortFunc(ax.entries, func(a, b acEntry) int {
-		if c := strings.Compare(ax.name(a), ax.name(b)); c != 0 {
+	type keyed struct {
+		prefix uint64 // prefix8 of the name
+		e      acEntry
+	}
+	sorted := make([]keyed, len(ax.entries))
+	for i, e := range ax.entries {
+		sorted[i] = keyed{prefix8(ax.name(e)), e}
+	}
+	slices.SortFunc(sorted, func(a, b keyed) int {
+		if c := comparePrefixed(a.prefix, b.prefix, ax.name(a.e), ax.name(b.e)); c != 0 {
 			return c
 		}
-		return int(a.ref - b.ref)
+		return int(a.e.ref - b.e.ref)
 	})
+	for i, k := range sorted {
+		ax.entries[i] = k.e
+	}
 }
 
 func (ax *autocompleteIndex) name(e acEntry) string { return ax.names[e.off : e.off+e.n] }
@@ -149,11 +160,21 @@ func (ax *autocompleteIndex) buildVocabulary() {
 		})
 	}
 	total := len(seq)
-	order := make([]int32, len(ax.vocab)) // sorted position -> id
-	for i := range order {
-		order[i] = int32(i)
+	type keyed struct {
+		prefix uint64 // prefix8 of the word
+		id     int32
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ax.vocab[a], ax.vocab[b]) })
+	byWord := make([]keyed, len(ax.vocab))
+	for i, w := range ax.vocab {
+		byWord[i] = keyed{prefix8(w), int32(i)}
+	}
+	slices.SortFunc(byWord, func(a, b keyed) int {
+		return comparePrefixed(a.prefix, b.prefix, ax.vocab[a.id], ax.vocab[b.id])
+	})
+	order := make([]int32, len(ax.vocab)) // sorted position -> id
+	for i, k := range byWord {
+		order[i] = k.id
+	}
 	next := make([]int32, len(ax.vocab)) // id -> next free posting slot
 	ax.postStart = make([]int32, len(ax.vocab)+1)
 	sorted := make([]string, len(ax.vocab))

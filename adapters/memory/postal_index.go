@@ -47,9 +47,11 @@ func buildIndex(ds *postal.Dataset) *postalIndex {
 		ix.buildRegions()
 		ix.buildVillages()
 	})
+	keyPrefix := make([]uint64, len(ds.Offices)) // prefix8 of the office keys, to sort by them
 	for i := range ds.Offices {
 		o := &ds.Offices[i]
 		ix.officeKeys[i] = postal.OfficeKey(o.Name)
+		keyPrefix[i] = prefix8(ix.officeKeys[i])
 		ix.byPin[o.Pincode] = append(ix.byPin[o.Pincode], int32(i))
 		if o.DistrictID != 0 {
 			ix.byDistrict[o.DistrictID] = append(ix.byDistrict[o.DistrictID], int32(i))
@@ -57,11 +59,11 @@ func buildIndex(ds *postal.Dataset) *postalIndex {
 	}
 	ix.pins = make([]postal.Pincode, 0, len(ix.byPin))
 	for pin, idx := range ix.byPin {
-		ix.sortOffices(idx, false)
+		ix.sortOffices(idx, false, keyPrefix)
 		ix.pins = append(ix.pins, pin)
 	}
 	for _, idx := range ix.byDistrict {
-		ix.sortOffices(idx, true)
+		ix.sortOffices(idx, true, keyPrefix)
 	}
 	slices.Sort(ix.pins)
 	ix.complete = newAutocompleteIndex(ds, ix.officeKeys, ix.byDistrict, ix.pins, ix.byPin)
@@ -75,15 +77,16 @@ func buildIndex(ds *postal.Dataset) *postalIndex {
 	return ix
 }
 
-// sortOffices orders office indexes by (pincode when byPincode,) name, id.
-func (ix *postalIndex) sortOffices(idx []int32, byPincode bool) {
+// sortOffices orders office indexes by (pincode when byPincode,) name, id;
+// keyPrefix holds the prefix8 of each office's key.
+func (ix *postalIndex) sortOffices(idx []int32, byPincode bool, keyPrefix []uint64) {
 	offices := ix.ds.Offices
 	slices.SortFunc(idx, func(a, b int32) int {
 		oa, ob := &offices[a], &offices[b]
 		if byPincode && oa.Pincode != ob.Pincode {
 			return strings.Compare(string(oa.Pincode), string(ob.Pincode))
 		}
-		return cmp.Or(strings.Compare(ix.officeKeys[a], ix.officeKeys[b]), cmp.Compare(oa.ID, ob.ID))
+		return cmp.Or(comparePrefixed(keyPrefix[a], keyPrefix[b], ix.officeKeys[a], ix.officeKeys[b]), cmp.Compare(oa.ID, ob.ID))
 	})
 }
 

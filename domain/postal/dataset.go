@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"hash"
 	"hash/crc32"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -349,13 +348,7 @@ func (ds *Dataset) Fingerprint() string {
 		o := &ds.Offices[i]
 		f.num(o.ID, int64(o.StateID), int64(o.DistrictID))
 		f.str(string(o.Pincode), o.Name, o.OfficeType, o.Delivery, o.Circle, o.Region, o.Division, o.District, o.State, string(o.Quality))
-		if o.Location == nil {
-			f.buf = append(f.buf, 0)
-		} else {
-			f.buf = append(f.buf, 1)
-			f.buf = binary.LittleEndian.AppendUint64(f.buf, math.Float64bits(o.Location.Latitude))
-			f.buf = binary.LittleEndian.AppendUint64(f.buf, math.Float64bits(o.Location.Longitude))
-		}
+		f.buf = appendLocation(f.buf, o.Location)
 		f.next()
 	}
 	for _, s := range ds.States {

@@ -3,6 +3,7 @@ package postal
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // officeSuffixes are the office-type suffixes of published names, as name
@@ -15,14 +16,24 @@ func NameKey(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
 		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || 'A' <= r && r <= 'Z' ||
+			r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
 			if space && b.Len() > 0 {
 				b.WriteByte(' ')
 			}
 			space = false
-			b.WriteRune(unicode.ToLower(r))
+			if r < utf8.RuneSelf {
+				b.WriteByte(byte(unicode.ToLower(r)))
+			} else {
+				b.WriteRune(unicode.ToLower(r))
+			}
 		case r == '.' || r == '\'':
 			// "B.O" and "S.O." read as one word
 		default:
@@ -36,15 +47,35 @@ func NameKey(s string) string {
 // office-type suffix ("Bagalur S.O (Krishnagiri)" and "bagalur so krishnagiri"
 // both give "bagalur krishnagiri").
 func OfficeKey(name string) string {
-	words := strings.Fields(NameKey(name))
-	out := words[:0]
-	for i, w := range words {
-		if i > 0 && isSuffix(w) {
-			continue
-		}
-		out = append(out, w)
+	key := NameKey(name) // words separated by single spaces
+	first, rest, _ := strings.Cut(key, " ")
+	if !hasSuffixWord(rest) {
+		return key
 	}
-	return strings.Join(out, " ")
+	var b strings.Builder
+	b.Grow(len(key))
+	b.WriteString(first)
+	for rest != "" {
+		var w string
+		w, rest, _ = strings.Cut(rest, " ")
+		if !isSuffix(w) {
+			b.WriteByte(' ')
+			b.WriteString(w)
+		}
+	}
+	return b.String()
+}
+
+// hasSuffixWord reports whether a name key has an office-type suffix word.
+func hasSuffixWord(key string) bool {
+	for key != "" {
+		var w string
+		w, key, _ = strings.Cut(key, " ")
+		if isSuffix(w) {
+			return true
+		}
+	}
+	return false
 }
 
 func isSuffix(w string) bool {

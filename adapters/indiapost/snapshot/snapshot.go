@@ -3,8 +3,11 @@
 // (gzip-compressed), with their dates, sources and attribution. NOTICE,
 // beside this file, says the same for people.
 //
-// Importing this package adds about 3 MB to a binary; package indiapost
-// alone reads files from anywhere without it.
+// Dataset returns the dataset those files give, decoded from a derived
+// copy embedded beside them (dataset.bin.zst, checked against the files by
+// a test). A binary that calls Dataset links about 3.5 MB of it, one that
+// calls FS or Files about 3 MB of the files; package indiapost alone reads
+// files from anywhere without either.
 package snapshot
 
 import (
