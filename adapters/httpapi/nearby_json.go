@@ -4,17 +4,18 @@ import (
 	"strconv"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
+	"github.com/pinsight/pinsight/adapters/internal/jsonappend"
 )
 
 // appendJSON appends d as encoding/json writes it (see marshalJSON): the
 // nearby answer is on a hot path, and reflection was most of its encoding.
 func (d *nearbyData) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"latitude":`...)
-	dst = appendJSONFloat(dst, d.Latitude)
+	dst = jsonappend.Float(dst, d.Latitude)
 	dst = append(dst, `,"longitude":`...)
-	dst = appendJSONFloat(dst, d.Longitude)
+	dst = jsonappend.Float(dst, d.Longitude)
 	dst = append(dst, `,"radius_km":`...)
-	dst = appendJSONFloat(dst, d.RadiusKm)
+	dst = jsonappend.Float(dst, d.RadiusKm)
 	dst = append(dst, `,"within_radius":`...)
 	dst = strconv.AppendBool(dst, d.WithinRadius)
 	dst = append(dst, `,"post_offices":`...)
@@ -38,25 +39,25 @@ func appendNearbyOffice(dst []byte, o *wire.NearbyOffice) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = strconv.AppendInt(dst, o.ID, 10)
 	dst = append(dst, `,"pincode":`...)
-	dst = appendJSONString(dst, o.Pincode)
+	dst = jsonappend.String(dst, o.Pincode)
 	dst = append(dst, `,"post_office":`...)
-	dst = appendJSONString(dst, o.PostOffice)
+	dst = jsonappend.String(dst, o.PostOffice)
 	dst = append(dst, `,"branch_type":`...)
-	dst = appendJSONString(dst, o.BranchType)
+	dst = jsonappend.String(dst, o.BranchType)
 	dst = append(dst, `,"delivery_status":`...)
-	dst = appendJSONString(dst, o.DeliveryStatus)
+	dst = jsonappend.String(dst, o.DeliveryStatus)
 	dst = append(dst, `,"district":`...)
-	dst = appendJSONOptString(dst, o.District)
+	dst = jsonappend.OptString(dst, o.District)
 	dst = append(dst, `,"state":`...)
-	dst = appendJSONOptString(dst, o.State)
+	dst = jsonappend.OptString(dst, o.State)
 	dst = append(dst, `,"location":{"latitude":`...)
-	dst = appendJSONFloat(dst, o.Location.Latitude)
+	dst = jsonappend.Float(dst, o.Location.Latitude)
 	dst = append(dst, `,"longitude":`...)
-	dst = appendJSONFloat(dst, o.Location.Longitude)
+	dst = jsonappend.Float(dst, o.Location.Longitude)
 	dst = append(dst, `},"location_quality":`...)
-	dst = appendJSONString(dst, o.LocationQuality)
+	dst = jsonappend.String(dst, o.LocationQuality)
 	dst = append(dst, `,"distance_km":`...)
-	dst = appendJSONFloat(dst, o.DistanceKm)
+	dst = jsonappend.Float(dst, o.DistanceKm)
 	dst = append(dst, `,"reviews_count":`...)
 	dst = strconv.AppendInt(dst, int64(o.ReviewsCount), 10)
 	dst = append(dst, `,"likes_count":`...)
@@ -65,7 +66,7 @@ func appendNearbyOffice(dst []byte, o *wire.NearbyOffice) []byte {
 	if o.Rating == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendJSONFloat(dst, *o.Rating)
+		dst = jsonappend.Float(dst, *o.Rating)
 	}
 	return append(dst, '}')
 }

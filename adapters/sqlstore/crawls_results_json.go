@@ -6,8 +6,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/pinsight/pinsight/adapters/internal/jsonappend"
 	"github.com/pinsight/pinsight/domain/pagecheck"
 )
 
@@ -29,7 +29,7 @@ func appendResultsJSON(b []byte, res pagecheck.Results) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, string(c))
+		b = jsonappend.String(b, string(c))
 		b = append(b, ':')
 		checks := res[c]
 		if checks == nil {
@@ -54,13 +54,13 @@ func appendResultsJSON(b []byte, res pagecheck.Results) ([]byte, error) {
 // ones left out when empty).
 func appendCheckJSON(b []byte, c *pagecheck.Check) ([]byte, error) {
 	b = append(b, `{"id":`...)
-	b = appendJSONString(b, c.ID)
+	b = jsonappend.String(b, c.ID)
 	b = append(b, `,"title":`...)
-	b = appendJSONString(b, c.Title)
+	b = jsonappend.String(b, c.Title)
 	b = append(b, `,"category":`...)
-	b = appendJSONString(b, string(c.Category))
+	b = jsonappend.String(b, string(c.Category))
 	b = append(b, `,"importance":`...)
-	b = appendJSONString(b, string(c.Importance))
+	b = jsonappend.String(b, string(c.Importance))
 	b = append(b, `,"passed":`...)
 	b = strconv.AppendBool(b, c.Passed)
 	b = append(b, `,"value":`...)
@@ -77,10 +77,10 @@ func appendCheckJSON(b []byte, c *pagecheck.Check) ([]byte, error) {
 		b = appendStringsJSON(b, c.Errors)
 	}
 	b = append(b, `,"message":`...)
-	b = appendJSONString(b, c.Message)
+	b = jsonappend.String(b, c.Message)
 	if c.Advice != "" {
 		b = append(b, `,"advice":`...)
-		b = appendJSONString(b, c.Advice)
+		b = jsonappend.String(b, c.Advice)
 	}
 	if len(c.Offending) > 0 {
 		b = append(b, `,"offending":`...)
@@ -100,7 +100,7 @@ func appendValueJSON(b []byte, v any) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendJSONString(b, x), nil
+		return jsonappend.String(b, x), nil
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case int:
@@ -109,7 +109,7 @@ func appendValueJSON(b []byte, v any) ([]byte, error) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			break // json.Marshal's error
 		}
-		return strconv.AppendFloat(b, x, 'g', -1, 64), nil
+		return jsonappend.Float(b, x), nil
 	case []string:
 		if x == nil {
 			return append(b, "null"...), nil
@@ -143,7 +143,7 @@ func appendValueJSON(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, k)
+			b = jsonappend.String(b, k)
 			b = append(b, ':')
 			if b, err = appendValueJSON(b, x[k]); err != nil {
 				return nil, err
@@ -165,52 +165,7 @@ func appendStringsJSON(b []byte, ss []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, s)
+		b = jsonappend.String(b, s)
 	}
 	return append(b, ']')
-}
-
-// appendJSONString appends s as a JSON string: quotes, backslashes and
-// control characters escaped, invalid UTF-8 written as U+FFFD (as
-// json.Marshal does).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
