@@ -91,17 +91,12 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 			Fingerprint: uint64(r.Fingerprint), InSitemap: r.InSitemap, BlockedByRobots: r.Blocked},
 		Score: r.Score, Rating: pagecheck.Rating(r.Rating), ResponseTime: time.Duration(r.ResponseUS) * time.Microsecond,
 		Bytes: r.Bytes, FetchedAt: r.FetchedAt.utc()}}
-	if err := fromJSON(r.Redirects, &p.Page.Redirects); err != nil {
+	var err error
+	if p.Page.Redirects, err = urlList(r.Redirects); err != nil {
 		return ports.CrawlPage{}, err
 	}
-	if err := fromJSON(r.Hreflang, &p.Page.Hreflang); err != nil {
+	if p.Page.Hreflang, err = urlList(r.Hreflang); err != nil {
 		return ports.CrawlPage{}, err
-	}
-	if len(p.Page.Redirects) == 0 {
-		p.Page.Redirects = nil
-	}
-	if len(p.Page.Hreflang) == 0 {
-		p.Page.Hreflang = nil
 	}
 	if withResults {
 		if err := decodeResults(r.Results, &p.Results); err != nil {
@@ -109,6 +104,22 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 		}
 	}
 	return p, nil
+}
+
+// urlList decodes a stored JSON list of URLs: nil when empty, as most
+// are (without the JSON decoder: a crawl's finish reads every page).
+func urlList(text string) ([]string, error) {
+	if text == "[]" {
+		return nil, nil
+	}
+	var out []string
+	if err := fromJSON(text, &out); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
 }
 
 // auditRow is a recorded page's audit (encodeResults), apart from its
@@ -160,7 +171,7 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 	err := s.inTx(ctx, "add urls", func(ctx context.Context, tx bun.Tx) error {
 		added = 0
 		var rows [][]any // the new URLs' and those whose depth or sitemap flag changes
-		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
+		if err := s.lockCrawlID(ctx, tx, id); err != nil {
 			return err
 		}
 		for from := 0; from < len(merged); from += addChunk {
@@ -298,7 +309,7 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 		return err
 	}
 	return s.inTx(ctx, "record pages", func(ctx context.Context, tx bun.Tx) error {
-		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
+		if err := s.lockCrawlID(ctx, tx, id); err != nil {
 			return err
 		}
 		var delta crawl.Progress
