@@ -128,20 +128,14 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 	}
 }
 
-// record adds the URLs found to the frontier, then records the pages
-// (whose links are then there: a claim never sees a recorded page whose
-// links are missing).
+// record adds the URLs found to the frontier and records the pages, in
+// one transaction.
 func (r *run) record(ctx context.Context, pages []ports.FetchedPage, found []ports.FrontierURL) error {
 	found = r.unsent(found)
-	if len(found) > 0 {
-		if _, err := r.cs.store.AddURLs(ctx, r.c.ID, found); err != nil {
-			return err
-		}
+	if len(found) == 0 && len(pages) == 0 {
+		return nil
 	}
-	if len(pages) > 0 {
-		return r.cs.store.RecordPages(ctx, r.c.ID, pages)
-	}
-	return nil
+	return r.cs.store.RecordPages(ctx, r.c.ID, found, pages)
 }
 
 // unsent is found without the URLs the run has added already with the
