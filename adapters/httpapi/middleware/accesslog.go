@@ -73,20 +73,20 @@ type access struct {
 	bytes      int64
 }
 
-// attrs are a's fields after the built-in ones, as slog attributes.
-func (a *access) attrs() []slog.Attr {
-	attrs := make([]slog.Attr, 0, 8)
-	attrs = append(attrs, slog.String("request_id", a.requestID))
+// appendAttrs appends a's fields after the built-in ones, as slog
+// attributes.
+func (a *access) appendAttrs(dst []slog.Attr) []slog.Attr {
+	dst = append(dst, slog.String("request_id", a.requestID))
 	if a.traceID != "" {
-		attrs = append(attrs, slog.String("trace_id", a.traceID))
+		dst = append(dst, slog.String("trace_id", a.traceID))
 	}
-	return append(attrs, slog.String("method", a.method), slog.String("route", a.route),
+	return append(dst, slog.String("method", a.method), slog.String("route", a.route),
 		slog.String("path", a.path), slog.Int("status", a.status),
 		slog.Float64("duration_ms", a.durationMs), slog.Int64("bytes", a.bytes))
 }
 
 // appendJSON appends a's line as slog's JSON handler writes an info
-// record "request" logged at a.time with a.attrs().
+// record "request" logged at a.time with a.appendAttrs(nil).
 func (a *access) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"time":"`...)
 	dst = a.time.Round(0).AppendFormat(dst, time.RFC3339Nano)
@@ -118,7 +118,10 @@ var lineBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return 
 // else as a record through log.
 func logAccess(ctx context.Context, log *slog.Logger, lines JSONLines, a *access) {
 	if lines == nil {
-		log.LogAttrs(ctx, slog.LevelInfo, "request", a.attrs()...)
+		if log.Enabled(ctx, slog.LevelInfo) {
+			var attrs [8]slog.Attr
+			log.LogAttrs(ctx, slog.LevelInfo, "request", a.appendAttrs(attrs[:0])...)
+		}
 		return
 	}
 	if !lines.Enabled(ctx, slog.LevelInfo) {

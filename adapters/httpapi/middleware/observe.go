@@ -23,17 +23,29 @@ const maxRequestIDLen = 128
 type stateKey struct{}
 
 // requestState is what the edge keeps in a request's context, in one value
-// (one allocation per request, with the id's header value and the status
-// writer): its id, the logger of the handlers behind
+// (one allocation per request, with the id's header value and the
+// response writers of observed and hardened): its id, the logger of the handlers behind
 // the edge, and the route pattern the router writes there (middlewares
 // between observed and the router may serve a copy of the request, whose
 // Pattern observed would not see).
 type requestState struct {
-	id       string
-	route    string
-	log      *slog.Logger
-	idHeader [1]string    // the X-Request-Id header's value
-	writer   statusWriter // the response writer behind the edge
+	context.Context // the request's context, which the state extends
+	id              string
+	route           string
+	log             *slog.Logger
+	idHeader        [1]string      // the X-Request-Id header's value
+	writer          statusWriter   // the response writer behind the edge
+	hardened        hardenedWriter // hardened's writer, behind writer
+}
+
+// Value is the state itself for stateKey, else the request context's
+// value: the state is the context value holding it (no context.WithValue
+// to allocate).
+func (s *requestState) Value(key any) any {
+	if _, ok := key.(stateKey); ok {
+		return s
+	}
+	return s.Context.Value(key)
 }
 
 func stateOf(ctx context.Context) *requestState {
@@ -71,10 +83,10 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics, mux *http.ServeMu
 		if !validRequestID(id) {
 			id = newRequestID()
 		}
-		state := &requestState{id: id, log: log}
+		state := &requestState{Context: r.Context(), id: id, log: log}
 		state.idHeader[0] = id
 		w.Header()["X-Request-Id"] = state.idHeader[:]
-		ctx := ports.WithStoreBudget(context.WithValue(r.Context(), stateKey{}, state))
+		ctx := ports.WithStoreBudget(state)
 		r = r.WithContext(ctx)
 		state.writer = statusWriter{ResponseWriter: w, status: http.StatusOK}
 		sw := &state.writer
