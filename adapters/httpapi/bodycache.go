@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -34,20 +35,28 @@ type BodyCache struct {
 	gen      atomic.Pointer[cacheGeneration]
 }
 
-// cacheGeneration is the cache of one dataset version.
+// cacheGeneration is the cache of one dataset version. Its entries are a
+// map behind a read-write lock rather than a sync.Map, so a lookup needs
+// no key string: cacheable looks up with bytes it appended on the stack.
 type cacheGeneration struct {
 	version string
-	entries sync.Map // string -> *cachedBody
+	mu      sync.RWMutex
+	entries map[string]*cachedBody
 	bytes   atomic.Int64
 	epoch   atomic.Uint64 // bumped by every invalidation
 }
 
-// cachedBody is one encoded answer.
+// cachedBody is one encoded answer, with the values of the headers it is
+// served with (header values are replaced, never edited in place, so
+// every answer may share them).
 type cachedBody struct {
 	ContentType string
 	Body        []byte
 	Gzip        []byte // nil: too small to be worth compressing
 	tag         string
+
+	contentType, bodyLength, gzipLength []string // header values
+	etag                                []string // the ETag of the key, when put names one
 }
 
 func (b *cachedBody) size() int64 { return int64(len(b.Body) + len(b.Gzip) + len(b.tag) + 64) }
@@ -59,7 +68,7 @@ func NewBodyCache(maxBytes int64) *BodyCache {
 		maxBytes = DefaultBodyCacheBytes
 	}
 	c := &BodyCache{maxBytes: maxBytes}
-	c.gen.Store(&cacheGeneration{})
+	c.gen.Store(&cacheGeneration{entries: map[string]*cachedBody{}})
 	return c
 }
 
@@ -70,7 +79,7 @@ func (c *BodyCache) generation(version string) *cacheGeneration {
 		if g.version == version {
 			return g
 		}
-		if c.gen.CompareAndSwap(g, &cacheGeneration{version: version}) {
+		if c.gen.CompareAndSwap(g, &cacheGeneration{version: version, entries: map[string]*cachedBody{}}) {
 			return c.gen.Load()
 		}
 	}
@@ -79,12 +88,18 @@ func (c *BodyCache) generation(version string) *cacheGeneration {
 // get returns the answer stored for key under the dataset version, and
 // the epoch to hand to Put when there is none.
 func (c *BodyCache) get(version, key string) (*cachedBody, uint64) {
+	return c.lookup(version, []byte(key))
+}
+
+// lookup is get with the key in bytes: the map index converts them
+// without a copy.
+func (c *BodyCache) lookup(version string, key []byte) (*cachedBody, uint64) {
 	g := c.generation(version)
 	epoch := g.epoch.Load()
-	if v, ok := g.entries.Load(key); ok {
-		return v.(*cachedBody), epoch
-	}
-	return nil, epoch
+	g.mu.RLock()
+	e := g.entries[string(key)]
+	g.mu.RUnlock()
+	return e, epoch
 }
 
 // put stores an answer for key under the dataset version, with its gzip
@@ -93,16 +108,28 @@ func (c *BodyCache) get(version, key string) (*cachedBody, uint64) {
 // then be stale) or the dataset moved on: then nothing is copied or
 // compressed. An answer larger than the whole cache is not stored either,
 // and evicts nothing. The tag (e.g. the PIN) groups keys for InvalidateTag.
-func (c *BodyCache) put(version, key, tag string, epoch uint64, contentType string, body []byte) {
+//
+// etag, when not "", is the ETag the key names, served with the entry.
+func (c *BodyCache) put(version, key, tag string, epoch uint64, contentType string, body []byte, etag string) {
 	g := c.gen.Load()
 	if g.version != version || g.epoch.Load() != epoch {
 		return
 	}
-	e := &cachedBody{ContentType: contentType, Body: bytes.Clone(body), tag: tag}
+	e := &cachedBody{ContentType: contentType, Body: bytes.Clone(body), tag: tag,
+		contentType: []string{contentType}, bodyLength: []string{strconv.Itoa(len(body))}}
+	if etag != "" {
+		e.etag = []string{etag}
+	}
 	if len(body) >= middleware.GzipMinBytes {
 		e.Gzip = gzipBytes(body)
+		e.gzipLength = []string{strconv.Itoa(len(e.Gzip))}
 	}
 	if e.size() > c.maxBytes {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.epoch.Load() != epoch { // invalidated while compressing
 		return
 	}
 	for g.bytes.Load()+e.size() > c.maxBytes {
@@ -110,30 +137,32 @@ func (c *BodyCache) put(version, key, tag string, epoch uint64, contentType stri
 			return
 		}
 	}
-	if _, loaded := g.entries.LoadOrStore(key, e); !loaded {
+	if _, ok := g.entries[key]; !ok {
+		g.entries[key] = e
 		g.bytes.Add(e.size())
 	}
 }
 
-// evictOne drops one entry (any), reporting whether there was one.
+// evictOne drops one entry (any), reporting whether there was one. The
+// caller holds g.mu.
 func (g *cacheGeneration) evictOne() bool {
-	evicted := false
-	g.entries.Range(func(k, v any) bool {
-		if g.entries.CompareAndDelete(k, v) {
-			g.bytes.Add(-v.(*cachedBody).size())
-			evicted = true
-		}
-		return !evicted
-	})
-	return evicted
+	for k, e := range g.entries {
+		delete(g.entries, k)
+		g.bytes.Add(-e.size())
+		return true
+	}
+	return false
 }
 
 // invalidate drops the answer stored for key, whatever its version.
 func (c *BodyCache) invalidate(key string) {
 	g := c.gen.Load()
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	g.epoch.Add(1)
-	if v, ok := g.entries.LoadAndDelete(key); ok {
-		g.bytes.Add(-v.(*cachedBody).size())
+	if e, ok := g.entries[key]; ok {
+		delete(g.entries, key)
+		g.bytes.Add(-e.size())
 	}
 }
 
@@ -141,13 +170,15 @@ func (c *BodyCache) invalidate(key string) {
 // about one PIN, for the PIN's tag).
 func (c *BodyCache) invalidateTag(tag string) {
 	g := c.gen.Load()
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	g.epoch.Add(1)
-	g.entries.Range(func(k, v any) bool {
-		if v.(*cachedBody).tag == tag && g.entries.CompareAndDelete(k, v) {
-			g.bytes.Add(-v.(*cachedBody).size())
+	for k, e := range g.entries {
+		if e.tag == tag {
+			delete(g.entries, k)
+			g.bytes.Add(-e.size())
 		}
-		return true
-	})
+	}
 }
 
 // Bytes reports the size of the stored answers, for metrics.

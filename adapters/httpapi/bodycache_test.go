@@ -15,7 +15,7 @@ func TestBodyCache(t *testing.T) {
 	if got != nil {
 		t.Fatal("an empty cache answered")
 	}
-	c.put("v1", "lookup/110001", "110001", epoch, "application/json", big)
+	c.put("v1", "lookup/110001", "110001", epoch, "application/json", big, "")
 	got, _ = c.get("v1", "lookup/110001")
 	if got == nil || !bytes.Equal(got.Body, big) || got.ContentType != "application/json" {
 		t.Fatalf("stored answer = %+v", got)
@@ -28,7 +28,7 @@ func TestBodyCache(t *testing.T) {
 		t.Errorf("gzip variant: %d bytes, decompresses to %d", len(got.Gzip), len(plain))
 	}
 	_, epoch = c.get("v1", "small")
-	c.put("v1", "small", "", epoch, "application/json", []byte(`{}`))
+	c.put("v1", "small", "", epoch, "application/json", []byte(`{}`), "")
 	if s, _ := c.get("v1", "small"); s == nil || s.Gzip != nil {
 		t.Errorf("a small body = %+v, want stored without a gzip variant", s)
 	}
@@ -38,7 +38,7 @@ func TestBodyCache(t *testing.T) {
 	if got, epoch = c.get("v2", "lookup/110001"); got != nil {
 		t.Fatal("the previous dataset's answer was served")
 	}
-	c.put("v1", "lookup/110001", "110001", epoch, "application/json", big)
+	c.put("v1", "lookup/110001", "110001", epoch, "application/json", big, "")
 	if got, _ = c.get("v2", "lookup/110001"); got != nil {
 		t.Fatal("a late answer of the previous dataset was stored")
 	}
@@ -47,7 +47,7 @@ func TestBodyCache(t *testing.T) {
 	// invalidation is not stored after it.
 	for _, k := range []string{"lookup/110001", "details/110001", "lookup/110002"} {
 		_, e := c.get("v2", k)
-		c.put("v2", k, k[len(k)-6:], e, "application/json", big)
+		c.put("v2", k, k[len(k)-6:], e, "application/json", big, "")
 	}
 	c.invalidateTag("110001")
 	for k, want := range map[string]bool{"lookup/110001": false, "details/110001": false, "lookup/110002": true} {
@@ -57,7 +57,7 @@ func TestBodyCache(t *testing.T) {
 	}
 	_, stale := c.get("v2", "lookup/110003")
 	c.invalidate("lookup/110002")
-	c.put("v2", "lookup/110003", "110003", stale, "application/json", big)
+	c.put("v2", "lookup/110003", "110003", stale, "application/json", big, "")
 	if got, _ := c.get("v2", "lookup/110002"); got != nil {
 		t.Error("Invalidate left the entry")
 	}
@@ -73,7 +73,7 @@ func TestBodyCacheBound(t *testing.T) {
 	for i := range 1000 {
 		k := strings.Repeat("k", i%7) + string(rune('a'+i%26)) + strings.Repeat("z", i/26)
 		_, e := c.get("v", k)
-		c.put("v", k, "", e, "text/plain", body)
+		c.put("v", k, "", e, "text/plain", body, "")
 		if c.Bytes() > 64<<10 {
 			t.Fatalf("after %d answers the cache holds %d bytes", i+1, c.Bytes())
 		}
@@ -88,10 +88,10 @@ func TestBodyCacheBound(t *testing.T) {
 func TestBodyCacheOversized(t *testing.T) {
 	c := NewBodyCache(8 << 10)
 	_, e := c.get("v", "small")
-	c.put("v", "small", "", e, "text/plain", []byte("hello"))
+	c.put("v", "small", "", e, "text/plain", []byte("hello"), "")
 	before := c.Bytes()
 	_, e = c.get("v", "huge")
-	c.put("v", "huge", "", e, "text/plain", []byte(strings.Repeat("x", 16<<10)))
+	c.put("v", "huge", "", e, "text/plain", []byte(strings.Repeat("x", 16<<10)), "")
 	if got, _ := c.get("v", "huge"); got != nil {
 		t.Error("an answer larger than the cache was stored")
 	}

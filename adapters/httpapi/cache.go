@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/app/directory"
@@ -56,6 +58,7 @@ func countsOf(scope string) map[string]any { return map[string]any{countsMetadat
 // Register's OnCountsChanged hook drops it when they change; since the key
 // holds the ETag, an entry of older counts could never be served anyway.
 func cacheable(p *directory.Directory, cache *BodyCache) func(huma.Context, func(huma.Context)) {
+	var last lastETag
 	return func(ctx huma.Context, next func(huma.Context)) {
 		method := ctx.Method()
 		if method != http.MethodGet && method != http.MethodHead {
@@ -67,45 +70,92 @@ func cacheable(p *directory.Directory, cache *BodyCache) func(huma.Context, func
 			next(ctx)
 			return
 		}
-		etag, maxAge := `W/"`+info.Version+`"`, cacheMaxAge
+		maxAge := cacheMaxAgeValue
 		scope, _ := ctx.Operation().Metadata[countsMetadata].(string)
+		var counts etagCounts
 		if scope != "" {
-			v, err := countsVersion(ctx.Context(), p, scope, ctx.Param)
+			counts, err = countsVersion(ctx.Context(), p, scope, ctx.Param)
 			if err != nil { // the answer will say what went wrong, uncached
 				next(ctx)
 				return
 			}
-			etag, maxAge = `W/"`+info.Version+"-"+v+`"`, countsMaxAge
+			maxAge = countsMaxAgeValue
 		}
-		if etagMatches(ctx.Header("If-None-Match"), etag) {
-			ctx.SetHeader("ETag", etag)
-			ctx.SetHeader("Cache-Control", maxAge)
+		var kb [128]byte // the cache key, then the ETag: no allocation on a hit
+		key := append(appendCacheKey(kb[:0], ctx), 0)
+		n := len(key)
+		key = counts.appendETag(key, info.Version)
+		etagBytes := key[n:]
+		if inm := ctx.Header("If-None-Match"); inm != "" && etagMatches(inm, string(etagBytes)) {
+			ctx.SetHeader("ETag", string(etagBytes))
+			ctx.SetHeader("Cache-Control", maxAge[0])
 			ctx.SetStatus(http.StatusNotModified)
 			return
 		}
 		if cache == nil || method != http.MethodGet {
-			next(&cachingContext{humaContext: ctx, etag: etag, maxAge: maxAge})
+			next(&cachingContext{humaContext: ctx, etag: last.of(etagBytes), maxAge: maxAge})
 			return
 		}
-		key := cacheKey(ctx) + "\x00" + etag
-		hit, epoch := cache.get(info.Version, key)
-		if hit != nil {
-			writeCached(ctx, hit, etag, maxAge)
+		hit, epoch := cache.lookup(info.Version, key)
+		if hit != nil && hit.etag != nil {
+			writeCached(ctx, hit, maxAge)
 			return
 		}
-		rec := &recordingContext{cachingContext: cachingContext{humaContext: ctx, etag: etag, maxAge: maxAge}}
+		etag := string(etagBytes)
+		rec := &recordingContext{cachingContext: cachingContext{humaContext: ctx, etag: []string{etag}, maxAge: maxAge}}
 		next(rec)
 		if rec.status == http.StatusOK && rec.contentType != "" {
-			cache.put(info.Version, key, countsTag(scope, ctx.Param), epoch, rec.contentType, rec.body.Bytes())
+			cache.put(info.Version, string(key), countsTag(scope, ctx.Param), epoch, rec.contentType, rec.body.Bytes(), etag)
 		}
 	}
 }
 
-// countsVersion names the counts an answer of scope carries: "p" and the
-// counts version of its pincode, or "a" and the global one. A path
-// parameter that names no pincode or office gives the global version (the
-// answer is an error, uncached, anyway).
-func countsVersion(ctx context.Context, p *directory.Directory, scope string, param func(string) string) (string, error) {
+// The Cache-Control values, shared by every answer.
+var (
+	cacheMaxAgeValue  = []string{cacheMaxAge}
+	countsMaxAgeValue = []string{countsMaxAge}
+	gzipValue         = []string{"gzip"}
+)
+
+// etagCounts is the counts version an ETag names: kind 'p' (of one
+// pincode) or 'a' (of every pincode) and the version; kind 0: none.
+type etagCounts struct {
+	kind byte
+	n    int64
+}
+
+// appendETag appends the weak ETag of an answer of dataset version with
+// counts c: W/"version" or W/"version-pN" / W/"version-aN".
+func (c etagCounts) appendETag(dst []byte, version string) []byte {
+	dst = append(dst, `W/"`...)
+	dst = append(dst, version...)
+	if c.kind != 0 {
+		dst = append(dst, '-', c.kind)
+		dst = strconv.AppendInt(dst, c.n, 10)
+	}
+	return append(dst, '"')
+}
+
+// lastETag keeps the last ETag value an operation answered with: answers
+// that are not stored (nearby points) mostly share one, which is then not
+// built again for each.
+type lastETag struct{ v atomic.Pointer[[]string] }
+
+// of returns the header value of etag, the last one's when it is the same.
+func (l *lastETag) of(etag []byte) []string {
+	if v := l.v.Load(); v != nil && (*v)[0] == string(etag) {
+		return *v
+	}
+	v := []string{string(etag)}
+	l.v.Store(&v)
+	return v
+}
+
+// countsVersion names the counts an answer of scope carries: those of its
+// pincode, or the global ones. A path parameter that names no pincode or
+// office gives the global version (the answer is an error, uncached,
+// anyway).
+func countsVersion(ctx context.Context, p *directory.Directory, scope string, param func(string) string) (etagCounts, error) {
 	var pin postal.Pincode
 	switch scope {
 	case countsPincode:
@@ -117,12 +167,12 @@ func countsVersion(ctx context.Context, p *directory.Directory, scope string, pa
 	}
 	v, err := p.CountsVersion(ctx, pin)
 	if err != nil {
-		return "", err
+		return etagCounts{}, err
 	}
 	if pin == "" {
-		return "a" + strconv.FormatInt(v, 10), nil
+		return etagCounts{kind: 'a', n: v}, nil
 	}
-	return "p" + strconv.FormatInt(v, 10), nil
+	return etagCounts{kind: 'p', n: v}, nil
 }
 
 // countsAnyTag tags cached answers carrying offices of several pincodes:
@@ -158,36 +208,39 @@ func dropCounts(cache *BodyCache) func(postal.Pincode) {
 	}
 }
 
-// cacheKey names a request by its operation and the values of the
-// parameters the operation declares (path and query), so undeclared query
-// parameters cannot multiply the entries.
-func cacheKey(ctx huma.Context) string {
+// appendCacheKey appends the name of a request: its operation and the
+// values of the parameters the operation declares (path and query), each
+// after a 0 byte, so undeclared query parameters cannot multiply the
+// entries.
+func appendCacheKey(dst []byte, ctx huma.Context) []byte {
 	op := ctx.Operation()
-	var b strings.Builder
-	b.WriteString(op.OperationID)
+	dst = append(dst, op.OperationID...)
 	for _, p := range op.Parameters {
-		b.WriteByte(0)
+		dst = append(dst, 0)
 		switch p.In {
 		case "path":
-			b.WriteString(ctx.Param(p.Name))
+			dst = append(dst, ctx.Param(p.Name)...)
 		case "query":
-			b.WriteString(ctx.Query(p.Name))
+			dst = append(dst, ctx.Query(p.Name)...)
 		}
 	}
-	return b.String()
+	return dst
 }
 
-// writeCached answers from a stored body, gzipped when the client takes it.
-func writeCached(ctx huma.Context, e *cachedBody, etag, maxAge string) {
-	body := e.Body
-	ctx.SetHeader("Content-Type", e.ContentType)
+// writeCached answers from a stored body, gzipped when the client takes
+// it, with the header values stored beside it.
+func writeCached(ctx huma.Context, e *cachedBody, maxAge []string) {
+	_, w := humago.Unwrap(ctx)
+	h := w.Header()
+	body, length := e.Body, e.bodyLength
+	h["Content-Type"] = e.contentType
 	if e.Gzip != nil && middleware.AcceptsGzip(ctx.Header("Accept-Encoding")) {
-		body = e.Gzip
-		ctx.SetHeader("Content-Encoding", "gzip")
+		body, length = e.Gzip, e.gzipLength
+		h["Content-Encoding"] = gzipValue
 	}
-	ctx.SetHeader("Content-Length", strconv.Itoa(len(body)))
-	ctx.SetHeader("ETag", etag)
-	ctx.SetHeader("Cache-Control", maxAge)
+	h["Content-Length"] = length
+	h["Etag"] = e.etag
+	h["Cache-Control"] = maxAge
 	ctx.SetStatus(http.StatusOK)
 	_, _ = ctx.BodyWriter().Write(body)
 }
@@ -196,7 +249,7 @@ func writeCached(ctx huma.Context, e *cachedBody, etag, maxAge string) {
 // success, just before it is written.
 type cachingContext struct {
 	humaContext
-	etag, maxAge string
+	etag, maxAge []string // header values
 }
 
 // humaContext lets cachingContext embed huma.Context, whose Context method
@@ -206,8 +259,10 @@ type humaContext = huma.Context
 // SetStatus sets the cache headers on 2xx answers, then the status.
 func (c *cachingContext) SetStatus(code int) {
 	if code >= 200 && code < 300 {
-		c.SetHeader("ETag", c.etag)
-		c.SetHeader("Cache-Control", c.maxAge)
+		_, w := humago.Unwrap(c.humaContext)
+		h := w.Header()
+		h["Etag"] = c.etag
+		h["Cache-Control"] = c.maxAge
 	}
 	c.humaContext.SetStatus(code)
 }

@@ -32,10 +32,17 @@ type officeData struct {
 func feedbackData(f postal.Feedback) wire.FeedbackData {
 	d := wire.FeedbackData{ReviewsCount: f.Reviews, LikesCount: f.Likes}
 	if r, ok := f.Rating(); ok {
-		r = math.Round(r*100) / 100
-		d.Rating = &r
+		d.Rating = roundedRating(r)
 	}
 	return d
+}
+
+// roundedRating is r to two decimals, in a variable of its own: declared
+// in feedbackData's if, the variable would be allocated for every office,
+// rated or not.
+func roundedRating(r float64) *float64 {
+	r = math.Round(r*100) / 100
+	return &r
 }
 
 func optString(s string) *string {

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 )
 
 // logFlushEvery is how long an info or debug line may wait in the log
@@ -109,4 +111,23 @@ func (h flushOnWarn) WithAttrs(attrs []slog.Attr) slog.Handler {
 // WithGroup keeps the flush on the derived handler.
 func (h flushOnWarn) WithGroup(name string) slog.Handler {
 	return flushOnWarn{h.Handler.WithGroup(name), h.buf}
+}
+
+// JSONLines reports whether the wrapped handler takes hand-made lines
+// (middleware.JSONLines).
+func (h flushOnWarn) JSONLines() bool {
+	l, ok := h.Handler.(middleware.JSONLines)
+	return ok && l.JSONLines()
+}
+
+// WriteJSONLine hands line to the wrapped handler, then flushes the buffer
+// if line is a warning or worse.
+func (h flushOnWarn) WriteJSONLine(level slog.Level, line []byte) error {
+	err := h.Handler.(middleware.JSONLines).WriteJSONLine(level, line)
+	if level >= slog.LevelWarn {
+		if ferr := h.buf.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	return err
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the flush goroutine and the test.
@@ -76,5 +79,30 @@ func TestLogBufferCloseFlushesAndWritesThroughAfter(t *testing.T) {
 	}
 	if err := buf.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
+	}
+}
+
+// TestServeLoggerTakesAccessLines checks that the JSON logger of serve
+// takes the edge's hand-made access lines (through ContextLog and
+// flushOnWarn) and that the text one does not, and that a line at warn
+// level is flushed at once, as a record would be.
+func TestServeLoggerTakesAccessLines(t *testing.T) {
+	out := &lockedBuffer{}
+	log, buf := newLogger(out, "info", "json")
+	defer buf.Close()
+	lines, ok := log.Handler().(middleware.JSONLines)
+	if !ok || !lines.JSONLines() {
+		t.Fatal("the JSON logger takes no hand-made lines")
+	}
+	if err := lines.WriteJSONLine(slog.LevelWarn, []byte("{\"a\":1}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "{\"a\":1}\n" {
+		t.Errorf("a warn line was not flushed at once: %q", got)
+	}
+	text, tbuf := newLogger(&lockedBuffer{}, "info", "text")
+	defer tbuf.Close()
+	if l, ok := text.Handler().(middleware.JSONLines); ok && l.JSONLines() {
+		t.Error("the text logger claims to take JSON lines")
 	}
 }

@@ -132,11 +132,10 @@ func newLogger(out io.Writer, level, format string) (*slog.Logger, *logBuffer) {
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		l = slog.LevelInfo
 	}
-	opts := &slog.HandlerOptions{Level: l}
 	buf := newLogBuffer(out, logFlushEvery)
-	var h slog.Handler = slog.NewJSONHandler(buf, opts)
+	h := middleware.NewJSONHandler(buf, l) // the edge's access log lines go to buf directly
 	if format == "text" {
-		h = slog.NewTextHandler(buf, opts)
+		h = slog.NewTextHandler(buf, &slog.HandlerOptions{Level: l})
 	}
 	return slog.New(middleware.ContextLog(flushOnWarn{h, buf})), buf
 }

@@ -23,7 +23,8 @@ func (w *nullWriter) WriteHeader(int)             {}
 
 // BenchmarkEdge measures the middleware chain around a handler that writes
 // a fixed 3 KB JSON body: the bare mux, the edge without and with an
-// access log (JSON, discarded) and metrics, and with a rate limit.
+// access log (JSON, discarded: through slog's handler, and appended by
+// hand as serve logs it) and metrics, and with a rate limit.
 func BenchmarkEdge(b *testing.B) {
 	body := []byte(`{"success":true,"data":"` + strings.Repeat("x", 3000) + `"}`)
 	mux := http.NewServeMux()
@@ -31,7 +32,8 @@ func BenchmarkEdge(b *testing.B) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(body)
 	})
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	log := slog.New(middleware.ContextLog(slog.NewJSONHandler(io.Discard, nil)))
+	lines := slog.New(middleware.ContextLog(middleware.NewJSONHandler(io.Discard, slog.LevelInfo)))
 	for _, c := range []struct {
 		name string
 		h    http.Handler
@@ -39,6 +41,7 @@ func BenchmarkEdge(b *testing.B) {
 		{"bare", mux},
 		{"edge", middleware.NewHandler(mux, middleware.Options{})},
 		{"edge+log+metrics", middleware.NewHandler(mux, middleware.Options{Log: log, Metrics: middleware.NewMetrics()})},
+		{"edge+linelog+metrics", middleware.NewHandler(mux, middleware.Options{Log: lines, Metrics: middleware.NewMetrics()})},
 		{"edge+log+metrics+quota", middleware.NewHandler(mux, middleware.Options{Log: log, Metrics: middleware.NewMetrics(),
 			Limiter: memory.NewRateLimiter(), RateLimits: middleware.RateLimits{Default: ratelimit.Limit{Requests: 1 << 30, Window: 60e9}}})},
 	} {

@@ -27,7 +27,13 @@ var nosniff = []string{"nosniff"}
 func hardened(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()["X-Content-Type-Options"] = nosniff
-		hw := &hardenedWriter{ResponseWriter: w}
+		var hw *hardenedWriter
+		if s := stateOf(r.Context()); s != nil { // behind observed: the writer is part of its state
+			s.hardened = hardenedWriter{ResponseWriter: w}
+			hw = &s.hardened
+		} else {
+			hw = &hardenedWriter{ResponseWriter: w}
+		}
 		if r.ProtoMajor == 1 && r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
 			hw.body = &trackedBody{ReadCloser: r.Body}
 			r = r.WithContext(r.Context()) // a copy: the server keeps the original request and body

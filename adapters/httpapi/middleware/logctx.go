@@ -43,3 +43,12 @@ func (c contextLog) WithAttrs(as []slog.Attr) slog.Handler {
 	return contextLog{c.Handler.WithAttrs(as)}
 }
 func (c contextLog) WithGroup(name string) slog.Handler { return contextLog{c.Handler.WithGroup(name)} }
+
+// JSONLines reports whether the wrapped handler takes hand-made lines. The
+// edge's access log lines name their request already.
+func (c contextLog) JSONLines() bool { return lineWriter(c.Handler) != nil }
+
+// WriteJSONLine hands line to the wrapped handler.
+func (c contextLog) WriteJSONLine(level slog.Level, line []byte) error {
+	return c.Handler.(JSONLines).WriteJSONLine(level, line)
+}

@@ -23,14 +23,29 @@ const maxRequestIDLen = 128
 type stateKey struct{}
 
 // requestState is what the edge keeps in a request's context, in one value
-// (one allocation per request): its id, the logger of the handlers behind
+// (one allocation per request, with the id's header value and the
+// response writers of observed and hardened): its id, the logger of the handlers behind
 // the edge, and the route pattern the router writes there (middlewares
 // between observed and the router may serve a copy of the request, whose
 // Pattern observed would not see).
 type requestState struct {
-	id    string
-	route string
-	log   *slog.Logger
+	context.Context // the request's context, which the state extends
+	id              string
+	route           string
+	log             *slog.Logger
+	idHeader        [1]string      // the X-Request-Id header's value
+	writer          statusWriter   // the response writer behind the edge
+	hardened        hardenedWriter // hardened's writer, behind writer
+}
+
+// Value is the state itself for stateKey, else the request context's
+// value: the state is the context value holding it (no context.WithValue
+// to allocate).
+func (s *requestState) Value(key any) any {
+	if _, ok := key.(stateKey); ok {
+		return s
+	}
+	return s.Context.Value(key)
 }
 
 func stateOf(ctx context.Context) *requestState {
@@ -61,17 +76,20 @@ func RequestID(ctx context.Context) string {
 // pattern mux would have matched. Bodies, query strings and headers (keys,
 // passwords) are never logged.
 func observed(next http.Handler, log *slog.Logger, m *Metrics, mux *http.ServeMux) http.Handler {
+	lines := lineWriter(log.Handler())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
 		if !validRequestID(id) {
 			id = newRequestID()
 		}
-		w.Header().Set("X-Request-Id", id)
-		state := &requestState{id: id, log: log}
-		ctx := ports.WithStoreBudget(context.WithValue(r.Context(), stateKey{}, state))
+		state := &requestState{Context: r.Context(), id: id, log: log}
+		state.idHeader[0] = id
+		w.Header()["X-Request-Id"] = state.idHeader[:]
+		ctx := ports.WithStoreBudget(state)
 		r = r.WithContext(ctx)
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		state.writer = statusWriter{ResponseWriter: w, status: http.StatusOK}
+		sw := &state.writer
 		next.ServeHTTP(sw, r)
 		elapsed := time.Since(start)
 		if state.route == "" {
@@ -82,17 +100,15 @@ func observed(next http.Handler, log *slog.Logger, m *Metrics, mux *http.ServeMu
 		}
 		route := state.route
 		m.observe(route, sw.status, elapsed)
-		attrs := make([]slog.Attr, 0, 9)
-		attrs = append(attrs, slog.String("request_id", id))
+		a := access{requestID: id, method: r.Method, route: route, path: r.URL.Path, status: sw.status,
+			durationMs: float64(elapsed.Microseconds()) / 1000, bytes: sw.bytes}
 		if span := trace.SpanFromContext(ctx); span.SpanContext().IsValid() {
 			span.SetName(route)
 			span.SetAttributes(semconv.HTTPRoute(route), attribute.String("request_id", id))
-			attrs = append(attrs, slog.String("trace_id", span.SpanContext().TraceID().String()))
+			a.traceID = span.SpanContext().TraceID().String()
 		}
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request", append(attrs,
-			slog.String("method", r.Method), slog.String("route", route),
-			slog.String("path", r.URL.Path), slog.Int("status", sw.status),
-			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int64("bytes", sw.bytes))...)
+		a.time = time.Now()
+		logAccess(r.Context(), log, lines, &a)
 	})
 }
 

@@ -29,7 +29,14 @@ func Float(dst []byte, f float64) []byte {
 // String appends s quoted as encoding/json writes it without HTML
 // escaping: quote, backslash and control characters escaped, invalid UTF-8
 // as U+FFFD, U+2028 and U+2029 escaped.
-func String(dst []byte, s string) []byte {
+func String(dst []byte, s string) []byte { return appendString(dst, s, true) }
+
+// SlogString appends s quoted as log/slog's JSON handler writes it: as
+// String, but with backspace and form feed as \u0008 and \u000c.
+func SlogString(dst []byte, s string) []byte { return appendString(dst, s, false) }
+
+// appendString appends s quoted; short writes \b and \f as such.
+func appendString(dst []byte, s string, short bool) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
@@ -44,8 +51,16 @@ func String(dst []byte, s string) []byte {
 			case '\\', '"':
 				dst = append(dst, '\\', b)
 			case '\b':
+				if !short {
+					dst = append(dst, '\\', 'u', '0', '0', '0', '8')
+					break
+				}
 				dst = append(dst, '\\', 'b')
 			case '\f':
+				if !short {
+					dst = append(dst, '\\', 'u', '0', '0', '0', 'c')
+					break
+				}
 				dst = append(dst, '\\', 'f')
 			case '\n':
 				dst = append(dst, '\\', 'n')

@@ -3,7 +3,9 @@ package jsonappend
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -38,4 +40,24 @@ func TestFloatIsEncodingJSONs(t *testing.T) {
 			t.Errorf("Float(%v) = %s, want %s", f, got, want)
 		}
 	}
+}
+
+func TestSlogStringIsSlogs(t *testing.T) {
+	for _, s := range []string{"", "plain", `q"uote\back`, "<a&b>", "\x00\x01\b\f\n\r\t\x1f\x7f",
+		"bad \xff utf8 \xc3", "line\u2028sep\u2029", "नई दिल्ली", "😀"} {
+		var b bytes.Buffer
+		slog.New(slog.NewJSONHandler(&b, &slog.HandlerOptions{ReplaceAttr: dropBuiltins})).Info("", "k", s)
+		want := strings.TrimSuffix(strings.TrimPrefix(b.String(), `{"k":`), "}\n")
+		if got := string(SlogString(nil, s)); got != want {
+			t.Errorf("SlogString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// dropBuiltins leaves only a record's own attributes.
+func dropBuiltins(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 && (a.Key == slog.TimeKey || a.Key == slog.LevelKey || a.Key == slog.MessageKey) {
+		return slog.Attr{}
+	}
+	return a
 }
