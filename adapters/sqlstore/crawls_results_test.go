@@ -1,10 +1,14 @@
 package sqlstore
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/pinsight/pinsight/domain/pagecheck"
 )
@@ -19,7 +23,8 @@ func sampleAudit() pagecheck.Results {
 }
 
 // A page's audit survives its stored form, which is a JSON string much
-// smaller than the JSON; the plain JSON written before still reads.
+// smaller than the JSON, naming its dictionary; what was written before
+// (the plain JSON, the base64 of S2 without a dictionary) still reads.
 func TestResultsEncoding(t *testing.T) {
 	res := sampleAudit()
 	for range 40 { // a page's worth of checks
@@ -33,8 +38,8 @@ func TestResultsEncoding(t *testing.T) {
 	}
 	raw, _ := json.Marshal(res)
 	var s string
-	if err := json.Unmarshal([]byte(stored), &s); err != nil || len(stored) > len(raw)/2 {
-		t.Errorf("stored %d bytes (a JSON string: %v) for %d bytes of JSON; want a JSON string under half", len(stored), err, len(raw))
+	if err := json.Unmarshal([]byte(stored), &s); err != nil || len(stored) > len(raw)/2 || !strings.HasPrefix(s, auditDictMarker+":") {
+		t.Errorf("stored %.20s… %d bytes (a JSON string: %v) for %d bytes of JSON; want a JSON string under half, after %s:", stored, len(stored), err, len(raw), auditDictMarker)
 	}
 	var got pagecheck.Results
 	if err := decodeResults(stored, &got); err != nil || !reflect.DeepEqual(got, res) {
@@ -44,7 +49,15 @@ func TestResultsEncoding(t *testing.T) {
 	if err := decodeResults(string(raw), &plain); err != nil || !reflect.DeepEqual(plain, res) {
 		t.Errorf("decodeResults(plain JSON) = %v, %v; want the audit", len(plain), err)
 	}
-	for _, bad := range []string{`"not base64!"`, `"` + strings.Repeat("QUFB", 4) + `"`, `{`} {
+	noDict := strconv.Quote(base64.StdEncoding.EncodeToString(s2.Encode(nil, raw)))
+	escaped := strings.Replace(stored, ":", `\u003a`, 1)
+	for name, old := range map[string]string{"S2 without a dictionary": noDict, "with an escape": escaped, "spaced": " " + stored + "\n"} {
+		var got pagecheck.Results
+		if err := decodeResults(old, &got); err != nil || !reflect.DeepEqual(got, res) {
+			t.Errorf("decodeResults(%s) = %v, %v; want the audit", name, len(got), err)
+		}
+	}
+	for _, bad := range []string{`"not base64!"`, `"` + strings.Repeat("QUFB", 4) + `"`, `{`, `"d0:` + s[3:] + `"`, `"d1:QUFB"`, `"d1` + s[3:]} {
 		if err := decodeResults(bad, &plain); err == nil {
 			t.Errorf("decodeResults(%s) = nil, want an error", bad)
 		}
@@ -74,4 +87,49 @@ func TestResultsEncodingReusesNothingStored(t *testing.T) {
 	if err := decodeResults(first, &got); err != nil || !reflect.DeepEqual(got, sampleAudit()) {
 		t.Errorf("decodeResults = %v, %v; want the audit back", got, err)
 	}
+}
+
+// An audit longer than a dictionary's reach (64 KiB) survives too.
+func TestResultsEncodingLong(t *testing.T) {
+	res := sampleAudit()
+	for i := range 3000 {
+		res[pagecheck.SEO] = append(res[pagecheck.SEO], pagecheck.Check{ID: "broken_links", Title: "Broken links",
+			Category: pagecheck.SEO, Importance: pagecheck.High, Offending: []string{"https://example.com/page/" + strconv.Itoa(i*7919)}})
+	}
+	stored, err := encodeResults(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got pagecheck.Results
+	if err := decodeResults(stored, &got); err != nil || !reflect.DeepEqual(got, res) {
+		t.Errorf("decodeResults(encodeResults) of %d bytes = %v, %v; want the audit back", len(stored), len(got), err)
+	}
+}
+
+// BenchmarkResultsEncoding encodes and decodes an audit of the fixture
+// crawl (the dictionary's sample), reporting the stored bytes.
+func BenchmarkResultsEncoding(b *testing.B) {
+	res, _ := readDictSample(b, auditDictMarker)
+	stored, err := encodeResults(res)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := encodeResults(res); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(stored)), "stored-B")
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var got pagecheck.Results
+			if err := decodeResults(stored, &got); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
