@@ -38,7 +38,7 @@ func dictSampleFile(marker string) string { return "testdata/audit_dict_" + mark
 // dictSample is dictSampleFile's content.
 type dictSample struct {
 	Audit  json.RawMessage `json:"audit"`
-	Stored string          `json:"stored"`
+	Stored []byte          `json:"stored"` // in base64
 }
 
 // TestAuditDictionaryFromTheFixtureCrawl, with -update (go generate),

@@ -39,7 +39,7 @@ func TestAuditDictionaryDecodes(t *testing.T) {
 		}
 		want, s := readDictSample(t, marker)
 		var got pagecheck.Results
-		if err := decodeResults(s.Stored, &got); err != nil || !reflect.DeepEqual(got, want) {
+		if err := decodeResults(string(s.Stored), &got); err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("dictionary %s: decodeResults(the sample's stored form) = %d categories, %v; want the sample's audit", marker, len(got), err)
 		}
 	}
