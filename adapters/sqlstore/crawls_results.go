@@ -22,7 +22,10 @@ import (
 // frozen dictionary of that marker (crawls_results_dict.go). Audits of
 // different pages share almost all of their text (check ids, titles,
 // messages, advice), which the dictionary holds: an audit of the fixture
-// crawl takes a seventh of what it took compressed alone. decodeResults
+// crawl (about 10 KB of JSON) takes 660 bytes, 5,600 as the base64 of S2
+// without a dictionary. The "better" mode's encoding costs about twice
+// the fast one's and stores a quarter less; either decodes with Decode,
+// so the mode may change without a new marker. decodeResults
 // also reads what was written before: a JSON string holding the base64
 // of S2 (with a marker and a colon first when a dictionary compressed
 // it), and the JSON object itself.

@@ -9,18 +9,21 @@ import (
 //go:generate go test -run TestAuditDictionaryFromTheFixtureCrawl -update
 
 // auditDict1 is the first S2 dictionary of stored audits (s2.Dict.Bytes:
-// the varint of its first repeat offset, then up to 64 KiB of text): the
-// checks of the fixture site's crawl (tests/crawlsite, 2,000 pages)
-// with the site's host written www.example.com, each distinct
-// check's JSON once, the most frequent first and at most a few per check
-// id, outcome and errors, laid out so that the most frequent lie nearest
-// the audit (at the end). TestAuditDictionaryFromTheFixtureCrawl with
-// -update (go generate) wrote it.
+// the varint of its first repeat offset, then 27 KB of text). `go
+// generate` (TestAuditDictionaryFromTheFixtureCrawl -update) made it from
+// the fixture site (tests/crawlsite, 2,000 pages): the crawler found its
+// 1,959 audited pages, each was fetched and audited again at a fixed time
+// and load time, with the site's loopback host written www.example.com;
+// of their distinct checks' JSON, at most four per check id, outcome and
+// errors, the most frequent ones (ties in byte order), each followed by a
+// comma, the most frequent last (nearest the audit, where S2's offsets
+// are shortest). Run again on the same tree, it writes the same bytes.
 //
 // It is frozen: stored audits name it by its marker, so a change to
 // pagecheck's texts leaves it as it is (audits then compress a little
-// less); a better one is added as a new file with the next marker, kept
-// beside this one for the audits already stored, and made auditDict.
+// less). A new dictionary gets the next marker and a file of its own,
+// empty until go generate fills it, made auditDictMarker; this one stays
+// for the audits stored with it.
 //
 //go:embed crawls_results_dict1.s2dict
 var auditDict1 []byte

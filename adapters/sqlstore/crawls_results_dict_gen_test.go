@@ -46,16 +46,18 @@ type dictSample struct {
 // site (tests/crawlsite): the crawler (app/crawls, over the memory store)
 // finds the audited pages; each is fetched and audited again as reports
 // are (adapters/fetch, pagecheck.Analyse) with a fixed time and load
-// time, so that the same pagecheck writes the same dictionary. Without
-// -update it does nothing: a stored dictionary never changes
+// time, so that the same pagecheck writes the same dictionary. It writes
+// only an empty file (a new marker's): a dictionary in use never changes
 // (TestAuditDictionaryDecodes checks it).
 func TestAuditDictionaryFromTheFixtureCrawl(t *testing.T) {
 	if !*updateDict {
 		t.Skip("writes the dictionary with -update (go generate)")
 	}
 	name := "crawls_results_dict" + strings.TrimPrefix(auditDictMarker, "d") + ".s2dict"
-	if st, err := os.Stat(name); err != nil || st.Size() > 0 {
-		t.Fatalf("%s is frozen (stored audits name it) or missing (%v): add the next marker with an empty file instead", name, err)
+	if st, err := os.Stat(name); err != nil {
+		t.Fatal(err)
+	} else if st.Size() > 0 {
+		t.Skipf("%s is frozen (stored audits name it): for a new one, embed an empty file of the next marker and make it auditDictMarker", name)
 	}
 	site := crawlsite.New(crawlsite.Options{Pages: fixturecrawl.Pages})
 	srv := fixturecrawl.Serve(t, site)
