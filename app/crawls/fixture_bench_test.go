@@ -16,7 +16,9 @@ import (
 // BenchmarkCrawl crawls the 2,000-page fixture site with concurrency 8
 // into a SQLite file (a new one each time), as a job's runs would, and
 // reports pages/s: the figure compared with the colly yardstick
-// (tests/load/collycrawl) in tests/load/README.md.
+// (tests/load/collycrawl) in tests/load/README.md. cpu-ms/crawl is the
+// processor time the process spent per crawl (the fixture site's serving
+// included, as in the yardstick's figure).
 //
 //	go test ./app/crawls -run '^$' -bench 'Crawl$' -benchtime 5x
 func BenchmarkCrawl(b *testing.B) {
@@ -24,15 +26,17 @@ func BenchmarkCrawl(b *testing.B) {
 	srv := fixturecrawl.Serve(b, site)
 	var pages int
 	var took time.Duration
+	var cpu int64
 	for b.Loop() {
 		b.StopTimer()
 		e := sqliteEnv(b)
 		c, job := fixturecrawl.Create(b, e, srv.URL, 8)
 		cs := fixturecrawl.New(b, e, srv, crawls.Config{})
 		b.StartTimer()
-		began := time.Now()
+		began, cpu0 := time.Now(), cpuNanos()
 		fixturecrawl.RunToEnd(b, cs, job)
 		took += time.Since(began)
+		cpu += cpuNanos() - cpu0
 		b.StopTimer()
 		done, err := e.Store.CrawlByID(b.Context(), c.ID)
 		if err != nil || done.Progress.Crawled+done.Progress.Blocked != site.Pages() {
@@ -42,6 +46,7 @@ func BenchmarkCrawl(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(pages)/took.Seconds(), "pages/s")
+	b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/crawl")
 }
 
 // BenchmarkCrawlMemory crawls a 10,000-page fixture site into a SQLite
