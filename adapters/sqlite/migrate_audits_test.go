@@ -47,7 +47,7 @@ func TestCrawlAuditBytesMigration(t *testing.T) {
 	}
 	audit := pagecheck.Results{pagecheck.SEO: {{ID: "title", Title: "Title", Category: pagecheck.SEO, Importance: pagecheck.High,
 		Passed: true, Value: "Hello", Message: "The title is fine."}}}
-	if err := store.RecordPages(ctx, c.ID, []ports.FetchedPage{page("object", nil), page("string", nil)}); err != nil {
+	if err := store.RecordPages(ctx, c.ID, nil, []ports.FetchedPage{page("object", nil), page("string", nil)}); err != nil {
 		t.Fatal(err)
 	}
 	raw := rawDB(t, path)
@@ -60,7 +60,7 @@ func TestCrawlAuditBytesMigration(t *testing.T) {
 	if _, err := sqlite.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	if err := store.RecordPages(ctx, c.ID, []ports.FetchedPage{page("bytes", audit)}); err != nil {
+	if err := store.RecordPages(ctx, c.ID, nil, []ports.FetchedPage{page("bytes", audit)}); err != nil {
 		t.Fatal(err)
 	}
 	ids := map[string]int64{}

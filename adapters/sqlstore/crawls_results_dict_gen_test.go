@@ -132,7 +132,7 @@ type auditRecorder struct {
 	urls []string
 }
 
-func (r *auditRecorder) RecordPages(ctx context.Context, id int64, pages []ports.FetchedPage) error {
+func (r *auditRecorder) RecordPages(ctx context.Context, id int64, found []ports.FrontierURL, pages []ports.FetchedPage) error {
 	r.mu.Lock()
 	for _, p := range pages {
 		if p.Results != nil {
@@ -140,7 +140,7 @@ func (r *auditRecorder) RecordPages(ctx context.Context, id int64, pages []ports
 		}
 	}
 	r.mu.Unlock()
-	return r.CrawlStore.RecordPages(ctx, id, pages)
+	return r.CrawlStore.RecordPages(ctx, id, found, pages)
 }
 
 // dictPerKind is how many distinct checks of one id, outcome and errors
