@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -78,8 +79,8 @@ func TestPostgresCrawlAuditBytesMigration(t *testing.T) {
 		}
 	}
 	read(store, "object", "string", "bytes")
-	if names, err := postgres.Rollback(ctx, db); err != nil || len(names) != 1 {
-		t.Fatalf("rollback = %v, %v; want the one migration", names, err)
+	if names, err := postgres.Rollback(ctx, db); err != nil || !slices.Contains(names, "20261126500001") {
+		t.Fatalf("rollback = %v, %v; want the migration to bytes among those rolled back", names, err)
 	}
 	// New connections, as the code before would open: the pool's prepared
 	// statements read bytes.
