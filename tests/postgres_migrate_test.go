@@ -17,19 +17,7 @@ import (
 func TestPostgresReportTokensMigration(t *testing.T) {
 	ctx := context.Background()
 	db, _ := newEmptyDatabase(t)
-	older := migrate.NewMigrations()
-	for _, m := range migrations.Migrations.Sorted() {
-		if m.Name < "20261125000001" {
-			older.Add(m)
-		}
-	}
-	m := migrate.NewMigrator(db.DB, older, migrate.WithMarkAppliedOnSuccess(true))
-	if err := m.Init(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	migratePostgresUntil(t, db, "20261125000001")
 	for _, q := range []string{
 		`INSERT INTO users (email, created_at) VALUES ('a@example.com', now())`,
 		`INSERT INTO reports (user_id, url, url_key, project, score, rating, results, privacy, generated_at, created_at, updated_at)
@@ -59,5 +47,23 @@ func TestPostgresReportTokensMigration(t *testing.T) {
 	if err := db.QueryRowContext(ctx, `SELECT indexdef FROM pg_indexes WHERE tablename = 'reports' AND indexname = 'reports_token'`).Scan(&def); err != nil ||
 		!strings.Contains(def, "UNIQUE INDEX") || !strings.HasSuffix(def, "(token)") {
 		t.Errorf("index reports_token = %q, %v; want a unique index on token (lookups cost the same however many reports)", def, err)
+	}
+}
+
+// migratePostgresUntil applies to db the migrations named before name.
+func migratePostgresUntil(t *testing.T, db *postgres.DB, name string) {
+	t.Helper()
+	older := migrate.NewMigrations()
+	for _, m := range migrations.Migrations.Sorted() {
+		if m.Name < name {
+			older.Add(m)
+		}
+	}
+	m := migrate.NewMigrator(db.DB, older, migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }

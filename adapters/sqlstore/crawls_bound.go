@@ -95,9 +95,9 @@ func (d dialect) recordSQL(int) string {
 	return b.String()
 }
 
-// auditSQL inserts n audits: each its url_id and results.
+// auditSQL inserts n audits: each its url_id and results (bytes).
 func (d dialect) auditSQL(n int) string {
-	return "INSERT INTO crawl_audits (url_id, results) VALUES " + d.tuples(n, 2, func(i int) bool { return i == 1 })
+	return "INSERT INTO crawl_audits (url_id, results) VALUES " + d.tuples(n, 2, func(int) bool { return false })
 }
 
 // linkSQL inserts n links: each its crawl, from_id and to_url.

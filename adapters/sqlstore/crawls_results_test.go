@@ -1,10 +1,15 @@
 package sqlstore
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/pinsight/pinsight/domain/pagecheck"
 )
@@ -18,8 +23,10 @@ func sampleAudit() pagecheck.Results {
 	}
 }
 
-// A page's audit survives its stored form, which is a JSON string much
-// smaller than the JSON; the plain JSON written before still reads.
+// A page's audit survives its stored form, which is much smaller than
+// the JSON and names its dictionary; what was written before (the plain
+// JSON, the JSON string of base64 of S2, with or without a dictionary)
+// still reads.
 func TestResultsEncoding(t *testing.T) {
 	res := sampleAudit()
 	for range 40 { // a page's worth of checks
@@ -32,21 +39,29 @@ func TestResultsEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := json.Marshal(res)
-	var s string
-	if err := json.Unmarshal([]byte(stored), &s); err != nil || len(stored) > len(raw)/2 {
-		t.Errorf("stored %d bytes (a JSON string: %v) for %d bytes of JSON; want a JSON string under half", len(stored), err, len(raw))
+	if len(stored) > len(raw)/10 || !bytes.HasPrefix(stored, []byte(auditDictMarker+":")) {
+		t.Errorf("stored %.8q… %d bytes for %d bytes of JSON; want under a tenth, after %s:", stored, len(stored), len(raw), auditDictMarker)
 	}
 	var got pagecheck.Results
-	if err := decodeResults(stored, &got); err != nil || !reflect.DeepEqual(got, res) {
+	if err := decodeResults(string(stored), &got); err != nil || !reflect.DeepEqual(got, res) {
 		t.Errorf("decodeResults(encodeResults) = %v, %v; want the audit back", len(got), err)
 	}
-	var plain pagecheck.Results
-	if err := decodeResults(string(raw), &plain); err != nil || !reflect.DeepEqual(plain, res) {
-		t.Errorf("decodeResults(plain JSON) = %v, %v; want the audit", len(plain), err)
+	packed := stored[len(auditDictMarker)+1:]
+	withDict := strconv.Quote(auditDictMarker + ":" + base64.StdEncoding.EncodeToString(packed))
+	noDict := strconv.Quote(base64.StdEncoding.EncodeToString(s2.Encode(nil, raw)))
+	for name, old := range map[string]string{
+		"plain JSON": string(raw), "S2 without a dictionary": noDict, "S2 with a dictionary": withDict,
+		"with an escape": strings.Replace(withDict, ":", `\u003a`, 1), "spaced": " " + noDict + "\n",
+	} {
+		var got pagecheck.Results
+		if err := decodeResults(old, &got); err != nil || !reflect.DeepEqual(got, res) {
+			t.Errorf("decodeResults(%s) = %v, %v; want the audit", name, len(got), err)
+		}
 	}
-	for _, bad := range []string{`"not base64!"`, `"` + strings.Repeat("QUFB", 4) + `"`, `{`} {
-		if err := decodeResults(bad, &plain); err == nil {
-			t.Errorf("decodeResults(%s) = nil, want an error", bad)
+	for _, bad := range []string{`"not base64!"`, `"` + strings.Repeat("QUFB", 4) + `"`, `{`, `"d0:QUFB"`, `"d1:QUFB"`,
+		"d0:" + string(packed), "d1:" + string(packed[:len(packed)/2]), "d1", ""} {
+		if err := decodeResults(bad, &got); err == nil {
+			t.Errorf("decodeResults(%.12q) = nil, want an error", bad)
 		}
 	}
 }
@@ -58,7 +73,7 @@ func TestResultsEncodingReusesNothingStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := strings.Clone(first)
+	kept := bytes.Clone(first)
 	other := sampleAudit()
 	other[pagecheck.SEO][0].Value = strings.Repeat("another title ", 50)
 	for range 3 {
@@ -67,11 +82,56 @@ func TestResultsEncodingReusesNothingStored(t *testing.T) {
 		}
 	}
 	again, _ := encodeResults(sampleAudit())
-	if first != kept || again != kept {
+	if !bytes.Equal(first, kept) || !bytes.Equal(again, kept) {
 		t.Errorf("stored form changed: %q, then %q; want %q", first, again, kept)
 	}
 	var got pagecheck.Results
-	if err := decodeResults(first, &got); err != nil || !reflect.DeepEqual(got, sampleAudit()) {
+	if err := decodeResults(string(first), &got); err != nil || !reflect.DeepEqual(got, sampleAudit()) {
 		t.Errorf("decodeResults = %v, %v; want the audit back", got, err)
 	}
+}
+
+// An audit longer than a dictionary's reach (64 KiB) survives too.
+func TestResultsEncodingLong(t *testing.T) {
+	res := sampleAudit()
+	for i := range 3000 {
+		res[pagecheck.SEO] = append(res[pagecheck.SEO], pagecheck.Check{ID: "broken_links", Title: "Broken links",
+			Category: pagecheck.SEO, Importance: pagecheck.High, Offending: []string{"https://example.com/page/" + strconv.Itoa(i*7919)}})
+	}
+	stored, err := encodeResults(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got pagecheck.Results
+	if err := decodeResults(string(stored), &got); err != nil || !reflect.DeepEqual(got, res) {
+		t.Errorf("decodeResults(encodeResults) of %d bytes = %v, %v; want the audit back", len(stored), len(got), err)
+	}
+}
+
+// BenchmarkResultsEncoding encodes and decodes an audit of the fixture
+// crawl (the dictionary's sample), reporting the stored bytes.
+func BenchmarkResultsEncoding(b *testing.B) {
+	res, _ := readDictSample(b, auditDictMarker)
+	stored, err := encodeResults(res)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := encodeResults(res); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(stored)), "stored-B")
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var got pagecheck.Results
+			if err := decodeResults(string(stored), &got); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
