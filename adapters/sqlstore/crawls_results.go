@@ -18,14 +18,14 @@ import (
 
 // A crawled page's audit is stored in crawl_audits' results column as
 // bytes: auditDictMarker, a colon, and its JSON compressed by S2
-// (klauspost/compress's Snappy extension, in its "better" mode) with the
+// (klauspost/compress's Snappy extension, in its fast mode) with the
 // frozen dictionary of that marker (crawls_results_dict.go). Audits of
 // different pages share almost all of their text (check ids, titles,
 // messages, advice), which the dictionary holds: an audit of the fixture
-// crawl (about 10 KB of JSON) takes 660 bytes, 5,600 as the base64 of S2
-// without a dictionary. The "better" mode's encoding costs about twice
-// the fast one's and stores a quarter less; either decodes with Decode,
-// so the mode may change without a new marker. decodeResults
+// crawl (about 10 KB of JSON) takes about 840 bytes, 5,600 as the base64
+// of S2 without a dictionary. The "better" mode would store a quarter
+// less for about twice the encoding time (a crawl encodes thousands);
+// either decodes with Decode, so the mode may change without a new marker. decodeResults
 // also reads what was written before: a JSON string holding the base64
 // of S2 (with a marker and a colon first when a dictionary compressed
 // it), and the JSON object itself.
@@ -51,7 +51,7 @@ func encodeResults(res pagecheck.Results) ([]byte, error) {
 	if n := s2.MaxEncodedLen(len(raw)); cap(bufs.packed) < n {
 		bufs.packed = make([]byte, n)
 	}
-	packed := auditDict.EncodeBetter(bufs.packed[:cap(bufs.packed)], raw)
+	packed := auditDict.Encode(bufs.packed[:cap(bufs.packed)], raw)
 	out := make([]byte, 0, len(auditDictMarker)+1+len(packed))
 	return append(append(append(out, auditDictMarker...), ':'), packed...), nil
 }
