@@ -241,21 +241,20 @@ func unfriendlyURL(u *url.URL) bool {
 func checkSEOFriendlyURL(p *page) Check {
 	var bad []string
 	seen := map[string]bool{}
-	consider := func(u *url.URL) {
+	consider := func(u url.URL) {
 		u.Fragment, u.RawFragment = "", ""
 		s := u.String()
-		if !seen[s] && unfriendlyURL(u) {
+		if !seen[s] && unfriendlyURL(&u) {
 			bad = append(bad, s)
 		}
 		seen[s] = true
 	}
 	if p.url.Host != "" {
-		u := *p.url
-		consider(&u)
+		consider(*p.url)
 	}
 	for _, a := range p.tags["a"] {
 		if u, ok := p.resolve(attr(a, "href")); ok && p.sameSite(u.Hostname()) {
-			consider(u)
+			consider(*u) // a copy: resolve's URL is shared
 		}
 	}
 	if len(bad) > 0 {

@@ -24,6 +24,7 @@ type page struct {
 	refs     *refs                  // canonical and hreflang links, computed lazily
 	rules    *directives            // robots directives, computed lazily
 	site     *siteRobots            // the site's robots.txt, parsed lazily
+	resolved map[string]*url.URL    // resolve's answers by trimmed reference (nil: refused)
 }
 
 // siteRobots is a site's parsed robots.txt; ok is false when it has none.
@@ -244,13 +245,23 @@ func (p *page) links(token string) []*webpage.Node {
 }
 
 // resolve resolves ref against the page's base; ok is false for an
-// unparsable reference or a scheme other than http(s).
+// unparsable reference or a scheme other than http(s). Each reference is
+// resolved once (several checks and the facts read the same links): the
+// URL is shared, so callers must not modify it.
 func (p *page) resolve(ref string) (*url.URL, bool) {
-	u, err := p.base.Parse(strings.TrimSpace(ref))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, false
+	ref = strings.TrimSpace(ref)
+	if u, ok := p.resolved[ref]; ok {
+		return u, u != nil
 	}
-	return u, true
+	u, err := p.base.Parse(ref)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		u = nil
+	}
+	if p.resolved == nil {
+		p.resolved = make(map[string]*url.URL, len(p.tags["a"]))
+	}
+	p.resolved[ref] = u
+	return u, u != nil
 }
 
 // sameSite reports whether host is the page's host, ignoring a leading
