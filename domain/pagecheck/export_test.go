@@ -8,3 +8,19 @@ const (
 	MaxMessageRunes = maxMessageRunes
 	Ellipsis        = ellipsis
 )
+
+// BoundValue bounds v as a check's value: the value, the characters left
+// of maxValueText and the entries left out.
+func BoundValue(v any) (any, int, int) {
+	b := bounder{left: maxValueText}
+	v = b.value(v)
+	return v, b.left, b.omitted
+}
+
+// BoundValueCopied is BoundValue without its shortcut for a value that
+// fits: copied entry by entry.
+func BoundValueCopied(v any) (any, int, int) {
+	b := bounder{left: maxValueText}
+	v, _ = b.item(v)
+	return v, b.left, b.omitted
+}
