@@ -24,3 +24,19 @@ func BoundValueCopied(v any) (any, int, int) {
 	v, _ = b.item(v)
 	return v, b.left, b.omitted
 }
+
+// Text of an element, with and without the shortcut for a sole text
+// already collapsed.
+var (
+	TextOf       = textOf
+	JoinedText   = joinedText
+	TextPrefix   = textPrefix
+	WalkedPrefix = walkedPrefix
+)
+
+// Pieces of the checks that read text without copying it.
+var (
+	SqueezedPrefix = squeezedPrefix
+	Keywords       = keywords
+	InText         = inText
+)

@@ -56,7 +56,7 @@ func (p *page) facts() Facts {
 	}
 	add := func(href string) {
 		if u, ok := p.resolve(href); ok {
-			out.Links = append(out.Links, u.String())
+			out.Links = append(out.Links, p.urlString(u))
 		}
 	}
 	for _, a := range p.tags["a"] {

@@ -3,6 +3,8 @@ package pagecheck
 import (
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/pinsight/pinsight/domain/robots"
 	"github.com/pinsight/pinsight/domain/webpage"
@@ -25,6 +27,7 @@ type page struct {
 	rules    *directives            // robots directives, computed lazily
 	site     *siteRobots            // the site's robots.txt, parsed lazily
 	resolved map[string]*url.URL    // resolve's answers by trimmed reference (nil: refused)
+	written  map[*url.URL]string    // urlString's answers
 }
 
 // siteRobots is a site's parsed robots.txt; ok is false when it has none.
@@ -186,6 +189,14 @@ func appendWords(sb *strings.Builder, s string) {
 
 // textOf is the text inside n, whitespace collapsed.
 func textOf(n *webpage.Node) string {
+	if t, ok := soleText(n); ok && collapsed(t) {
+		return t // what appendWords would write: no copy
+	}
+	return joinedText(n)
+}
+
+// joinedText is textOf written word by word.
+func joinedText(n *webpage.Node) string {
 	var sb strings.Builder
 	n.Walk(func(c *webpage.Node) bool {
 		if c.Type == webpage.TextNode {
@@ -194,6 +205,42 @@ func textOf(n *webpage.Node) string {
 		return true
 	})
 	return sb.String()
+}
+
+// soleText is the text of the only text node inside n; ok is false when
+// there are none or several.
+func soleText(n *webpage.Node) (text string, ok bool) {
+	texts := 0
+	n.Walk(func(c *webpage.Node) bool {
+		if c.Type == webpage.TextNode {
+			text = c.Text
+			texts++
+		}
+		return texts < 2
+	})
+	return text, texts == 1
+}
+
+// collapsed reports whether s is its words (strings.Fields) joined by
+// single spaces, as appendWords writes them.
+func collapsed(s string) bool {
+	space := true // before the first word: a space there is not collapsed
+	for i := 0; i < len(s); {
+		r, w := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) {
+			if space || r != ' ' {
+				return false
+			}
+			space = true
+		} else {
+			space = false
+		}
+		i += w
+	}
+	return !space || s == ""
 }
 
 // wordList is the visible body text split into words.
@@ -262,6 +309,19 @@ func (p *page) resolve(ref string) (*url.URL, bool) {
 	}
 	p.resolved[ref] = u
 	return u, u != nil
+}
+
+// urlString is u.String() of a URL resolve returned, written once.
+func (p *page) urlString(u *url.URL) string {
+	if s, ok := p.written[u]; ok {
+		return s
+	}
+	if p.written == nil {
+		p.written = make(map[*url.URL]string, len(p.resolved))
+	}
+	s := u.String()
+	p.written[u] = s
+	return s
 }
 
 // sameSite reports whether host is the page's host, ignoring a leading
