@@ -68,8 +68,7 @@ func (b *bounder) value(v any) any {
 func within(v any) (n int, ok bool) {
 	switch x := v.(type) {
 	case string:
-		n := utf8.RuneCountInString(x)
-		return n, n <= maxValueRunes && utf8.ValidString(x)
+		return textWithin(x)
 	case []any:
 		if x == nil || len(x) > maxValueItems {
 			return 0, false
@@ -87,7 +86,7 @@ func within(v any) (n int, ok bool) {
 			return 0, false
 		}
 		for k, e := range x {
-			mk, ok := within(k)
+			mk, ok := textWithin(k)
 			if !ok {
 				return 0, false
 			}
@@ -148,6 +147,13 @@ func (b *bounder) item(v any) (any, bool) {
 		return out, true
 	}
 	return v, true // numbers, booleans, null
+}
+
+// textWithin is the characters of s; ok is false when text would cut it
+// or make it valid UTF-8.
+func textWithin(s string) (n int, ok bool) {
+	n = utf8.RuneCountInString(s)
+	return n, n <= maxValueRunes && utf8.ValidString(s)
 }
 
 // text cuts s to maxValueRunes and takes it from the budget; false when
