@@ -134,14 +134,16 @@ type CrawlStore interface {
 	// caller holds unexpired: callers in several processes share a crawl.
 	// None when nothing waits. Errors: crawl.ErrNotFound.
 	ClaimURLs(ctx context.Context, id int64, n int, now, until time.Time) ([]FrontierURL, error)
-	// RecordPages records fetched (or robots.txt-blocked) pages of crawl
-	// id, in one transaction: each page's record (its Page.URL is added
+	// RecordPages adds found to crawl id's frontier as AddURLs does, then
+	// records fetched (or robots.txt-blocked) pages of the crawl, all in one
+	// transaction (a claim never sees a recorded page whose links are
+	// missing): each page's record (its Page.URL is added
 	// to the frontier if it was not there; its depth and InSitemap are
 	// the frontier's, Page.Depth and Page.InSitemap ignored), and its
 	// outlinks as links. Recording a URL again replaces its record and
 	// links without counting it twice. Progress counts Crawled, Failed
 	// (crawl.Page.Broken) and Blocked. Errors: crawl.ErrNotFound.
-	RecordPages(ctx context.Context, id int64, pages []FetchedPage) error
+	RecordPages(ctx context.Context, id int64, found []FrontierURL, pages []FetchedPage) error
 	// RecordOf returns the record of url (normalised) in crawl id, with
 	// the frontier's depth and sitemap flag but without Outlinks; false
 	// when url has none yet (the crawler reads what a redirect's later hop

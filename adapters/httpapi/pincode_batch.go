@@ -23,6 +23,8 @@ type pincodeBatchItem struct {
 	Total       int          `json:"total"`
 	PostOffices []officeData `json:"post_offices,omitempty"`
 	Errors      []string     `json:"errors,omitempty"`
+	Terminated  bool         `json:"terminated,omitempty" doc:"not_found only: true when an earlier release of the directory had the pincode (a terminated PIN); absent otherwise."`
+	LastRelease string       `json:"last_release,omitempty" doc:"With terminated: the last release that had the pincode (see /dataset/changes)." example:"2025-10-03"`
 }
 
 // pincodeBatchData holds the outcomes in request order.
@@ -71,6 +73,9 @@ func registerPincodeBatch(g huma.API, p *directory.Directory) {
 			case directory.BatchNotFound:
 				out.NotFound++
 				r.Errors = []string{notFoundReason}
+				if it.Terminated {
+					r.Terminated, r.LastRelease = true, it.LastRelease.Name()
+				}
 			case directory.BatchInvalid:
 				out.Invalid++
 				r.Errors = []string{postal.PincodeSyntax}

@@ -12,12 +12,16 @@ import (
 )
 
 type crawlStartArgs struct {
-	URL        string   `json:"url" jsonschema:"The start page of the site to crawl: an http or https URL."`
-	MaxPages   *int     `json:"max_pages,omitempty" jsonschema:"Most pages to fetch, 1 to 10000; default 500. Counts against the user's daily page quota when the crawl is accepted."`
-	MaxDepth   *int     `json:"max_depth,omitempty" jsonschema:"Most clicks from the start page, 0 to 100; default 10."`
-	Include    []string `json:"include,omitempty" jsonschema:"Only paths matching one of these robots.txt-style patterns (e.g. /blog/ or /*.html$)."`
-	Exclude    []string `json:"exclude,omitempty" jsonschema:"Never paths matching one of these robots.txt-style patterns."`
-	Subdomains bool     `json:"subdomains,omitempty" jsonschema:"Also crawl the site's subdomains (the registrable domain); default false."`
+	URL         string            `json:"url" jsonschema:"The start page of the site to crawl: an http or https URL."`
+	MaxPages    *int              `json:"max_pages,omitempty" jsonschema:"Most pages to fetch, 1 to 10000; default 500. Counts against the user's daily page quota when the crawl is accepted."`
+	MaxDepth    *int              `json:"max_depth,omitempty" jsonschema:"Most clicks from the start page, 0 to 100; default 10."`
+	Include     []string          `json:"include,omitempty" jsonschema:"Only paths matching one of these robots.txt-style patterns (e.g. /blog/ or /*.html$)."`
+	Exclude     []string          `json:"exclude,omitempty" jsonschema:"Never paths matching one of these robots.txt-style patterns."`
+	Subdomains  bool              `json:"subdomains,omitempty" jsonschema:"Also crawl the site's subdomains (the registrable domain); default false."`
+	Concurrency *int              `json:"concurrency,omitempty" jsonschema:"Requests to the site at once, robots.txt and sitemaps included, 1 to 8; default 2."`
+	DelayMS     *int              `json:"delay_ms,omitempty" jsonschema:"Pause between two requests to the site in milliseconds, 0 to 10000; default 0, besides robots.txt's Crawl-delay."`
+	Headers     map[string]string `json:"headers,omitempty" jsonschema:"Up to 5 request headers (a Cookie, an Authorization) for a site behind a login: sent only to the start URL's host, never stored past the crawl's end, never shown back or logged."`
+	Schedule    string            `json:"schedule,omitempty" jsonschema:"daily or weekly: crawl the site again by itself every period, each run charged to the daily page quota; off (the default): never. Refused with headers."`
 }
 
 type crawlIDArgs struct {
@@ -41,19 +45,21 @@ type issueCount struct {
 
 // crawlItem is a crawl's state and results, without its pages.
 type crawlItem struct {
-	ID         int64        `json:"id"`
-	URL        string       `json:"url" jsonschema:"The start URL, normalised."`
-	Site       string       `json:"site"`
-	Status     string       `json:"status" jsonschema:"queued or running (not finished: call crawl_status later), finished, cancelled or failed."`
-	Failure    string       `json:"failure,omitempty"`
-	Discovered int          `json:"discovered" jsonschema:"URLs in scope found so far."`
-	Crawled    int          `json:"crawled" jsonschema:"Pages fetched and audited."`
-	Failed     int          `json:"failed"`
-	Blocked    int          `json:"blocked" jsonschema:"URLs robots.txt disallows, not fetched."`
-	Score      int          `json:"score" jsonschema:"0 to 100: the average of the crawled pages' scores."`
-	Result     string       `json:"result" jsonschema:"good, decent or bad; empty until finished."`
-	Issues     []issueCount `json:"issues" jsonschema:"Issue counts by type, once finished (crawl_issues lists them)."`
-	CreatedAt  time.Time    `json:"created_at"`
+	ID          int64        `json:"id"`
+	URL         string       `json:"url" jsonschema:"The start URL, normalised."`
+	Site        string       `json:"site"`
+	Status      string       `json:"status" jsonschema:"queued or running (not finished: call crawl_status later), finished, cancelled or failed."`
+	Failure     string       `json:"failure,omitempty"`
+	Concurrency int          `json:"concurrency" jsonschema:"Requests to the site at once."`
+	Schedule    string       `json:"schedule,omitempty" jsonschema:"daily or weekly when the site is crawled again by itself."`
+	Discovered  int          `json:"discovered" jsonschema:"URLs in scope found so far."`
+	Crawled     int          `json:"crawled" jsonschema:"Pages fetched and audited."`
+	Failed      int          `json:"failed"`
+	Blocked     int          `json:"blocked" jsonschema:"URLs robots.txt disallows, not fetched."`
+	Score       int          `json:"score" jsonschema:"0 to 100: the average of the crawled pages' scores."`
+	Result      string       `json:"result" jsonschema:"good, decent or bad; empty until finished."`
+	Issues      []issueCount `json:"issues" jsonschema:"Issue counts by type, once finished (crawl_issues lists them)."`
+	CreatedAt   time.Time    `json:"created_at"`
 }
 
 // crawlIssue is one site-level issue.
@@ -89,7 +95,8 @@ func (t *tools) addCrawls(s *sdk.Server) {
 				return crawlItem{}, "", err
 			}
 			c, err := cs.Create(ctx, user, crawl.Params{URL: in.URL, MaxPages: in.MaxPages, MaxDepth: in.MaxDepth,
-				Include: in.Include, Exclude: in.Exclude, Subdomains: in.Subdomains}, nil)
+				Concurrency: in.Concurrency, DelayMS: in.DelayMS, Include: in.Include, Exclude: in.Exclude,
+				Subdomains: in.Subdomains, Headers: in.Headers, Schedule: in.Schedule}, nil)
 			if err != nil {
 				return crawlItem{}, "", err
 			}
@@ -136,6 +143,7 @@ func (t *tools) addCrawls(s *sdk.Server) {
 
 func crawlItemOf(c crawl.Crawl) crawlItem {
 	it := crawlItem{ID: c.ID, URL: c.Settings.URL, Site: c.Site, Status: string(c.Status), Failure: c.Failure,
+		Concurrency: c.Settings.Concurrency, Schedule: string(c.Settings.Schedule),
 		Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled, Failed: c.Progress.Failed, Blocked: c.Progress.Blocked,
 		Score: c.Score, Result: string(c.Rating), Issues: []issueCount{}, CreatedAt: c.CreatedAt.UTC()}
 	for _, n := range c.Summary.Issues {

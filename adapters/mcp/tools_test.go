@@ -416,9 +416,28 @@ func TestCrawlTools(t *testing.T) {
 		t.Errorf("crawl_issues of a queued crawl = %+v", issues)
 	}
 
+	var set struct {
+		Concurrency int    `json:"concurrency"`
+		Schedule    string `json:"schedule"`
+	}
+	mustSucceed(t, cs, tools, "crawl_start", map[string]any{"url": "https://blog.example.com/", "concurrency": 6, "delay_ms": 250,
+		"schedule": "weekly"}, &set)
+	if set.Concurrency != 6 || set.Schedule != "weekly" {
+		t.Errorf("crawl_start with concurrency 6 and a weekly schedule = %+v", set)
+	}
 	e := mustFail(t, cs, "crawl_start", map[string]any{"url": "https://example.com/", "max_pages": 0}, "invalid_argument")
 	if len(e.Arguments["max_pages"]) == 0 {
 		t.Errorf("max_pages 0: %+v", e)
+	}
+	e = mustFail(t, cs, "crawl_start", map[string]any{"url": "https://shop.example.com/", "schedule": "daily",
+		"headers": map[string]string{"Cookie": "session=s3cret"}}, "invalid_argument")
+	if len(e.Arguments["schedule"]) == 0 || strings.Contains(e.Message+strings.Join(e.Arguments["headers"], " "), "s3cret") {
+		t.Errorf("a schedule with headers: %+v", e)
+	}
+	e = mustFail(t, cs, "crawl_start", map[string]any{"url": "https://shop.example.com/", "concurrency": 9,
+		"headers": map[string]string{"Host": "evil.example"}}, "invalid_argument")
+	if len(e.Arguments["concurrency"]) == 0 || len(e.Arguments["headers"]) == 0 {
+		t.Errorf("concurrency 9 and a Host header: %+v", e)
 	}
 	e = mustFail(t, cs, "crawl_issues", map[string]any{"id": c.ID, "type": "no_such_issue"}, "invalid_argument")
 	if len(e.Arguments["type"]) == 0 {

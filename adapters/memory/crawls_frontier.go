@@ -19,6 +19,12 @@ func (s *CrawlStore) AddURLs(_ context.Context, id int64, urls []ports.FrontierU
 	if err != nil {
 		return 0, err
 	}
+	return s.addURLs(d, urls), nil
+}
+
+// addURLs adds urls to d's frontier and returns how many were new; the
+// caller holds the lock.
+func (s *CrawlStore) addURLs(d *crawlData, urls []ports.FrontierURL) int {
 	added := 0
 	for _, u := range urls {
 		if r, ok := d.byURL[u.URL]; ok {
@@ -30,7 +36,7 @@ func (s *CrawlStore) AddURLs(_ context.Context, id int64, urls []ports.FrontierU
 		s.addRow(d, u)
 		added++
 	}
-	return added, nil
+	return added
 }
 
 // addRow appends a new frontier row to d; the caller holds the lock.
@@ -88,7 +94,7 @@ func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until ti
 
 // RecordPages implements ports.CrawlStore: every page is encoded before
 // any is stored.
-func (s *CrawlStore) RecordPages(_ context.Context, id int64, pages []ports.FetchedPage) error {
+func (s *CrawlStore) RecordPages(_ context.Context, id int64, found []ports.FrontierURL, pages []ports.FetchedPage) error {
 	results := make([][]byte, len(pages))
 	for i, p := range pages {
 		b, err := json.Marshal(p.Results)
@@ -103,6 +109,7 @@ func (s *CrawlStore) RecordPages(_ context.Context, id int64, pages []ports.Fetc
 	if err != nil {
 		return err
 	}
+	s.addURLs(d, found)
 	for i, p := range pages {
 		r, ok := d.byURL[p.Page.URL]
 		if !ok {

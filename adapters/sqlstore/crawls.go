@@ -270,6 +270,17 @@ func (s *CrawlStore) lockCrawl(ctx context.Context, tx bun.Tx, userID, id int64)
 	return row, c, err
 }
 
+// lockCrawlID is lockCrawl for the crawler's batches, which need the lock
+// and nothing of the row: only its id is read.
+func (s *CrawlStore) lockCrawlID(ctx context.Context, tx bun.Tx, id int64) error {
+	var got int64
+	sel := tx.NewSelect().Model((*crawlRow)(nil)).Column("id").Where("id = ?", id)
+	if err := s.dialect.lockRows(sel, false).Scan(ctx, &got); err != nil {
+		return s.missing(err, crawl.ErrNotFound, "read crawl")
+	}
+	return nil
+}
+
 // updateCrawl writes c over its row in tx and returns it as stored.
 func (s *CrawlStore) updateCrawl(ctx context.Context, tx bun.Tx, c crawl.Crawl) (crawl.Crawl, error) {
 	row, err := crawlRowOf(c)

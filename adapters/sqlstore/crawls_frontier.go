@@ -91,17 +91,12 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 			Fingerprint: uint64(r.Fingerprint), InSitemap: r.InSitemap, BlockedByRobots: r.Blocked},
 		Score: r.Score, Rating: pagecheck.Rating(r.Rating), ResponseTime: time.Duration(r.ResponseUS) * time.Microsecond,
 		Bytes: r.Bytes, FetchedAt: r.FetchedAt.utc()}}
-	if err := fromJSON(r.Redirects, &p.Page.Redirects); err != nil {
+	var err error
+	if p.Page.Redirects, err = urlList(r.Redirects); err != nil {
 		return ports.CrawlPage{}, err
 	}
-	if err := fromJSON(r.Hreflang, &p.Page.Hreflang); err != nil {
+	if p.Page.Hreflang, err = urlList(r.Hreflang); err != nil {
 		return ports.CrawlPage{}, err
-	}
-	if len(p.Page.Redirects) == 0 {
-		p.Page.Redirects = nil
-	}
-	if len(p.Page.Hreflang) == 0 {
-		p.Page.Hreflang = nil
 	}
 	if withResults {
 		if err := decodeResults(r.Results, &p.Results); err != nil {
@@ -109,6 +104,22 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 		}
 	}
 	return p, nil
+}
+
+// urlList decodes a stored JSON list of URLs: nil when empty, as most
+// are (without the JSON decoder: a crawl's finish reads every page).
+func urlList(text string) ([]string, error) {
+	if text == "[]" {
+		return nil, nil
+	}
+	var out []string
+	if err := fromJSON(text, &out); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
 }
 
 // auditRow is a recorded page's audit (encodeResults), apart from its
@@ -133,15 +144,30 @@ type linkRow struct {
 // addChunk is how many URLs one read of AddURLs and RecordPages asks for.
 const addChunk = 500
 
-// AddURLs implements ports.CrawlStore in one transaction: the batch's
-// repeats merged, then per chunk one read of the URLs already there; then
-// an upsert (one prepared statement, crawls_bound.go) of only the URLs that
-// are new or whose depth or sitemap flag changes, that keeps the smaller
-// depth and ORs the sitemap flag; Discovered grows by the URLs that were
-// not there.
+// AddURLs implements ports.CrawlStore in one transaction (addURLs);
+// Discovered grows by the URLs that were not there.
 func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.FrontierURL) (int, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
+	merged := s.mergeURLs(urls)
+	added := 0
+	err := s.inTx(ctx, "add urls", func(ctx context.Context, tx bun.Tx) error {
+		if err := s.lockCrawlID(ctx, tx, id); err != nil {
+			return err
+		}
+		var err error
+		if added, err = s.addURLs(ctx, tx, id, merged); err != nil || added == 0 {
+			return err
+		}
+		_, err = tx.NewUpdate().Model((*crawlRow)(nil)).Set("discovered = discovered + ?", added).Where("id = ?", id).Exec(ctx)
+		return s.wrap("count discovered", err)
+	})
+	return added, err
+}
+
+// mergeURLs is urls without the unstorable ones, each URL once: its
+// smallest depth, its sitemap flag ORed.
+func (s *CrawlStore) mergeURLs(urls []ports.FrontierURL) []ports.FrontierURL {
 	merged := make([]ports.FrontierURL, 0, len(urls))
 	at := make(map[string]int, len(urls))
 	for _, u := range urls {
@@ -156,48 +182,44 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 		at[u.URL] = len(merged)
 		merged = append(merged, u)
 	}
+	return merged
+}
+
+// addURLs adds merged (mergeURLs) to crawl id's frontier in tx, whose
+// caller holds the crawl's row and counts Discovered: per chunk one read
+// of the URLs already there; then an upsert (one prepared statement,
+// crawls_bound.go) of only the URLs that are new or whose depth or sitemap
+// flag changes, that keeps the smaller depth and ORs the sitemap flag. It
+// returns how many URLs were new.
+func (s *CrawlStore) addURLs(ctx context.Context, tx bun.Tx, id int64, merged []ports.FrontierURL) (int, error) {
 	added := 0
-	err := s.inTx(ctx, "add urls", func(ctx context.Context, tx bun.Tx) error {
-		added = 0
-		var rows [][]any // the new URLs' and those whose depth or sitemap flag changes
-		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
-			return err
+	var rows [][]any // the new URLs' and those whose depth or sitemap flag changes
+	for from := 0; from < len(merged); from += addChunk {
+		chunk := merged[from:min(from+addChunk, len(merged))]
+		keys := make([]string, len(chunk))
+		for i, u := range chunk {
+			keys[i] = u.URL
 		}
-		for from := 0; from < len(merged); from += addChunk {
-			chunk := merged[from:min(from+addChunk, len(merged))]
-			keys := make([]string, len(chunk))
-			for i, u := range chunk {
-				keys[i] = u.URL
+		var there []urlRow
+		err := tx.NewSelect().Model(&there).Column("url", "depth", "in_sitemap").Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
+		if err != nil {
+			return 0, s.wrap("read urls", err)
+		}
+		known := make(map[string]urlRow, len(there))
+		for _, r := range there {
+			known[r.URL] = r
+		}
+		for _, u := range chunk {
+			k, ok := known[u.URL]
+			if !ok {
+				added++
 			}
-			var there []urlRow
-			err := tx.NewSelect().Model(&there).Column("url", "depth", "in_sitemap").Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
-			if err != nil {
-				return s.wrap("read urls", err)
-			}
-			known := make(map[string]urlRow, len(there))
-			for _, r := range there {
-				known[r.URL] = r
-			}
-			for _, u := range chunk {
-				k, ok := known[u.URL]
-				if !ok {
-					added++
-				}
-				if !ok || depthOf(u.Depth) < k.Depth || (u.InSitemap && !k.InSitemap) {
-					rows = append(rows, s.dialect.urlArgs(newURLRow(id, u)))
-				}
+			if !ok || depthOf(u.Depth) < k.Depth || (u.InSitemap && !k.InSitemap) {
+				rows = append(rows, s.dialect.urlArgs(newURLRow(id, u)))
 			}
 		}
-		if err := s.execEach(ctx, tx, "add urls", s.dialect.addURLSQL, s.dialect.rowsPerInsert(), rows); err != nil {
-			return err
-		}
-		if added == 0 {
-			return nil
-		}
-		_, err := tx.NewUpdate().Model((*crawlRow)(nil)).Set("discovered = discovered + ?", added).Where("id = ?", id).Exec(ctx)
-		return s.wrap("count discovered", err)
-	})
-	return added, err
+	}
+	return added, s.execEach(ctx, tx, "add urls", s.dialect.addURLSQL, s.dialect.rowsPerInsert(), rows)
 }
 
 // ClaimURLs implements ports.CrawlStore in one transaction: the crawl's
@@ -272,13 +294,14 @@ var recordColumns = []string{"recorded", "final_url", "status_code", "failure", 
 	"canonical", "noindex", "fingerprint", "hreflang", "blocked", "indexable", "outlinks", "score", "rating",
 	"response_us", "bytes", "fetched_at", "results", "failing"}
 
-// RecordPages implements ports.CrawlStore in one transaction: a page
-// recorded twice in the call counts as its last record; per chunk, one read
+// RecordPages implements ports.CrawlStore in one transaction: found
+// added as AddURLs adds them (addURLs); a page recorded twice in the call
+// counts as its last record; per chunk, one read
 // of the pages' rows (the missing ones inserted) and one delete each of the
 // links and audits of those recorded before; then the records written over
 // their rows, the audits and the links inserted (a prepared statement
 // each, crawls_bound.go), and the crawl's counters moved by the difference.
-func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.FetchedPage) error {
+func (s *CrawlStore) RecordPages(ctx context.Context, id int64, found []ports.FrontierURL, pages []ports.FetchedPage) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	last := make(map[string]int, len(pages))
@@ -297,11 +320,17 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 	if err != nil {
 		return err
 	}
+	found = s.mergeURLs(found)
 	return s.inTx(ctx, "record pages", func(ctx context.Context, tx bun.Tx) error {
-		if _, _, err := s.lockCrawl(ctx, tx, 0, id); err != nil {
+		if err := s.lockCrawlID(ctx, tx, id); err != nil {
 			return err
 		}
 		var delta crawl.Progress
+		added, err := s.addURLs(ctx, tx, id, found)
+		if err != nil {
+			return err
+		}
+		delta.Discovered += added
 		var records, audits, links [][]any
 		for from := 0; from < len(kept); from += addChunk {
 			chunk := kept[from:min(from+addChunk, len(kept))]
@@ -366,7 +395,7 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, pages []ports.Fe
 		if err := s.execEach(ctx, tx, "add links", s.dialect.linkSQL, s.dialect.rowsPerInsert(), links); err != nil {
 			return err
 		}
-		_, err := tx.NewUpdate().Model((*crawlRow)(nil)).
+		_, err = tx.NewUpdate().Model((*crawlRow)(nil)).
 			Set("discovered = discovered + ?", delta.Discovered).Set("crawled = crawled + ?", delta.Crawled).
 			Set("failed = failed + ?", delta.Failed).Set("blocked = blocked + ?", delta.Blocked).
 			Where("id = ?", id).Exec(ctx)

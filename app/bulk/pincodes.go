@@ -16,7 +16,8 @@ import (
 // sub, else branch: directory.Principal) with that office's district and
 // state, and a location (the principal office's, else the first located
 // office's; empty when none is located); error says why a row is not
-// found or invalid.
+// found or invalid (for a terminated pincode, the last release that had
+// it).
 var PincodeColumns = []string{"line", "pincode", "status", "offices", "head_office", "district", "state", "latitude", "longitude", "error"}
 
 // The pincode statuses of an answer row, as in directory.Batch.
@@ -74,9 +75,12 @@ func Pincodes(ctx context.Context, dir *directory.Directory, in io.Reader, out i
 			default:
 				_, offices, err := dir.Lookup(ctx, row.Pincode)
 				var nf *postal.NotFoundError
+				var term *postal.TerminatedError
 				switch {
 				case errors.As(err, &nf):
 					row.Status, row.Error = directory.BatchNotFound, notFoundMsg
+				case errors.As(err, &term):
+					row.Status, row.Error = directory.BatchNotFound, notFoundMsg+" (terminated: the last release that had it is "+term.LastRelease.Name()+")"
 				case err != nil:
 					return nil, err
 				default:

@@ -3,6 +3,7 @@ package crawls
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/pagecheck"
@@ -10,7 +11,8 @@ import (
 )
 
 // finish ends the crawl as status: the Detector over every recorded page
-// (streamed), its issues saved, the site's score (the average of its
+// (streamed, while llms.txt is fetched and the failing checks counted),
+// its issues saved, the site's score (the average of its
 // audited pages'), rating and summary (issue counts, failing page checks,
 // AI crawlers' access, llms.txt) stored with the status; then the pages
 // it did not crawl go back to the daily quota.
@@ -21,6 +23,14 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 	if _, ok := r.robotsFile(); ok {
 		site.RobotsURL, site.RobotsTxt = r.origin().JoinPath("robots.txt").String(), r.robots.Body
 	}
+	// What does not need the pages (llms.txt, the failing checks' counts)
+	// is fetched and read meanwhile.
+	var llms crawl.LLMsTxt
+	var checks []crawl.CheckCount
+	var checksErr error
+	var side sync.WaitGroup
+	side.Go(func() { llms = r.llmsTxt(ctx) })
+	side.Go(func() { checks, checksErr = cs.store.FailingChecks(ctx, r.c.ID) })
 	d := crawl.NewDetector(site)
 	sum, n := 0, 0
 	err := cs.store.EachPage(ctx, r.c.ID, func(p ports.CrawlPage) error {
@@ -31,7 +41,8 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 		}
 		return nil
 	})
-	if err != nil {
+	side.Wait()
+	if err = errors.Join(err, checksErr); err != nil {
 		return &ports.RetryError{Err: err}
 	}
 	issues := d.Finish()
@@ -43,13 +54,10 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 		f.Score = (sum + n/2) / n
 		f.Rating = pagecheck.RatingFor(f.Score)
 	}
-	f.Summary.Issues = crawl.Counts(issues)
-	if f.Summary.Checks, err = cs.store.FailingChecks(ctx, r.c.ID); err != nil {
-		return &ports.RetryError{Err: err}
-	}
+	f.Summary.Issues, f.Summary.Checks = crawl.Counts(issues), checks
 	rf, _ := r.robotsFile()
 	f.Summary.AI = crawl.AIReadiness(rf, r.c.Settings.URL)
-	f.Summary.LLMsTxt = r.llmsTxt(ctx)
+	f.Summary.LLMsTxt = llms
 	done, err := cs.store.FinishCrawl(ctx, r.c.ID, f)
 	switch {
 	case errors.Is(err, crawl.ErrNotFound), errors.Is(err, crawl.ErrTransition):

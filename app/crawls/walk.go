@@ -39,14 +39,16 @@ type fetched struct {
 
 // walk crawls the frontier until it is empty, ctx ends or end passes:
 // URLs are claimed as they are needed (up to claimedPerSlot per slot of
-// concurrency), fetched (at most concurrency requests in flight) and
-// recorded with the URLs they lead to as they are done, a batch at a time,
-// while the others are being fetched. more is false when the frontier had
-// nothing left to claim and nothing was in flight.
+// concurrency waiting or being fetched, claimed again once half are done,
+// whether or not those are recorded yet), fetched (at most concurrency
+// requests in flight) and recorded with the URLs they lead to as they are
+// done, a batch at a time, while the others are being fetched. more is
+// false when the frontier had nothing left to claim and nothing was in
+// flight.
 func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 	slots := r.c.Settings.Concurrency
 	want := claimedPerSlot * slots
-	done := make(chan fetched, want) // never full: at most want claimed at once
+	done := make(chan fetched, want) // never full: at most want claimed and not taken
 	// Workers fetch and audit the claimed URLs: enough that the slots stay
 	// busy while pages are audited, and no more, so that the run's own
 	// goroutine (recording and claiming) does not queue behind dozens of
@@ -60,88 +62,82 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 			}
 		}()
 	}
-	inFlight, drained := 0, false
+	// out counts the claimed URLs not back on done.
+	out, drained := 0, false
 	defer func() { // what is still in flight ends (a stopped run's, or after an error)
 		close(queue)
-		for ; inFlight > 0; inFlight-- {
+		for ; out > 0; out-- {
 			<-done
 		}
 	}()
 	// What a stopped run fetched is kept: recorded under the caller's
 	// context, which outlives the slice's.
 	rec := context.WithoutCancel(ctx)
+	var b batch
+	var wait <-chan time.Time // set while the batch waits for a few slots' worth
 	for {
 		claiming := ctx.Err() == nil && r.cs.clock().Before(end)
-		if claiming && !drained && inFlight <= want/2 {
+		if claiming && !drained && out <= want/2 {
 			now := r.cs.clock()
-			urls, err := r.cs.store.ClaimURLs(ctx, r.c.ID, want-inFlight, now, now.Add(urlLeaseFactor*r.cs.cfg.Lease))
+			urls, err := r.cs.store.ClaimURLs(ctx, r.c.ID, want-out, now, now.Add(urlLeaseFactor*r.cs.cfg.Lease))
 			if err != nil {
 				return true, err
 			}
 			drained = len(urls) == 0
 			for _, fu := range urls {
-				inFlight++
 				if r.blocked(fu.URL) {
-					done <- fetched{pages: []ports.FetchedPage{{Page: crawl.Page{URL: fu.URL, FinalURL: fu.URL, Depth: fu.Depth, BlockedByRobots: true}, FetchedAt: now}}}
+					b.add(fetched{pages: []ports.FetchedPage{{Page: crawl.Page{URL: fu.URL, FinalURL: fu.URL, Depth: fu.Depth, BlockedByRobots: true}, FetchedAt: now}}})
 					continue
 				}
+				out++
 				queue <- fu
 			}
 		}
-		if inFlight == 0 {
+		if out == 0 && b.n == 0 {
 			return !drained, nil
 		}
-		var pages []ports.FetchedPage
-		var found []ports.FrontierURL
-		take := func(f fetched) {
-			inFlight--
-			pages, found = append(pages, f.pages...), append(found, f.found...)
-		}
-		take(<-done)
-		// Record what is done; wait a little for a few slots' worth.
-		var wait <-chan time.Time
-	collect:
-		for n := 1; inFlight > 0; n++ {
-			select {
-			case f := <-done:
-				take(f)
-				continue
-			default:
-			}
-			if n >= recordPerSlot*slots {
-				break
-			}
-			if wait == nil {
+		// Record what is done once a few slots' worth is, or it has waited
+		// recordWait, or nothing else will come; meanwhile take what is done.
+		if b.n < recordPerSlot*slots && out > 0 {
+			if b.n > 0 && wait == nil {
 				wait = time.After(recordWait)
 			}
 			select {
 			case f := <-done:
-				take(f)
+				out--
+				b.add(f)
+				continue
 			case <-wait:
-				break collect
 			}
 		}
-		if err := r.record(rec, pages, found); err != nil {
+		if err := r.record(rec, b.pages, b.found); err != nil {
 			return true, err
 		}
+		b, wait = batch{}, nil
 		drained = false // the records may free deeper URLs
 	}
 }
 
-// record adds the URLs found to the frontier, then records the pages
-// (whose links are then there: a claim never sees a recorded page whose
-// links are missing).
+// batch is what fetched URLs gave that waits to be recorded.
+type batch struct {
+	n     int // fetched URLs in it
+	pages []ports.FetchedPage
+	found []ports.FrontierURL
+}
+
+func (b *batch) add(f fetched) {
+	b.n++
+	b.pages, b.found = append(b.pages, f.pages...), append(b.found, f.found...)
+}
+
+// record adds the URLs found to the frontier and records the pages, in
+// one transaction.
 func (r *run) record(ctx context.Context, pages []ports.FetchedPage, found []ports.FrontierURL) error {
 	found = r.unsent(found)
-	if len(found) > 0 {
-		if _, err := r.cs.store.AddURLs(ctx, r.c.ID, found); err != nil {
-			return err
-		}
+	if len(found) == 0 && len(pages) == 0 {
+		return nil
 	}
-	if len(pages) > 0 {
-		return r.cs.store.RecordPages(ctx, r.c.ID, pages)
-	}
-	return nil
+	return r.cs.store.RecordPages(ctx, r.c.ID, found, pages)
 }
 
 // unsent is found without the URLs the run has added already with the

@@ -249,10 +249,15 @@ type BatchItem struct {
 	Pincode postal.Pincode
 	Status  BatchStatus
 	Offices []postal.PostOffice
+	// Terminated is set on a pincode not found that an earlier release
+	// had: LastRelease is the last that had it.
+	Terminated  bool
+	LastRelease postal.Release
 }
 
-// Batch looks up several pincodes, each found, not found or invalid, in
-// request order; transports bound their number.
+// Batch looks up several pincodes, each found, not found (terminated when
+// an earlier release had it) or invalid, in request order; transports
+// bound their number.
 func (dir *Directory) Batch(ctx context.Context, pincodes []string) ([]BatchItem, error) {
 	out := make([]BatchItem, len(pincodes))
 	for i, in := range pincodes {
@@ -273,6 +278,9 @@ func (dir *Directory) Batch(ctx context.Context, pincodes []string) ([]BatchItem
 		out[i].Status = BatchFound
 		if len(offices) == 0 {
 			out[i].Status = BatchNotFound
+			if out[i].LastRelease, out[i].Terminated, err = dir.store.TerminatedPincode(ctx, pin); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil

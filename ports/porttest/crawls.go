@@ -50,6 +50,7 @@ func TestCrawlStore(t *testing.T, newStores func(t *testing.T) CrawlStores) {
 	run("frontier claims under concurrency", testFrontierConcurrent)
 	run("resume after a crash", testFrontierResume)
 	run("record pages", testRecordPages)
+	run("record pages with the URLs they found", testRecordPagesFound)
 	run("page list", testPageList)
 	run("issues", testCrawlIssues)
 	run("streaming", testCrawlStreaming)
@@ -217,10 +218,10 @@ func testCrawlList(t *testing.T, st CrawlStores, u owners) {
 	b := create(t, s, newCrawl(u[1], "https://www.beta.example/", 1))
 	c := running(t, s, newCrawl(u[1], "https://gamma.example/", 2))
 	create(t, s, newCrawl(u[2], "https://alpha.example/", 3))
-	if err := s.RecordPages(ctx, a.ID, pagesOf(a, 3)); err != nil {
+	if err := s.RecordPages(ctx, a.ID, nil, pagesOf(a, 3)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordPages(ctx, c.ID, pagesOf(c, 1)); err != nil {
+	if err := s.RecordPages(ctx, c.ID, nil, pagesOf(c, 1)); err != nil {
 		t.Fatal(err)
 	}
 	finishCrawl(t, s, a.ID, 40)
@@ -390,7 +391,7 @@ func testCrawlFinish(t *testing.T, st CrawlStores, u owners) {
 		t.Errorf("FinishCrawl(running -> running) = %v", err)
 	}
 	pages := pagesOf(c, 4) // page i links to every page
-	if err := s.RecordPages(ctx, c.ID, pages); err != nil {
+	if err := s.RecordPages(ctx, c.ID, nil, pages); err != nil {
 		t.Fatal(err)
 	}
 	rob := robots.Parse([]byte("User-agent: GPTBot\nDisallow: /\n"))

@@ -54,7 +54,7 @@ func BenchmarkCrawlList(b *testing.B, newStores func(testing.TB) CrawlStores) {
 			}
 			issues = append(issues, crawl.Issue{Type: t, URL: pageURL(c, i), Detail: "found", Related: []string{pageURL(c, (i+1)%BenchCrawlPages)}, RelatedTotal: 1})
 		}
-		if err := s.RecordPages(ctx, c.ID, pages); err != nil {
+		if err := s.RecordPages(ctx, c.ID, nil, pages); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -85,7 +85,7 @@ func testFrontier(t *testing.T, st CrawlStores, u owners) {
 	if err != nil || !reflect.DeepEqual(urlsOf(got), []string{start + "b"}) || !got[0].InSitemap {
 		t.Errorf("ClaimURLs(10) with the start page in flight = %+v, %v; want b alone (depth 1)", got, err)
 	}
-	if err := s.RecordPages(ctx, c.ID, []ports.FetchedPage{{Page: crawl.Page{URL: start, FinalURL: start, Status: 200}}}); err != nil {
+	if err := s.RecordPages(ctx, c.ID, nil, []ports.FetchedPage{{Page: crawl.Page{URL: start, FinalURL: start, Status: 200}}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err = s.ClaimURLs(ctx, c.ID, 10, now, now.Add(time.Minute))
@@ -111,7 +111,7 @@ func testFrontier(t *testing.T, st CrawlStores, u owners) {
 	for _, l := range []string{"a", "b", "s", "c"} {
 		done = append(done, ports.FetchedPage{Page: crawl.Page{URL: start + l, FinalURL: start + l, Status: 200}})
 	}
-	if err := s.RecordPages(ctx, c.ID, done); err != nil {
+	if err := s.RecordPages(ctx, c.ID, nil, done); err != nil {
 		t.Fatal(err)
 	}
 	// While URLs with a depth are unrecorded (leased or not), the
@@ -123,7 +123,7 @@ func testFrontier(t *testing.T, st CrawlStores, u owners) {
 	if got, err := s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute)); err != nil || len(got) != 0 {
 		t.Errorf("ClaimURLs with deep in flight = %v, %v; want none", urlsOf(got), err)
 	}
-	if err := s.RecordPages(ctx, c.ID, []ports.FetchedPage{{Page: crawl.Page{URL: start + "deep", FinalURL: start + "deep", Status: 200}}}); err != nil {
+	if err := s.RecordPages(ctx, c.ID, nil, []ports.FetchedPage{{Page: crawl.Page{URL: start + "deep", FinalURL: start + "deep", Status: 200}}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err = s.ClaimURLs(ctx, c.ID, 100, now, now.Add(time.Minute))
@@ -215,7 +215,7 @@ func testFrontierResume(t *testing.T, st CrawlStores, u owners) {
 		t.Fatalf("ClaimURLs = %v, %v", first, err)
 	}
 	// Two are fetched and recorded, then the process dies (kill -9) with two in flight.
-	if err := s.RecordPages(ctx, c.ID, pagesOf(c, 2)); err != nil {
+	if err := s.RecordPages(ctx, c.ID, nil, pagesOf(c, 2)); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.ClaimURLs(ctx, c.ID, 10, now.Add(30*time.Second), now.Add(2*time.Minute)); err != nil ||
@@ -231,6 +231,44 @@ func testFrontierResume(t *testing.T, st CrawlStores, u owners) {
 	// The site's hold expired too: the restarted run claims it again.
 	if _, ok, err := s.ClaimSite(ctx, c.ID, "run-2", now.Add(2*time.Hour), now.Add(3*time.Hour)); err != nil || !ok {
 		t.Errorf("ClaimSite by the restarted run = %v, %v", ok, err)
+	}
+}
+
+// testRecordPagesFound records pages with the URLs they found in one
+// call: the URLs are merged into the frontier as AddURLs merges them, and
+// a page recorded in the same call takes its URL's frontier depth.
+func testRecordPagesFound(t *testing.T, st CrawlStores, u owners) {
+	ctx, s := context.Background(), st.Crawls
+	c := running(t, s, newCrawl(u[1], "https://example.com/", 0))
+	start := c.Settings.URL
+	if _, err := s.AddURLs(ctx, c.ID, []ports.FrontierURL{{URL: start, Depth: 0, Source: "start"}, {URL: start + "b", Depth: 3, Source: start}}); err != nil {
+		t.Fatal(err)
+	}
+	found := []ports.FrontierURL{
+		{URL: start + "a", Depth: 2, Source: start},
+		{URL: start + "a", Depth: 1, InSitemap: true, Source: start}, // the same URL again: the smaller depth, the flag ORed
+		{URL: start + "b", Depth: 1, Source: start},                  // there: its depth lowered, not counted
+	}
+	pages := []ports.FetchedPage{
+		{Page: crawl.Page{URL: start, FinalURL: start, Status: 200, Outlinks: []string{start + "a", start + "b"}}, FetchedAt: crawlEpoch},
+		{Page: crawl.Page{URL: start + "a", FinalURL: start + "a", Status: 200, Depth: 7}, FetchedAt: crawlEpoch},
+	}
+	if err := s.RecordPages(ctx, c.ID, found, pages); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.CrawlByID(ctx, c.ID)
+	if want := (crawl.Progress{Discovered: 3, Crawled: 2}); err != nil || got.Progress != want {
+		t.Errorf("Progress = %+v, %v; want %+v", got.Progress, err, want)
+	}
+	if rec, ok, err := s.RecordOf(ctx, c.ID, start+"a"); err != nil || !ok || rec.Depth != 1 || !rec.InSitemap {
+		t.Errorf("RecordOf(a) = %+v, %v, %v; want recorded at the frontier's depth 1, in a sitemap", rec, ok, err)
+	}
+	claimed, err := s.ClaimURLs(ctx, c.ID, 10, crawlEpoch, crawlEpoch.Add(time.Minute))
+	if err != nil || len(claimed) != 1 || claimed[0].URL != start+"b" || claimed[0].Depth != 1 {
+		t.Errorf("ClaimURLs = %+v, %v; want b alone, at depth 1", claimed, err)
+	}
+	if err := s.RecordPages(ctx, c.ID+1000, found, nil); !errors.Is(err, crawl.ErrNotFound) {
+		t.Errorf("RecordPages of no crawl: %v, want crawl.ErrNotFound", err)
 	}
 }
 
@@ -254,10 +292,10 @@ func testRecordPages(t *testing.T, st CrawlStores, u owners) {
 		{Page: crawl.Page{URL: start + "down", FinalURL: start + "down", Failure: "timeout", Depth: 1}, FetchedAt: crawlEpoch},
 		{Page: crawl.Page{URL: start + "private", BlockedByRobots: true, Depth: 1}, FetchedAt: crawlEpoch},
 	}
-	if err := s.RecordPages(ctx, c.ID, pages); err != nil {
+	if err := s.RecordPages(ctx, c.ID, nil, pages); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordPages(ctx, c.ID, pages[1:2]); err != nil { // recorded again: counted once
+	if err := s.RecordPages(ctx, c.ID, nil, pages[1:2]); err != nil { // recorded again: counted once
 		t.Fatal(err)
 	}
 	if rec, ok, err := s.RecordOf(ctx, c.ID, start+"gone"); err != nil || !ok || rec.Status != 404 || rec.Depth != 1 || rec.URL != start+"gone" {

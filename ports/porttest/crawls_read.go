@@ -38,7 +38,7 @@ func crawlFixture(t *testing.T, s ports.CrawlStore, u owners) crawl.Crawl {
 	pages[2].Page.Status = 404
 	pages[4].Page.Noindex = true
 	pages[1].Page.Outlinks = append(pages[1].Page.Outlinks, pageURL(c, 3))
-	if err := s.RecordPages(ctx, c.ID, pages); err != nil {
+	if err := s.RecordPages(ctx, c.ID, nil, pages); err != nil {
 		t.Fatal(err)
 	}
 	issues := []crawl.Issue{
@@ -167,7 +167,7 @@ func testCrawlStreaming(t *testing.T, st CrawlStores, u owners) {
 			Outlinks: []string{pageURL(c, 0), pageURL(c, i+1)}}, FetchedAt: crawlEpoch})
 	}
 	for from := 0; from < n; from += 200 {
-		if err := s.RecordPages(ctx, c.ID, pages[from:min(from+200, n)]); err != nil {
+		if err := s.RecordPages(ctx, c.ID, nil, pages[from:min(from+200, n)]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -244,7 +244,7 @@ func testCrawlDelete(t *testing.T, st CrawlStores, u owners) {
 		t.Errorf("DeleteCrawl of another user's crawl = %v", err)
 	}
 	r := running(t, s, newCrawl(u[1], "https://www.example.com/again", 1)) // holds the site
-	if err := s.RecordPages(ctx, r.ID, pagesOf(r, 2)); err != nil {
+	if err := s.RecordPages(ctx, r.ID, nil, pagesOf(r, 2)); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []int64{c.ID, r.ID} {
@@ -304,7 +304,7 @@ func testCrawlFailingChecks(t *testing.T, st CrawlStores, u owners) {
 		pages = append(pages, p)
 	}
 	for from := 0; from < n; from += 250 {
-		if err := s.RecordPages(ctx, c.ID, pages[from:min(from+250, n)]); err != nil {
+		if err := s.RecordPages(ctx, c.ID, nil, pages[from:min(from+250, n)]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -312,7 +312,7 @@ func testCrawlFailingChecks(t *testing.T, st CrawlStores, u owners) {
 	again := []ports.FetchedPage{pages[1], pages[2]}
 	again[0].Score, again[0].Rating, again[0].Results = 0, "", nil
 	again[1].Score, again[1].Rating, again[1].Results = 70, pagecheck.RatingFor(70), sampleResults()
-	if err := s.RecordPages(ctx, c.ID, again); err != nil {
+	if err := s.RecordPages(ctx, c.ID, nil, again); err != nil {
 		t.Fatal(err)
 	}
 	list, _, err := s.Pages(ctx, u[1], c.ID, ports.PageQuery{})

@@ -45,8 +45,11 @@ func BenchmarkColly(b *testing.B) {
 			defer srv.Close()
 			var pages int64
 			var secs float64
+			var cpu int64
 			for b.Loop() {
+				cpu0 := cpuNanos()
 				res, err := Crawl(srv.URL+crawlsite.StartPath, 8, idle.n)
+				cpu += cpuNanos() - cpu0
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -55,6 +58,7 @@ func BenchmarkColly(b *testing.B) {
 			}
 			b.ReportMetric(float64(pages)/secs, "pages/s")
 			b.ReportMetric(float64(pages)/float64(b.N), "pages/crawl")
+			b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/crawl")
 		})
 	}
 }

@@ -3431,11 +3431,19 @@ type PincodeBatchInputBody struct {
 type PincodeBatchItem struct {
 	Errors *[]string `json:"errors,omitempty"`
 
+	// LastRelease With terminated: the last release that had the pincode (see /dataset/changes).
+	//
+	// Example: 2025-10-03
+	LastRelease *string `json:"last_release,omitempty"`
+
 	// Pincode As sent.
 	Pincode     string                 `json:"pincode"`
 	PostOffices *[]OfficeData          `json:"post_offices,omitempty"`
 	Status      PincodeBatchItemStatus `json:"status"`
-	Total       int64                  `json:"total"`
+
+	// Terminated not_found only: true when an earlier release of the directory had the pincode (a terminated PIN); absent otherwise.
+	Terminated *bool `json:"terminated,omitempty"`
+	Total      int64 `json:"total"`
 }
 
 // PincodeBatchItemStatus defines model for PincodeBatchItem.Status.
