@@ -22,7 +22,6 @@ type page struct {
 	styled   []*webpage.Node        // elements with a style attribute
 	modern   map[*webpage.Node]bool // <img> inside a <picture> offering a WebP / AVIF source
 	res      []resource             // subresources the page loads, computed lazily
-	words    []string               // text split into words, computed lazily
 	refs     *refs                  // canonical and hreflang links, computed lazily
 	rules    *directives            // robots directives, computed lazily
 	site     *siteRobots            // the site's robots.txt, parsed lazily
@@ -243,12 +242,14 @@ func collapsed(s string) bool {
 	return !space || s == ""
 }
 
-// wordList is the visible body text split into words.
-func (p *page) wordList() []string {
-	if p.words == nil {
-		p.words = strings.Fields(p.text)
+// wordCount is the number of words of the visible body text
+// (strings.Fields), counted without a list of them.
+func (p *page) wordCount() int {
+	n := 0
+	for range strings.FieldsSeq(p.text) {
+		n++
 	}
-	return p.words
+	return n
 }
 
 // attr is the trimmed value of n's attribute key ("" when absent).
