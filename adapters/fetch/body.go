@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
 
 	"github.com/pinsight/pinsight/domain/webpage"
 )
@@ -49,7 +51,11 @@ func readBody(resp *http.Response, limit int64) body {
 	if err != nil {
 		return body{wire: wire.n, truncated: true}
 	}
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	size := int64(512) // io.ReadAll's first buffer
+	if r == io.Reader(wire) && resp.ContentLength > 0 {
+		size = min(resp.ContentLength, limit, maxSizeHint) + 1 // +1: the read that meets the end
+	}
+	b, err := readAll(io.LimitReader(r, limit+1), int(size))
 	out := body{body: b, truncated: err != nil}
 	if int64(len(b)) > limit {
 		out.body, out.truncated = b[:limit], true
@@ -57,6 +63,29 @@ func readBody(resp *http.Response, limit int64) body {
 	out.wire = wire.n
 	out.body = toUTF8(out.body, resp.Header.Get("Content-Type"), out.truncated)
 	return out
+}
+
+// maxSizeHint bounds the buffer a Content-Length makes readBody allocate
+// before the body arrives.
+const maxSizeHint = 1 << 20
+
+// readAll is io.ReadAll with a first buffer of size bytes: a body whose
+// length is known is read into one allocation.
+func readAll(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // let append grow it
+		}
+	}
 }
 
 // decoder undoes one content coding; unknown codings pass through.
@@ -81,7 +110,7 @@ func decoder(coding string, r io.Reader) (io.Reader, error) {
 // isText reports whether a Content-Type (possibly empty) is text the
 // analyser reads.
 func isText(contentType string) bool {
-	mt, _, err := mime.ParseMediaType(contentType)
+	mt, _, err := mediaType(contentType)
 	if err != nil {
 		return contentType == ""
 	}
@@ -94,7 +123,14 @@ func toUTF8(b []byte, contentType string, truncated bool) []byte {
 	if !isText(contentType) || len(b) == 0 {
 		return b
 	}
-	enc, name, certain := charset.DetermineEncoding(b, contentType)
+	var enc encoding.Encoding
+	var name string
+	var certain bool
+	if _, cs, err := mediaType(contentType); err == nil && strings.EqualFold(cs, "utf-8") && !bytes.HasPrefix(b, utf16BE) && !bytes.HasPrefix(b, utf16LE) {
+		name = "utf-8" // what DetermineEncoding finds: no BOM of another encoding, the charset declared
+	} else {
+		enc, name, certain = charset.DetermineEncoding(b, contentType)
+	}
 	switch {
 	case name == "utf-8":
 		if truncated {
@@ -144,8 +180,32 @@ func isHTML(r *webpage.Response) bool {
 	if ct == "" {
 		ct = http.DetectContentType(r.Body)
 	}
-	mt, _, _ := mime.ParseMediaType(ct)
+	mt, _, _ := mediaType(ct)
 	return mt == "text/html" || mt == "application/xhtml+xml"
+}
+
+// The byte order marks of UTF-16, which charset.DetermineEncoding reads
+// before the declared charset.
+var utf16BE, utf16LE = []byte{0xfe, 0xff}, []byte{0xff, 0xfe}
+
+// mediaType is mime.ParseMediaType's media type of a Content-Type, and
+// its charset parameter as written; the Content-Types servers send most
+// are answered without parsing (or a map allocated).
+func mediaType(contentType string) (mt, charset string, err error) {
+	switch contentType {
+	case "text/html; charset=utf-8", "text/html;charset=utf-8":
+		return "text/html", "utf-8", nil
+	case "text/html; charset=UTF-8", "text/html;charset=UTF-8":
+		return "text/html", "UTF-8", nil
+	case "text/html":
+		return "text/html", "", nil
+	case "text/plain; charset=utf-8":
+		return "text/plain", "utf-8", nil
+	case "application/xml", "text/xml":
+		return contentType, "", nil
+	}
+	mt, params, err := mime.ParseMediaType(contentType)
+	return mt, params["charset"], err
 }
 
 // isTLSError reports whether err comes from certificate verification or the

@@ -17,3 +17,9 @@ func ControlCheck(cfg Config, address string) error {
 	}
 	return g.control(context.Background(), "tcp", address, nil)
 }
+
+// MediaType and ReadAll expose the body reader's shortcuts to the tests.
+var (
+	MediaType = mediaType
+	ReadAll   = readAll
+)

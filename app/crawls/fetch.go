@@ -184,7 +184,7 @@ func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, l
 	if fu.Depth != crawl.NoDepth && fu.Depth < r.c.Settings.MaxDepth {
 		depth = fu.Depth + 1
 	}
-	var found []ports.FrontierURL
+	found := make([]ports.FrontierURL, 0, len(facts.Links)+len(facts.Hreflang)+1)
 	discover := func(u string) {
 		if depth != crawl.NoDepth && r.scope.Follows(u) {
 			found = append(found, ports.FrontierURL{URL: u, Depth: depth, Source: fu.URL})
@@ -200,15 +200,19 @@ func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, l
 			discover(u)
 		}
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(facts.Links))
+	outlinks := make([]string, 0, len(facts.Links))
 	for _, l := range facts.Links {
 		u, err := crawl.Normalize(l)
 		if err != nil || seen[u] || !r.scope.OnSite(u) {
 			continue
 		}
 		seen[u] = true
-		p.Outlinks = append(p.Outlinks, u)
+		outlinks = append(outlinks, u)
 		discover(u)
+	}
+	if len(outlinks) > 0 { // none stays nil
+		p.Outlinks = outlinks
 	}
 	return found
 }

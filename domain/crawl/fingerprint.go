@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Near-duplicate detection: a page's main text is reduced to a 64-bit
@@ -26,26 +27,28 @@ const (
 // A text without words gives 0, which means no fingerprint; any other
 // text gives a non-zero one.
 func Fingerprint(text string) uint64 {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-	if len(words) == 0 {
-		return 0
+	// The last ShingleWords words, lower-cased: word i in ring[i%ShingleWords].
+	var backing [ShingleWords][32]byte
+	var ring [ShingleWords][]byte
+	for i := range ring {
+		ring[i] = backing[i][:0]
 	}
 	var ones bitCounts // shingles with bit i set
-	n := max(len(words)-ShingleWords+1, 1)
-	for i := range n {
-		h := uint64(fnvOffset)
-		for j, w := range words[i:min(i+ShingleWords, len(words))] {
-			if j > 0 {
-				h = fnvByte(h, ' ')
-			}
-			for k := 0; k < len(w); k++ {
-				h = fnvByte(h, w[k])
-			}
+	words := 0
+	for w := range strings.FieldsFuncSeq(text, notWordRune) {
+		ring[words%ShingleWords] = appendLower(ring[words%ShingleWords][:0], w)
+		words++
+		if words >= ShingleWords {
+			ones.add(shingleHash(&ring, words-ShingleWords, ShingleWords))
 		}
-		ones.add(mix64(h))
 	}
+	if words == 0 {
+		return 0
+	}
+	if words < ShingleWords { // one shingle: the whole text
+		ones.add(shingleHash(&ring, 0, words))
+	}
+	n := max(words-ShingleWords+1, 1)
 	var fp uint64
 	for b, v := range ones.total() {
 		if 2*v > n { // more shingles with the bit set than clear
@@ -56,6 +59,35 @@ func Fingerprint(text string) uint64 {
 		fp = 1 // 0 means no text
 	}
 	return fp
+}
+
+// notWordRune reports whether r separates the words of a fingerprinted
+// text (lower-casing keeps a rune a letter or a digit or not, so the words
+// of a lower-cased text are its words lower-cased).
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// appendLower appends w, valid UTF-8, lower-cased as strings.ToLower
+// writes it.
+func appendLower(b []byte, w string) []byte {
+	for _, r := range w {
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return b
+}
+
+// shingleHash is the mixed hash of count words of ring from word first
+// on, separated by single spaces.
+func shingleHash(ring *[ShingleWords][]byte, first, count int) uint64 {
+	h := uint64(fnvOffset)
+	for j := range count {
+		if j > 0 {
+			h = fnvByte(h, ' ')
+		}
+		for _, c := range ring[(first+j)%ShingleWords] {
+			h = fnvByte(h, c)
+		}
+	}
+	return mix64(h)
 }
 
 // FNV-1a, 64 bits (hash/fnv's, without its allocation per shingle).

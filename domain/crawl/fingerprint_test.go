@@ -2,8 +2,11 @@ package crawl_test
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/bits"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/pinsight/pinsight/domain/crawl"
 )
@@ -47,4 +50,59 @@ func ExampleNearlySame() {
 	c := crawl.Fingerprint("An entirely different page about tax forms and their filing deadlines")
 	fmt.Println(crawl.NearlySame(a, b), crawl.NearlySame(a, c))
 	// Output: true false
+}
+
+// fingerprintCorpus is texts of every length in shingles, with letter
+// case, marks, digits and bytes that are not UTF-8.
+var fingerprintCorpus = []string{
+	"", " ,.;! ", "one", "one two", "one two three", "Hello, World! Nice day.", "\u0130stanbul \u212Aelvin STRASSE Stra\u00dfe",
+	"caf\u00e9 cre\u0300me 42 \u0663\u0664", "a\xffb \xc4 \xb0x", strings.Repeat("word ", 300) + "end", strings.Repeat("\u00c9t\u00e9 ", 40),
+}
+
+// TestFingerprintDefinition: Fingerprint is what its definition computes
+// the plain way (a lower-cased copy split into words, hash/fnv, a count
+// per bit).
+func TestFingerprintDefinition(t *testing.T) {
+	for _, s := range fingerprintCorpus {
+		checkFingerprint(t, s)
+	}
+}
+
+func FuzzFingerprint(f *testing.F) {
+	for _, s := range fingerprintCorpus {
+		f.Add(s)
+	}
+	f.Fuzz(checkFingerprint)
+}
+
+// checkFingerprint checks Fingerprint(text) against its definition.
+func checkFingerprint(t *testing.T, text string) {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	var want uint64
+	if len(words) > 0 {
+		n := max(len(words)-crawl.ShingleWords+1, 1)
+		var ones [64]int
+		for i := range n {
+			h := fnv.New64a()
+			h.Write([]byte(strings.Join(words[i:min(i+crawl.ShingleWords, len(words))], " ")))
+			x := h.Sum64()
+			x ^= x >> 30
+			x *= 0xbf58476d1ce4e5b9
+			x ^= x >> 27
+			x *= 0x94d049bb133111eb
+			x ^= x >> 31
+			for b := range 64 {
+				ones[b] += int(x >> b & 1)
+			}
+		}
+		for b, v := range ones {
+			if 2*v > n {
+				want |= 1 << b
+			}
+		}
+		want = max(want, 1)
+	}
+	if got := crawl.Fingerprint(text); got != want {
+		t.Fatalf("Fingerprint(%.60q) = %#x, want %#x", text, got, want)
+	}
 }

@@ -32,6 +32,9 @@ var ErrNotCrawlable = fault.New(fault.Invalid, "crawl: the url cannot be crawled
 // Everything else is kept as is: "/index.html" and "/" stay two URLs, and
 // so do "/a" and "/a/", and http and https.
 func Normalize(raw string) (string, error) {
+	if isNormal(raw) {
+		return raw, nil
+	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || !u.IsAbs() {
 		return "", ErrNotCrawlable

@@ -42,6 +42,9 @@ func (s Settings) Scope(registrable string) Scope {
 // port, either scheme: the only URLs a crawl's request headers are sent
 // to.
 func (sc Scope) SameHost(u string) bool {
+	if h, port, ok := plainHostPort(u); ok {
+		return h == sc.host && port == sc.port
+	}
 	p, err := url.Parse(u)
 	return err == nil && p.Hostname() == sc.host && p.Port() == sc.port
 }
@@ -51,16 +54,18 @@ func (sc Scope) SameHost(u string) bool {
 // start URL's port; http and https alike. Links to other URLs are
 // external: never crawled.
 func (sc Scope) OnSite(u string) bool {
+	if h, port, ok := plainHostPort(u); ok {
+		return sc.onSite(h, port)
+	}
 	p, err := url.Parse(u)
-	return err == nil && sc.onSite(p)
+	return err == nil && sc.onSite(p.Hostname(), p.Port())
 }
 
-// onSite is OnSite of a parsed URL.
-func (sc Scope) onSite(p *url.URL) bool {
-	if p.Port() != sc.port {
+// onSite is OnSite of a URL's host name h and port.
+func (sc Scope) onSite(h, port string) bool {
+	if port != sc.port {
 		return false
 	}
-	h := p.Hostname()
 	if !sc.subdomains {
 		return h == sc.host
 	}
@@ -74,8 +79,13 @@ func (sc Scope) Follows(u string) bool {
 	if u == sc.start {
 		return true
 	}
+	if len(sc.include) == 0 && len(sc.exclude) == 0 {
+		if h, port, ok := plainHostPort(u); ok {
+			return sc.onSite(h, port) // no filter: the path does not matter
+		}
+	}
 	p, err := url.Parse(u)
-	if err != nil || !sc.onSite(p) {
+	if err != nil || !sc.onSite(p.Hostname(), p.Port()) {
 		return false
 	}
 	return Filter(sc.include, sc.exclude, p.RequestURI())
@@ -106,4 +116,42 @@ func Filter(include, exclude []string, pathQuery string) bool {
 		}
 	}
 	return false
+}
+
+// plainHostPort is the host name and port of u as url.Parse reads them
+// (Hostname, Port), read without parsing u; ok is false, and u must be
+// parsed, unless u is http or https with a lower-case ASCII host name, an
+// optional port of decimal digits, and after them only printable ASCII
+// without "%" (nothing url.Parse could refuse).
+func plainHostPort(u string) (host, port string, ok bool) {
+	rest, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
+			return "", "", false
+		}
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	host, port, hasPort := strings.Cut(rest[:end], ":")
+	if host == "" || hasPort && (port == "" || len(port) > 5) {
+		return "", "", false
+	}
+	for i := range len(host) {
+		if c := host[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.') {
+			return "", "", false
+		}
+	}
+	for i := range len(port) {
+		if c := port[i]; c < '0' || c > '9' {
+			return "", "", false
+		}
+	}
+	for i := end; i < len(rest); i++ {
+		if c := rest[i]; c <= ' ' || c >= 0x7f || c == '%' {
+			return "", "", false
+		}
+	}
+	return host, port, true
 }

@@ -2,6 +2,7 @@ package crawl_test
 
 import (
 	"fmt"
+	"net/url"
 	"testing"
 
 	"github.com/pinsight/pinsight/domain/crawl"
@@ -59,6 +60,37 @@ func TestScope(t *testing.T) {
 	}
 	if !subs.SameHost("http://www.example.com/x") || subs.SameHost("https://a.example.com/") || subs.SameHost("https://www.example.com:81/") {
 		t.Error("SameHost: headers would go to another host")
+	}
+}
+
+// TestPlainHostPort: the scope's reading of a URL's host and port without
+// parsing it, when it takes one, is url.Parse's.
+func TestPlainHostPort(t *testing.T) {
+	for _, u := range append(normalCorpus, "http://example.com", "http://example.com:8080", "http://example.com?x", "http://example.com#x",
+		"http://example.com:8080?x/y", "http://example.com/a%zz", "http://example.com/#%zz", "http://example.com:123456/") {
+		checkPlainHostPort(t, u)
+	}
+	if _, _, ok := crawl.PlainHostPort("http://127.0.0.1:38765/p/12?a=1"); !ok {
+		t.Error("PlainHostPort refuses a plain URL")
+	}
+}
+
+func FuzzPlainHostPort(f *testing.F) {
+	for _, u := range normalCorpus {
+		f.Add(u)
+	}
+	f.Fuzz(checkPlainHostPort)
+}
+
+// checkPlainHostPort checks PlainHostPort of u against url.Parse.
+func checkPlainHostPort(t *testing.T, u string) {
+	host, port, ok := crawl.PlainHostPort(u)
+	if !ok {
+		return
+	}
+	p, err := url.Parse(u)
+	if err != nil || p.Hostname() != host || p.Port() != port {
+		t.Fatalf("PlainHostPort(%q) = %q, %q; url.Parse reads %v, %v", u, host, port, p, err)
 	}
 }
 

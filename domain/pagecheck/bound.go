@@ -53,8 +53,52 @@ func (b *bounder) value(v any) any {
 		b.left -= utf8.RuneCountInString(s)
 		return s
 	}
+	if n, ok := within(v); ok && n <= b.left {
+		b.left -= n
+		return v // item would copy it whole: nothing to cut or leave out
+	}
 	v, _ = b.item(v)
 	return v
+}
+
+// within is the characters of the strings of v, the keys of its objects
+// included; ok is false when item would change v: a string to cut or to
+// make valid UTF-8, a list or object with more than maxValueItems entries,
+// or a nil list or object (item makes it empty).
+func within(v any) (n int, ok bool) {
+	switch x := v.(type) {
+	case string:
+		return textWithin(x)
+	case []any:
+		if x == nil || len(x) > maxValueItems {
+			return 0, false
+		}
+		for _, e := range x {
+			m, ok := within(e)
+			if !ok {
+				return 0, false
+			}
+			n += m
+		}
+		return n, true
+	case map[string]any:
+		if x == nil || len(x) > maxValueItems {
+			return 0, false
+		}
+		for k, e := range x {
+			mk, ok := textWithin(k)
+			if !ok {
+				return 0, false
+			}
+			me, ok := within(e)
+			if !ok {
+				return 0, false
+			}
+			n += mk + me
+		}
+		return n, true
+	}
+	return 0, true
 }
 
 // item bounds v as an entry of a list or object; false when it no longer
@@ -103,6 +147,13 @@ func (b *bounder) item(v any) (any, bool) {
 		return out, true
 	}
 	return v, true // numbers, booleans, null
+}
+
+// textWithin is the characters of s; ok is false when text would cut it
+// or make it valid UTF-8.
+func textWithin(s string) (n int, ok bool) {
+	n = utf8.RuneCountInString(s)
+	return n, n <= maxValueRunes && utf8.ValidString(s)
 }
 
 // text cuts s to maxValueRunes and takes it from the budget; false when

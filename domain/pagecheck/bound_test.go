@@ -163,3 +163,31 @@ func TestValueStringCut(t *testing.T) {
 		}
 	}
 }
+
+// TestValueFitsShortcut: a value within the bounds is kept as it is, and
+// the same as copying it entry by entry gives; one that is not is cut as
+// the copy cuts it.
+func TestValueFitsShortcut(t *testing.T) {
+	many := func(n int, s string) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = s
+		}
+		return out
+	}
+	long := strings.Repeat("é", pagecheck.MaxValueRunes)
+	for _, v := range []any{
+		[]any{}, []any(nil), map[string]any{}, map[string]any(nil), []any{[]any(nil)}, map[string]any{"a": map[string]any(nil)},
+		[]any{"a", 1.0, true, nil}, map[string]any{"x": []any{"a", map[string]any{"k": "v"}}, "n": 2.0},
+		many(pagecheck.MaxValueItems, "x"), many(pagecheck.MaxValueItems+1, "x"), []any{long, long + "x"}, []any{"ok \xff"},
+		map[string]any{long + "x": 1.0}, map[string]any{"bad\xff": 1.0},
+		many(pagecheck.MaxValueText/pagecheck.MaxValueRunes, long), append(many(pagecheck.MaxValueText/pagecheck.MaxValueRunes, long), "x"),
+		[]any{many(pagecheck.MaxValueItems, long)}, []any{[]string{"not", "json"}},
+	} {
+		got, left, omitted := pagecheck.BoundValue(v)
+		want, wantLeft, wantOmitted := pagecheck.BoundValueCopied(v)
+		if !reflect.DeepEqual(got, want) || left != wantLeft || omitted != wantOmitted {
+			t.Errorf("bounding %.60v = %.60v, %d left, %d omitted; copied: %.60v, %d, %d", v, got, left, omitted, want, wantLeft, wantOmitted)
+		}
+	}
+}

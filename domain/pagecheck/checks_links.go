@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/pinsight/pinsight/domain/webpage"
 )
@@ -23,16 +24,15 @@ func checkCrawlableAnchors(p *page) Check {
 	var o offenders
 	for _, a := range anchors {
 		href, ok := a.Attr("href")
-		scheme := strings.ToLower(strings.Join(strings.Fields(href), ""))
 		switch {
 		case !ok:
 			if named(a) {
 				continue
 			}
 			codes.add("no_href")
-		case strings.HasPrefix(scheme, "javascript:"):
+		case squeezedPrefix(href, "javascript:"):
 			codes.add("javascript_href")
-		case strings.HasPrefix(scheme, "file:"):
+		case squeezedPrefix(href, "file:"):
 			codes.add("file_href")
 		default:
 			continue
@@ -44,6 +44,29 @@ func checkCrawlableAnchors(p *page) Check {
 		return defCrawlableAnchors.fail(value, fmt.Sprintf("%d of the page's %d links cannot be followed by a crawler (no href, or a javascript: or file: URL).", o.total, len(anchors)), codes...).blame(o)
 	}
 	return defCrawlableAnchors.pass(value, fmt.Sprintf("The page's %d links can all be followed by a crawler.", len(anchors)))
+}
+
+// squeezedPrefix reports whether strings.ToLower of href without its white
+// space (strings.Fields joined) starts with prefix, lower-case ASCII,
+// without writing it.
+func squeezedPrefix(href, prefix string) bool {
+	if !utf8.ValidString(href) { // the bytes around white space may join into a rune
+		return strings.HasPrefix(strings.ToLower(strings.Join(strings.Fields(href), "")), prefix)
+	}
+	i := 0
+	for _, r := range href {
+		if i == len(prefix) {
+			return true
+		}
+		if unicode.IsSpace(r) {
+			continue
+		}
+		if unicode.ToLower(r) != rune(prefix[i]) {
+			return false
+		}
+		i++
+	}
+	return i == len(prefix)
 }
 
 // named reports whether an <a> without href is something other than a

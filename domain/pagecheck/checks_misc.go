@@ -230,7 +230,7 @@ func checkSocial(p *page) Check {
 }
 
 func checkContentLength(p *page) Check {
-	n := len(p.wordList())
+	n := p.wordCount()
 	if n < minWords {
 		return defContentLength.fail(num(n), fmt.Sprintf("The page has %d words of text; aim for at least %d.", n, minWords), "too_short")
 	}

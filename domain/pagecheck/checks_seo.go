@@ -3,7 +3,6 @@ package pagecheck
 import (
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -112,10 +111,12 @@ func checkMetaDescription(p *page) Check {
 	return defMetaDescription.pass(d, "The page has a meta description.")
 }
 
+// headingTags are the heading elements, in rank order.
+var headingTags = [...]string{"h1", "h2", "h3", "h4", "h5", "h6"}
+
 func checkHeadings(p *page) Check {
 	value := map[string]any{}
-	for i := 1; i <= 6; i++ {
-		tag := "h" + strconv.Itoa(i)
+	for _, tag := range headingTags {
 		if hs := p.tags[tag]; len(hs) > 0 {
 			texts := make([]string, len(hs))
 			for j, h := range hs {
@@ -167,6 +168,17 @@ func keywords(s string) []string {
 	return out
 }
 
+// appendLower appends w, a word of valid UTF-8, in lower case as
+// strings.ToLower writes it. Lower-casing keeps a rune a letter, a digit or
+// a mark or not, so the words of strings.ToLower(s) are those of s, each
+// lower-cased.
+func appendLower(b []byte, w string) []byte {
+	for _, r := range w {
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return b
+}
+
 // notKeywordRune reports whether r separates the words keywords reads.
 func notKeywordRune(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
@@ -180,9 +192,11 @@ func inText(s string, kw []string) map[string]bool {
 		in[w] = false
 	}
 	left := len(kw)
-	for w := range strings.FieldsFuncSeq(strings.ToLower(s), notKeywordRune) {
-		if found, ok := in[w]; ok && !found {
-			in[w] = true
+	var buf [64]byte
+	for w := range strings.FieldsFuncSeq(s, notKeywordRune) {
+		lower := appendLower(buf[:0], w) // a word of strings.ToLower(s), no copy of s
+		if found, ok := in[string(lower)]; ok && !found {
+			in[string(lower)] = true
 			if left--; left == 0 {
 				break
 			}
@@ -240,22 +254,30 @@ func unfriendlyURL(u *url.URL) bool {
 
 func checkSEOFriendlyURL(p *page) Check {
 	var bad []string
-	seen := map[string]bool{}
-	consider := func(u *url.URL) {
+	seen := make(map[string]bool, len(p.tags["a"])+1)
+	consider := func(u url.URL) {
 		u.Fragment, u.RawFragment = "", ""
 		s := u.String()
-		if !seen[s] && unfriendlyURL(u) {
+		if !seen[s] && unfriendlyURL(&u) {
 			bad = append(bad, s)
 		}
 		seen[s] = true
 	}
 	if p.url.Host != "" {
-		u := *p.url
-		consider(&u)
+		consider(*p.url)
 	}
 	for _, a := range p.tags["a"] {
-		if u, ok := p.resolve(attr(a, "href")); ok && p.sameSite(u.Hostname()) {
-			consider(u)
+		u, ok := p.resolve(attr(a, "href"))
+		switch {
+		case !ok || !p.sameSite(u.Hostname()):
+		case u.Fragment == "" && u.RawFragment == "": // as consider would make it
+			s := p.urlString(u)
+			if !seen[s] && unfriendlyURL(u) {
+				bad = append(bad, s)
+			}
+			seen[s] = true
+		default:
+			consider(*u) // a copy: resolve's URL is shared
 		}
 	}
 	if len(bad) > 0 {

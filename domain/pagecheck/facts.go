@@ -51,9 +51,12 @@ func (p *page) facts() Facts {
 			out.Hreflang = append(out.Hreflang, a.url.String())
 		}
 	}
+	if n := len(p.tags["a"]); n > 0 {
+		out.Links = make([]string, 0, n)
+	}
 	add := func(href string) {
-		if u, err := p.base.Parse(strings.TrimSpace(href)); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-			out.Links = append(out.Links, u.String())
+		if u, ok := p.resolve(href); ok {
+			out.Links = append(out.Links, p.urlString(u))
 		}
 	}
 	for _, a := range p.tags["a"] {
@@ -65,6 +68,9 @@ func (p *page) facts() Facts {
 		if hasToken(l, "rel", "next") || hasToken(l, "rel", "prev") {
 			add(attr(l, "href"))
 		}
+	}
+	if len(out.Links) == 0 {
+		out.Links = nil // none is nil, as without the room made above
 	}
 	out.Text = p.text
 	return out

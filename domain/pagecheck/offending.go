@@ -55,6 +55,14 @@ var containerTags = map[string]bool{"html": true, "head": true, "body": true}
 // textPrefix is the text inside n, white space collapsed, cut to limit
 // characters; it stops reading once it has them.
 func textPrefix(n *webpage.Node, limit int) string {
+	if t, ok := soleText(n); ok && len(t) <= 8*limit && collapsed(t) {
+		return cut(t, limit) // what walkedPrefix would write: no copy
+	}
+	return walkedPrefix(n, limit)
+}
+
+// walkedPrefix is textPrefix written word by word.
+func walkedPrefix(n *webpage.Node, limit int) string {
 	var sb strings.Builder
 	n.Walk(func(c *webpage.Node) bool {
 		if sb.Len() > 4*limit {

@@ -3,6 +3,8 @@ package pagecheck
 import (
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/pinsight/pinsight/domain/robots"
 	"github.com/pinsight/pinsight/domain/webpage"
@@ -20,10 +22,11 @@ type page struct {
 	styled   []*webpage.Node        // elements with a style attribute
 	modern   map[*webpage.Node]bool // <img> inside a <picture> offering a WebP / AVIF source
 	res      []resource             // subresources the page loads, computed lazily
-	words    []string               // text split into words, computed lazily
 	refs     *refs                  // canonical and hreflang links, computed lazily
 	rules    *directives            // robots directives, computed lazily
 	site     *siteRobots            // the site's robots.txt, parsed lazily
+	resolved map[string]*url.URL    // resolve's answers by trimmed reference (nil: refused)
+	written  map[*url.URL]string    // urlString's answers
 }
 
 // siteRobots is a site's parsed robots.txt; ok is false when it has none.
@@ -185,6 +188,14 @@ func appendWords(sb *strings.Builder, s string) {
 
 // textOf is the text inside n, whitespace collapsed.
 func textOf(n *webpage.Node) string {
+	if t, ok := soleText(n); ok && collapsed(t) {
+		return t // what appendWords would write: no copy
+	}
+	return joinedText(n)
+}
+
+// joinedText is textOf written word by word.
+func joinedText(n *webpage.Node) string {
 	var sb strings.Builder
 	n.Walk(func(c *webpage.Node) bool {
 		if c.Type == webpage.TextNode {
@@ -195,12 +206,50 @@ func textOf(n *webpage.Node) string {
 	return sb.String()
 }
 
-// wordList is the visible body text split into words.
-func (p *page) wordList() []string {
-	if p.words == nil {
-		p.words = strings.Fields(p.text)
+// soleText is the text of the only text node inside n; ok is false when
+// there are none or several.
+func soleText(n *webpage.Node) (text string, ok bool) {
+	texts := 0
+	n.Walk(func(c *webpage.Node) bool {
+		if c.Type == webpage.TextNode {
+			text = c.Text
+			texts++
+		}
+		return texts < 2
+	})
+	return text, texts == 1
+}
+
+// collapsed reports whether s is its words (strings.Fields) joined by
+// single spaces, as appendWords writes them.
+func collapsed(s string) bool {
+	space := true // before the first word: a space there is not collapsed
+	for i := 0; i < len(s); {
+		r, w := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) {
+			if space || r != ' ' {
+				return false
+			}
+			space = true
+		} else {
+			space = false
+		}
+		i += w
 	}
-	return p.words
+	return !space || s == ""
+}
+
+// wordCount is the number of words of the visible body text
+// (strings.Fields), counted without a list of them.
+func (p *page) wordCount() int {
+	n := 0
+	for range strings.FieldsSeq(p.text) {
+		n++
+	}
+	return n
 }
 
 // attr is the trimmed value of n's attribute key ("" when absent).
@@ -244,13 +293,36 @@ func (p *page) links(token string) []*webpage.Node {
 }
 
 // resolve resolves ref against the page's base; ok is false for an
-// unparsable reference or a scheme other than http(s).
+// unparsable reference or a scheme other than http(s). Each reference is
+// resolved once (several checks and the facts read the same links): the
+// URL is shared, so callers must not modify it.
 func (p *page) resolve(ref string) (*url.URL, bool) {
-	u, err := p.base.Parse(strings.TrimSpace(ref))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, false
+	ref = strings.TrimSpace(ref)
+	if u, ok := p.resolved[ref]; ok {
+		return u, u != nil
 	}
-	return u, true
+	u, err := p.base.Parse(ref)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		u = nil
+	}
+	if p.resolved == nil {
+		p.resolved = make(map[string]*url.URL, len(p.tags["a"]))
+	}
+	p.resolved[ref] = u
+	return u, u != nil
+}
+
+// urlString is u.String() of a URL resolve returned, written once.
+func (p *page) urlString(u *url.URL) string {
+	if s, ok := p.written[u]; ok {
+		return s
+	}
+	if p.written == nil {
+		p.written = make(map[*url.URL]string, len(p.resolved))
+	}
+	s := u.String()
+	p.written[u] = s
+	return s
 }
 
 // sameSite reports whether host is the page's host, ignoring a leading

@@ -11,14 +11,15 @@ import "strings"
 func Match(pattern, path string) bool {
 	anchored := strings.HasSuffix(pattern, "$")
 	pattern = strings.TrimSuffix(pattern, "$")
-	parts := strings.Split(pattern, "*")
-	if !strings.HasPrefix(path, parts[0]) {
+	first, parts, more := strings.Cut(pattern, "*") // the parts between the stars, one by one
+	if !strings.HasPrefix(path, first) {
 		return false
 	}
-	rest := path[len(parts[0]):]
-	for i, part := range parts[1:] {
-		last := i == len(parts)-2
-		if last && anchored {
+	rest := path[len(first):]
+	for more {
+		var part string
+		part, parts, more = strings.Cut(parts, "*")
+		if !more && anchored { // the last part
 			return strings.HasSuffix(rest, part)
 		}
 		j := strings.Index(rest, part)

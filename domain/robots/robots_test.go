@@ -2,6 +2,7 @@ package robots_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,4 +179,38 @@ func ExampleValidate() {
 	// Output:
 	// line 1: Unknown directive
 	// line 3: Pattern should either be empty, start with "/" or "*"
+}
+
+// FuzzMatch: Match is the pattern split at its stars, each part found in
+// turn, the last at the end of the path when the pattern ends in "$".
+func FuzzMatch(f *testing.F) {
+	for _, s := range [][2]string{{"/", "/anything"}, {"/*.php$", "/index.php"}, {"/*/b*/c$", "/x/bb/y/c"}, {"**$", ""}, {"*a*", "bab"}, {"$", "x"}, {"/a$b", "/a$b/c"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, path string) {
+		if got, want := robots.Match(pattern, path), matchSplit(pattern, path); got != want {
+			t.Fatalf("Match(%q, %q) = %v, want %v", pattern, path, got, want)
+		}
+	})
+}
+
+// matchSplit is Match written with strings.Split.
+func matchSplit(pattern, path string) bool {
+	anchored := strings.HasSuffix(pattern, "$")
+	parts := strings.Split(strings.TrimSuffix(pattern, "$"), "*")
+	if !strings.HasPrefix(path, parts[0]) {
+		return false
+	}
+	rest := path[len(parts[0]):]
+	for i, part := range parts[1:] {
+		if i == len(parts)-2 && anchored {
+			return strings.HasSuffix(rest, part)
+		}
+		j := strings.Index(rest, part)
+		if j < 0 {
+			return false
+		}
+		rest = rest[j+len(part):]
+	}
+	return !anchored || rest == ""
 }

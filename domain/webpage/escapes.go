@@ -11,9 +11,14 @@ import "strings"
 // escaped. Reserved characters keep their form, escaped or not: %2F and
 // "/" differ.
 func NormalizeEscapes(s string) string {
+	start := normalEscapes(s)
+	if start == len(s) {
+		return s // already in normal form: no copy
+	}
 	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
+	b.Grow(len(s) + 2)
+	b.WriteString(s[:start])
+	for i := start; i < len(s); i++ {
 		c := s[i]
 		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			d := unhex(s[i+1])<<4 | unhex(s[i+2])
@@ -36,6 +41,26 @@ func NormalizeEscapes(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// normalEscapes is the length of the longest prefix of s that
+// NormalizeEscapes leaves as it is (len(s) when it leaves all of s).
+func normalEscapes(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			d := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if isUnreserved(d) || s[i+1] != upperHex[d>>4] || s[i+2] != upperHex[d&15] {
+				return i
+			}
+			i += 2
+			continue
+		}
+		if mustEscape(c) {
+			return i
+		}
+	}
+	return len(s)
 }
 
 const upperHex = "0123456789ABCDEF"

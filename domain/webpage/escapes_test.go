@@ -19,6 +19,10 @@ func TestNormalizeEscapes(t *testing.T) {
 		{"/{x}|y", "/%7Bx%7D%7Cy"},
 		{"", ""},
 		{"/plain/path-1.html", "/plain/path-1.html"},
+		{"/a%2F%2fb", "/a%2F%2Fb"}, // normal up to the second escape
+		{"/a%2F%41", "/a%2FA"},
+		{"/a%2F b", "/a%2F%20b"},
+		{"/a%2", "/a%252"},
 	}
 	for _, tt := range tests {
 		if got := webpage.NormalizeEscapes(tt.in); got != tt.want {

@@ -24,7 +24,8 @@ func NumericHostReason(host string) string {
 	if !endsInNumber(host) {
 		return ""
 	}
-	if a, err := netip.ParseAddr(host); err == nil && a.Is4() && a.String() == host {
+	var buf [len("255.255.255.255")]byte
+	if a, err := netip.ParseAddr(host); err == nil && a.Is4() && string(a.AppendTo(buf[:0])) == host {
 		return ""
 	}
 	return "the host is a number but not a canonical IP address: write IPv4 as four decimal parts without leading zeros (e.g. 192.0.2.1)"
