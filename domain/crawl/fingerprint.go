@@ -4,7 +4,8 @@ import (
 	"math/bits"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // Near-duplicate detection: a page's main text is reduced to a 64-bit
@@ -36,7 +37,7 @@ func Fingerprint(text string) uint64 {
 	var ones bitCounts // shingles with bit i set
 	words := 0
 	for w := range strings.FieldsFuncSeq(text, notWordRune) {
-		ring[words%ShingleWords] = appendLower(ring[words%ShingleWords][:0], w)
+		ring[words%ShingleWords] = webpage.AppendLower(ring[words%ShingleWords][:0], w)
 		words++
 		if words >= ShingleWords {
 			ones.add(shingleHash(&ring, words-ShingleWords, ShingleWords))
@@ -65,15 +66,6 @@ func Fingerprint(text string) uint64 {
 // text (lower-casing keeps a rune a letter or a digit or not, so the words
 // of a lower-cased text are its words lower-cased).
 func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
-
-// appendLower appends w, valid UTF-8, lower-cased as strings.ToLower
-// writes it.
-func appendLower(b []byte, w string) []byte {
-	for _, r := range w {
-		b = utf8.AppendRune(b, unicode.ToLower(r))
-	}
-	return b
-}
 
 // shingleHash is the mixed hash of count words of ring from word first
 // on, separated by single spaces.

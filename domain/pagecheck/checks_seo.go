@@ -9,6 +9,7 @@ import (
 
 	"github.com/pinsight/pinsight/domain/pagecheck/internal/langtag"
 	"github.com/pinsight/pinsight/domain/robots"
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // SEO thresholds.
@@ -168,17 +169,6 @@ func keywords(s string) []string {
 	return out
 }
 
-// appendLower appends w, a word of valid UTF-8, in lower case as
-// strings.ToLower writes it. Lower-casing keeps a rune a letter, a digit or
-// a mark or not, so the words of strings.ToLower(s) are those of s, each
-// lower-cased.
-func appendLower(b []byte, w string) []byte {
-	for _, r := range w {
-		b = utf8.AppendRune(b, unicode.ToLower(r))
-	}
-	return b
-}
-
 // notKeywordRune reports whether r separates the words keywords reads.
 func notKeywordRune(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
@@ -194,7 +184,7 @@ func inText(s string, kw []string) map[string]bool {
 	left := len(kw)
 	var buf [64]byte
 	for w := range strings.FieldsFuncSeq(s, notKeywordRune) {
-		lower := appendLower(buf[:0], w) // a word of strings.ToLower(s), no copy of s
+		lower := webpage.AppendLower(buf[:0], w) // a word of strings.ToLower(s), no copy of s
 		if found, ok := in[string(lower)]; ok && !found {
 			in[string(lower)] = true
 			if left--; left == 0 {
