@@ -120,6 +120,9 @@ type CrawlStore interface {
 	// first. Discovered counts the new ones, which it returns. Errors:
 	// crawl.ErrNotFound.
 	AddURLs(ctx context.Context, id int64, urls []FrontierURL) (int, error)
+	// MarkSeeded records that crawl id's frontier holds its start URL and
+	// its sitemaps' URLs (crawl.Crawl.Seeded). Errors: crawl.ErrNotFound.
+	MarkSeeded(ctx context.Context, id int64) error
 	// ClaimURLs leases to the caller at most n of crawl id's URLs waiting
 	// to be fetched, or leased before with a lease expired by now (a
 	// crashed fetch), until until, lowest depth first, then in discovery

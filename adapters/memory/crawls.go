@@ -92,7 +92,7 @@ func (s *CrawlStore) CreateCrawl(_ context.Context, c crawl.Crawl, limit int, id
 		}
 	}
 	c = cloneCrawl(c)
-	c.ID, c.Token, c.Status, c.Failure, c.CancelRequested = s.lastID+1, report.NewShareToken(), crawl.StatusQueued, "", false
+	c.ID, c.Token, c.Status, c.Failure, c.CancelRequested, c.Seeded = s.lastID+1, report.NewShareToken(), crawl.StatusQueued, "", false, false
 	c.Progress, c.Score, c.Rating, c.Summary = crawl.Progress{}, 0, "", crawl.Summary{}
 	c.Settings.Password = ""
 	c.CreatedAt, c.StartedAt, c.FinishedAt = micro(c.CreatedAt), time.Time{}, time.Time{}

@@ -22,6 +22,18 @@ func (s *CrawlStore) AddURLs(_ context.Context, id int64, urls []ports.FrontierU
 	return s.addURLs(d, urls), nil
 }
 
+// MarkSeeded implements ports.CrawlStore.
+func (s *CrawlStore) MarkSeeded(_ context.Context, id int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.byID(id)
+	if err != nil {
+		return err
+	}
+	d.c.Seeded = true
+	return nil
+}
+
 // addURLs adds urls to d's frontier and returns how many were new; the
 // caller holds the lock.
 func (s *CrawlStore) addURLs(d *crawlData, urls []ports.FrontierURL) int {

@@ -165,6 +165,20 @@ func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.Frontie
 	return added, err
 }
 
+// MarkSeeded implements ports.CrawlStore: one update of the crawl's row.
+func (s *CrawlStore) MarkSeeded(ctx context.Context, id int64) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	res, err := s.e.Write.NewUpdate().Model((*crawlRow)(nil)).Set("seeded = TRUE").Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return s.wrap("mark seeded", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return crawl.ErrNotFound
+	}
+	return nil
+}
+
 // mergeURLs is urls without the unstorable ones, each URL once: its
 // smallest depth, its sitemap flag ORed.
 func (s *CrawlStore) mergeURLs(urls []ports.FrontierURL) []ports.FrontierURL {

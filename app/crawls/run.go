@@ -22,7 +22,8 @@ import (
 // user's crawl could start (crawl.Share.Yields). Else it holds the
 // crawl's site (one running crawl per site: while another holds it, the
 // job snoozes), then crawls for one slice: robots.txt for the crawler's
-// user agent, the start URL and sitemaps when nothing was crawled yet,
+// user agent, the start URL and sitemaps until the crawl is seeded (the
+// sitemaps read while the walk begins),
 // then the URLs of the durable frontier, claimed as slots free up, at
 // most the crawl's concurrency of requests in flight. It renews its hold
 // and reads cancels every Renew. When the frontier is empty, or the crawl is
@@ -99,13 +100,17 @@ func (r *run) slice(ctx context.Context) error {
 
 	r.sess = cs.fetcher.Session()
 	defer r.sess.Close()
+	// The sitemaps are read while the walk goes on; the reading ends
+	// before the session closes and before the crawl is finished.
+	var seeds sync.WaitGroup
+	endSeeding := func() { stop(); seeds.Wait() }
+	defer endSeeding()
 	r.readRobots(work) // paced by the crawl's own delay
 	r.site = pagecheck.NewSite(r.robots)
 	r.gate.setPause(r.c.Settings.Pause(r.group))
-	if r.c.Progress.Crawled == 0 && r.c.Progress.Blocked == 0 {
-		if err := r.seed(work); err != nil && work.Err() == nil {
-			return &ports.RetryError{Err: err}
-		}
+	seeding, err := r.startSeed(work, &seeds)
+	if err != nil && work.Err() == nil {
+		return &ports.RetryError{Err: err}
 	}
 	r.probe = r.fetchProbe(work)
 	for work.Err() == nil && cs.clock().Before(end) {
@@ -116,12 +121,20 @@ func (r *run) slice(ctx context.Context) error {
 		if more || work.Err() != nil {
 			continue
 		}
+		if seeding != nil { // the sitemaps may add URLs: the walk goes on once they are in
+			err := <-seeding
+			seeding = nil
+			if err != nil && work.Err() == nil {
+				return &ports.RetryError{Err: err}
+			}
+			continue
+		}
 		done, cancelled, err := r.exhausted(work)
 		if err != nil && work.Err() == nil {
 			return &ports.RetryError{Err: err}
 		}
 		if done {
-			stop()
+			endSeeding()
 			wg.Wait()
 			if cancelled { // asked for before the renewal read it: the user's cancel wins
 				return r.finish(ctx, crawl.StatusCancelled)
@@ -131,7 +144,10 @@ func (r *run) slice(ctx context.Context) error {
 		// URLs leased by a run that died wait for their leases to expire.
 		sleep(work, cs.cfg.Renew)
 	}
-	stop()
+	if seeding != nil && work.Err() == nil {
+		<-seeding // a slice that ran out of time ends with its sitemaps read
+	}
+	endSeeding()
 	wg.Wait()
 	if why := r.stopped.Load(); why != nil {
 		if errors.Is(*why, errCancelled) {

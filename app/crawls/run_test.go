@@ -329,3 +329,88 @@ func mustFetcher(t *testing.T, srv *httptest.Server) *fetch.Fetcher {
 	}
 	return f
 }
+
+// TestCrawlSeedsAgainAfterCrashWhileReadingSitemaps: the walk begins while
+// the sitemaps are read; a run that dies before they are in leaves the
+// crawl unseeded, and the next run reads them again: the sitemap-only page
+// is crawled, and nothing recorded before is fetched twice.
+func TestCrawlSeedsAgainAfterCrashWhileReadingSitemaps(t *testing.T) {
+	release := make(chan struct{})
+	s := newSite(t, func(s *site, w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			page(w, "Home", "/a", "/b")
+		case "/a", "/b":
+			page(w, "Page "+r.URL.Path, "/")
+		case "/orphan":
+			page(w, "Orphan", "/")
+		case "/sitemap.xml":
+			select { // hangs until released, or the run ends
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/</loc></url><url><loc>%[1]s/orphan</loc></url></urlset>`, s.URL)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	cfg := crawls.Config{Lease: 500 * time.Millisecond, Renew: 100 * time.Millisecond}
+	first := newEnv(t, cfg, s.Server)
+	c, jobID, err := first.jobs.CreateCrawlWithJob(context.Background(), crawl.Crawl{UserID: 1, Site: "127.0.0.1",
+		Settings: mustSettings(t, crawl.Params{URL: s.URL + "/"}), CreatedAt: time.Now()}, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := ports.CrawlJob{ID: jobID, CrawlID: c.ID, UserID: 1, Attempt: 1}
+	// The first run crawls the linked pages while the sitemap hangs, then dies.
+	ctx, crash := context.WithCancel(context.Background())
+	go func() {
+		for {
+			cur, _ := first.store.CrawlByID(context.Background(), c.ID)
+			if cur.Progress.Crawled >= 3 {
+				crash()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	_ = first.crawls.Run(ctx, job)
+	before, err := first.store.CrawlByID(context.Background(), c.ID)
+	if err != nil || before.Status != crawl.StatusRunning || before.Seeded || before.Progress.Discovered != 3 {
+		t.Fatalf("after the crash: %s, seeded %v, %+v, %v; want running, not seeded, 3 URLs", before.Status, before.Seeded, before.Progress, err)
+	}
+	close(release)
+	second := crawls.New(first.store, first.jobs, mustFetcher(t, s.Server), nil, cfg)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		err := second.Run(context.Background(), job)
+		var snooze *ports.SnoozeError
+		if err == nil {
+			break
+		}
+		if !errors.As(err, &snooze) || time.Now().After(deadline) {
+			t.Fatalf("second run = %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	done, _ := first.store.CrawlByID(context.Background(), c.ID)
+	if done.Status != crawl.StatusFinished || !done.Seeded || done.Progress.Crawled != 4 {
+		t.Errorf("resumed crawl: %s, seeded %v, %+v; want finished, seeded, 4 pages", done.Status, done.Seeded, done.Progress)
+	}
+	orphans := 0
+	for _, tc := range done.Summary.Issues {
+		if tc.Type == crawl.OrphanPage {
+			orphans = tc.Count
+		}
+	}
+	if orphans != 1 {
+		t.Errorf("orphan pages = %d, want 1 (/orphan, listed in the sitemap only)", orphans)
+	}
+	for _, path := range []string{"/", "/a", "/b", "/orphan"} {
+		if n := s.hitsOf(path); n != 1 {
+			t.Errorf("%s fetched %d times, want once", path, n)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"encoding/xml"
 	"io"
 	"net/url"
+	"sync"
 
 	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/robots"
@@ -64,13 +65,36 @@ func (r *run) fetchProbe(ctx context.Context) *webpage.Response {
 	return l.Response
 }
 
-// seed adds the start URL (depth 0) and the URLs of the site's sitemaps
-// (robots.txt's Sitemap lines, then /sitemap.xml; indexes followed, gzip
-// read) that the crawl follows.
-func (r *run) seed(ctx context.Context) error {
-	if _, err := r.cs.store.AddURLs(ctx, r.c.ID, []ports.FrontierURL{{URL: r.c.Settings.URL, Depth: 0, Source: "start"}}); err != nil {
-		return err
+// startSeed seeds a crawl that is not (crawl.Crawl.Seeded): it adds the
+// start URL (depth 0), then reads the sitemaps (seedSitemaps) in the
+// background while the walk begins. The channel gives the seeding's
+// end (nil once the crawl is marked seeded); none for a seeded crawl.
+// wg tracks the background reading.
+func (r *run) startSeed(ctx context.Context, wg *sync.WaitGroup) (<-chan error, error) {
+	if r.c.Seeded {
+		return nil, nil
 	}
+	if _, err := r.cs.store.AddURLs(ctx, r.c.ID, []ports.FrontierURL{{URL: r.c.Settings.URL, Depth: 0, Source: "start"}}); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	wg.Go(func() {
+		err := r.seedSitemaps(ctx)
+		if err == nil && ctx.Err() == nil {
+			err = r.cs.store.MarkSeeded(ctx, r.c.ID)
+		} else if err == nil {
+			err = ctx.Err() // stopped midway: the next run seeds again
+		}
+		done <- err
+	})
+	return done, nil
+}
+
+// seedSitemaps adds the URLs of the site's sitemaps (robots.txt's Sitemap
+// lines, then /sitemap.xml; indexes followed, gzip read) that the crawl
+// follows. Adding them again (after a run stopped midway) changes nothing
+// but the URLs that were missing.
+func (r *run) seedSitemaps(ctx context.Context) error {
 	var queue []string
 	if f, ok := r.robotsFile(); ok {
 		queue = append(queue, f.Sitemaps...)

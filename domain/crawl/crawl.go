@@ -26,10 +26,13 @@ type Crawl struct {
 	// CancelRequested tells the running crawler to stop: its user
 	// cancelled it. The crawler ends it as StatusCancelled.
 	CancelRequested bool
-	Progress        Progress
-	Score           int              // the average score of its crawled pages, 0-100
-	Rating          pagecheck.Rating // pagecheck.RatingFor(Score); "" until final
-	Summary         Summary          // set when final
+	// Seeded tells that its frontier holds its start URL and its
+	// sitemaps' URLs: the crawler seeds a crawl until it is.
+	Seeded   bool
+	Progress Progress
+	Score    int              // the average score of its crawled pages, 0-100
+	Rating   pagecheck.Rating // pagecheck.RatingFor(Score); "" until final
+	Summary  Summary          // set when final
 	// NextRunAt is when the crawl's schedule starts its next run (see
 	// Due); zero without a schedule.
 	NextRunAt time.Time

@@ -49,6 +49,7 @@ func TestCrawlStore(t *testing.T, newStores func(t *testing.T) CrawlStores) {
 	run("frontier", testFrontier)
 	run("frontier claims under concurrency", testFrontierConcurrent)
 	run("resume after a crash", testFrontierResume)
+	run("seeded once", testMarkSeeded)
 	run("record pages", testRecordPages)
 	run("record pages with the URLs they found", testRecordPagesFound)
 	run("page list", testPageList)

@@ -234,6 +234,34 @@ func testFrontierResume(t *testing.T, st CrawlStores, u owners) {
 	}
 }
 
+// testMarkSeeded: a new crawl is not seeded; MarkSeeded makes it so, as
+// every later read of it (the claim of a resumed run's included) says,
+// and only it.
+func testMarkSeeded(t *testing.T, st CrawlStores, u owners) {
+	ctx, s := context.Background(), st.Crawls
+	c := running(t, s, newCrawl(u[1], "https://example.com/", 0))
+	other := running(t, s, newCrawl(u[1], "https://example.org/", 0))
+	if c.Seeded || other.Seeded {
+		t.Fatalf("new crawls seeded: %v, %v", c.Seeded, other.Seeded)
+	}
+	if err := s.MarkSeeded(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.CrawlByID(ctx, c.ID); err != nil || !got.Seeded {
+		t.Errorf("CrawlByID after MarkSeeded: seeded %v, %v", got.Seeded, err)
+	}
+	if got, err := s.CrawlByID(ctx, other.ID); err != nil || got.Seeded {
+		t.Errorf("the other crawl: seeded %v, %v; want not", got.Seeded, err)
+	}
+	later := crawlEpoch.Add(2 * time.Hour)
+	if got, ok, err := s.ClaimSite(ctx, c.ID, "run-2", later, later.Add(time.Hour)); err != nil || !ok || !got.Seeded {
+		t.Errorf("ClaimSite by a resumed run = seeded %v, %v, %v", got.Seeded, ok, err)
+	}
+	if err := s.MarkSeeded(ctx, 1<<40); !errors.Is(err, crawl.ErrNotFound) {
+		t.Errorf("MarkSeeded(unknown) = %v, want crawl.ErrNotFound", err)
+	}
+}
+
 // testRecordPagesFound records pages with the URLs they found in one
 // call: the URLs are merged into the frontier as AddURLs merges them, and
 // a page recorded in the same call takes its URL's frontier depth.
