@@ -352,8 +352,11 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, found []ports.Fr
 			for i, p := range chunk {
 				keys[i] = p.Page.URL
 			}
+			// Only what the record keeps of a row or counts from it: the
+			// record (recordArgs) writes every other column.
 			var there []urlRow
-			err := tx.NewSelect().Model(&there).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
+			err := tx.NewSelect().Model(&there).Column("id", "url", "recorded", "blocked", "redirect_loop", "status_code").
+				Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
 			if err != nil {
 				return s.wrap("read urls", err)
 			}
