@@ -35,9 +35,10 @@ type nearbyData struct {
 }
 
 // nearbyOffices are the offices of a nearby answer as the directory gives
-// them, encoded straight into their records (wire.NearbyOffice, whose
-// schema they have: registerNearby aliases it) without a copy of each.
-type nearbyOffices []postal.Nearby
+// them (references to its records), encoded straight into their records
+// (wire.NearbyOffice, whose schema they have: registerNearby aliases it)
+// without a copy of each.
+type nearbyOffices []postal.NearbyRef
 
 // MarshalJSON writes the records of the offices, as appendJSON does.
 func (n nearbyOffices) MarshalJSON() ([]byte, error) { return n.appendJSON(nil), nil }
@@ -73,7 +74,7 @@ func registerNearby(api huma.API, p *directory.Directory) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		res, err := p.Nearby(ctx, geo.NearQuery{Point: at, RadiusKm: in.Radius, Limit: in.Limit})
+		res, err := p.NearbyRefs(ctx, geo.NearQuery{Point: at, RadiusKm: in.Radius, Limit: in.Limit})
 		if err != nil {
 			return nil, toHTTP(err)
 		}

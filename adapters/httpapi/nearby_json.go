@@ -39,10 +39,10 @@ func (n nearbyOffices) appendJSON(dst []byte) []byte {
 	return append(dst, ']')
 }
 
-// appendNearbyOffice appends the record of n (nearbyOffice) as
-// encoding/json writes it.
-func appendNearbyOffice(dst []byte, n *postal.Nearby) []byte {
-	o := &n.Office
+// appendNearbyOffice appends the record of n (nearbyOffice of n.Nearby())
+// as encoding/json writes it.
+func appendNearbyOffice(dst []byte, n *postal.NearbyRef) []byte {
+	o := n.Office
 	dst = append(dst, `{"id":`...)
 	dst = strconv.AppendInt(dst, o.ID, 10)
 	dst = append(dst, `,"pincode":`...)
@@ -66,11 +66,11 @@ func appendNearbyOffice(dst []byte, n *postal.Nearby) []byte {
 	dst = append(dst, `,"distance_km":`...)
 	dst = jsonappend.Float(dst, roundKm(n.DistanceKm))
 	dst = append(dst, `,"reviews_count":`...)
-	dst = strconv.AppendInt(dst, int64(o.Feedback.Reviews), 10)
+	dst = strconv.AppendInt(dst, int64(n.Feedback.Reviews), 10)
 	dst = append(dst, `,"likes_count":`...)
-	dst = strconv.AppendInt(dst, int64(o.Feedback.Likes), 10)
+	dst = strconv.AppendInt(dst, int64(n.Feedback.Likes), 10)
 	dst = append(dst, `,"rating":`...)
-	if r, ok := o.Feedback.Rating(); ok {
+	if r, ok := n.Feedback.Rating(); ok {
 		dst = jsonappend.Float(dst, roundRating(r))
 	} else {
 		dst = append(dst, "null"...)

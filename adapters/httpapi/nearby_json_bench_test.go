@@ -14,7 +14,7 @@ import (
 func BenchmarkNearbyJSON(b *testing.B) {
 	d := nearbyData{Latitude: 28.6139, Longitude: 77.209, RadiusKm: 10, WithinRadius: true}
 	for i := range 5 {
-		d.PostOffices = append(d.PostOffices, postal.Nearby{Office: postal.PostOffice{
+		d.PostOffices = append(d.PostOffices, postal.NearbyRef{Office: &postal.PostOffice{
 			ID: int64(1000 + i), Pincode: "110001", Name: "Connaught Place S.O", OfficeType: postal.TypeSub,
 			Delivery: "Non Delivery", District: "New Delhi", State: "Delhi",
 			Location: &postal.Location{Latitude: 28.630382 + float64(i)/1000, Longitude: 77.217929 - float64(i)/1000},
