@@ -39,10 +39,11 @@ type Neighbour struct {
 
 // kdPoint is a point with its unit vector and item number.
 type kdPoint struct {
-	v    [3]float64
-	p    Point
-	item int
-	axis int8 // split axis when this point is a subtree's median
+	v      [3]float64
+	p      Point
+	cosLat float64 // cosLat(p), for the Haversine distance
+	item   int32
+	axis   int8 // split axis when this point is a subtree's median
 }
 
 // leafSize is the subtree size below which a query scans instead of
@@ -53,7 +54,7 @@ const leafSize = 8
 func NewIndex(points []Point) *Index {
 	nodes := make([]kdPoint, len(points))
 	for i, p := range points {
-		nodes[i] = kdPoint{v: unitVector(p), p: p, item: i}
+		nodes[i] = kdPoint{v: unitVector(p), p: p, cosLat: cosLat(p), item: int32(i)}
 	}
 	build(nodes)
 	return &Index{nodes: nodes}
@@ -165,7 +166,7 @@ func (ix *Index) NearestWithin(q NearQuery) []Neighbour {
 	if k <= 0 || len(ix.nodes) == 0 {
 		return nil
 	}
-	s := search{q: q.Point, v: unitVector(q.Point), k: k, radius: math.Inf(1), best: make([]Neighbour, 0, min(k, len(ix.nodes)))}
+	s := search{q: q.Point, v: unitVector(q.Point), cosQ: cosLat(q.Point), k: k, radius: math.Inf(1), best: make([]Neighbour, 0, min(k, len(ix.nodes)))}
 	if q.RadiusKm > 0 {
 		s.radius = q.RadiusKm
 	}
@@ -179,6 +180,7 @@ func (ix *Index) NearestWithin(q NearQuery) []Neighbour {
 type search struct {
 	q      Point
 	v      [3]float64
+	cosQ   float64 // cosLat(q)
 	k      int
 	radius float64 // km, +Inf for none
 	bound  float64 // squared chord length of the current worst acceptable distance, with slack
@@ -226,25 +228,25 @@ func (s *search) consider(n *kdPoint) {
 	if dx*dx+dy*dy+dz*dz > s.bound {
 		return
 	}
-	d := DistanceKm(s.q, n.p)
+	d := haversineKm(s.q, n.p, s.cosQ, n.cosLat) // DistanceKm(s.q, n.p)
 	if d > s.radius {
 		return
 	}
 	full := len(s.best) == s.k
 	if full {
 		w := s.best[s.k-1]
-		if d > w.DistanceKm || d == w.DistanceKm && n.item > w.Item {
+		if d > w.DistanceKm || d == w.DistanceKm && int(n.item) > w.Item {
 			return
 		}
 		s.best = s.best[:s.k-1]
 	}
 	i := sort.Search(len(s.best), func(i int) bool {
 		b := s.best[i]
-		return b.DistanceKm > d || b.DistanceKm == d && b.Item > n.item
+		return b.DistanceKm > d || b.DistanceKm == d && b.Item > int(n.item)
 	})
 	s.best = append(s.best, Neighbour{})
 	copy(s.best[i+1:], s.best[i:])
-	s.best[i] = Neighbour{Item: n.item, DistanceKm: d}
+	s.best[i] = Neighbour{Item: int(n.item), DistanceKm: d}
 	if len(s.best) == s.k {
 		s.bound = chordBound(s.best[s.k-1].DistanceKm)
 	}

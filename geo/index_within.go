@@ -9,7 +9,7 @@ func (ix *Index) AppendWithin(dst []int, q Point, radiusKm float64) []int {
 	if !(radiusKm > 0) || len(ix.nodes) == 0 {
 		return dst
 	}
-	r := ranger{q: q, v: unitVector(q), radius: radiusKm, bound: chordBound(radiusKm), out: dst}
+	r := ranger{q: q, v: unitVector(q), cosQ: cosLat(q), radius: radiusKm, bound: chordBound(radiusKm), out: dst}
 	r.visit(ix.nodes)
 	return r.out
 }
@@ -18,6 +18,7 @@ func (ix *Index) AppendWithin(dst []int, q Point, radiusKm float64) []int {
 type ranger struct {
 	q      Point
 	v      [3]float64
+	cosQ   float64 // cosLat(q)
 	radius float64 // km
 	bound  float64 // squared chord of radius, with slack
 	out    []int
@@ -46,7 +47,7 @@ func (r *ranger) visit(nodes []kdPoint) {
 
 func (r *ranger) consider(n *kdPoint) {
 	dx, dy, dz := r.v[0]-n.v[0], r.v[1]-n.v[1], r.v[2]-n.v[2]
-	if dx*dx+dy*dy+dz*dz <= r.bound && DistanceKm(r.q, n.p) <= r.radius {
-		r.out = append(r.out, n.item)
+	if dx*dx+dy*dy+dz*dz <= r.bound && haversineKm(r.q, n.p, r.cosQ, n.cosLat) <= r.radius {
+		r.out = append(r.out, int(n.item))
 	}
 }

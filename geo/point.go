@@ -14,10 +14,19 @@ type Point struct {
 // DistanceKm is the great-circle (Haversine) distance between p and q on
 // the mean Earth sphere, in kilometres.
 func DistanceKm(p, q Point) float64 {
+	return haversineKm(p, q, cosLat(p), cosLat(q))
+}
+
+// cosLat is the cosine of p's latitude, as DistanceKm uses it.
+func cosLat(p Point) float64 { return math.Cos(p.Lat * (math.Pi / 180)) }
+
+// haversineKm is DistanceKm given the cosines of p's and q's latitudes
+// (cosLat), to the last bit: the index computes each point's once.
+func haversineKm(p, q Point, cosP, cosQ float64) float64 {
 	const rad = math.Pi / 180
 	dLat, dLon := (q.Lat-p.Lat)*rad, (q.Lon-p.Lon)*rad
 	sLat, sLon := math.Sin(dLat/2), math.Sin(dLon/2)
-	a := sLat*sLat + math.Cos(p.Lat*rad)*math.Cos(q.Lat*rad)*sLon*sLon
+	a := sLat*sLat + cosP*cosQ*sLon*sLon
 	return 2 * EarthRadiusKm * math.Asin(math.Min(1, math.Sqrt(a)))
 }
 

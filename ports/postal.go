@@ -49,8 +49,10 @@ type PostalStore interface {
 	// NearestOffices returns the located offices q asks for (none when
 	// q.Limit <= 0), nearest first (ties by id), each with its Haversine
 	// distance (geo.DistanceKm); with q.RadiusKm > 0 only offices at most
-	// that far.
-	NearestOffices(ctx context.Context, q geo.NearQuery) ([]postal.Nearby, error)
+	// that far. The offices are references (postal.NearbyRef): a store
+	// holding its records in memory returns them uncopied, and callers
+	// never write them.
+	NearestOffices(ctx context.Context, q geo.NearQuery) ([]postal.NearbyRef, error)
 	// CellOffices pages the offices whose location lies in a DIGIPIN cell
 	// (cell.Contains: the location's code starts with the cell's symbols;
 	// offices without a location never do) as DistrictOffices orders

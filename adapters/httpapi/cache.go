@@ -82,7 +82,11 @@ func cacheable(p *directory.Directory, cache *BodyCache) func(huma.Context, func
 			maxAge = countsMaxAgeValue
 		}
 		var kb [128]byte // the cache key, then the ETag: no allocation on a hit
-		key := append(appendCacheKey(kb[:0], ctx), 0)
+		stored := cache != nil && method == http.MethodGet
+		key := kb[:0]
+		if stored { // answers not stored (nearby points) need no key
+			key = append(appendCacheKey(key, ctx), 0)
+		}
 		n := len(key)
 		key = counts.appendETag(key, info.Version)
 		etagBytes := key[n:]
@@ -92,7 +96,7 @@ func cacheable(p *directory.Directory, cache *BodyCache) func(huma.Context, func
 			ctx.SetStatus(http.StatusNotModified)
 			return
 		}
-		if cache == nil || method != http.MethodGet {
+		if !stored {
 			next(&cachingContext{humaContext: ctx, etag: last.of(etagBytes), maxAge: maxAge})
 			return
 		}

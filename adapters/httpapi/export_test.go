@@ -31,7 +31,7 @@ type (
 	KeysData             = keysData
 	LikeData             = likeData
 	Meta                 = wire.Meta
-	NearbyData           = nearbyData
+	NearbyData           = nearbyRecords
 	NearestData          = nearestData
 	NeighboursData       = neighboursData
 	CellOfficesData      = cellOfficesData

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"net/http"
+	"reflect"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -26,18 +27,28 @@ func (in *nearbyInput) Resolve(ctx huma.Context) []error { return resolvePointQu
 
 // nearbyData lists the offices near a point.
 type nearbyData struct {
-	Latitude     float64             `json:"latitude"`
-	Longitude    float64             `json:"longitude"`
-	RadiusKm     float64             `json:"radius_km"`
-	WithinRadius bool                `json:"within_radius" doc:"False when nothing lay within the radius: post_offices are then the closest at any distance."`
-	PostOffices  []wire.NearbyOffice `json:"post_offices" doc:"Nearest first, ties by id; offices without a location are never listed."`
+	Latitude     float64       `json:"latitude"`
+	Longitude    float64       `json:"longitude"`
+	RadiusKm     float64       `json:"radius_km"`
+	WithinRadius bool          `json:"within_radius" doc:"False when nothing lay within the radius: post_offices are then the closest at any distance."`
+	PostOffices  nearbyOffices `json:"post_offices" doc:"Nearest first, ties by id; offices without a location are never listed."`
 }
+
+// nearbyOffices are the offices of a nearby answer as the directory gives
+// them (references to its records), encoded straight into their records
+// (wire.NearbyOffice, whose schema they have: registerNearby aliases it)
+// without a copy of each.
+type nearbyOffices []postal.NearbyRef
+
+// MarshalJSON writes the records of the offices, as appendJSON does.
+func (n nearbyOffices) MarshalJSON() ([]byte, error) { return n.appendJSON(nil), nil }
 
 // roundKm rounds a distance in km to the metre, as every answer gives it.
 func roundKm(km float64) float64 { return math.Round(km*1000) / 1000 }
 
 // nearbyOffice is the record of n; its optional fields point into n (no
-// copies: a nearby answer is on a hot path).
+// copies: a nearby answer is on a hot path). The nearby answer writes the
+// same bytes without building it (appendNearbyOffice).
 func nearbyOffice(n *postal.Nearby) wire.NearbyOffice {
 	o := &n.Office
 	return wire.NearbyOffice{
@@ -50,6 +61,7 @@ func nearbyOffice(n *postal.Nearby) wire.NearbyOffice {
 }
 
 func registerNearby(api huma.API, p *directory.Directory) {
+	api.OpenAPI().Components.Schemas.RegisterTypeAlias(reflect.TypeFor[nearbyOffices](), reflect.TypeFor[[]wire.NearbyOffice]())
 	g := group(api)
 	g.UseMiddleware(cacheable(p, nil)) // points are endless: no body cache
 	huma.Register(g, huma.Operation{
@@ -62,15 +74,15 @@ func registerNearby(api huma.API, p *directory.Directory) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		res, err := p.Nearby(ctx, geo.NearQuery{Point: at, RadiusKm: in.Radius, Limit: in.Limit})
+		res, err := p.NearbyRefs(ctx, geo.NearQuery{Point: at, RadiusKm: in.Radius, Limit: in.Limit})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		d := nearbyData{Latitude: at.Lat, Longitude: at.Lon, RadiusKm: in.Radius, WithinRadius: res.WithinRadius,
-			PostOffices: make([]wire.NearbyOffice, len(res.Offices))}
-		for i := range res.Offices {
-			d.PostOffices[i] = nearbyOffice(&res.Offices[i])
+		offices := nearbyOffices(res.Offices)
+		if offices == nil {
+			offices = nearbyOffices{} // a list, never null
 		}
-		return ok(d), nil
+		return ok(nearbyData{Latitude: at.Lat, Longitude: at.Lon, RadiusKm: in.Radius, WithinRadius: res.WithinRadius,
+			PostOffices: offices}), nil
 	})
 }

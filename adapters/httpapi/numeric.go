@@ -75,6 +75,13 @@ func numericErrors(ctx huma.Context, params []*huma.Param) []error {
 		if p.Schema == nil {
 			continue
 		}
+		typ, list := p.Schema.Type, p.Schema.Type == "array" && p.Schema.Items != nil
+		if list {
+			typ = p.Schema.Items.Type
+		}
+		if typ != "integer" && typ != "number" {
+			continue // not numeric: its value is not even read
+		}
 		var v string
 		switch p.In {
 		case "query":
@@ -87,9 +94,9 @@ func numericErrors(ctx huma.Context, params []*huma.Param) []error {
 		if v == "" {
 			continue // missing: huma applies the default or reports it
 		}
-		typ, values := p.Schema.Type, []string{v}
-		if typ == "array" && p.Schema.Items != nil {
-			typ, values = p.Schema.Items.Type, strings.Split(v, ",")
+		values := []string{v}
+		if list {
+			values = strings.Split(v, ",")
 		}
 		for _, one := range values {
 			if msg := plainSyntax(typ, one); msg != "" {

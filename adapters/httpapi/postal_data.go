@@ -41,9 +41,13 @@ func feedbackData(f postal.Feedback) wire.FeedbackData {
 // in feedbackData's if, the variable would be allocated for every office,
 // rated or not.
 func roundedRating(r float64) *float64 {
-	r = math.Round(r*100) / 100
+	r = roundRating(r)
 	return &r
 }
+
+// roundRating rounds an average rating to two decimals, as every answer
+// gives it.
+func roundRating(r float64) float64 { return math.Round(r*100) / 100 }
 
 func optString(s string) *string {
 	if s == "" {

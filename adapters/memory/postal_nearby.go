@@ -33,16 +33,17 @@ func newNearIndex(offices []postal.PostOffice) nearIndex {
 	return n
 }
 
-// NearestOffices implements ports.PostalStore with the spatial index.
-func (s *PostalStore) NearestOffices(_ context.Context, q geo.NearQuery) ([]postal.Nearby, error) {
+// NearestOffices implements ports.PostalStore with the spatial index: the
+// results point into the loaded dataset, which is never written.
+func (s *PostalStore) NearestOffices(_ context.Context, q geo.NearQuery) ([]postal.NearbyRef, error) {
 	ix, err := s.index()
 	if err != nil {
 		return nil, err
 	}
 	found := ix.near.tree.NearestWithin(q)
-	out := make([]postal.Nearby, len(found))
+	out := make([]postal.NearbyRef, len(found))
 	for i, n := range found {
-		out[i] = postal.Nearby{Office: ix.ds.Offices[ix.near.offices[n.Item]], DistanceKm: n.DistanceKm}
+		out[i] = postal.NearbyRef{Office: &ix.ds.Offices[ix.near.offices[n.Item]], DistanceKm: n.DistanceKm}
 	}
 	return out, nil
 }

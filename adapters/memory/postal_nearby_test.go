@@ -55,7 +55,7 @@ func newScan(located []postal.PostOffice) scan {
 
 // nearest computes the distance to every located office and keeps the
 // limit best by distance, then id (LocatedOffices is by id).
-func (s scan) nearest(p geo.Point, limit int, withinKm float64) []postal.Nearby {
+func (s scan) nearest(p geo.Point, limit int, withinKm float64) []postal.NearbyRef {
 	type hit struct {
 		i int
 		d float64
@@ -77,9 +77,9 @@ func (s scan) nearest(p geo.Point, limit int, withinKm float64) []postal.Nearby 
 		copy(best[j+1:], best[j:])
 		best[j] = hit{i, d}
 	}
-	out := make([]postal.Nearby, len(best))
+	out := make([]postal.NearbyRef, len(best))
 	for k, h := range best {
-		out[k] = postal.Nearby{Office: s.offices[h.i], DistanceKm: h.d}
+		out[k] = postal.NearbyRef{Office: &s.offices[h.i], DistanceKm: h.d}
 	}
 	return out
 }
@@ -87,7 +87,7 @@ func (s scan) nearest(p geo.Point, limit int, withinKm float64) []postal.Nearby 
 // prefix is the answer for (limit, withinKm) derived from the unrestricted
 // nearest list all (sorted by distance, then id, at least limit long): the
 // offices within the radius are a prefix of it.
-func prefix(all []postal.Nearby, limit int, withinKm float64) []postal.Nearby {
+func prefix(all []postal.NearbyRef, limit int, withinKm float64) []postal.NearbyRef {
 	n := 0
 	for n < len(all) && n < limit && (withinKm <= 0 || all[n].DistanceKm <= withinKm) {
 		n++
@@ -170,7 +170,7 @@ func TestNearestOfficesMatchesBruteForce(t *testing.T) {
 	t.Logf("%d queries at %d points over %d located offices: equal to the scan", checked, n, len(located))
 }
 
-func equalNearby(a, b []postal.Nearby) bool {
+func equalNearby(a, b []postal.NearbyRef) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -182,7 +182,7 @@ func equalNearby(a, b []postal.Nearby) bool {
 	return true
 }
 
-func ids(ns []postal.Nearby) []int64 {
+func ids(ns []postal.NearbyRef) []int64 {
 	out := make([]int64, len(ns))
 	for i, n := range ns {
 		out[i] = n.Office.ID

@@ -29,15 +29,15 @@ type nearbyCandidate struct {
 // NearestOffices implements ports.PostalStore: the GiST index yields
 // offices nearest first; reading stops once every office not read is
 // provably further (in Haversine terms) than the limit-th one read.
-func (s *PostalStore) NearestOffices(ctx context.Context, q geo.NearQuery) ([]postal.Nearby, error) {
+func (s *PostalStore) NearestOffices(ctx context.Context, q geo.NearQuery) ([]postal.NearbyRef, error) {
 	p, limit, withinKm := q.Point, q.Limit, q.RadiusKm
 	ctx, cancel := s.db.bound(ctx)
 	defer cancel()
 	if limit <= 0 {
 		_, err := s.Info(ctx) // still ErrNoData on an empty store
-		return []postal.Nearby{}, err
+		return []postal.NearbyRef{}, err
 	}
-	var out []postal.Nearby
+	var out []postal.NearbyRef
 	err := s.read(ctx, "nearest offices", func(tx bun.Tx) error {
 		for n := limit + knnFirstExtra; ; n *= 4 {
 			rows, err := nearestCandidates(ctx, tx, p, n, withinKm)
@@ -45,7 +45,7 @@ func (s *PostalStore) NearestOffices(ctx context.Context, q geo.NearQuery) ([]po
 				return err
 			}
 			if len(rows) == 0 {
-				out = []postal.Nearby{}
+				out = []postal.NearbyRef{}
 				return noData(ctx, tx)
 			}
 			var done bool
@@ -80,13 +80,15 @@ func nearestCandidates(ctx context.Context, tx bun.Tx, p geo.Point, n int, withi
 // radius, orders by distance then id and takes limit. done reports that the
 // answer is certain: every candidate was read (exhausted), or the last one
 // read is, with the tolerances, further than the limit-th result.
-func rankNearby(rows []nearbyCandidate, p geo.Point, limit int, withinKm float64, exhausted bool) ([]postal.Nearby, bool) {
-	all := make([]postal.Nearby, 0, len(rows))
+func rankNearby(rows []nearbyCandidate, p geo.Point, limit int, withinKm float64, exhausted bool) ([]postal.NearbyRef, bool) {
+	offices := make([]postal.PostOffice, len(rows)) // the records the results point to
+	all := make([]postal.NearbyRef, 0, len(rows))
 	for i := range rows {
-		o := rows[i].toDomain()
+		o := &offices[i]
+		*o = rows[i].toDomain()
 		d := geo.DistanceKm(p, geo.Point{Lat: o.Location.Latitude, Lon: o.Location.Longitude})
 		if withinKm <= 0 || d <= withinKm {
-			all = append(all, postal.Nearby{Office: o, DistanceKm: d})
+			all = append(all, postal.NearbyRef{Office: o, DistanceKm: d})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool {

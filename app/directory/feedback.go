@@ -64,11 +64,17 @@ func (dir *Directory) WithFeedback(ctx context.Context, offices []postal.PostOff
 
 // WithNearbyFeedback is WithFeedback for nearby lists.
 func (dir *Directory) WithNearbyFeedback(ctx context.Context, nearby []postal.Nearby) error {
-	return attach(ctx, dir, nearby, func(n *postal.Nearby) *postal.PostOffice { return &n.Office }, nil)
+	return attach(ctx, dir, nearby, func(n *postal.Nearby) (*postal.PostOffice, *postal.Feedback) { return &n.Office, &n.Office.Feedback }, nil)
 }
 
-// self is the office of an office, for attach.
-func self(o *postal.PostOffice) *postal.PostOffice { return o }
+// self is the office of an office and its feedback, for attach.
+func self(o *postal.PostOffice) (*postal.PostOffice, *postal.Feedback) { return o, &o.Feedback }
+
+// refFeedback is the office of a reference and the feedback beside it
+// (the office is shared: never written), for attach.
+func refFeedback(n *postal.NearbyRef) (*postal.PostOffice, *postal.Feedback) {
+	return n.Office, &n.Feedback
+}
 
 // attach fills the Feedback of offices; whole, when not nil, holds every
 // office of their pincodes (a lookup's answer), sparing the reads.
@@ -77,11 +83,11 @@ func (dir *Directory) attach(ctx context.Context, offices, whole []postal.PostOf
 }
 
 // attach fills the Feedback of the office of each of items (office gives
-// it, in place) from the counts of their pincodes, held in memory
+// the office, read, and the feedback to fill, in place or beside it) from the counts of their pincodes, held in memory
 // (countsReplica: no read of the review storage). Identities are computed
 // only for offices of pincodes that have feedback: in a directory where
 // few offices are reviewed, most answers need none.
-func attach[T any](ctx context.Context, dir *Directory, items []T, office func(*T) *postal.PostOffice, whole []postal.PostOffice) error {
+func attach[T any](ctx context.Context, dir *Directory, items []T, office func(*T) (*postal.PostOffice, *postal.Feedback), whole []postal.PostOffice) error {
 	if dir.counts == nil || len(items) == 0 {
 		return nil
 	}
@@ -106,7 +112,7 @@ func attach[T any](ctx context.Context, dir *Directory, items []T, office func(*
 		return ids, err
 	}
 	for i := range items {
-		o := office(&items[i])
+		o, feedback := office(&items[i])
 		if i == 0 || o.Pincode != pin {
 			pin = o.Pincode
 			if whole == nil {
@@ -117,14 +123,14 @@ func attach[T any](ctx context.Context, dir *Directory, items []T, office func(*
 			}
 		}
 		if len(fb) == 0 {
-			o.Feedback = postal.Feedback{}
+			*feedback = postal.Feedback{}
 			continue
 		}
 		byID, err := identities()
 		if err != nil {
 			return err
 		}
-		o.Feedback = fb[byID[o.ID]]
+		*feedback = fb[byID[o.ID]]
 	}
 	return nil
 }

@@ -21,6 +21,13 @@ type NearbyResult struct {
 	WithinRadius bool
 }
 
+// NearbyRefsResult is the answer of NearbyRefs: NearbyResult with the
+// offices by reference.
+type NearbyRefsResult struct {
+	Offices      []postal.NearbyRef // nearest first, ties by id; never written
+	WithinRadius bool
+}
+
 // Nearby returns up to q.Limit located offices (DefaultNearbyLimit when 0)
 // within q.RadiusKm of q.Point, nearest first; when none lies within the
 // radius, the closest ones at any distance, with WithinRadius false. A zero
@@ -29,8 +36,24 @@ type NearbyResult struct {
 // negative limit are a *postal.ValidationError; any radius and limit beyond
 // are accepted (limits are the transport's).
 func (dir *Directory) Nearby(ctx context.Context, q geo.NearQuery) (NearbyResult, error) {
+	refs, err := dir.NearbyRefs(ctx, q)
+	var offices []postal.Nearby
+	if refs.Offices != nil {
+		offices = make([]postal.Nearby, len(refs.Offices))
+		for i := range refs.Offices {
+			offices[i] = refs.Offices[i].Nearby()
+		}
+	}
+	return NearbyResult{Offices: offices, WithinRadius: refs.WithinRadius}, err
+}
+
+// NearbyRefs is Nearby with the offices by reference (the store's records,
+// shared: the caller must not write them), their feedback beside them: an
+// answer that only reads its offices (a transport encoding them) copies
+// none.
+func (dir *Directory) NearbyRefs(ctx context.Context, q geo.NearQuery) (NearbyRefsResult, error) {
 	if err := checkNearQuery(q); err != nil {
-		return NearbyResult{}, err
+		return NearbyRefsResult{}, err
 	}
 	if q.Limit == 0 {
 		q.Limit = DefaultNearbyLimit
@@ -42,9 +65,9 @@ func (dir *Directory) Nearby(ctx context.Context, q geo.NearQuery) (NearbyResult
 		offices, err = dir.store.NearestOffices(ctx, q)
 	}
 	if err == nil {
-		err = dir.WithNearbyFeedback(ctx, offices)
+		err = attach(ctx, dir, offices, refFeedback, nil)
 	}
-	return NearbyResult{Offices: offices, WithinRadius: within}, err
+	return NearbyRefsResult{Offices: offices, WithinRadius: within}, err
 }
 
 // checkNearQuery validates the numbers of a nearby query.

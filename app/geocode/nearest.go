@@ -86,9 +86,9 @@ func (g *Geocoder) Nearest(ctx context.Context, at geo.Point, limit int) (Neares
 	for _, o := range res.Offices {
 		listed[o.Office.ID] = true
 	}
-	for _, n := range rest {
-		if len(res.Offices) < limit && !listed[n.Office.ID] {
-			res.Offices = append(res.Offices, NearestOffice{Nearby: n, MatchedBy: MatchedDistance})
+	for i := range rest {
+		if n := &rest[i]; len(res.Offices) < limit && !listed[n.Office.ID] {
+			res.Offices = append(res.Offices, NearestOffice{Nearby: n.Nearby(), MatchedBy: MatchedDistance})
 		}
 	}
 	return res, nil

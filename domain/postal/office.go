@@ -96,3 +96,20 @@ type Nearby struct {
 	Office     PostOffice
 	DistanceKm float64
 }
+
+// NearbyRef is an office with its distance from a query point, by
+// reference: Office is the store's own record, shared and never to be
+// written (its Feedback stays zero), so a nearby list copies no office.
+// Feedback is what users said of it, filled by the directory use case.
+type NearbyRef struct {
+	Office     *PostOffice
+	DistanceKm float64
+	Feedback   Feedback
+}
+
+// Nearby is n as a Nearby: a copy of its office, with its Feedback.
+func (n *NearbyRef) Nearby() Nearby {
+	o := *n.Office
+	o.Feedback = n.Feedback
+	return Nearby{Office: o, DistanceKm: n.DistanceKm}
+}

@@ -411,5 +411,5 @@ func (c *postalCase) nearestOffices(t *testing.T) {
 			t.Errorf("NearestOffices not nearest first at %d: %d (%v km) before %d (%v km)", i, a.Office.ID, a.DistanceKm, b.Office.ID, b.DistanceKm)
 		}
 	}
-	c.sameOffices(t, "NearestOffices(first)", []postal.PostOffice{all[0].Office}, []int64{all[0].Office.ID})
+	c.sameOffices(t, "NearestOffices(first)", []postal.PostOffice{*all[0].Office}, []int64{all[0].Office.ID})
 }

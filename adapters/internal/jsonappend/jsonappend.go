@@ -35,6 +35,16 @@ func String(dst []byte, s string) []byte { return appendString(dst, s, true) }
 // String, but with backspace and form feed as \u0008 and \u000c.
 func SlogString(dst []byte, s string) []byte { return appendString(dst, s, false) }
 
+// plainASCII marks the ASCII bytes a JSON string holds as they are: all
+// but the control characters, quote and backslash (one load per byte on
+// the hot path instead of three comparisons).
+var plainASCII = func() (t [utf8.RuneSelf]bool) {
+	for b := range t {
+		t[b] = b >= 0x20 && b != '"' && b != '\\'
+	}
+	return t
+}()
+
 // appendString appends s quoted; short writes \b and \f as such.
 func appendString(dst []byte, s string, short bool) []byte {
 	const hex = "0123456789abcdef"
@@ -42,7 +52,7 @@ func appendString(dst []byte, s string, short bool) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
+			if plainASCII[b] {
 				i++
 				continue
 			}

@@ -33,6 +33,18 @@ func TestStringIsEncodingJSONs(t *testing.T) {
 	}
 }
 
+// TestEveryByteIsEncodingJSONs checks each byte alone and between plain
+// text against encoding/json.
+func TestEveryByteIsEncodingJSONs(t *testing.T) {
+	for b := range 256 {
+		for _, s := range []string{string([]byte{byte(b)}), "ab" + string([]byte{byte(b)}) + "cd"} {
+			if got, want := string(String(nil, s)), marshal(t, s); got != want {
+				t.Errorf("String(%q) = %s, want %s", s, got, want)
+			}
+		}
+	}
+}
+
 func TestFloatIsEncodingJSONs(t *testing.T) {
 	for _, f := range []float64{0, math.Copysign(0, -1), 1, -2.5, 28.613939, 77.209021, 1e-6, 9.99e-7,
 		1e20, 1e21, 123456789.125, math.MaxFloat64, math.SmallestNonzeroFloat64, 1e-9} {
