@@ -283,6 +283,14 @@ func (s *CrawlStore) exists(ctx context.Context, id int64) error {
 	return nil
 }
 
+// hasIssues reports whether crawl id has any issue stored.
+func (s *CrawlStore) hasIssues(ctx context.Context, id int64) (bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	ok, err := s.e.Read.NewSelect().Model((*issueRow)(nil)).Where("crawl_id = ?", id).Exists(ctx)
+	return ok, s.wrap("read issues", err)
+}
+
 // chunk runs read, one statement bounded by the store's timeout.
 func (s *CrawlStore) chunk(ctx context.Context, op string, read func(ctx context.Context) error) error {
 	ctx, cancel := s.bound(ctx)
@@ -291,9 +299,15 @@ func (s *CrawlStore) chunk(ctx context.Context, op string, read func(ctx context
 }
 
 // EachPage implements ports.CrawlStore: pages eachChunk at a time by id,
-// then their links, each chunk in a snapshot, then their issue types.
+// then their links, each chunk in a snapshot, then their issue types,
+// unless the crawl had no issues when EachPage began (as at its first
+// finish, before SaveIssues).
 func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.CrawlPage) error) error {
 	if err := s.exists(ctx, id); err != nil {
+		return err
+	}
+	withIssues, err := s.hasIssues(ctx, id)
+	if err != nil {
 		return err
 	}
 	var after int64
@@ -320,8 +334,10 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 		if err != nil {
 			return err
 		}
-		if err := s.chunk(ctx, "read issue types", func(ctx context.Context) error { return s.issueTypes(ctx, s.e.Read, id, pages) }); err != nil {
-			return err
+		if withIssues {
+			if err := s.chunk(ctx, "read issue types", func(ctx context.Context) error { return s.issueTypes(ctx, s.e.Read, id, pages) }); err != nil {
+				return err
+			}
 		}
 		l := 0
 		for _, p := range pages {
