@@ -102,7 +102,7 @@ func (s *CrawlStore) Pages(ctx context.Context, userID, id int64, q ports.PageQu
 			return err
 		}
 		var rows []urlRow
-		sel := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND recorded = TRUE", id)
+		sel := tx.NewSelect().Model(&rows).ExcludeColumn(pageSkipped...).Where("crawl_id = ? AND recorded = TRUE", id)
 		if q.Status != 0 {
 			sel.Where("status_code = ?", q.Status)
 		}
@@ -316,7 +316,7 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 		var links []linkRow
 		err := s.chunk(ctx, "read pages", func(ctx context.Context) error {
 			return s.e.Read.RunInTx(ctx, s.dialect.snapshot(), func(ctx context.Context, tx bun.Tx) error {
-				sel := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND recorded = TRUE AND id > ?", id, after)
+				sel := tx.NewSelect().Model(&rows).ExcludeColumn(pageSkipped...).Where("crawl_id = ? AND recorded = TRUE AND id > ?", id, after)
 				err := s.dialect.byID(sel, "crawl_urls AS u").OrderExpr("id").Limit(eachChunk).Scan(ctx)
 				if err != nil || len(rows) == 0 {
 					return err
