@@ -171,6 +171,18 @@ func testCrawlStreaming(t *testing.T, st CrawlStores, u owners) {
 			t.Fatal(err)
 		}
 	}
+	// Before its issues are saved, as at a crawl's first finish.
+	bare := 0
+	err := s.EachPage(ctx, c.ID, func(p ports.CrawlPage) error {
+		if p.IssueTypes != nil || p.Page.URL != pageURL(c, bare) {
+			t.Fatalf("EachPage before SaveIssues: page %d = %s with issue types %v", bare, p.Page.URL, p.IssueTypes)
+		}
+		bare++
+		return nil
+	})
+	if err != nil || bare != n {
+		t.Fatalf("EachPage before SaveIssues = %d pages, %v", bare, err)
+	}
 	var issues []crawl.Issue
 	for i := range n {
 		issues = append(issues, crawl.Issue{Type: crawl.DeepPage, URL: pageURL(c, i), Detail: "deep"})
@@ -180,7 +192,7 @@ func testCrawlStreaming(t *testing.T, st CrawlStores, u owners) {
 	}
 	var seen []string
 	var lastID int64
-	err := s.EachPage(ctx, c.ID, func(p ports.CrawlPage) error {
+	err = s.EachPage(ctx, c.ID, func(p ports.CrawlPage) error {
 		if p.ID <= lastID || p.Results != nil {
 			t.Fatalf("EachPage: page %d after %d, results %v", p.ID, lastID, p.Results != nil)
 		}
