@@ -298,65 +298,6 @@ func (s *CrawlStore) chunk(ctx context.Context, op string, read func(ctx context
 	return s.wrap(op, read(ctx))
 }
 
-// EachPage implements ports.CrawlStore: pages eachChunk at a time by id,
-// then their links, each chunk in a snapshot, then their issue types,
-// unless the crawl had no issues when EachPage began (as at its first
-// finish, before SaveIssues).
-func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.CrawlPage) error) error {
-	if err := s.exists(ctx, id); err != nil {
-		return err
-	}
-	withIssues, err := s.hasIssues(ctx, id)
-	if err != nil {
-		return err
-	}
-	var after int64
-	for {
-		var rows []urlRow
-		var links []linkRow
-		err := s.chunk(ctx, "read pages", func(ctx context.Context) error {
-			return s.e.Read.RunInTx(ctx, s.dialect.snapshot(), func(ctx context.Context, tx bun.Tx) error {
-				sel := tx.NewSelect().Model(&rows).ExcludeColumn(pageSkipped...).Where("crawl_id = ? AND recorded = TRUE AND id > ?", id, after)
-				err := s.dialect.byID(sel, "crawl_urls AS u").OrderExpr("id").Limit(eachChunk).Scan(ctx)
-				if err != nil || len(rows) == 0 {
-					return err
-				}
-				// By the (from_id, id) index: "+" keeps the engine from
-				// walking all of the crawl's links by (crawl_id, to_url).
-				return tx.NewSelect().Model(&links).Column("from_id", "to_url").
-					Where("+crawl_id = ? AND from_id BETWEEN ? AND ?", id, rows[0].ID, rows[len(rows)-1].ID).OrderExpr("from_id, id").Scan(ctx)
-			})
-		})
-		if err != nil {
-			return err
-		}
-		pages, err := pagesOf(rows, false)
-		if err != nil {
-			return err
-		}
-		if withIssues {
-			if err := s.chunk(ctx, "read issue types", func(ctx context.Context) error { return s.issueTypes(ctx, s.e.Read, id, pages) }); err != nil {
-				return err
-			}
-		}
-		l := 0
-		for _, p := range pages {
-			for ; l < len(links) && links[l].FromID < p.ID; l++ {
-			}
-			for ; l < len(links) && links[l].FromID == p.ID; l++ {
-				p.Page.Outlinks = append(p.Page.Outlinks, links[l].ToURL)
-			}
-			if err := fn(p); err != nil {
-				return err
-			}
-		}
-		if len(rows) < eachChunk {
-			return nil
-		}
-		after = rows[len(rows)-1].ID
-	}
-}
-
 // FailingChecks implements ports.CrawlStore: one statement counting
 // the elements of the audited pages' failing lists.
 func (s *CrawlStore) FailingChecks(ctx context.Context, id int64) ([]crawl.CheckCount, error) {
