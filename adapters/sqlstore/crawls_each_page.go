@@ -35,7 +35,7 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 	ctx, stop := context.WithCancel(ctx)
 	var readers sync.WaitGroup
 	defer func() { stop(); readers.Wait() }()
-	chunks := make(chan chan pageChunk, 1)
+	chunks := make(chan chan pageChunk)
 	readers.Go(func() { s.readAhead(ctx, id, withIssues, chunks, &readers) })
 	for next := range chunks {
 		c := <-next
@@ -57,11 +57,11 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 // readAhead sends EachPage the chunks of crawl id's pages in order, each
 // read by a goroutine of readers as soon as its ids are known: the ids
 // after the last chunk's up to its eachChunk-th recorded page's (chunkEnd).
-// chunks buffers one, so at most three chunks are held: the one fn is
-// given, the next, and the one after, being read. The last
-// chunk, with fewer than eachChunk pages when chunkEnd looked, is read
-// here, eachChunk pages at most, going on after it if it is full (pages
-// recorded meanwhile).
+// chunks is unbuffered, so at most two chunks are held: the one fn is
+// given and the next, read meanwhile (and while EachPage waits for a
+// chunk, the next one is read beside it). The last chunk, with fewer than
+// eachChunk pages when chunkEnd looked, is read here, eachChunk pages at
+// most, going on after it if it is full (pages recorded meanwhile).
 func (s *CrawlStore) readAhead(ctx context.Context, id int64, withIssues bool, chunks chan<- chan pageChunk, readers *sync.WaitGroup) {
 	defer close(chunks)
 	var after int64
