@@ -241,6 +241,15 @@ func testCrawlStreaming(t *testing.T, st CrawlStores, u owners) {
 	if err := s.EachPage(ctx, c.ID, func(ports.CrawlPage) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
 		t.Errorf("EachPage stopped by its function = %v after %d calls", err, calls)
 	}
+	// A context ending midway ends the reading with an error, reads ahead
+	// included.
+	cut, cancel := context.WithCancel(ctx)
+	read := 0
+	err = s.EachPage(cut, c.ID, func(ports.CrawlPage) error { read++; cancel(); return nil })
+	cancel()
+	if err == nil || read == n {
+		t.Errorf("EachPage whose context ended at its first page = %v after %d of %d pages", err, read, n)
+	}
 	if err := s.EachIssue(ctx, c.ID, func(crawl.Issue) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("EachIssue stopped by its function = %v", err)
 	}
