@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -72,6 +73,11 @@ type urlRow struct {
 // frontier's reads leave them out. A page's audit is in crawl_audits
 // (auditRow); results holds one only for pages recorded before that table.
 var auditColumns = []string{"results", "failing"}
+
+// pageSkipped are the columns reads of recorded pages (toPage, without
+// Results) leave out: the audit and the frontier's own, which a page does
+// not hold. A crawl's finish reads every page, so each column counts.
+var pageSkipped = append(slices.Clone(auditColumns), "crawl_id", "source", "attempts", "lease_until", "recorded")
 
 // newURLRow is a frontier row of u, not recorded.
 func newURLRow(crawlID int64, u ports.FrontierURL) urlRow {

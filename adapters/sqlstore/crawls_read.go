@@ -1,7 +1,10 @@
 package sqlstore
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
+	"fmt"
 
 	"github.com/uptrace/bun"
 
@@ -102,7 +105,7 @@ func (s *CrawlStore) Pages(ctx context.Context, userID, id int64, q ports.PageQu
 			return err
 		}
 		var rows []urlRow
-		sel := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND recorded = TRUE", id)
+		sel := tx.NewSelect().Model(&rows).ExcludeColumn(pageSkipped...).Where("crawl_id = ? AND recorded = TRUE", id)
 		if q.Status != 0 {
 			sel.Where("status_code = ?", q.Status)
 		}
@@ -283,6 +286,14 @@ func (s *CrawlStore) exists(ctx context.Context, id int64) error {
 	return nil
 }
 
+// hasIssues reports whether crawl id has any issue stored.
+func (s *CrawlStore) hasIssues(ctx context.Context, id int64) (bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	ok, err := s.e.Read.NewSelect().Model((*issueRow)(nil)).Where("crawl_id = ?", id).Exists(ctx)
+	return ok, s.wrap("read issues", err)
+}
+
 // chunk runs read, one statement bounded by the store's timeout.
 func (s *CrawlStore) chunk(ctx context.Context, op string, read func(ctx context.Context) error) error {
 	ctx, cancel := s.bound(ctx)
@@ -290,79 +301,75 @@ func (s *CrawlStore) chunk(ctx context.Context, op string, read func(ctx context
 	return s.wrap(op, read(ctx))
 }
 
-// EachPage implements ports.CrawlStore: pages eachChunk at a time by id,
-// then their links, each chunk in a snapshot, then their issue types.
-func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.CrawlPage) error) error {
-	if err := s.exists(ctx, id); err != nil {
-		return err
-	}
-	var after int64
-	for {
-		var rows []urlRow
-		var links []linkRow
-		err := s.chunk(ctx, "read pages", func(ctx context.Context) error {
-			return s.e.Read.RunInTx(ctx, s.dialect.snapshot(), func(ctx context.Context, tx bun.Tx) error {
-				sel := tx.NewSelect().Model(&rows).ExcludeColumn(auditColumns...).Where("crawl_id = ? AND recorded = TRUE AND id > ?", id, after)
-				err := s.dialect.byID(sel, "crawl_urls AS u").OrderExpr("id").Limit(eachChunk).Scan(ctx)
-				if err != nil || len(rows) == 0 {
-					return err
-				}
-				// By the (from_id, id) index: "+" keeps the engine from
-				// walking all of the crawl's links by (crawl_id, to_url).
-				return tx.NewSelect().Model(&links).Column("from_id", "to_url").
-					Where("+crawl_id = ? AND from_id BETWEEN ? AND ?", id, rows[0].ID, rows[len(rows)-1].ID).OrderExpr("from_id, id").Scan(ctx)
-			})
-		})
-		if err != nil {
-			return err
-		}
-		pages, err := pagesOf(rows, false)
-		if err != nil {
-			return err
-		}
-		if err := s.chunk(ctx, "read issue types", func(ctx context.Context) error { return s.issueTypes(ctx, s.e.Read, id, pages) }); err != nil {
-			return err
-		}
-		l := 0
-		for _, p := range pages {
-			for ; l < len(links) && links[l].FromID < p.ID; l++ {
-			}
-			for ; l < len(links) && links[l].FromID == p.ID; l++ {
-				p.Page.Outlinks = append(p.Page.Outlinks, links[l].ToURL)
-			}
-			if err := fn(p); err != nil {
-				return err
-			}
-		}
-		if len(rows) < eachChunk {
-			return nil
-		}
-		after = rows[len(rows)-1].ID
-	}
-}
-
-// FailingChecks implements ports.CrawlStore: one statement counting
-// the elements of the audited pages' failing lists.
+// FailingChecks implements ports.CrawlStore: one statement streams the
+// audited pages' failing lists, counted here (countChecks): the engines'
+// JSON table functions took several times as long as the reading.
 func (s *CrawlStore) FailingChecks(ctx context.Context, id int64) ([]crawl.CheckCount, error) {
 	if err := s.exists(ctx, id); err != nil {
 		return nil, err
 	}
-	var rows []struct {
-		Check   string `bun:"check_id"`
-		Failing int    `bun:"failing"`
-	}
+	counts := map[string]*int{}
 	err := s.chunk(ctx, "count failing checks", func(ctx context.Context) error {
-		return s.e.Read.NewRaw("SELECT f.value AS check_id, count(*) AS failing FROM crawl_urls AS u, "+s.dialect.jsonStrings("u.failing", "f")+
-			" WHERE u.crawl_id = ? AND u.recorded = TRUE AND u.rating <> '' GROUP BY f.value", id).Scan(ctx, &rows)
+		rows, err := s.e.Read.QueryContext(ctx, "SELECT failing FROM crawl_urls WHERE crawl_id = ? AND recorded = TRUE AND rating <> ''", id)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = rows.Close() }()
+		var list sql.RawBytes
+		for rows.Next() {
+			if err := rows.Scan(&list); err != nil {
+				return err
+			}
+			if err := countChecks(list, counts); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
 	})
 	if err != nil {
 		return nil, err
 	}
-	failing := make(map[string]int, len(rows))
-	for _, r := range rows {
-		failing[r.Check] = r.Failing
+	failing := make(map[string]int, len(counts))
+	for check, n := range counts {
+		failing[check] = *n
 	}
 	return crawl.CheckCounts(failing), nil
+}
+
+// countChecks adds one to the count of each check id of list, a stored
+// JSON list of them: without an escape in it, each pair of quotes holds
+// one id, read in place; else it is decoded.
+func countChecks(list []byte, counts map[string]*int) error {
+	add := func(check []byte) {
+		if n := counts[string(check)]; n != nil {
+			*n++
+			return
+		}
+		one := 1
+		counts[string(check)] = &one
+	}
+	if bytes.IndexByte(list, '\\') >= 0 {
+		var checks []string
+		if err := fromJSON(string(list), &checks); err != nil {
+			return err
+		}
+		for _, c := range checks {
+			add([]byte(c))
+		}
+		return nil
+	}
+	for rest := list; ; {
+		open := bytes.IndexByte(rest, '"')
+		if open < 0 {
+			return nil
+		}
+		end := bytes.IndexByte(rest[open+1:], '"')
+		if end < 0 {
+			return fmt.Errorf("sqlstore: failing checks %q: unterminated string", list)
+		}
+		add(rest[open+1 : open+1+end])
+		rest = rest[open+1+end+1:]
+	}
 }
 
 // EachIssue implements ports.CrawlStore.

@@ -64,17 +64,6 @@ func (d dialect) jobArg(name string) string {
 	return "json_extract(args, '$." + name + "')"
 }
 
-// jsonStrings is a table of the strings of column's JSON list, named as,
-// with the string in its column value (json_each on SQLite,
-// jsonb_array_elements_text on PostgreSQL). column and as are constants of
-// this package, never input.
-func (d dialect) jsonStrings(column, as string) string {
-	if d.pg {
-		return "jsonb_array_elements_text(" + column + ") AS " + as + " (value)"
-	}
-	return "json_each(" + column + ") AS " + as
-}
-
 // byID makes q, a read of table ("name AS alias") by a range of its ids,
 // walk the table's ids: SQLite, without statistics, would rather walk an
 // index whose leading columns q compares with "=" and sort all of the

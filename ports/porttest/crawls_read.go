@@ -171,6 +171,18 @@ func testCrawlStreaming(t *testing.T, st CrawlStores, u owners) {
 			t.Fatal(err)
 		}
 	}
+	// Before its issues are saved, as at a crawl's first finish.
+	bare := 0
+	err := s.EachPage(ctx, c.ID, func(p ports.CrawlPage) error {
+		if p.IssueTypes != nil || p.Page.URL != pageURL(c, bare) {
+			t.Fatalf("EachPage before SaveIssues: page %d = %s with issue types %v", bare, p.Page.URL, p.IssueTypes)
+		}
+		bare++
+		return nil
+	})
+	if err != nil || bare != n {
+		t.Fatalf("EachPage before SaveIssues = %d pages, %v", bare, err)
+	}
 	var issues []crawl.Issue
 	for i := range n {
 		issues = append(issues, crawl.Issue{Type: crawl.DeepPage, URL: pageURL(c, i), Detail: "deep"})
@@ -180,7 +192,7 @@ func testCrawlStreaming(t *testing.T, st CrawlStores, u owners) {
 	}
 	var seen []string
 	var lastID int64
-	err := s.EachPage(ctx, c.ID, func(p ports.CrawlPage) error {
+	err = s.EachPage(ctx, c.ID, func(p ports.CrawlPage) error {
 		if p.ID <= lastID || p.Results != nil {
 			t.Fatalf("EachPage: page %d after %d, results %v", p.ID, lastID, p.Results != nil)
 		}
@@ -228,6 +240,15 @@ func testCrawlStreaming(t *testing.T, st CrawlStores, u owners) {
 	calls := 0
 	if err := s.EachPage(ctx, c.ID, func(ports.CrawlPage) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
 		t.Errorf("EachPage stopped by its function = %v after %d calls", err, calls)
+	}
+	// A context ending midway ends the reading with an error, reads ahead
+	// included.
+	cut, cancel := context.WithCancel(ctx)
+	read := 0
+	err = s.EachPage(cut, c.ID, func(ports.CrawlPage) error { read++; cancel(); return nil })
+	cancel()
+	if err == nil || read == n {
+		t.Errorf("EachPage whose context ended at its first page = %v after %d of %d pages", err, read, n)
 	}
 	if err := s.EachIssue(ctx, c.ID, func(crawl.Issue) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("EachIssue stopped by its function = %v", err)
