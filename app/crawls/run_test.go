@@ -247,18 +247,7 @@ func TestCrawlResumesAfterCrash(t *testing.T) {
 	}
 	job := ports.CrawlJob{ID: jobID, CrawlID: c.ID, UserID: 1, Attempt: 1}
 	// The first runner dies midway: its context ends, nothing is finished.
-	ctx, crash := context.WithCancel(context.Background())
-	go func() {
-		for {
-			cur, _ := first.store.CrawlByID(context.Background(), c.ID)
-			if cur.Progress.Crawled >= 10 {
-				crash()
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}()
-	_ = first.crawls.Run(ctx, job)
+	first.runUntilCrawled(t, job, 10)
 	before, err := first.store.CrawlByID(context.Background(), c.ID)
 	if err != nil || before.Status != crawl.StatusRunning {
 		t.Fatalf("after the crash: %+v, %v; want running", before.Status, err)
@@ -309,6 +298,43 @@ func TestCrawlResumesAfterCrash(t *testing.T) {
 		if s.hits[path] != hitsBefore[path] {
 			t.Errorf("%s, recorded before the crash, fetched again (%d then %d)", path, hitsBefore[path], s.hits[path])
 		}
+	}
+}
+
+// runUntilCrawled runs job until crawled pages of its crawl are recorded,
+// then ends the run's context: the runner dies midway, nothing finished.
+func (e env) runUntilCrawled(t *testing.T, job ports.CrawlJob, crawled int) {
+	t.Helper()
+	ctx, crash := context.WithCancel(context.Background())
+	defer crash()
+	go func() {
+		for ctx.Err() == nil {
+			cur, _ := e.store.CrawlByID(context.Background(), job.CrawlID)
+			if cur.Progress.Crawled >= crawled {
+				crash()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	_ = e.crawls.Run(ctx, job)
+}
+
+// runToEnd runs job again and again, as the queue does, while it snoozes
+// (for at most 20 s).
+func runToEnd(t *testing.T, cs *crawls.Crawls, job ports.CrawlJob) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		err := cs.Run(context.Background(), job)
+		var snooze *ports.SnoozeError
+		if err == nil {
+			return
+		}
+		if !errors.As(err, &snooze) || time.Now().After(deadline) {
+			t.Fatalf("run = %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -365,36 +391,14 @@ func TestCrawlSeedsAgainAfterCrashWhileReadingSitemaps(t *testing.T) {
 	}
 	job := ports.CrawlJob{ID: jobID, CrawlID: c.ID, UserID: 1, Attempt: 1}
 	// The first run crawls the linked pages while the sitemap hangs, then dies.
-	ctx, crash := context.WithCancel(context.Background())
-	go func() {
-		for {
-			cur, _ := first.store.CrawlByID(context.Background(), c.ID)
-			if cur.Progress.Crawled >= 3 {
-				crash()
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}()
-	_ = first.crawls.Run(ctx, job)
+	first.runUntilCrawled(t, job, 3)
 	before, err := first.store.CrawlByID(context.Background(), c.ID)
 	if err != nil || before.Status != crawl.StatusRunning || before.Seeded || before.Progress.Discovered != 3 {
 		t.Fatalf("after the crash: %s, seeded %v, %+v, %v; want running, not seeded, 3 URLs", before.Status, before.Seeded, before.Progress, err)
 	}
 	close(release)
 	second := crawls.New(first.store, first.jobs, mustFetcher(t, s.Server), nil, cfg)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		err := second.Run(context.Background(), job)
-		var snooze *ports.SnoozeError
-		if err == nil {
-			break
-		}
-		if !errors.As(err, &snooze) || time.Now().After(deadline) {
-			t.Fatalf("second run = %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	runToEnd(t, second, job)
 	done, _ := first.store.CrawlByID(context.Background(), c.ID)
 	if done.Status != crawl.StatusFinished || !done.Seeded || done.Progress.Crawled != 4 {
 		t.Errorf("resumed crawl: %s, seeded %v, %+v; want finished, seeded, 4 pages", done.Status, done.Seeded, done.Progress)
