@@ -100,15 +100,22 @@ func (r *run) slice(ctx context.Context) error {
 
 	r.sess = cs.fetcher.Session()
 	defer r.sess.Close()
-	// The sitemaps are read while the walk goes on; the reading ends
-	// before the session closes and before the crawl is finished.
-	var seeds sync.WaitGroup
-	endSeeding := func() { stop(); seeds.Wait() }
+	// The sitemaps are read while the walk goes on (seeding, until its
+	// end is taken); the reading ends before the session closes and before
+	// the crawl is finished.
+	var seeding <-chan error
+	waitSeeding := func() {
+		if seeding != nil {
+			<-seeding
+			seeding = nil
+		}
+	}
+	endSeeding := func() { stop(); waitSeeding() }
 	defer endSeeding()
 	r.readRobots(work) // paced by the crawl's own delay
 	r.site = pagecheck.NewSite(r.robots)
 	r.gate.setPause(r.c.Settings.Pause(r.group))
-	seeding, err := r.startSeed(work, &seeds)
+	seeding, err := r.startSeed(work)
 	if err != nil && work.Err() == nil {
 		return &ports.RetryError{Err: err}
 	}
@@ -144,8 +151,8 @@ func (r *run) slice(ctx context.Context) error {
 		// URLs leased by a run that died wait for their leases to expire.
 		sleep(work, cs.cfg.Renew)
 	}
-	if seeding != nil && work.Err() == nil {
-		<-seeding // a slice that ran out of time ends with its sitemaps read
+	if work.Err() == nil {
+		waitSeeding() // a slice that ran out of time ends with its sitemaps read
 	}
 	endSeeding()
 	wg.Wait()

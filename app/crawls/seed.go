@@ -9,7 +9,6 @@ import (
 	"encoding/xml"
 	"io"
 	"net/url"
-	"sync"
 
 	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/robots"
@@ -67,10 +66,10 @@ func (r *run) fetchProbe(ctx context.Context) *webpage.Response {
 
 // startSeed seeds a crawl that is not (crawl.Crawl.Seeded): it adds the
 // start URL (depth 0), then reads the sitemaps (seedSitemaps) in the
-// background while the walk begins. The channel gives the seeding's
-// end (nil once the crawl is marked seeded); none for a seeded crawl.
-// wg tracks the background reading.
-func (r *run) startSeed(ctx context.Context, wg *sync.WaitGroup) (<-chan error, error) {
+// background while the walk begins. The channel gives the seeding's end,
+// its last act (nil once the crawl is marked seeded); none for a seeded
+// crawl.
+func (r *run) startSeed(ctx context.Context) (<-chan error, error) {
 	if r.c.Seeded {
 		return nil, nil
 	}
@@ -78,15 +77,16 @@ func (r *run) startSeed(ctx context.Context, wg *sync.WaitGroup) (<-chan error, 
 		return nil, err
 	}
 	done := make(chan error, 1)
-	wg.Go(func() {
+	go func() {
 		err := r.seedSitemaps(ctx)
-		if err == nil && ctx.Err() == nil {
-			err = r.cs.store.MarkSeeded(ctx, r.c.ID)
-		} else if err == nil {
+		if err == nil {
 			err = ctx.Err() // stopped midway: the next run seeds again
 		}
+		if err == nil {
+			err = r.cs.store.MarkSeeded(ctx, r.c.ID)
+		}
 		done <- err
-	})
+	}()
 	return done, nil
 }
 
