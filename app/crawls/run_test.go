@@ -269,23 +269,7 @@ func TestCrawlResumesAfterCrash(t *testing.T) {
 	// A second runner (another process) takes the job over once the
 	// hold expires, as the queue runs it again.
 	second := crawls.New(first.store, first.jobs, mustFetcher(t, s.Server), nil, cfg)
-	deadline := time.Now().Add(20 * time.Second)
-	snoozedForHold := false
-	for {
-		err := second.Run(context.Background(), job)
-		var snooze *ports.SnoozeError
-		if err == nil {
-			break
-		}
-		if !errors.As(err, &snooze) || time.Now().After(deadline) {
-			t.Fatalf("second run = %v", err)
-		}
-		if strings.Contains(err.Error(), "holds the site") {
-			snoozedForHold = true
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	if !snoozedForHold {
+	if !runToEnd(t, second, job) {
 		t.Error("the second runner did not wait for the crashed run's hold to expire")
 	}
 	done, _ := first.store.CrawlByID(context.Background(), c.ID)
@@ -321,19 +305,21 @@ func (e env) runUntilCrawled(t *testing.T, job ports.CrawlJob, crawled int) {
 }
 
 // runToEnd runs job again and again, as the queue does, while it snoozes
-// (for at most 20 s).
-func runToEnd(t *testing.T, cs *crawls.Crawls, job ports.CrawlJob) {
+// (for at most 20 s); snoozedForHold tells that a run found the site held
+// (by a run that died, until its hold expired).
+func runToEnd(t *testing.T, cs *crawls.Crawls, job ports.CrawlJob) (snoozedForHold bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		err := cs.Run(context.Background(), job)
 		var snooze *ports.SnoozeError
 		if err == nil {
-			return
+			return snoozedForHold
 		}
 		if !errors.As(err, &snooze) || time.Now().After(deadline) {
 			t.Fatalf("run = %v", err)
 		}
+		snoozedForHold = snoozedForHold || strings.Contains(err.Error(), "holds the site")
 		time.Sleep(50 * time.Millisecond)
 	}
 }
