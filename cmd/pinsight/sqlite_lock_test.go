@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxtest"
@@ -21,7 +22,10 @@ import (
 func TestOneServePerSQLiteFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "p.db")
 	cfg := jobsServeConfig("sqlite:"+path, 0)
-	first := fxtest.New(t, mustOptions(t, cfg))
+	// Start as the binary allows (--start-timeout): fxtest's 15 s is short
+	// for migrations and the directory's load on a loaded CI machine.
+	startTimeout := fx.StartTimeout(2 * time.Minute)
+	first := fxtest.New(t, mustOptions(t, cfg), startTimeout)
 	first.RequireStart()
 
 	second := fx.New(fx.NopLogger, mustOptions(t, cfg))
@@ -56,7 +60,7 @@ func TestOneServePerSQLiteFile(t *testing.T) {
 	}
 
 	first.RequireStop()
-	third := fxtest.New(t, mustOptions(t, cfg))
+	third := fxtest.New(t, mustOptions(t, cfg), startTimeout)
 	third.RequireStart()
 	third.RequireStop()
 }
