@@ -71,7 +71,10 @@ func mustOptions(t testing.TB, cfg serveConfig) fx.Option {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o
+	// Started as the binary allows (--start-timeout's default): fxtest's
+	// 15 s is short for migrations and the directory's load while the
+	// whole suite loads the machine.
+	return fx.Options(o, fx.StartTimeout(2*time.Minute))
 }
 
 func TestOptionsValidate(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxtest"
@@ -22,10 +21,7 @@ import (
 func TestOneServePerSQLiteFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "p.db")
 	cfg := jobsServeConfig("sqlite:"+path, 0)
-	// Start as the binary allows (--start-timeout): fxtest's 15 s is short
-	// for migrations and the directory's load on a loaded CI machine.
-	startTimeout := fx.StartTimeout(2 * time.Minute)
-	first := fxtest.New(t, mustOptions(t, cfg), startTimeout)
+	first := fxtest.New(t, mustOptions(t, cfg))
 	first.RequireStart()
 
 	second := fx.New(fx.NopLogger, mustOptions(t, cfg))
@@ -60,7 +56,7 @@ func TestOneServePerSQLiteFile(t *testing.T) {
 	}
 
 	first.RequireStop()
-	third := fxtest.New(t, mustOptions(t, cfg), startTimeout)
+	third := fxtest.New(t, mustOptions(t, cfg))
 	third.RequireStart()
 	third.RequireStop()
 }
