@@ -23,6 +23,7 @@ type autocompleteIndex struct {
 	entries   []acEntry
 	districts []acDistrict // district names (LGD and India Post's), ref -1-i in entries and postings
 	vocab     []string     // distinct words of office and district names, sorted
+	trie      wordTrie     // vocab as a trie, for fuzzy matches
 	postStart []int32      // postings of vocab[i]: postings[postStart[i]:postStart[i+1]]
 	postings  []acPosting
 	base      []uint64     // per office: its rank bits that do not depend on the query
@@ -143,8 +144,10 @@ func (ax *autocompleteIndex) keyOf(ref int32) string {
 // buildVocabulary collects the distinct words of the names, sorts them and
 // lays out their postings.
 func (ax *autocompleteIndex) buildVocabulary() {
-	ids := make(map[string]int32, len(ax.keys))
-	var counts []int32
+	distinct := len(ax.keys) * 3 / 4 // about the distinct words of the real directory
+	ids := make(map[string]int32, distinct)
+	counts := make([]int32, 0, distinct)
+	ax.vocab = make([]string, 0, distinct)
 	seq := make([]int32, 0, 3*len(ax.keys)) // the id of every word, in the order of the walk
 	for ref := int32(-int32(len(ax.districts))); ref < int32(len(ax.keys)); ref++ {
 		forWords(ax.keyOf(ref), func(w string, _ int) {
@@ -197,6 +200,7 @@ func (ax *autocompleteIndex) buildVocabulary() {
 			next[id]++
 		})
 	}
+	ax.trie = newWordTrie(ax.vocab)
 }
 
 // forWords calls f with each word of a name key and its place.

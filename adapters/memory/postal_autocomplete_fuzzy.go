@@ -2,7 +2,6 @@ package memory
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -20,14 +19,14 @@ type fuzzyRange struct {
 	edits  int8
 }
 
-// fuzzyWalk walks the sorted vocabulary as a trie (a node is a range of
-// words sharing a prefix), keeping one row of the edit-distance table
-// (optimal string alignment) per depth, and collects the words within
-// budget edits of the typed word q: whole words, or when prefix any word
-// one of whose prefixes is (the typed word may be unfinished). Subtrees
-// whose row exceeds the budget everywhere are skipped.
+// fuzzyWalk walks the vocabulary's trie, keeping one row of the
+// edit-distance table (optimal string alignment) per depth, and collects
+// the words within budget edits of the typed word q: whole words, or when
+// prefix any word one of whose prefixes is (the typed word may be
+// unfinished). Subtrees whose row exceeds the budget everywhere are
+// skipped.
 type fuzzyWalk struct {
-	vocab  []string
+	trie   *wordTrie
 	q      string
 	budget uint8
 	prefix bool
@@ -41,19 +40,16 @@ func (w *fuzzyWalk) run() {
 	for j := 0; j <= len(w.q); j++ {
 		w.rows[0][j] = uint8(min(j, int(w.budget)+1))
 	}
-	w.walk(0, 0, len(w.vocab), w.budget+1)
+	w.walk(0, 0, w.budget+1)
 }
 
-// walk visits the children of the node of depth d spanning vocab[lo:hi];
-// accepted is the fewest edits of a range collected above (prefix mode).
-// Rows are computed in the band of columns within budget of the diagonal;
-// the cells beside it hold budget+1.
-func (w *fuzzyWalk) walk(d, lo, hi int, accepted uint8) {
+// walk visits the children of the trie node of depth d; accepted is the
+// fewest edits of a range collected above (prefix mode). Rows are
+// computed in the band of columns within budget of the diagonal; the
+// cells beside it hold budget+1.
+func (w *fuzzyWalk) walk(d int, node int32, accepted uint8) {
 	if d+1 >= len(w.rows) {
 		return
-	}
-	if lo < hi && len(w.vocab[lo]) == d {
-		lo++ // the word ending here was judged at its parent
 	}
 	L, k := len(w.q), int(w.budget)
 	i := d + 1
@@ -61,12 +57,12 @@ func (w *fuzzyWalk) walk(d, lo, hi int, accepted uint8) {
 	if from > to {
 		return // deeper than the typed word and its budget
 	}
+	t := w.trie
 	prev, row := &w.rows[d], &w.rows[i]
 	out := uint8(k + 1)
-	for lo < hi && w.n < len(w.found) {
-		c := w.vocab[lo][d]
-		end := w.groupEnd(d, lo, hi, c)
-		w.path[d] = c
+	for c := node + 1; c < t.skip[node] && w.n < len(w.found); c = t.skip[c] {
+		ch := t.label[c]
+		w.path[d] = ch
 		row[from-1] = out
 		if from == 1 {
 			row[0] = uint8(min(i, k+1))
@@ -74,11 +70,11 @@ func (w *fuzzyWalk) walk(d, lo, hi int, accepted uint8) {
 		rowMin := out
 		for j := from; j <= to; j++ {
 			cost := uint8(1)
-			if w.q[j-1] == c {
+			if w.q[j-1] == ch {
 				cost = 0
 			}
 			v := min(prev[j]+1, row[j-1]+1, prev[j-1]+cost)
-			if d > 0 && j > 1 && w.q[j-1] == w.path[d-1] && w.q[j-2] == c {
+			if d > 0 && j > 1 && w.q[j-1] == w.path[d-1] && w.q[j-2] == ch {
 				v = min(v, w.rows[d-1][j-2]+1)
 			}
 			v = min(v, out)
@@ -96,33 +92,20 @@ func (w *fuzzyWalk) walk(d, lo, hi int, accepted uint8) {
 			switch {
 			case w.prefix:
 				if dist < accepted {
-					w.add(lo, end, dist)
+					w.add(t.lo[c], t.lo[t.skip[c]], dist)
 					acc = dist
 				}
-			case len(w.vocab[lo]) == i && int(dist) <= k:
-				w.add(lo, lo+1, dist)
+			case t.ends(c) && int(dist) <= k:
+				w.add(t.lo[c], t.lo[c]+1, dist)
 			}
-			w.walk(i, lo, end, acc)
+			w.walk(i, c, acc)
 		}
-		lo = end
 	}
 }
 
-// groupEnd is the end of the words of vocab[lo:hi] whose byte d is c (the
-// first's): a galloping search, as most groups are small.
-func (w *fuzzyWalk) groupEnd(d, lo, hi int, c byte) int {
-	step, at := 1, lo+1
-	for at < hi && w.vocab[at][d] == c {
-		lo, at = at, at+step
-		step *= 2
-	}
-	at = min(at, hi)
-	return lo + 1 + sort.Search(at-lo-1, func(i int) bool { return w.vocab[lo+1+i][d] != c })
-}
-
-func (w *fuzzyWalk) add(lo, hi int, edits uint8) {
+func (w *fuzzyWalk) add(lo, hi int32, edits uint8) {
 	if w.n < len(w.found) {
-		w.found[w.n] = fuzzyRange{lo: int32(lo), hi: int32(hi), edits: int8(edits)}
+		w.found[w.n] = fuzzyRange{lo: lo, hi: hi, edits: int8(edits)}
 		w.n++
 	}
 }
@@ -136,7 +119,7 @@ func (s *acSearch) fuzzy() {
 	if len(first) > maxFuzzyWord {
 		return
 	}
-	w := &fuzzyWalk{vocab: s.ax.vocab, q: first, budget: uint8(postal.EditBudget(len(first))), prefix: len(s.q.Words) == 1}
+	w := &fuzzyWalk{trie: &s.ax.trie, q: first, budget: uint8(postal.EditBudget(len(first))), prefix: len(s.q.Words) == 1}
 	w.run()
 	found := w.found[:w.n]
 	slices.SortStableFunc(found, func(a, b fuzzyRange) int { return int(a.edits) - int(b.edits) })
