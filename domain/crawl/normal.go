@@ -36,10 +36,10 @@ func isNormal(raw string) bool {
 }
 
 // plainHost reports whether host is a non-empty lower-case name of ASCII
-// letters, digits, "-" and ".", not ending in a dot, that is not a
+// letters, digits, "-" and "." without an empty label, that is not a
 // non-canonical number: one Normalize keeps as it is.
 func plainHost(host string) bool {
-	if host == "" || host[len(host)-1] == '.' {
+	if host == "" || emptyLabel(host) {
 		return false
 	}
 	for i := range len(host) {

@@ -16,7 +16,7 @@ var normalCorpus = []string{
 	"http://example.com:80/", "https://example.com:443/", "https://example.com:80/", "http://example.com:443/", "http://example.com:0/",
 	"http://example.com:08080/", "http://example.com:65535/", "http://example.com:65536/", "http://example.com:99999/", "http://example.com:/",
 	"http://example.com:8x/", "http://example.com", "http://Example.com/", "HTTP://example.com/", "http://example.com./", "http://.example.com/",
-	"http://exa_mple.com/", "http://a..b/", "http://-a.example/", "http://127.1/", "http://0x7f000001/", "http://127.0.0.01/", "http://1.2.3.4.5/",
+	"http://exa_mple.com/", "http://a..b/", "http://A..", "http://a../x", "http://-a.example/", "http://127.1/", "http://0x7f000001/", "http://127.0.0.01/", "http://1.2.3.4.5/",
 	"http://256.0.0.1/", "http://[::1]/", "http://[::1]:8080/", "http://user@example.com/", "http://user:pw@example.com/", "http:///x",
 	"http://example.com/a/./b", "http://example.com/a/../b", "http://example.com/.", "http://example.com/..", "http://example.com/a/.",
 	"http://example.com/.a/..b/...", "http://example.com/a.b/c..d", "http://example.com//a//", "http://example.com/a%2Fb", "http://example.com/%41",
@@ -61,5 +61,10 @@ func checkNormalize(t *testing.T, raw string) {
 	}
 	if crawl.IsNormal(raw) && (wantErr != nil || want != raw) {
 		t.Fatalf("IsNormal(%q), but it normalises to %q, %v", raw, want, wantErr)
+	}
+	if err == nil {
+		if again, err := crawl.Normalize(got); again != got || err != nil {
+			t.Fatalf("Normalize is not idempotent on %q: %q gives %q, %v", raw, got, again, err)
+		}
 	}
 }

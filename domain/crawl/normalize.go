@@ -62,7 +62,7 @@ func normalize(u *url.URL) (string, error) {
 		return "", ErrNotCrawlable
 	}
 	host, err := asciiHost(strings.TrimSuffix(strings.ToLower(u.Hostname()), "."))
-	if err != nil || host == "" || !validHost(host) || webpage.NumericHostReason(host) != "" {
+	if err != nil || host == "" || !validHost(host) || emptyLabel(host) || webpage.NumericHostReason(host) != "" {
 		return "", ErrNotCrawlable
 	}
 	if strings.Contains(host, ":") {
@@ -98,6 +98,13 @@ func validHost(h string) bool {
 		}
 	}
 	return true
+}
+
+// emptyLabel reports whether a domain name (one trailing dot already
+// removed) has an empty label, as "a..b", ".a" or "a." do: no DNS name has
+// one, and keeping "a." would make normalising twice differ from once.
+func emptyLabel(h string) bool {
+	return !strings.Contains(h, ":") && (h[0] == '.' || h[len(h)-1] == '.' || strings.Contains(h, ".."))
 }
 
 // sortedQuery normalises a raw query's parameters and sorts them by name

@@ -55,7 +55,7 @@ func TestNormalizeRefuses(t *testing.T) {
 	for _, in := range []string{
 		"", "/relative", "mailto:a@example.com", "javascript:alert(1)", "ftp://example.com/",
 		"http://user:pw@example.com/", "http:///path", "http://127.1/", "http://0x7f000001/",
-		"http://exa mple.com/", "http://example.com:0/", "http://example.com:99999/", "http://%zz/",
+		"http://exa mple.com/", "http://A..", "http://a..b/", "http://.example.com/", "http://example.com:0/", "http://example.com:99999/", "http://%zz/",
 		"http://" + strings.Repeat("\u00e9", 60) + ".com/",
 	} {
 		if got, err := crawl.Normalize(in); !errors.Is(err, crawl.ErrNotCrawlable) {
