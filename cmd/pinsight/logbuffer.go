@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"log/slog"
@@ -16,24 +15,38 @@ import (
 const logFlushEvery = 100 * time.Millisecond
 
 // logBuffer is the log output: lines are gathered in a buffer behind a mutex
-// and written to the underlying writer every interval, at once when a record
-// at warn level or above is logged (see flushOnWarn), and on Close. It saves
-// the write system call per access-log line on the request path.
+// and written to the underlying writer every interval, once the buffer
+// holds logBufferSize bytes, at once when a record at warn level or above is
+// logged (see flushOnWarn), and on Close. It saves the write system call per
+// access-log line on the request path. A flush takes the buffer and writes
+// it outside the mutex, so the requests logging meanwhile never wait for
+// the file; flushes write one after another, keeping the lines in order.
 type logBuffer struct {
-	mu     sync.Mutex
-	w      *bufio.Writer
+	mu     sync.Mutex // guards buf and closed
+	buf    []byte     // lines not yet handed to a flush
 	closed bool
-	stop   chan struct{}
-	done   chan struct{}
+
+	wmu   sync.Mutex // one flush at a time; guards spare
+	out   io.Writer
+	spare []byte // the buffer last written out, reused by the next flush
+
+	stop chan struct{}
+	done chan struct{}
 }
+
+// logBufferSize is how much the buffer gathers before the writer that fills
+// it flushes it.
+const logBufferSize = 64 << 10
 
 // newLogBuffer buffers writes to out and flushes them every interval until
 // Close.
 func newLogBuffer(out io.Writer, every time.Duration) *logBuffer {
 	b := &logBuffer{
-		w:    bufio.NewWriterSize(out, 64<<10),
-		stop: make(chan struct{}),
-		done: make(chan struct{}),
+		out:   out,
+		buf:   make([]byte, 0, logBufferSize+4<<10),
+		spare: make([]byte, 0, logBufferSize+4<<10),
+		stop:  make(chan struct{}),
+		done:  make(chan struct{}),
 	}
 	go b.loop(every)
 	return b
@@ -53,22 +66,33 @@ func (b *logBuffer) loop(every time.Duration) {
 	}
 }
 
-// Write adds p to the buffer (written through once Close has been called).
+// Write adds p to the buffer, and flushes it when full (at once once Close
+// has been called).
 func (b *logBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	n, err := b.w.Write(p)
-	if err == nil && b.closed {
-		err = b.w.Flush()
+	b.buf = append(b.buf, p...)
+	flush := len(b.buf) >= logBufferSize || b.closed
+	b.mu.Unlock()
+	if flush {
+		return len(p), b.Flush()
 	}
-	return n, err
+	return len(p), nil
 }
 
 // Flush writes out what the buffer holds.
 func (b *logBuffer) Flush() error {
+	b.wmu.Lock()
+	defer b.wmu.Unlock()
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.w.Flush()
+	full := b.buf
+	b.buf = b.spare[:0]
+	b.mu.Unlock()
+	var err error
+	if len(full) > 0 {
+		_, err = b.out.Write(full)
+	}
+	b.spare = full[:0]
+	return err
 }
 
 // Close stops the periodic flush and writes out the buffer; later writes go
