@@ -104,13 +104,15 @@ func (r *run) slice(ctx context.Context) error {
 	// end is taken); the reading ends before the session closes and before
 	// the crawl is finished.
 	var seeding <-chan error
-	waitSeeding := func() {
-		if seeding != nil {
-			<-seeding
-			seeding = nil
+	waitSeeding := func() error { // the seeding's error, once; nil after
+		if seeding == nil {
+			return nil
 		}
+		err := <-seeding
+		seeding = nil
+		return err
 	}
-	endSeeding := func() { stop(); waitSeeding() }
+	endSeeding := func() { stop(); _ = waitSeeding() }
 	defer endSeeding()
 	r.readRobots(work) // paced by the crawl's own delay
 	r.site = pagecheck.NewSite(r.robots)
@@ -129,9 +131,7 @@ func (r *run) slice(ctx context.Context) error {
 			continue
 		}
 		if seeding != nil { // the sitemaps may add URLs: the walk goes on once they are in
-			err := <-seeding
-			seeding = nil
-			if err != nil && work.Err() == nil {
+			if err := waitSeeding(); err != nil && work.Err() == nil {
 				return &ports.RetryError{Err: err}
 			}
 			continue
@@ -152,7 +152,7 @@ func (r *run) slice(ctx context.Context) error {
 		sleep(work, cs.cfg.Renew)
 	}
 	if work.Err() == nil {
-		waitSeeding() // a slice that ran out of time ends with its sitemaps read
+		_ = waitSeeding() // a slice that ran out of time ends with its sitemaps read (the next run seeds again if they failed)
 	}
 	endSeeding()
 	wg.Wait()
