@@ -64,11 +64,14 @@ func (dir *Directory) WithFeedback(ctx context.Context, offices []postal.PostOff
 
 // WithNearbyFeedback is WithFeedback for nearby lists.
 func (dir *Directory) WithNearbyFeedback(ctx context.Context, nearby []postal.Nearby) error {
-	return attach(ctx, dir, nearby, func(n *postal.Nearby) (*postal.PostOffice, *postal.Feedback) { return &n.Office, &n.Office.Feedback }, nil)
+	return attach(ctx, dir, nearby, nearbyFeedback, nil)
 }
 
 // self is the office of an office and its feedback, for attach.
 func self(o *postal.PostOffice) (*postal.PostOffice, *postal.Feedback) { return o, &o.Feedback }
+
+// nearbyFeedback is self of a nearby office (its own copy), for attach.
+func nearbyFeedback(n *postal.Nearby) (*postal.PostOffice, *postal.Feedback) { return self(&n.Office) }
 
 // refFeedback is the office of a reference and the feedback beside it
 // (the office is shared: never written), for attach.
@@ -83,8 +86,9 @@ func (dir *Directory) attach(ctx context.Context, offices, whole []postal.PostOf
 }
 
 // attach fills the Feedback of the office of each of items (office gives
-// the office, read, and the feedback to fill, in place or beside it) from the counts of their pincodes, held in memory
-// (countsReplica: no read of the review storage). Identities are computed
+// the office, read, and the feedback to fill, in place or beside it) from
+// the counts of their pincodes, held in memory (countsReplica: no read of
+// the review storage). Identities are computed
 // only for offices of pincodes that have feedback: in a directory where
 // few offices are reviewed, most answers need none.
 func attach[T any](ctx context.Context, dir *Directory, items []T, office func(*T) (*postal.PostOffice, *postal.Feedback), whole []postal.PostOffice) error {
