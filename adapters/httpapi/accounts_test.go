@@ -127,6 +127,8 @@ func TestAuthChallenges(t *testing.T) {
 	}{
 		{"no key", http.MethodGet, "/api/v1/account", "", "", nil,
 			"missing API key: send Authorization: Bearer <key>", `Bearer realm="pinsight"`},
+		{"basic credentials", http.MethodGet, "/api/v1/account", "", "", []string{"Authorization", "Basic YWRhOnNlY3JldA=="},
+			`missing API key: the "Basic" scheme is not accepted; send Authorization: Bearer <key>`, `Bearer realm="pinsight"`},
 		{"unknown key", http.MethodGet, "/api/v1/account", "", "", apitest.Bearer("psk_wrong"),
 			"missing or invalid API key", `Bearer realm="pinsight", error="invalid_token"`},
 		{"wrong password", http.MethodPost, "/api/v1/login", apitest.JSONType, `{"email":"ada@example.com","password":"not the password"}`, nil,

@@ -31,9 +31,10 @@ func caller(ctx context.Context) principal {
 // API key (401 with WWW-Authenticate) and records the caller otherwise.
 func requireKey(acc *accounts.Accounts) func(huma.Context, func(huma.Context)) {
 	return func(ctx huma.Context, next func(huma.Context)) {
-		token := middleware.BearerToken(ctx.Header("Authorization"))
+		header := ctx.Header("Authorization")
+		token := middleware.BearerToken(header)
 		if token == "" {
-			writeErr(ctx, unauthorized("missing API key: send Authorization: Bearer <key>", false))
+			writeErr(ctx, unauthorized(middleware.MissingKeyMessage(header), false))
 			return
 		}
 		p, err := middleware.Authenticate(ctx.Context(), acc.Authenticate, token)

@@ -3,6 +3,7 @@ package middleware
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/pinsight/pinsight/domain/account"
@@ -74,4 +75,21 @@ func BearerToken(header string) string {
 		return ""
 	}
 	return strings.TrimSpace(token)
+}
+
+// MissingKeyMessage is the message of a request without a Bearer key:
+// it names the scheme sent instead (a Basic header, say), so a caller
+// who sent credentials of another kind learns that a Bearer key is
+// expected.
+func MissingKeyMessage(header string) string {
+	const want = "send Authorization: Bearer <key>"
+	scheme, _, _ := strings.Cut(strings.TrimSpace(header), " ")
+	switch {
+	case scheme == "":
+		return "missing API key: " + want
+	case strings.EqualFold(scheme, "Bearer"):
+		return "missing API key: the Bearer scheme came without a key; " + want
+	default:
+		return "missing API key: the " + strconv.Quote(scheme) + " scheme is not accepted; " + want
+	}
 }
