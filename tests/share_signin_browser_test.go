@@ -81,6 +81,9 @@ func TestOwnerSignInInBrowser(t *testing.T) {
 	if h := run(t, ctx, chromedp.Text(chromedp.CSS("h1"))); h != "Not found" {
 		t.Errorf("heading before sign-in = %q", h)
 	}
+	if h := run(t, ctx, chromedp.Text(chromedp.CSS(".lock h2"))); h != "Your report or crawl?" {
+		t.Errorf("sign-in heading as shown = %q, want it in sentence case", h) // innerText applies text-transform
+	}
 	err := chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.CSS("#key"), "psk_wrong"),
 		chromedp.Submit(chromedp.CSS("#signin")),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"github.com/danielgtaylor/huma/v2/validation"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 )
@@ -23,7 +24,14 @@ const version = "1.11.0"
 // lists, never nil ones (encoding/json writes a nil slice as null).
 // huma decides this for every array when it builds a schema, from this
 // package-wide setting; it applies to the process's other huma APIs too.
-func init() { huma.DefaultArrayNullable = false }
+//
+// An enum's message lists its values plainly ("expected one of: 0, 1,
+// 2"); huma's default quotes the joined list as one string. huma reads
+// the message when it builds a schema, so it is set here, before any.
+func init() {
+	huma.DefaultArrayNullable = false
+	validation.MsgExpectedOneOf = "expected one of: %s"
+}
 
 // prefix is the path prefix of every API operation.
 const prefix = middleware.APIPrefix

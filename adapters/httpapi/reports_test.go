@@ -80,8 +80,13 @@ func TestReportsContract(t *testing.T) {
 				}
 			})
 		}
+		// An enum's message lists its values plainly, not as one quoted string.
+		res := apitest.Do(t, s.H, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=http://a.com&privacy=3", apitest.Bearer(ada)...)
+		if got := res.Errors["privacy"]; len(got) != 1 || got[0] != "expected one of: 0, 1, 2" {
+			t.Errorf("privacy=3 errors = %q, want [\"expected one of: 0, 1, 2\"]", got)
+		}
 		s.Analyser.SetBusy(true)
-		res := apitest.Do(t, s.H, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=http://a.com", apitest.Bearer(ada)...)
+		res = apitest.Do(t, s.H, http.MethodPost, "/api/v1/reports", apitest.FormType, "url=http://a.com", apitest.Bearer(ada)...)
 		s.Analyser.SetBusy(false)
 		if res.Status != 503 || res.Code != "unavailable" || res.Header.Get("Retry-After") == "" {
 			t.Errorf("busy = %d %q Retry-After %q", res.Status, res.Code, res.Header.Get("Retry-After"))
