@@ -16,7 +16,7 @@ type infoData struct {
 	Grid            [4][4]string      `json:"grid" doc:"Rows north to south, columns west to east."`
 	ValidCharacters []string          `json:"valid_characters"`
 	Format          string            `json:"format"`
-	Endpoints       map[string]string `json:"endpoints"`
+	Endpoints       map[string]string `json:"endpoints" doc:"The DIGIPIN operations, keyed encode, decode, info, validate and nearest: paths relative to /api/v1, as the seed gives them (/digipin/encode)."`
 	Levels          []levelData       `json:"levels" doc:"Cell size at each code length."`
 }
 
@@ -36,8 +36,8 @@ var infoAnswer = func() infoData {
 		Bounds: boundsDataOf(digipin.GridBounds()),
 		Format: "XXX-XXX-XXXX",
 		Endpoints: map[string]string{
-			"encode": prefix + "/digipin/encode", "decode": prefix + "/digipin/decode", "info": prefix + "/digipin/info",
-			"validate": prefix + "/digipin/validate", "nearest": prefix + "/digipin/nearest",
+			"encode": "/digipin/encode", "decode": "/digipin/decode", "info": "/digipin/info",
+			"validate": "/digipin/validate", "nearest": "/digipin/nearest",
 		},
 	}
 	for r, row := range digipin.Grid() {

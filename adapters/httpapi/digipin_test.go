@@ -29,8 +29,8 @@ func TestDigipinInfo(t *testing.T) {
 		t.Errorf("levels = %+v", d.Levels)
 	}
 	for _, k := range []string{"encode", "decode", "info", "validate", "nearest"} {
-		if d.Endpoints[k] == "" {
-			t.Errorf("endpoints lacks %q", k)
+		if got, want := d.Endpoints[k], "/digipin/"+k; got != want { // relative to /api/v1, as the seed says
+			t.Errorf("endpoints[%q] = %q, want %q", k, got, want)
 		}
 	}
 }
