@@ -34,7 +34,15 @@ type errorBody struct {
 	Errors          map[string][]string `json:"errors,omitempty" doc:"Field name to messages, for validation failures: at most 20 messages in all (missing required fields first)."`
 	ErrorsTruncated int                 `json:"errors_truncated,omitempty" doc:"Field errors left out of errors beyond the first 20; absent when none were."`
 	Terminated      bool                `json:"terminated,omitempty" doc:"404 of a pincode lookup only: true when an earlier release of the directory had the pincode and the served one has no office for it (a terminated PIN); absent otherwise."`
+	Candidates      []candidateData     `json:"candidates,omitempty" doc:"422 of an ambiguous state or district (a name or prefix matching several): each match, to retry with its id; absent otherwise."`
 	LastRelease     string              `json:"last_release,omitempty" doc:"With terminated: the last release that had the pincode (its publication date, or its version when the date is not known; see /dataset/changes)." example:"2025-10-03"`
+}
+
+// candidateData is one match of an ambiguous state or district.
+type candidateData struct {
+	ID    int    `json:"id" doc:"The state's or district's id: use it to name this one."`
+	Name  string `json:"name"`
+	State string `json:"state,omitempty" doc:"A district's state; absent for a state."`
 }
 
 // maxFieldErrors bounds the field errors of one error envelope.
@@ -303,6 +311,12 @@ func toHTTP(err error) error {
 	var term *postal.TerminatedError
 	if body, isBody := out.(*errorBody); isBody && errors.As(err, &term) {
 		body.Terminated, body.LastRelease = true, term.LastRelease.Name()
+	}
+	var amb *postal.AmbiguousError
+	if body, isBody := out.(*errorBody); isBody && errors.As(err, &amb) {
+		for _, c := range amb.Candidates {
+			body.Candidates = append(body.Candidates, candidateData{ID: c.ID, Name: c.Name, State: c.State})
+		}
 	}
 	if d, ok := fault.RetryAfter(err); ok {
 		out = huma.ErrorWithHeaders(out, http.Header{"Retry-After": {middleware.RetryAfter(d)}})

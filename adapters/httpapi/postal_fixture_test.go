@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -200,8 +201,18 @@ func TestStatesFixture(t *testing.T) {
 		}
 	}
 	res := wantError(t, h, http.MethodGet, "/api/v1/states/D", "", "", http.StatusUnprocessableEntity, "validation_failed")
-	if c := res.Errors["state"]; !slices.Contains(c, "7 Delhi") || !slices.Contains(c, "38 Dadra and Nagar Haveli and Daman and Diu") {
-		t.Errorf("ambiguous prefix: errors %v, want both candidates under state", res.Errors)
+	var amb struct {
+		Candidates []struct {
+			ID   int    `json:"id"`
+			Name string `json:"name"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal(res.Body, &amb); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors["state"]) != 1 || len(amb.Candidates) != 2 || amb.Candidates[0].ID != 38 || amb.Candidates[1].ID != 7 ||
+		amb.Candidates[1].Name != "Delhi" {
+		t.Errorf("ambiguous prefix: errors %v, candidates %+v; want one message under state and both candidates as objects (38, 7)", res.Errors, amb.Candidates)
 	}
 	var dnh httpapi.StateData
 	getOK(t, h, "/api/v1/states/THE%20DADRA%20AND%20NAGAR%20HAVELI%20AND%20DAMAN%20AND%20DIU", &dnh)
@@ -268,8 +279,8 @@ func TestDistrictsFixture(t *testing.T) {
 	} {
 		res := wantError(t, h, http.MethodGet, "/api/v1/districts/"+ref, "", "", http.StatusUnprocessableEntity, "validation_failed")
 		for _, c := range want {
-			if !slices.Contains(res.Errors["district"], c) {
-				t.Errorf("GET /districts/%s: errors %v, want candidate %q", ref, res.Errors, c)
+			if got := candidateLabels(t, res); !slices.Contains(got, c) {
+				t.Errorf("GET /districts/%s: candidates %v, want %q", ref, got, c)
 			}
 		}
 	}

@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -101,6 +103,31 @@ func getOK(t *testing.T, h http.Handler, target string, v any) apitest.Response 
 }
 
 // wantError checks a failure envelope's status and code.
+// candidateLabels reads the candidates of an ambiguous state or district
+// from an error's body, each as "ID Name" or "ID Name (State)".
+func candidateLabels(t *testing.T, res apitest.Response) []string {
+	t.Helper()
+	var body struct {
+		Candidates []struct {
+			ID    int    `json:"id"`
+			Name  string `json:"name"`
+			State string `json:"state"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal(res.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	out := []string{}
+	for _, c := range body.Candidates {
+		l := strconv.Itoa(c.ID) + " " + c.Name
+		if c.State != "" {
+			l += " (" + c.State + ")"
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
 func wantError(t *testing.T, h http.Handler, method, target, contentType, body string, status int, code string) apitest.Response {
 	t.Helper()
 	res := apitest.Do(t, h, method, target, contentType, body)

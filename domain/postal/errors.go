@@ -57,23 +57,43 @@ func (e *ValidationError) FieldErrors() map[string][]string { return e.Fields }
 func (e *ValidationError) Kind() fault.Kind { return fault.Invalid }
 
 // AmbiguousError reports a name or prefix matching several states or
-// districts; Candidates names them (with their ids).
+// districts; Candidates lists them, ordered by Label.
 type AmbiguousError struct {
 	Field      string
 	Input      string
-	Candidates []string
+	Candidates []Candidate
+}
+
+// Candidate is one of the states or districts an ambiguous reference
+// matches.
+type Candidate struct {
+	ID    int    // the state's or district's id, which names it unambiguously
+	Name  string // its name
+	State string // a district's state; "" for a state
+}
+
+// Label is the candidate on one line: "28 Andhra Pradesh", or a
+// district's "201 Aurangabad (Maharashtra)".
+func (c Candidate) Label() string {
+	l := strconv.Itoa(c.ID) + " " + c.Name
+	if c.State != "" {
+		l += " (" + c.State + ")"
+	}
+	return l
 }
 
 func (e *AmbiguousError) Error() string {
-	return "postal: " + e.Field + " " + strconv.Quote(e.Input) + " is ambiguous: " + strings.Join(e.Candidates, "; ")
+	labels := make([]string, len(e.Candidates))
+	for i, c := range e.Candidates {
+		labels[i] = c.Label()
+	}
+	return "postal: " + e.Field + " " + strconv.Quote(e.Input) + " is ambiguous: " + strings.Join(labels, "; ")
 }
 
-// FieldErrors lists the candidates under the field, for transports.
+// FieldErrors says under the field that it matches several, for
+// transports, which give the candidates themselves beside the errors.
 func (e *AmbiguousError) FieldErrors() map[string][]string {
-	msgs := make([]string, 0, len(e.Candidates)+1)
-	msgs = append(msgs, "matches several: be more specific or use an id")
-	msgs = append(msgs, e.Candidates...)
-	return map[string][]string{e.Field: msgs}
+	return map[string][]string{e.Field: {"matches several: be more specific or use an id (see candidates)"}}
 }
 
 // Kind implements fault.Kinder.

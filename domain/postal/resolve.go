@@ -10,8 +10,9 @@ import (
 // Resolve finds the one item a reference names: an integer id, else an
 // exact name (case- and punctuation-insensitive; several exact matches are
 // ambiguous), else a unique name prefix. names gives each item's names (its
-// name, then alternative spellings). field names the input in errors.
-func Resolve[T any](ref, field string, items []T, id func(T) int, names func(T) []string, label func(T) string) (T, error) {
+// name, then alternative spellings). field names the input in errors;
+// cand describes an item as a candidate of an ambiguous reference.
+func Resolve[T any](ref, field string, items []T, id func(T) int, names func(T) []string, cand func(T) Candidate) (T, error) {
 	var zero T
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
@@ -48,11 +49,11 @@ func Resolve[T any](ref, field string, items []T, id func(T) int, names func(T) 
 		case len(set) == 1:
 			return set[0], nil
 		case len(set) > 1:
-			cands := make([]string, len(set))
+			cands := make([]Candidate, len(set))
 			for i, it := range set {
-				cands[i] = label(it)
+				cands[i] = cand(it)
 			}
-			sort.Strings(cands)
+			sort.Slice(cands, func(i, j int) bool { return cands[i].Label() < cands[j].Label() })
 			return zero, &AmbiguousError{Field: field, Input: ref, Candidates: cands}
 		}
 	}
@@ -67,7 +68,7 @@ func ResolveState(ref string, states []StateSummary) (StateSummary, error) {
 		return Resolve(ref, "state", states,
 			func(s StateSummary) int { return s.ID },
 			func(s StateSummary) []string { return []string{s.Name} },
-			func(s StateSummary) string { return strconv.Itoa(s.ID) + " " + s.Name })
+			func(s StateSummary) Candidate { return Candidate{ID: s.ID, Name: s.Name} })
 	}
 	s, err := resolve(ref)
 	if rest, found := strings.CutPrefix(NameKey(ref), "the "); found && errors.Is(err, ErrNotFound) {
@@ -84,5 +85,5 @@ func ResolveDistrict(ref string, districts []DistrictSummary) (DistrictSummary, 
 	return Resolve(ref, "district", districts,
 		func(d DistrictSummary) int { return d.ID },
 		func(d DistrictSummary) []string { return []string{d.Name, d.AltName} },
-		func(d DistrictSummary) string { return strconv.Itoa(d.ID) + " " + d.Name + " (" + d.StateName + ")" })
+		func(d DistrictSummary) Candidate { return Candidate{ID: d.ID, Name: d.Name, State: d.StateName} })
 }

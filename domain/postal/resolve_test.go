@@ -3,6 +3,8 @@ package postal_test
 import (
 	"errors"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pinsight/pinsight/domain/postal"
@@ -50,7 +52,11 @@ func outcomeOf(id int, err error) resolveOutcome {
 	case err == nil:
 		return resolveOutcome{id: id}
 	case errors.As(err, &amb):
-		return resolveOutcome{err: "ambiguous", candidates: amb.Candidates}
+		labels := make([]string, len(amb.Candidates))
+		for i, c := range amb.Candidates {
+			labels[i] = c.Label()
+		}
+		return resolveOutcome{err: "ambiguous", candidates: labels}
 	case errors.As(err, &ve):
 		return resolveOutcome{err: "invalid"}
 	case errors.Is(err, postal.ErrNotFound):
@@ -124,8 +130,11 @@ func TestAmbiguousErrorFields(t *testing.T) {
 	if !errors.As(err, &amb) {
 		t.Fatalf("error %v, want an AmbiguousError", err)
 	}
-	got := amb.FieldErrors()["district"]
-	if len(got) != 3 || got[1] != "149 Hamirpur (Uttar Pradesh)" || got[2] != "17 Hamirpur (Himachal Pradesh)" {
-		t.Fatalf("FieldErrors()[district] = %q, want a hint then both candidates", got)
+	if got := amb.FieldErrors()["district"]; len(got) != 1 || !strings.Contains(got[0], "matches several") {
+		t.Fatalf("FieldErrors()[district] = %q, want the one hint (the candidates are beside the errors)", got)
+	}
+	want := []postal.Candidate{{ID: 149, Name: "Hamirpur", State: "Uttar Pradesh"}, {ID: 17, Name: "Hamirpur", State: "Himachal Pradesh"}}
+	if !slices.Equal(amb.Candidates, want) || amb.Candidates[0].Label() != "149 Hamirpur (Uttar Pradesh)" {
+		t.Fatalf("Candidates = %+v, want %+v", amb.Candidates, want)
 	}
 }

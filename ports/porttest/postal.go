@@ -194,7 +194,7 @@ func (c *postalCase) states(t *testing.T) {
 	}
 	var amb *postal.AmbiguousError
 	if _, err := c.s.State(bg, "and"); !errors.As(err, &amb) ||
-		!reflect.DeepEqual(amb.Candidates, []string{"28 Andhra Pradesh", "35 Andaman and Nicobar Islands"}) {
+		!reflect.DeepEqual(amb.Candidates, []postal.Candidate{{ID: 28, Name: "Andhra Pradesh"}, {ID: 35, Name: "Andaman and Nicobar Islands"}}) {
 		t.Errorf("State(\"and\") err = %v, want ambiguous between 28 and 35", err)
 	}
 	var ve *postal.ValidationError
@@ -254,7 +254,7 @@ func (c *postalCase) districts(t *testing.T) {
 	}
 	var amb *postal.AmbiguousError
 	if _, err := c.s.District(bg, "Aurangabad"); !errors.As(err, &amb) ||
-		!reflect.DeepEqual(amb.Candidates, []string{"200 Aurangabad (Bihar)", "201 Aurangabad (Maharashtra)"}) {
+		!reflect.DeepEqual(amb.Candidates, []postal.Candidate{{ID: 200, Name: "Aurangabad", State: "Bihar"}, {ID: 201, Name: "Aurangabad", State: "Maharashtra"}}) {
 		t.Errorf("District(Aurangabad) err = %v, want ambiguous between 200 and 201", err)
 	}
 }

@@ -42,6 +42,7 @@ type Response struct {
 	Message string              `json:"message"`
 	Errors  map[string][]string `json:"errors"`
 	Data    json.RawMessage     `json:"data"`
+	Body    []byte              `json:"-"` // the whole body as sent
 }
 
 // Do sends a request (header pairs after the body) and decodes its
@@ -58,8 +59,8 @@ func Do(t *testing.T, h http.Handler, method, target, contentType, body string, 
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	res := Response{Status: rec.Code, Header: rec.Header()}
 	raw, _ := io.ReadAll(rec.Body)
+	res := Response{Status: rec.Code, Header: rec.Header(), Body: raw}
 	if method == http.MethodHead {
 		return res
 	}
