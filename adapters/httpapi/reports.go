@@ -20,7 +20,7 @@ import (
 // scoreDoc explains the score and bands wherever a report is returned.
 var scoreDoc = "Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an " +
 	"integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, " +
-	"decent 49 to 79, bad below 49. " + catalogueDoc() + " A failed check carries advice (what to change) " +
+	"decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). " + catalogueDoc() + " A failed check carries advice (what to change) " +
 	"and, where it blames something in particular, its offending elements."
 
 // catalogueDoc counts the checks by importance.

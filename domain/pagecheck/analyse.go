@@ -17,7 +17,13 @@ type checker func(p *page) Check
 // checkers lists every check, in report order within each category.
 var checkers = concat(seoCheckers, performanceCheckers, securityCheckers, miscCheckers)
 
-// Analyse runs every check over f and scores the results with w.
+// errorPageCap is the highest score of a page that did not answer a
+// success status (a 404 or 500 page, say): it rates bad whatever else it
+// passes, since what it serves is an error, not the page asked for.
+const errorPageCap = decentFrom - 1
+
+// Analyse runs every check over f and scores the results with w; a page
+// that answered other than 2xx scores errorPageCap at most (it rates bad).
 func Analyse(f *webpage.Fetched, w Weights) Analysis { return newPage(f).analyse(w) }
 
 // analyse runs every check over p and scores the results with w.
@@ -29,6 +35,9 @@ func (p *page) analyse(w Weights) Analysis {
 	}
 	res := groupByCategory(all)
 	score := res.Score(w)
+	if s := f.Page.Status; s < 200 || s > 299 {
+		score = min(score, errorPageCap)
+	}
 	return Analysis{URL: f.FinalURL(), Results: res, Score: score, Rating: RatingFor(score), Status: f.Page.Status}
 }
 

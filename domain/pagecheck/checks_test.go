@@ -185,3 +185,20 @@ func categoryIndex(c pagecheck.Category) int {
 	}
 	return -1
 }
+
+// A page that answers an error status rates bad whatever else it passes:
+// what it serves is an error page, not the page asked for.
+func TestErrorPageRatesBad(t *testing.T) {
+	ok := pagecheck.Analyse(indexedPage(), pagecheck.DefaultWeights)
+	if ok.Rating == pagecheck.Bad {
+		t.Fatalf("the fixture rates bad at 200 (score %d): it cannot show the cap", ok.Score)
+	}
+	for _, status := range []int{404, 410, 500, 503} {
+		f := indexedPage()
+		f.Page.Status = status
+		a := pagecheck.Analyse(f, pagecheck.DefaultWeights)
+		if a.Rating != pagecheck.Bad || a.Score >= ok.Score {
+			t.Errorf("the page at %d = %d %s, want bad (at 200: %d %s)", status, a.Score, a.Rating, ok.Score, ok.Rating)
+		}
+	}
+}
