@@ -124,6 +124,7 @@ func newAPI(mux *http.ServeMux, base string) huma.API {
 	}
 	api := humago.New(mux, cfg)
 	registerDocs(mux, base)
+	registerDemo(mux)
 	api.UseMiddleware(formMiddleware(api), numericSyntax)
 	return api
 }

@@ -25,7 +25,7 @@ import (
 const (
 	tourServeMarker    = "<!-- readme-tour:serve (run by go test ./cmd/pinsight -run TestReadmeTour) -->\n"
 	tourCommandsMarker = "<!-- readme-tour:commands (run by go test ./cmd/pinsight -run TestReadmeTour) -->\n"
-	tourPort           = "8080" // the port the tour's commands use
+	tourPortLine       = "PORT=8080" // each tour block's first line: the port, set once
 )
 
 // fencedAfter is the body of the ```sh block right after marker in text.
@@ -73,6 +73,13 @@ func goVersionOf(t *testing.T) string {
 	return m[1]
 }
 
+// demoFindings are what the README says the report of the demo page
+// shows: its rating and the failed checks it names.
+var demoFindings = []string{`"result":"decent"`, `"score":74`, `"id":"meta_description","title":"Meta description","passed":false`,
+	`"id":"image_keywords","title":"Image alt text","passed":false`, `"id":"link_text","title":"Descriptive link text","passed":false`,
+	`"id":"canonical","title":"Canonical link","passed":false`, `"id":"structured_data","title":"Structured data","passed":false`,
+	`"id":"https_encryption","title":"HTTPS encryption","passed":false`}
+
 // TestReadmeTour runs the README's five-minute tour as written: the serve
 // command's flags through the real serve command and graph (on the default
 // storage, in an empty directory), then every curl command of the tour in
@@ -98,12 +105,19 @@ func TestReadmeTour(t *testing.T) {
 	if want := "Go " + goVersionOf(t); !strings.Contains(firstScreen, want) {
 		t.Errorf("README.md's first screen does not say it needs %s (go.mod's go line)", want)
 	}
-	serveLine := strings.TrimSpace(fencedAfter(t, readme, tourServeMarker))
-	args, ok := strings.CutPrefix(serveLine, "go run ./cmd/pinsight serve")
-	if !ok || strings.Contains(serveLine, "\n") {
-		t.Fatalf("the tour's serve block is %q, want one line: go run ./cmd/pinsight serve [flags]", serveLine)
+	serveBlock := shellCommands(fencedAfter(t, readme, tourServeMarker))
+	if len(serveBlock) != 2 || serveBlock[0] != tourPortLine {
+		t.Fatalf("the tour's serve block is %q, want %s then go run ./cmd/pinsight serve [flags]", serveBlock, tourPortLine)
+	}
+	args, ok := strings.CutPrefix(serveBlock[1], "go run ./cmd/pinsight serve")
+	if !ok || !strings.Contains(args, "--addr :$PORT") {
+		t.Fatalf("the tour's serve command is %q, want go run ./cmd/pinsight serve --addr :$PORT [flags]", serveBlock[1])
 	}
 	commands := shellCommands(fencedAfter(t, readme, tourCommandsMarker))
+	if len(commands) == 0 || commands[0] != tourPortLine {
+		t.Fatalf("the tour's commands start with %q, want %s", commands, tourPortLine)
+	}
+	commands = commands[1:] // the test sets PORT
 	script := strings.Join(commands, "\n")
 	for _, step := range []string{"/api/v1/register", "/api/v1/login", "/api/v1/reports", "share_url"} {
 		if !strings.Contains(script, step) {
@@ -117,16 +131,18 @@ func TestReadmeTour(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	here := strings.NewReplacer("127.0.0.1:"+tourPort, addr, "localhost:"+tourPort, addr)
+	_, port, _ := net.SplitHostPort(addr)
+	// localhost may resolve to ::1 first, and the test's server listens on 127.0.0.1 alone.
+	here := strings.NewReplacer("localhost:$PORT", "127.0.0.1:$PORT")
 
 	var cfg serveConfig
 	cmd := serveCommand(func(_ context.Context, c serveConfig) error { cfg = c; return nil })
-	cmd.SetArgs(strings.Fields(here.Replace(args)))
+	cmd.SetArgs(strings.Fields(strings.ReplaceAll(args, "$PORT", port)))
 	if err := cmd.Execute(); err != nil {
 		t.Fatalf("serve%s: %v", args, err)
 	}
-	if cfg.HTTP.Addr != ":"+tourPort {
-		t.Fatalf("the tour's server listens on %q, its commands call port %s", cfg.HTTP.Addr, tourPort)
+	if cfg.HTTP.Addr != ":"+port {
+		t.Fatalf("the tour's server listens on %q, its commands call port %s", cfg.HTTP.Addr, port)
 	}
 	cfg.HTTP.Addr = addr
 	t.Chdir(t.TempDir()) // the default storage, sqlite:pinsight.db, lands here
@@ -141,7 +157,7 @@ func TestReadmeTour(t *testing.T) {
 
 	// Each command prints a marker first, so its output can be told apart.
 	var b strings.Builder
-	b.WriteString("set -eu\n")
+	b.WriteString("set -eu\nPORT=" + port + "\n")
 	for i, c := range commands {
 		fmt.Fprintf(&b, "echo '@@@ %d'\n%s\n", i, here.Replace(c))
 	}
@@ -156,21 +172,32 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatalf("%d outputs for %d commands:\n%s", len(outputs), len(commands), out)
 	}
 	var sawGenerated, sawPage bool
+	statusLine := regexp.MustCompile(`\} (\d{3})$`) // curl -w ' %{http_code}' after the body
 	for i, o := range outputs {
 		o = strings.TrimSpace(o)
+		if m := statusLine.FindStringSubmatch(o); m != nil && m[1][0] != '2' {
+			t.Errorf("%s\nanswered status %s", commands[i], m[1])
+		}
 		switch {
 		case strings.HasPrefix(o, "{"):
 			if !strings.HasPrefix(o, `{"success":true`) {
 				t.Errorf("%s\nanswered %s", commands[i], o)
 			}
-			sawGenerated = sawGenerated || strings.Contains(o, `"url":"http://`+addr+`/docs"`) && strings.Contains(o, `"status":"generated"`)
+			if strings.Contains(o, `"url":"http://`+addr+`/demo"`) && strings.Contains(o, `"status":"generated"`) && strings.Contains(o, `"results":`) {
+				sawGenerated = true
+				for _, finding := range demoFindings {
+					if !strings.Contains(o, finding) {
+						t.Errorf("the demo page's report lacks %s, which the README names:\n%s", finding, o)
+					}
+				}
+			}
 		case strings.Contains(strings.ToLower(o), "<html"):
 			sawPage = true
 		}
 	}
 	t.Logf("the tour's output:\n%s", out)
 	if !sawGenerated {
-		t.Errorf("no command showed the generated report of http://%s/docs:\n%s", addr, out)
+		t.Errorf("no command showed the generated report of http://%s/demo:\n%s", addr, out)
 	}
 	if !sawPage {
 		t.Errorf("no command showed the report page:\n%s", out)
@@ -188,7 +215,7 @@ func TestTourWithoutTheFlag(t *testing.T) {
 	base := "http://" + srv.Addr()
 	call(t, base, http.MethodPost, "/api/v1/register", "", `{"email":"ada@example.com","password":"pinsight-tour-1"}`, http.StatusCreated)
 	key := call(t, base, http.MethodPost, "/api/v1/login", "", `{"email":"ada@example.com","password":"pinsight-tour-1"}`, http.StatusOK)["token"].(string)
-	req, _ := http.NewRequest(http.MethodPost, base+"/api/v1/reports", strings.NewReader(`{"url":"`+base+`/docs"}`))
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/v1/reports", strings.NewReader(`{"url":"`+base+`/demo"}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+key)
 	res, err := http.DefaultClient.Do(req)
