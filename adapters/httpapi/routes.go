@@ -160,5 +160,6 @@ func Register(api huma.API, r Routes) error {
 			registerCrawls(api, r.Crawls, r.Accounts)
 		}
 	}
+	addTags(api)
 	return nil
 }
