@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/csvcell"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -95,11 +95,12 @@ func registerCrawlExport(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 	})
 }
 
-// rowWriter writes the rows of an export as CSV or JSON Lines, flushing
-// every exportFlushRows rows.
+// rowWriter writes the rows of an export as CSV (its cells through
+// csvcell: a cell a spreadsheet would read as a formula is written as
+// text) or JSON Lines, flushing every exportFlushRows rows.
 type rowWriter struct {
 	out   io.Writer
-	csv   *csv.Writer
+	csv   *csvcell.Writer
 	json  *json.Encoder
 	rows  int
 	jsonl bool
@@ -111,8 +112,7 @@ func newRowWriter(out io.Writer, jsonl bool) *rowWriter {
 		w.json = json.NewEncoder(out)
 		w.json.SetEscapeHTML(false)
 	} else {
-		w.csv = csv.NewWriter(out)
-		w.csv.UseCRLF = true
+		w.csv = csvcell.NewWriter(out)
 	}
 	return w
 }
