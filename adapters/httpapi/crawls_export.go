@@ -40,6 +40,12 @@ type linkData struct {
 	To   string `json:"to"`
 }
 
+// csvCellsDoc says how CSV answers write cells a spreadsheet would run
+// (csvcell), for the descriptions of every operation answering CSV.
+const csvCellsDoc = "CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote " +
+	"in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits " +
+	"with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is."
+
 // exportFlushRows is how many rows are written between flushes, so a slow
 // export still reaches the client as it goes.
 const exportFlushRows = 500
@@ -52,7 +58,7 @@ func registerCrawlExport(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 			" (depth empty for a URL found only in a sitemap). Issues: " + strings.Join(issueColumns, ", ") +
 			" (related URLs separated by spaces). Links: " + strings.Join(linkColumns, ", ") + ". An invalid what or " +
 			"format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV " +
-			"export then lacks its last rows, so compare the row count with the crawl's when it matters.",
+			"export then lacks its last rows, so compare the row count with the crawl's when it matters. " + csvCellsDoc,
 		Responses: map[string]*huma.Response{"200": {Description: "The rows.", Content: map[string]*huma.MediaType{
 			"text/csv": {Schema: &huma.Schema{Type: "string"}}, "application/jsonl": {Schema: &huma.Schema{Type: "string"}}}}}}
 	protect(acc, &op)
