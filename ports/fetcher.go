@@ -43,6 +43,13 @@ type Target struct {
 // SiteFetcher fetches the URLs of a site crawl through the same SSRF guard
 // as PageFetcher (every URL checked, every address dialled checked).
 type SiteFetcher interface {
+	// Check refuses, without requesting it, a start URL the guard would
+	// refuse (scheme, port, an address literal or a name of this machine,
+	// a host name that does not exist or resolves only to refused
+	// addresses): a *webpage.FetchError, Refused, whose reason names the
+	// setting that lets it through when one does. A lookup that fails
+	// otherwise is not refused (it may pass by the time of the crawl).
+	Check(ctx context.Context, rawURL string) error
 	// Session opens the connections of one crawl: its requests may share
 	// connections with each other, never with another session or fetch.
 	// Close it at the crawl's end.

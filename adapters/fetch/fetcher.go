@@ -244,11 +244,7 @@ func (f *Fetcher) fetchError(ctx context.Context, err error) error {
 		if refused.Detail != "" {
 			f.log.InfoContext(ctx, "analysis target refused", "target", refused.Target, "detail", refused.Detail)
 		}
-		reason := "refused: " + refused.Reason
-		if hint := refused.Hint(); hint != "" {
-			reason += "; " + hint
-		}
-		return &webpage.FetchError{Reason: reason, Refused: true, Err: err}
+		return &webpage.FetchError{Reason: "refused: " + refused.shown(), Refused: true, Err: err}
 	case errors.Is(err, errTooManyRedirects):
 		return &webpage.FetchError{Reason: "more than " + strconv.Itoa(f.cfg.MaxRedirects) + " redirects", Err: err}
 	case errors.Is(err, errLongRedirect):

@@ -46,6 +46,16 @@ func (e *RefusedError) Hint() string {
 	return "to analyse it anyway, start the server with --allow-target " + e.Allow + " (a library sets fetch.Config.AllowTargets)"
 }
 
+// shown is what the client is told of the refusal: its reason, and the
+// hint when there is one. Every refusal a client sees (a report's, a
+// crawl's, a webhook's) says it so.
+func (e *RefusedError) shown() string {
+	if hint := e.Hint(); hint != "" {
+		return e.Reason + "; " + hint
+	}
+	return e.Reason
+}
+
 func (e *RefusedError) Error() string {
 	if e.Detail == "" {
 		return "refused " + e.Target + ": " + e.Reason

@@ -7,10 +7,8 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/pinsight/pinsight/domain/webhook"
 	"github.com/pinsight/pinsight/domain/webpage"
@@ -25,9 +23,6 @@ type Poster struct {
 	dialer *dialer
 	client *http.Client
 }
-
-// checkLookupTimeout bounds the lookup of a webhook's host at its creation.
-const checkLookupTimeout = 3 * time.Second
 
 // NewPoster returns a poster with cfg's guard (zero fields defaulted). It
 // fails on a malformed allow-list entry.
@@ -45,46 +40,13 @@ func NewPoster(cfg Config) (*Poster, error) {
 	return &Poster{guard: g, dialer: d, client: client}, nil
 }
 
-// Check implements ports.WebhookPoster: what Post refuses before sending
-// (checkURL), then the lookup each connection makes (lookup), bounded by
-// checkLookupTimeout. A name that does not exist, or whose addresses are
-// all refused, is refused; a lookup that fails otherwise (a timeout, a
-// server failure) is not, as it may pass by the time of a delivery.
+// Check implements ports.WebhookPoster: checkTarget.
 func (p *Poster) Check(ctx context.Context, rawURL string) error {
-	u, err := p.checkURL(rawURL)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, checkLookupTimeout)
-	defer cancel()
-	host, addr := dialledHost(u.Hostname()), hostPort(u)
-	ips, refused, err := p.dialer.lookup(ctx, host, addr)
-	switch {
-	case err != nil:
-		return unresolved(err)
-	case len(ips) == 0:
-		return refusedFetch(errors.Join(refused...))
-	}
-	return nil
+	return checkTarget(ctx, p.guard, p.dialer, rawURL)
 }
 
-// checkURL parses rawURL and refuses what can be told without a lookup:
-// the guard's checkURL, and an address literal outside the public range.
-func (p *Poster) checkURL(rawURL string) (*url.URL, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || !u.IsAbs() {
-		return nil, &webpage.FetchError{Reason: "the URL is not an absolute http or https URL", Refused: true}
-	}
-	if err := p.guard.checkURL(u); err != nil {
-		return nil, refusedFetch(err)
-	}
-	if ip, err := netip.ParseAddr(dialledHost(u.Hostname())); err == nil && !p.guard.exempt(hostPort(u)) {
-		if r := blockedReason(ip); r != "" {
-			return nil, refusedFetch(refusedAddress(u.Host, u.Hostname(), ip, r))
-		}
-	}
-	return u, nil
-}
+// checkURL is checkTargetURL with p's guard.
+func (p *Poster) checkURL(rawURL string) (*url.URL, error) { return checkTargetURL(p.guard, rawURL) }
 
 // unresolved is the refusal of a host name that does not exist (a
 // *net.DNSError IsNotFound in err's chain): retrying will not make it
@@ -97,11 +59,14 @@ func unresolved(err error) error {
 	return &webpage.FetchError{Reason: "the host name " + dnsErr.Name + " does not resolve", Refused: true, Err: err}
 }
 
+// refusedFetch is the *webpage.FetchError of a refusal: its reason and
+// hint (RefusedError.shown), or err's text when it holds no
+// *RefusedError.
 func refusedFetch(err error) error {
 	var re *RefusedError
 	reason := err.Error()
 	if errors.As(err, &re) {
-		reason = re.Reason
+		reason = re.shown()
 	}
 	return &webpage.FetchError{Reason: reason, Refused: true, Err: err}
 }

@@ -76,7 +76,9 @@ func registerAccounts(api huma.API, acc *accounts.Accounts) {
 	registerForm(g, huma.Operation{
 		OperationID: "register", Method: http.MethodPost, Path: "/register", DefaultStatus: http.StatusCreated,
 		Summary: "Create an account", Tags: tags,
-		Description: "A taken e-mail is 422 on email. Log in afterwards to get an API key. " + passwordPolicyDoc +
+		Description: "A taken e-mail is 422 on email (on purpose: there is no e-mail channel to answer it otherwise; " +
+			"this operation and login share a quota of 10 requests a minute per IPv4 address or IPv6 /64 by default, " +
+			"--auth-rate-limit). Log in afterwards to get an API key. " + passwordPolicyDoc +
 			" The e-mail must be valid UTF-8 without control or invisible characters (422 on email). " + passwordBusyDoc,
 	}, func(ctx context.Context, in *credentialsInput) (*reply[wire.UserData], error) {
 		u, err := acc.Register(ctx, in.Body.Email, in.Body.Password)

@@ -62,7 +62,8 @@ const bulkDoc = "The body is CSV (text/csv: RFC 4180, a header row naming the co
 	"Rate limits: the request counts as one request of the default quota, plus one more before each " +
 	"further block of 1,000 rows (rows 1,001, 2,001...): a 100,000-row file counts as 100. Beyond the " +
 	"quota the answer stops there (a stop row saying when to retry). The server's read and write " +
-	"timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s."
+	"timeouts do not apply: each block of 1,000 rows must arrive, and its answer be taken, within 30 s. " +
+	csvCellsDoc
 
 // bulkMediaTypes documents the file types of a bulk body or answer.
 func bulkMediaTypes() map[string]*huma.MediaType {

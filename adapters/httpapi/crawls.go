@@ -95,7 +95,9 @@ func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 		DefaultStatus: http.StatusAccepted, Summary: "Start a crawl: audit a whole site",
 		Description: crawlDoc + " Answers 202 with the crawl queued and a Location header naming it; poll GET " +
 			"/crawls/{id} until status is finished, cancelled or failed. Every invalid field is reported at once " +
-			"(422). " + crawlQuotaDoc}
+			"(422). A URL the SSRF guard refuses (loopback, private or metadata addresses, written or looked up, localhost; " +
+			"ports other than 80 and 443; a host name that does not exist) is 422 on url, nothing queued, the reason naming " +
+			"the serve flag that lets it through (--allow-target, --allow-port) when one does. " + crawlQuotaDoc}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *crawlCreateInput) (*createdCrawlReply, error) {
 		c, err := cs.CreateOnce(ctx, caller(ctx).User.ID, in.params(), in.IdempotencyKey)

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/csvcell"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -40,6 +40,12 @@ type linkData struct {
 	To   string `json:"to"`
 }
 
+// csvCellsDoc says how CSV answers write cells a spreadsheet would run
+// (csvcell), for the descriptions of every operation answering CSV.
+const csvCellsDoc = "CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote " +
+	"in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits " +
+	"with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is."
+
 // exportFlushRows is how many rows are written between flushes, so a slow
 // export still reaches the client as it goes.
 const exportFlushRows = 500
@@ -52,7 +58,7 @@ func registerCrawlExport(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 			" (depth empty for a URL found only in a sitemap). Issues: " + strings.Join(issueColumns, ", ") +
 			" (related URLs separated by spaces). Links: " + strings.Join(linkColumns, ", ") + ". An invalid what or " +
 			"format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV " +
-			"export then lacks its last rows, so compare the row count with the crawl's when it matters.",
+			"export then lacks its last rows, so compare the row count with the crawl's when it matters. " + csvCellsDoc,
 		Responses: map[string]*huma.Response{"200": {Description: "The rows.", Content: map[string]*huma.MediaType{
 			"text/csv": {Schema: &huma.Schema{Type: "string"}}, "application/jsonl": {Schema: &huma.Schema{Type: "string"}}}}}}
 	protect(acc, &op)
@@ -95,11 +101,12 @@ func registerCrawlExport(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 	})
 }
 
-// rowWriter writes the rows of an export as CSV or JSON Lines, flushing
-// every exportFlushRows rows.
+// rowWriter writes the rows of an export as CSV (its cells through
+// csvcell: a cell a spreadsheet would read as a formula is written as
+// text) or JSON Lines, flushing every exportFlushRows rows.
 type rowWriter struct {
 	out   io.Writer
-	csv   *csv.Writer
+	csv   *csvcell.Writer
 	json  *json.Encoder
 	rows  int
 	jsonl bool
@@ -111,8 +118,7 @@ func newRowWriter(out io.Writer, jsonl bool) *rowWriter {
 		w.json = json.NewEncoder(out)
 		w.json.SetEscapeHTML(false)
 	} else {
-		w.csv = csv.NewWriter(out)
-		w.csv.UseCRLF = true
+		w.csv = csvcell.NewWriter(out)
 	}
 	return w
 }

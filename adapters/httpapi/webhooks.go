@@ -92,10 +92,11 @@ func registerWebhooks(api huma.API, hooks *webhooks.Webhooks, acc *accounts.Acco
 		DefaultStatus: http.StatusCreated, Tags: tags, Summary: "Add a webhook",
 		Description: "The answer is the only one that shows the secret. A URL that is not absolute http(s), or that the " +
 			"analyser's guard refuses (private or loopback addresses, written or looked up, localhost included; a host name " +
-			"that does not exist; ports other than 80 and 443), is 422 on url; a secret " +
+			"that does not exist; ports other than 80 and 443), is 422 on url, the reason naming the serve flag " +
+			"(--allow-target, --allow-port) that lets it through when one does, as a report's; a secret " +
 			"shorter than 16 characters is 422 on secret; at most 10 webhooks per user. " + webhookDoc}
 	protect(acc, &op)
-	huma.Register(g, op, func(ctx context.Context, in *webhookInput) (*reply[webhookData], error) {
+	registerForm(g, op, func(ctx context.Context, in *webhookInput) (*reply[webhookData], error) {
 		w, err := hooks.Create(ctx, caller(ctx).User.ID, webhooks.NewWebhook{URL: in.Body.URL, Secret: in.Body.Secret, Events: in.Body.Events})
 		if err != nil {
 			return nil, toHTTP(err)

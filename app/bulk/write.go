@@ -3,21 +3,23 @@ package bulk
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"strconv"
+
+	"github.com/pinsight/pinsight/domain/csvcell"
 )
 
 // flusher is an answer's destination that can send what it holds (an HTTP
 // response, for one).
 type flusher interface{ Flush() }
 
-// writer writes the answer rows of a file.
+// writer writes the answer rows of a file; CSV cells through csvcell
+// (a cell a spreadsheet would read as a formula is written as text).
 type writer struct {
 	out  io.Writer
 	bw   *bufio.Writer
-	csv  *csv.Writer
+	csv  *csvcell.Writer
 	json *json.Encoder
 	buf  []string
 }
@@ -25,8 +27,7 @@ type writer struct {
 func newWriter(out io.Writer, f Format) *writer {
 	w := &writer{out: out}
 	if f == CSV {
-		w.csv = csv.NewWriter(out)
-		w.csv.UseCRLF = true
+		w.csv = csvcell.NewWriter(out)
 	} else {
 		w.bw = bufio.NewWriterSize(out, 32<<10)
 		w.json = json.NewEncoder(w.bw)

@@ -176,8 +176,10 @@ func (cs *Crawls) admit(ctx context.Context, userID int64, pages int) (time.Time
 // password hashed, its max_pages charged to the user's daily page quota
 // (given back when the crawl is refused), the crawl and its job written
 // together, refused when the user has ActiveLimit crawls queued or
-// running. idem, when not nil, is finished
-// with the crawl. Errors: *report.ValidationError, *QuotaError,
+// running. Its start URL is checked with the fetcher's guard first
+// (ports.SiteFetcher.Check), as a report's URL is when it is analysed:
+// a refused target is not queued. idem, when not nil, is finished
+// with the crawl. Errors: *report.ValidationError, *webpage.FetchError, *QuotaError,
 // crawl.ErrActiveLimit, accounts.ErrPasswordsBusy, report.ErrClaimLost.
 func (cs *Crawls) Create(ctx context.Context, userID int64, p crawl.Params, idem *report.Idempotency) (crawl.Crawl, error) {
 	s, err := crawl.NewSettings(p)
@@ -187,6 +189,11 @@ func (cs *Crawls) Create(ctx context.Context, userID int64, p crawl.Params, idem
 	site, err := report.ProjectName(s.URL)
 	if err != nil {
 		return crawl.Crawl{}, report.Invalid("url", "cannot be crawled: it has no host name")
+	}
+	if cs.fetcher != nil {
+		if err := cs.fetcher.Check(ctx, s.URL); err != nil {
+			return crawl.Crawl{}, err
+		}
 	}
 	c := crawl.Crawl{UserID: userID, Site: site, Settings: s, CreatedAt: cs.clock()}
 	if s.Password != "" {

@@ -14,7 +14,8 @@ import (
 // (streamed, while llms.txt is fetched and the failing checks counted),
 // its issues saved, the site's score (the average of its
 // audited pages'), rating and summary (issue counts, failing page checks,
-// AI crawlers' access, llms.txt) stored with the status; then the pages
+// AI crawlers' access, llms.txt) stored with the status (failed, with why,
+// when its start URL did not answer and no page did: outcome); then the pages
 // it did not crawl go back to the daily quota.
 func (r *run) finish(ctx context.Context, status crawl.Status) error {
 	cs := r.cs
@@ -32,9 +33,11 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 	side.Go(func() { llms = r.llmsTxt(ctx) })
 	side.Go(func() { checks, checksErr = cs.store.FailingChecks(ctx, r.c.ID) })
 	d := crawl.NewDetector(site)
+	o := outcome{start: r.c.Settings.URL}
 	sum, n := 0, 0
 	err := cs.store.EachPage(ctx, r.c.ID, func(p ports.CrawlPage) error {
 		d.Add(p.Page)
+		o.add(p.Page)
 		if p.Rating != "" {
 			sum += p.Score
 			n++
@@ -49,7 +52,8 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 	if err := cs.store.SaveIssues(ctx, r.c.ID, issues); err != nil {
 		return &ports.RetryError{Err: err}
 	}
-	f := ports.CrawlFinish{Status: status, At: cs.clock()}
+	f := ports.CrawlFinish{At: cs.clock()}
+	f.Status, f.Failure = o.end(status)
 	if n > 0 {
 		f.Score = (sum + n/2) / n
 		f.Rating = pagecheck.RatingFor(f.Score)

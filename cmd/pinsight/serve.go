@@ -71,7 +71,7 @@ func serveCommand(run func(context.Context, serveConfig) error) *cobra.Command {
 	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "time allowed for in-flight requests on shutdown")
 	f.DurationVar(&cfg.StartTimeout, "start-timeout", 2*time.Minute, "time allowed to start (connect, wait for other instances' migration lock, migrate, load the directory); beyond, serve exits with an error")
 	f.Var(limitFlag{&cfg.HTTP.RateLimits.Default}, "rate-limit", "quota per client on API routes and the report page: per user for a valid API key, else per IP; N/DURATION or off")
-	f.Var(limitFlag{&cfg.HTTP.RateLimits.Auth}, "auth-rate-limit", "quota per IP on POST /register and /login, N/DURATION or off")
+	f.Var(limitFlag{&cfg.HTTP.RateLimits.Auth}, "auth-rate-limit", "quota per IPv4 address or IPv6 /64 on POST /register and /login, N/DURATION or off")
 	f.Var(limitFlag{&cfg.Reviews.WriteLimit}, "review-rate-limit", "quota per user of post office review and like writes, N/DURATION or off")
 	f.Var(prefixesFlag{&cfg.HTTP.RateLimits.TrustedProxies}, "trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For (and X-Forwarded-Proto, for the report page's Secure cookies) is believed")
 	f.StringSliceVar(&cfg.HTTP.CORSOrigins, "cors-origins", nil, "origins allowed to call the site-analysis API from a browser (public routes allow any)")

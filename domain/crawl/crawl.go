@@ -22,7 +22,9 @@ type Crawl struct {
 	// is never stored).
 	PasswordHash string
 	Status       Status
-	Failure      string // why it failed, when Status is StatusFailed
+	// Failure is why it failed, when Status is StatusFailed; for a
+	// finished crawl, why its start URL did not answer (others did).
+	Failure string
 	// CancelRequested tells the running crawler to stop: its user
 	// cancelled it. The crawler ends it as StatusCancelled.
 	CancelRequested bool

@@ -23,8 +23,8 @@ type RateLimits struct {
 	// made-up or revoked keys included.
 	Default ratelimit.Limit
 	// Auth is the stricter quota of POST /register, /login and the report
-	// page's owner sign-in (POST /r/{token}/signin), per IP: one bucket
-	// for the three.
+	// page's owner sign-in (POST /r/{token}/signin), per IPv4 address and
+	// per IPv6 /64: one bucket for the three.
 	Auth ratelimit.Limit
 	// TrustedProxies may set X-Forwarded-For.
 	TrustedProxies []netip.Prefix
@@ -121,6 +121,21 @@ func operational(path string) bool {
 	return strings.HasPrefix(path, "/openapi") || strings.HasPrefix(path, "/schemas/") || strings.HasPrefix(path, "/docs/")
 }
 
+// clientNetwork is the key of the auth quota for a client address: an
+// IPv4 address as it is, an IPv6 address by its /64 (what one subscriber
+// is given: rotating addresses inside it does not buy more attempts).
+func clientNetwork(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil || !a.Is6() || a.Is4In6() {
+		return ip
+	}
+	p, err := a.Prefix(64)
+	if err != nil {
+		return ip
+	}
+	return p.String()
+}
+
 // quotaFor picks the limit and the client key of a request of kind (see
 // quotaKind): the verified caller's user, else the client IP.
 func quotaFor(r *http.Request, kind int, cfg RateLimits) (ratelimit.Limit, string) {
@@ -131,7 +146,7 @@ func quotaFor(r *http.Request, kind int, cfg RateLimits) (ratelimit.Limit, strin
 		if !cfg.Auth.Enabled() {
 			return cfg.Auth, "" // off: no key to compute
 		}
-		return cfg.Auth, "auth:" + ClientIP(r, cfg.TrustedProxies)
+		return cfg.Auth, "auth:" + clientNetwork(ClientIP(r, cfg.TrustedProxies))
 	}
 	if !cfg.Default.Enabled() {
 		return cfg.Default, ""

@@ -29,7 +29,7 @@ type CrawlItem struct {
 	URL           string            `json:"url" doc:"The start URL, normalised."`
 	Site          string            `json:"site" doc:"The start URL's host, lower-cased, without a leading www."`
 	Status        string            `json:"status" enum:"queued,running,finished,cancelled,failed" doc:"queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure)."`
-	Failure       string            `json:"failure" doc:"Why the crawl failed; empty otherwise."`
+	Failure       string            `json:"failure" doc:"Why the crawl failed; for a crawl whose start URL did not answer, why (\"the start URL ... did not answer: ...\"): it is failed when no page answered, finished when others (sitemap URLs) did; empty otherwise."`
 	Privacy       int               `json:"privacy" enum:"0,1,2" doc:"0 public, 1 private, 2 password."`
 	HasPassword   bool              `json:"has_password" doc:"Whether a share password is stored."`
 	ShareURL      string            `json:"share_url" doc:"Path of the crawl's HTML summary page on this server, /r/ followed by the crawl's share token, as a report's share_url: the site, score, rating, issue counts by type with severity, the most severe issues with their URLs, AI crawlers' access and /llms.txt. The page honours privacy as a report's does (0 anyone, 2 after the password, 1 the owner only)."`
