@@ -95,7 +95,7 @@ func outageServer(t *testing.T, seed func(db *postgres.DB), readyPath string, db
 
 	addr := "127.0.0.1:" + freePort(t)
 	srv := exec.Command(buildPinsight(t), "serve", "--addr", addr, "--database-url", dbURL,
-		"--database-connect-timeout", dbTimeout.String(), "--database-statement-timeout", dbTimeout.String(), "--rate-limit", "off")
+		"--database-connect-timeout", dbTimeout.String(), "--database-statement-timeout", dbTimeout.String(), "--rate-limit", "off", "--auth-rate-limit", "off")
 	srv.Stdout, srv.Stderr = os.Stderr, os.Stderr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
