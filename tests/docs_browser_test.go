@@ -67,7 +67,7 @@ func TestDocsOffline(t *testing.T) {
 		t.Fatalf("Fetch.enable: %v", err)
 	}
 
-	tctx, cancelTime := context.WithTimeout(ctx, 60*time.Second)
+	tctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute) // far above the seconds a page takes, for a loaded machine
 	defer cancelTime()
 	err = chromedp.Do(tctx, chromedp.Navigate(srv.URL+"/geo/docs"), chromedp.WaitVisible(chromedp.CSS(".opblock-summary-description")))
 	mu.Lock()

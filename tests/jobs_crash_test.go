@@ -87,7 +87,7 @@ func testJobSurvivesKill(t *testing.T, dbURL string) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
-		waitFor(t, "server up", 60*time.Second, func() bool { return status(base+"/readyz") == 200 })
+		waitFor(t, "server up", 3*time.Minute, func() bool { return status(base+"/readyz") == 200 })
 		return srv
 	}
 	srv := start()
@@ -103,7 +103,7 @@ func testJobSurvivesKill(t *testing.T, dbURL string) {
 	}
 	select {
 	case <-site.hit:
-	case <-time.After(30 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the job never fetched the page")
 	}
 	if err := srv.Process.Kill(); err != nil { // SIGKILL mid-analysis

@@ -15,6 +15,11 @@ import (
 	"github.com/pinsight/pinsight/domain/postal"
 )
 
+// reloadPatience bounds the waits for the re-import's NOTIFY and for the
+// new release: an upper bound far above the second a reload takes, so a
+// loaded machine does not fail the test (a reload that never happens does).
+const reloadPatience = 2 * time.Minute
+
 // TestPostgresReplicaReloadOutlastsStatementTimeout runs `pinsight serve`
 // on the full directory with a statement timeout (250 ms) far below what
 // reading the directory takes, and shows that the replica's loads are not
@@ -23,9 +28,10 @@ import (
 //     load waits for it and succeeds, with no failed attempt logged (the
 //     statement timeout would have cancelled it after 250 ms);
 //   - after a re-import of the full directory, under request load, the
-//     instance serves the new release within 5 s of the import's commit
-//     (its NOTIFY), every request meanwhile answered 200 from the old or
-//     the new release, and /readyz names the new generation.
+//     instance serves the new release (within reloadPatience of the
+//     import's commit, its NOTIFY; it takes about a second, logged), every
+//     request meanwhile answered 200 from the old or the new release, and
+//     /readyz names the new generation.
 func TestPostgresReplicaReloadOutlastsStatementTimeout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server on the full directory in Postgres (-short)")
@@ -101,8 +107,8 @@ func TestPostgresReplicaReloadOutlastsStatementTimeout(t *testing.T) {
 	var committed time.Time
 	select {
 	case committed = <-notes:
-	case <-time.After(5 * time.Second):
-		t.Fatal("no NOTIFY of the re-import")
+	case <-time.After(reloadPatience):
+		t.Fatalf("no NOTIFY of the re-import within %v", reloadPatience)
 	}
 	var switched time.Duration
 	for {
@@ -114,8 +120,8 @@ func TestPostgresReplicaReloadOutlastsStatementTimeout(t *testing.T) {
 		if rel != oldRelease {
 			t.Fatalf("during the reload /dataset names release %q, want the old %q or the new one", rel, oldRelease)
 		}
-		if time.Since(committed) > 5*time.Second {
-			t.Fatalf("the instance still serves release %q 5 s after the import's commit (%s)\n%s", rel, committed.UTC().Format(time.StampMilli), in.logText())
+		if time.Since(committed) > reloadPatience {
+			t.Fatalf("the instance still serves release %q %v after the import's commit (%s)\n%s", rel, reloadPatience, committed.UTC().Format(time.StampMilli), in.logText())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -7,11 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/testcontainers/testcontainers-go"
 	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
-	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
 )
@@ -32,20 +30,13 @@ func startPostGIS(t testing.TB) string {
 	t.Helper()
 	image := postGIS.image(t)
 	pgServer.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		c, err := tcpostgres.Run(ctx, image,
-			tcpostgres.WithDatabase("pinsight"), tcpostgres.WithUsername("pinsight"), tcpostgres.WithPassword("pinsight"),
-			testcontainers.WithWaitStrategy(
-				wait.ForLog("database system is ready to accept connections").WithOccurrence(2).WithStartupTimeout(2*time.Minute),
-				wait.ForListeningPort("5432/tcp")),
-		)
+		c, err := startContainer(tcpostgres.Run, image, postgresReady(), postgresOptions()...)
 		pgServer.container = c
 		if err != nil {
 			pgServer.err = fmt.Errorf("start %s: %w", image, err)
 			return
 		}
-		pgServer.adminURL, pgServer.err = c.ConnectionString(ctx, "sslmode=disable")
+		pgServer.adminURL, pgServer.err = c.ConnectionString(context.Background(), "sslmode=disable")
 	})
 	if pgServer.err != nil {
 		t.Fatal(pgServer.err)

@@ -72,8 +72,10 @@ func TestRedisOutage(t *testing.T) {
 	if allowed != 8 {
 		t.Errorf("Redis down: two instances allowed %d of 16, want 4 each (quotas per instance)", allowed)
 	}
-	if slowest > time.Second {
-		t.Errorf("Redis down: the slowest decision took %v", slowest)
+	// Refused connections fail at once; the bound, ten times the
+	// limiter's timeout, allows for a loaded machine's scheduling.
+	if slowest > 10*timeout {
+		t.Errorf("Redis down: the slowest decision took %v, want at most %v", slowest, 10*timeout)
 	}
 	for i, in := range instances {
 		if degraded, detail := in.Degraded(ctx); !degraded || detail != redis.DegradedDetail {
@@ -85,7 +87,7 @@ func TestRedisOutage(t *testing.T) {
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "both instances to use Redis again", 30*time.Second, func() bool {
+	waitFor(t, "both instances to use Redis again", 2*time.Minute, func() bool {
 		for _, in := range instances {
 			if degraded, _ := in.Degraded(ctx); degraded {
 				return false
@@ -145,9 +147,10 @@ func TestRedisStalled(t *testing.T) {
 	if err != nil {
 		t.Errorf("requests with Redis stalled: %v; want every one decided", err)
 	}
-	// The timeout, plus scheduling on a loaded machine; unbounded, they
-	// would wait for Redis to wake up.
-	if limit := timeout + 800*time.Millisecond; slowest > limit {
+	// The timeout is the target (logged below); the bound is ten times it,
+	// so a loaded machine's scheduling does not fail the test. Unbounded,
+	// they would wait for Redis to wake up.
+	if limit := 10 * timeout; slowest > limit {
 		t.Errorf("with Redis stalled the slowest request took %v, want at most %v", slowest, limit)
 	}
 	t.Logf("Redis stalled: 40 concurrent requests decided, the slowest in %v (timeout %v)", slowest.Round(time.Millisecond), timeout)
@@ -155,15 +158,15 @@ func TestRedisStalled(t *testing.T) {
 	if _, err := limiter.Take(ctx, "client", limit); !errors.Is(err, ports.ErrUnavailable) {
 		t.Errorf("the Redis limiter itself with Redis stalled: %v, want ErrUnavailable", err)
 	}
-	if took := time.Since(start); took > timeout+800*time.Millisecond {
-		t.Errorf("the Redis limiter gave up after %v, want about %v", took, timeout)
+	if took := time.Since(start); took > 10*timeout { // ten times the target, as above
+		t.Errorf("the Redis limiter gave up after %v, want about %v (at most %v)", took, timeout, 10*timeout)
 	}
 	if degraded, _ := in.Degraded(ctx); !degraded {
 		t.Error("Redis stalled: Degraded = false")
 	}
 
 	unpause()
-	waitFor(t, "recovery once Redis answers", 30*time.Second, func() bool {
+	waitFor(t, "recovery once Redis answers", 2*time.Minute, func() bool {
 		degraded, _ := in.Degraded(ctx)
 		return !degraded
 	})

@@ -12,7 +12,6 @@ import (
 	"github.com/moby/moby/api/types/network"
 	goredis "github.com/redis/go-redis/v9"
 	"github.com/testcontainers/testcontainers-go"
-	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/pinsight/pinsight/adapters/redis"
 	"github.com/pinsight/pinsight/domain/ratelimit"
@@ -27,22 +26,13 @@ func startRedis(tb testing.TB, hostPort string) (*testcontainers.DockerContainer
 	tb.Helper()
 	image := redisImage.image(tb)
 	ctx := context.Background()
-	opts := []testcontainers.ContainerCustomizer{
-		testcontainers.WithExposedPorts("6379/tcp"),
-		testcontainers.WithWaitStrategy(
-			wait.ForLog("Ready to accept connections").WithStartupTimeout(time.Minute),
-			wait.ForListeningPort("6379/tcp")),
-	}
+	opts := []testcontainers.ContainerCustomizer{testcontainers.WithExposedPorts("6379/tcp")}
 	if hostPort != "" {
 		opts = append(opts, testcontainers.WithHostConfigModifier(func(hc *container.HostConfig) {
 			hc.PortBindings = network.PortMap{network.MustParsePort("6379/tcp"): {{HostIP: netip.MustParseAddr("127.0.0.1"), HostPort: hostPort}}}
 		}))
 	}
-	c, err := testcontainers.Run(ctx, image, opts...)
-	testcontainers.CleanupContainer(tb, c)
-	if err != nil {
-		tb.Fatalf("start %s: %v", image, err)
-	}
+	c := runContainer(tb, testcontainers.Run, image, redisReady(), opts...)
 	endpoint, err := c.PortEndpoint(ctx, "6379/tcp", "")
 	if err != nil {
 		tb.Fatal(err)

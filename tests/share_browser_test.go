@@ -135,7 +135,7 @@ func TestSharePageInBrowser(t *testing.T) {
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancelTime := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute) // far above the seconds a page takes, for a loaded machine
 	defer cancelTime()
 
 	pubURL := srv.URL + pub.ShareURL

@@ -72,7 +72,7 @@ func TestOwnerSignInInBrowser(t *testing.T) {
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancelTime := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute) // far above the seconds a page takes, for a loaded machine
 	defer cancelTime()
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(privURL), chromedp.WaitVisible(chromedp.CSS("#signin"))); err != nil {

@@ -216,7 +216,7 @@ func TestFollowUpsStayWithinTheDeadline(t *testing.T) {
 		"/fr": func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-r.Context().Done():
-			case <-time.After(10 * time.Second):
+			case <-time.After(time.Minute):
 			}
 		},
 	})
@@ -230,7 +230,9 @@ func TestFollowUpsStayWithinTheDeadline(t *testing.T) {
 	if err != nil || fd.Page.Status != 200 {
 		t.Fatalf("fetch: %v", err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	// Ten times the deadline, for a loaded machine; the alternate hangs a
+	// minute.
+	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the fetch took %s with a 1 s deadline", d)
 	}
 	if len(fd.Alternates) != 1 || fd.Alternates[0].Response != nil {

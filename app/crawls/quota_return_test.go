@@ -33,7 +33,7 @@ func TestUnusedPagesGoBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := e.waitFinal(t, c.ID, 30*time.Second)
+	done := e.waitFinal(t, c.ID, 2*time.Minute)
 	if done.Status != crawl.StatusFinished || done.Progress.Crawled != 3 {
 		t.Fatalf("crawl ended %s with %d pages crawled, want finished with 3", done.Status, done.Progress.Crawled)
 	}

@@ -92,7 +92,7 @@ func TestCrawlRefusesPrivateTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := e.waitFinal(t, c.ID, 30*time.Second)
+	done := e.waitFinal(t, c.ID, 2*time.Minute)
 	if done.Status != crawl.StatusFinished {
 		t.Fatalf("crawl = %s %q", done.Status, done.Failure)
 	}

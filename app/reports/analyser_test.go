@@ -219,8 +219,10 @@ func TestUserCannotHoldEverySlot(t *testing.T) {
 		<-f.started
 	}
 	for i := range 2 {
-		// Without a cap this analysis would take a slot and wait at the gate.
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		// Without a cap this analysis would take a slot and wait at the gate
+		// until the context ends (10 s: a refusal is immediate, even on a
+		// loaded machine).
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		_, err := a.Analyse(ctx, 1, fmt.Sprintf("https://more%d.example/", i))
 		cancel()
 		var qe *reports.QuotaError

@@ -61,7 +61,7 @@ func TestReportBatch(t *testing.T) {
 		}
 	}
 	for _, r := range batch.Data.Reports[:2] {
-		if got := c.waitFinished("/api/v1/reports/"+itoa(r.ID), 30*time.Second); got.Status != "generated" {
+		if got := c.waitFinished("/api/v1/reports/"+itoa(r.ID), 2*time.Minute); got.Status != "generated" {
 			t.Errorf("report %d = %+v, want generated", r.ID, got)
 		}
 	}

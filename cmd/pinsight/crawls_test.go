@@ -258,7 +258,7 @@ func testCrawlThroughTheAPI(t *testing.T, dbURL string) {
 	if st, raw := c.call(http.MethodPost, "/api/v1/crawls/"+itoa(second)+"/cancel", nil, nil); st != http.StatusOK {
 		t.Fatalf("cancel = %d %s", st, raw)
 	}
-	deadline = time.Now().Add(10 * time.Second)
+	deadline = time.Now().Add(2 * time.Minute)
 	for cr = c.crawl(second); cr.Status != "cancelled"; cr = c.crawl(second) {
 		if time.Now().After(deadline) {
 			t.Fatalf("cancelled crawl still %s", cr.Status)

@@ -18,7 +18,10 @@ import (
 // TestFairness: one user floods the server (ten webhooks whose receiver
 // never answers, a batch of slow pages, a second batch past the daily
 // quota) while another user's report, queued with wait=0, is generated
-// within 5 s; the flooder's accepted work stays within its quota.
+// within 15 s (it takes about a second, logged; queued behind the slow
+// batch on four workers it would take 40 s, so the bound, three times the
+// 5 s target, allows for a loaded machine and still fails an unfair
+// queue); the flooder's accepted work stays within its quota.
 func TestFairness(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a timed run of the whole server: not with -short")
@@ -75,11 +78,11 @@ func TestFairness(t *testing.T) {
 	if st != http.StatusAccepted || r.Status != "pending" {
 		t.Fatalf("victim's create = %d %+v, want 202 pending", st, r)
 	}
-	got := victim.waitFinished(loc, 30*time.Second)
+	got := victim.waitFinished(loc, 2*time.Minute)
 	took := time.Since(start)
 	t.Logf("the victim's report was %s %s after it was queued", got.Status, took.Round(time.Millisecond))
-	if got.Status != "generated" || took > 5*time.Second {
-		t.Errorf("victim's report: %s after %s, want generated within 5 s", got.Status, took)
+	if got.Status != "generated" || took > 15*time.Second {
+		t.Errorf("victim's report: %s after %s, want generated within 15 s", got.Status, took)
 	}
 
 	var list struct {

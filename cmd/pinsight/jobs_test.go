@@ -45,7 +45,7 @@ func TestReportLifecycle(t *testing.T) {
 	if st != http.StatusAccepted || loc != "/api/v1/reports/"+itoa(r.ID) || r.Status != "running" || r.Result != "" {
 		t.Fatalf("slow create = %d %q %+v, want 202 running with Location", st, loc, r)
 	}
-	if got := c.waitFinished(loc, 30*time.Second); got.Status != "generated" || got.Attempts != 1 || got.URL != site.URL+"/slow" {
+	if got := c.waitFinished(loc, 2*time.Minute); got.Status != "generated" || got.Attempts != 1 || got.URL != site.URL+"/slow" {
 		t.Errorf("slow report = %+v, want generated after 1 attempt", got)
 	}
 	// wait=0 queues at once; the job retries a reset connection.
@@ -53,13 +53,13 @@ func TestReportLifecycle(t *testing.T) {
 	if st != http.StatusAccepted || r.Status != "pending" || r.Attempts != 0 {
 		t.Fatalf("flaky create = %d %+v, want 202 pending", st, r)
 	}
-	if got := c.waitFinished(loc, 30*time.Second); got.Status != "generated" || got.Attempts != 2 {
+	if got := c.waitFinished(loc, 2*time.Minute); got.Status != "generated" || got.Attempts != 2 {
 		t.Errorf("flaky report = %+v, want generated on the second attempt", got)
 	}
 	// A refused target fails at once, without retries.
 	closed := closedPort(t)
 	_, loc, _ = c.create("http://"+closed+"/", "?wait=0")
-	if got := c.waitFinished(loc, 30*time.Second); got.Status != "failed" || got.Attempts != 1 || got.Failure == "" {
+	if got := c.waitFinished(loc, 2*time.Minute); got.Status != "failed" || got.Attempts != 1 || got.Failure == "" {
 		t.Errorf("refused report = %+v, want failed after 1 attempt with a reason", got)
 	}
 	// The queued runs are on /metrics: the flaky page's retry, the refused
@@ -80,7 +80,7 @@ func TestReportLifecycle(t *testing.T) {
 	st, h, raw := c.callHeader(http.MethodPut, "/api/v1/reports/"+itoa(r.ID)+"?wait=0", map[string]any{"results": 1}, &env)
 	if st != http.StatusAccepted || h.Get("Location") == "" || env.Data.Status != "pending" {
 		t.Errorf("re-analyse = %d %s, want 202 pending", st, raw)
-	} else if got := c.waitFinished(h.Get("Location"), 30*time.Second); got.Status != "generated" || got.URL != site.URL+"/flaky" {
+	} else if got := c.waitFinished(h.Get("Location"), 2*time.Minute); got.Status != "generated" || got.URL != site.URL+"/flaky" {
 		t.Errorf("re-analysed report = %+v", got)
 	}
 	// The status filter.

@@ -54,7 +54,7 @@ func TestWorkerRunsJobs(t *testing.T) {
 	a.RequireStart()
 	defer a.RequireStop()
 	store := sqlite.NewReportStore(db)
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		got, err := store.Report(ctx, u.ID, r.ID)
 		if err == nil && got.Status == report.StatusGenerated {
