@@ -75,7 +75,9 @@ func newServer(p serverParams) built {
 	return built{server: s, auth: auth}
 }
 
-func newHandler(b built) http.Handler { return mcp.Handler(b.server, b.auth) }
+func newHandler(b built) http.Handler {
+	return mcp.Handler(b.server, mcp.HTTPOptions{Authenticate: b.auth})
+}
 
 // runStdio serves b over stdio from the app's start until the client
 // closes stdin (then the app shuts down) or the app stops.
