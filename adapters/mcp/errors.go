@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,7 +54,7 @@ func (t *tools) errorOf(ctx context.Context, what string, err error) toolError {
 		t.Log.ErrorContext(ctx, "mcp request failed", "what", what, "err", err)
 	}
 	if kind == fault.Invalid {
-		e.Arguments = fault.FieldErrors(err)
+		e.Arguments = distinct(fault.FieldErrors(err))
 		if e.Message == "" {
 			e.Message = "invalid arguments"
 		}
@@ -85,18 +86,43 @@ func (t *tools) resourceError(ctx context.Context, uri string, err error) error 
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: e.text()}
 }
 
+// distinct is args with each argument's messages once, in their order.
+func distinct(args map[string][]string) map[string][]string {
+	if len(args) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(args))
+	for name, msgs := range args {
+		var kept []string
+		for _, m := range msgs {
+			if !slices.Contains(kept, m) {
+				kept = append(kept, m)
+			}
+		}
+		out[name] = kept
+	}
+	return out
+}
+
 // text is the error as a person reads it: "invalid_argument: pincode: must
-// be 6 digits", arguments in name order.
+// be 6 digits", arguments in name order. With arguments, they are the
+// text (the message only repeats them).
 func (e toolError) text() string {
 	var b strings.Builder
-	b.WriteString(e.Code + ": " + e.Message)
+	b.WriteString(e.Code + ": ")
 	names := make([]string, 0, len(e.Arguments))
 	for n := range e.Arguments {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		b.WriteString("; " + n + ": " + strings.Join(e.Arguments[n], ", "))
+	if len(names) == 0 {
+		b.WriteString(e.Message)
+	}
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(n + ": " + strings.Join(e.Arguments[n], ", "))
 	}
 	if e.RetryAfterSeconds > 0 {
 		b.WriteString("; retry after " + strconv.Itoa(e.RetryAfterSeconds) + " s")

@@ -65,6 +65,7 @@ func New(o Options) *sdk.Server {
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "pinsight", Title: "Pinsight", Version: o.Version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: o.Log})
+	s.AddReceivingMiddleware(withinRequests)
 	t := &tools{Options: o}
 	t.addPostal(s)
 	t.addDigipin(s)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -32,6 +33,9 @@ func addTool[In, Out any](s *sdk.Server, t *tools, tool *sdk.Tool, h handler[In,
 	}
 	tool.InputSchema, tool.OutputSchema = in, out
 	s.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		if err := ctx.Err(); err != nil { // a call of a batch cut by its deadline
+			return t.errorResult(ctx, tool.Name, err), nil
+		}
 		args, err := decodeArgs[In](req.Params.Arguments, in)
 		if err != nil {
 			return t.errorResult(ctx, tool.Name, err), nil
@@ -56,14 +60,8 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		return in, argError("arguments", "must be a JSON object")
 	}
-	missing := argErrors{}
-	for _, name := range schema.Required {
-		if v, ok := fields[name]; !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			missing.add(name, "is required")
-		}
-	}
-	if len(missing) > 0 {
-		return in, missing
+	if bad := argProblems(fields, schema); len(bad) > 0 {
+		return in, bad
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -71,6 +69,51 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Schema) (In, err
 		return in, decodeError(err, schema)
 	}
 	return in, nil
+}
+
+// maxUnknownArgs caps the unknown arguments an error names.
+const maxUnknownArgs = 10
+
+// argProblems are the problems of fields against schema before decoding:
+// each argument the tool lacks (the first maxUnknownArgs by name, with
+// the tool's arguments listed) and each required one missing or null.
+func argProblems(fields map[string]json.RawMessage, schema *jsonschema.Schema) argErrors {
+	bad := argErrors{}
+	var unknown []string
+	for name := range fields {
+		if _, ok := schema.Properties[name]; !ok {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		known := make([]string, 0, len(schema.Properties))
+		for name := range schema.Properties {
+			known = append(known, name)
+		}
+		sort.Strings(known)
+		msg := "is not an argument of this tool (its arguments: " + strings.Join(known, ", ") + ")"
+		if len(known) == 0 {
+			msg = "is not an argument of this tool (it takes none)"
+		}
+		for _, name := range unknown[:min(len(unknown), maxUnknownArgs)] {
+			bad.add(clipName(name), msg)
+		}
+	}
+	for _, name := range schema.Required {
+		if v, ok := fields[name]; !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			bad.add(name, "is required")
+		}
+	}
+	return bad
+}
+
+// clipName shortens an argument name a client sent for an error.
+func clipName(name string) string {
+	if len(name) > 64 {
+		return name[:64] + "..."
+	}
+	return name
 }
 
 // decodeError names the argument a decoding error is about, in the
@@ -85,11 +128,7 @@ func decodeError(err error, schema *jsonschema.Schema) error {
 		return argError(name, "has the wrong type")
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		name = strings.Trim(name, `"`)
-		if len(name) > 64 {
-			name = name[:64] + "..."
-		}
-		return argError(name, "is not an argument of this tool")
+		return argError(clipName(strings.Trim(name, `"`)), "is not an argument of this tool")
 	}
 	return argError("arguments", "must be a JSON object of the tool's arguments")
 }

@@ -449,3 +449,28 @@ func TestCrawlTools(t *testing.T) {
 	}
 	mustFail(t, connect(t, f.options(other.Key)), "crawl_status", map[string]any{"id": c.ID}, "not_found")
 }
+
+// TestInvalidArgumentText: an invalid_argument error says each problem
+// once, and names an argument the tool does not have beside the one
+// missing.
+func TestInvalidArgumentText(t *testing.T) {
+	f := newFixture(t)
+	cs := connect(t, f.options(f.key))
+
+	res := call(t, cs, "pincode_lookup", map[string]any{"pincode": "12345"}, nil)
+	if got := text(res); strings.Count(got, "must be 6 digits") != 1 {
+		t.Errorf("pincode 12345: %q, want the error once", got)
+	}
+	res = call(t, cs, "analyse_url", map[string]any{"url": "ftp://example.com/"}, nil)
+	if got := text(res); strings.Count(got, "must start with http") != 1 {
+		t.Errorf("ftp url: %q, want the error once", got)
+	}
+	e := mustFail(t, cs, "pincode_lookup", map[string]any{"pin": "110001"}, "invalid_argument")
+	if len(e.Arguments["pin"]) == 0 || len(e.Arguments["pincode"]) == 0 {
+		t.Errorf("pin for pincode: arguments %v, want pin (unknown) and pincode (required)", e.Arguments)
+	}
+	res = call(t, cs, "pincode_lookup", map[string]any{"pin": "110001"}, nil)
+	if got := text(res); !strings.Contains(got, "pin: ") || !strings.Contains(got, "pincode") {
+		t.Errorf("pin for pincode: %q, want pin named", got)
+	}
+}

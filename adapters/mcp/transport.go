@@ -2,88 +2,82 @@ package mcp
 
 import (
 	"context"
-	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/pinsight/pinsight/domain/fault"
+	"github.com/pinsight/pinsight/domain/ratelimit"
 )
+
+// DefaultMaxBatch is the most messages a JSON-RPC batch may hold
+// (HTTPOptions.MaxBatch unset).
+const DefaultMaxBatch = 10
+
+// DefaultDeadline bounds the work of one request (HTTPOptions.Deadline
+// unset); keep a host's deadline below its write timeout.
+const DefaultDeadline = 50 * time.Second
+
+// HTTPOptions configure Handler.
+type HTTPOptions struct {
+	// Authenticate verifies a request's Bearer key (nil: keys are refused).
+	Authenticate Authenticator
+	// Charge counts n more requests against the quota that admitted the
+	// request of ctx (the host's edge charged it one): a batch of n
+	// messages is charged n-1 more. Nil: batches are not charged.
+	Charge func(ctx context.Context, n int) ratelimit.Decision
+	// Origins are the browser origins allowed besides the server's own
+	// ("*": any); a request from another origin is refused 403.
+	Origins []string
+	// MaxBatch caps the messages of a JSON-RPC batch (0: DefaultMaxBatch).
+	MaxBatch int
+	// Deadline bounds a request's work, batches included (0:
+	// DefaultDeadline); a request cut by it is answered 503 in the envelope.
+	Deadline time.Duration
+	// Log receives internal errors; nil discards them.
+	Log *slog.Logger
+}
 
 // Handler serves s over the SDK's streamable HTTP transport, stateless
 // (every POST stands alone, so any instance behind a balancer answers it)
-// with JSON answers. A request with an "Authorization: Bearer KEY" header
-// has its key verified by authenticate (nil: keys are refused) and is
-// answered 401 when the key is refused; the verified user reaches the
-// tools. A request without a key reaches the public tools only. The host
-// mounts it behind its own edge (request ids, logs, metrics, rate limits).
-func Handler(s *sdk.Server, authenticate Authenticator) http.Handler {
+// with JSON answers. In order, a request is refused in the API's error
+// envelope when: its Origin is another site's than the server's own and
+// o.Origins' (403); its Authorization is not a Bearer key authenticate
+// accepts (401; 503 with Retry-After when the key cannot be checked now);
+// it is a JSON-RPC batch of more than o.MaxBatch messages (400), or whose
+// messages overrun the quota (429, each message charged with o.Charge);
+// its work outlasts o.Deadline (503). The verified user reaches the tools;
+// a request without a key reaches the public tools only. The host mounts
+// it behind its own edge (request ids, logs, metrics, rate limits).
+func Handler(s *sdk.Server, o HTTPOptions) http.Handler {
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = DefaultMaxBatch
+	}
+	if o.Deadline <= 0 {
+		o.Deadline = DefaultDeadline
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s },
 		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	withKey := auth.RequireBearerToken(verifier(authenticate), &auth.RequireBearerTokenOptions{})
-	keyed := withKey(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") == "" {
-			h.ServeHTTP(w, r)
+		if origin := r.Header.Get("Origin"); !originAllowed(r, o.Origins) {
+			writeError(w, http.StatusForbidden, "cross-origin request refused: Origin "+strconv.Quote(origin)+
+				" is neither this server's nor one the server allows (--cors-origins)")
 			return
 		}
-		if authenticate != nil {
-			// A key that cannot be checked now (the database down) is
-			// 503 with Retry-After, as on the rest of the API; the SDK's
-			// middleware would answer it 500. A checked key is verified
-			// again there, from the accounts' cache of verified keys.
-			token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			_, err := authenticate(r.Context(), strings.TrimSpace(token))
-			if k := fault.KindOf(err); err != nil && (k == fault.Unavailable || k == fault.Busy) {
-				unavailable(w, err)
-				return
-			}
+		r, ok := withKey(w, r, o)
+		if !ok {
+			return
 		}
-		keyed.ServeHTTP(w, r)
+		if r.Method == http.MethodPost && !admitBatch(w, r, o) {
+			return
+		}
+		serveBounded(w, r, h, o.Deadline)
 	})
-}
-
-// unavailable answers a request whose key could not be checked now: 503,
-// Retry-After, and the API's error envelope.
-func unavailable(w http.ResponseWriter, err error) {
-	wait := 5 * time.Second
-	var ra interface{ RetryAfter() time.Duration }
-	if errors.As(err, &ra) && ra.RetryAfter() > 0 {
-		wait = ra.RetryAfter()
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-	w.WriteHeader(http.StatusServiceUnavailable)
-	_, _ = w.Write([]byte(`{"success":false,"code":"unavailable","message":"the API key could not be verified now: retry later"}` + "\n"))
-}
-
-// verifier adapts authenticate to the SDK's bearer-token middleware: a
-// refused key is its invalid token (401); a key that could not be checked
-// (a database down) an error whose text is the mapped message, never the
-// cause's.
-func verifier(authenticate Authenticator) auth.TokenVerifier {
-	return func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		if authenticate == nil {
-			return nil, auth.ErrInvalidToken
-		}
-		u, err := authenticate(ctx, strings.TrimSpace(token))
-		switch kind := fault.KindOf(err); {
-		case err == nil:
-		case kind == fault.Unauthorized:
-			return nil, auth.ErrInvalidToken
-		case kind == fault.Unavailable || kind == fault.Busy:
-			return nil, errors.New("the API key could not be verified now: retry later")
-		default:
-			return nil, errors.New("internal error")
-		}
-		// The key is checked again on each request; the expiry only
-		// satisfies the middleware.
-		return &auth.TokenInfo{UserID: strconv.FormatInt(u.ID, 10), Expiration: time.Now().Add(time.Hour)}, nil
-	}
 }
 
 // Stdio serves s over standard input and output until the client closes

@@ -45,7 +45,7 @@ func connectHTTP(t *testing.T, url, key string) (*sdk.ClientSession, error) {
 func TestHandlerKeys(t *testing.T) {
 	f := newFixture(t)
 	o := f.options("")
-	srv := httptest.NewServer(mcp.Handler(mcp.New(o), o.Authenticate))
+	srv := httptest.NewServer(mcp.Handler(mcp.New(o), mcp.HTTPOptions{Authenticate: o.Authenticate}))
 	t.Cleanup(srv.Close)
 
 	cs, err := connectHTTP(t, srv.URL, f.key)
@@ -77,7 +77,7 @@ func TestHandlerKeyUncheckable(t *testing.T) {
 	o.Authenticate = func(context.Context, string) (account.User, error) {
 		return account.User{}, fmt.Errorf("%w: verify key: connection refused", ports.ErrUnavailable)
 	}
-	srv := httptest.NewServer(mcp.Handler(mcp.New(o), o.Authenticate))
+	srv := httptest.NewServer(mcp.Handler(mcp.New(o), mcp.HTTPOptions{Authenticate: o.Authenticate}))
 	t.Cleanup(srv.Close)
 	req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	req.Header.Set("Authorization", "Bearer some-key")

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.uber.org/fx"
 
+	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/httpapifx"
 	"github.com/pinsight/pinsight/adapters/httpapi/middleware"
 	"github.com/pinsight/pinsight/adapters/mcp"
@@ -78,13 +79,24 @@ func runMCP(ctx context.Context, cfg serveConfig, key string) error {
 // reused.
 var mcpOverHTTP = fx.Options(
 	fx.Supply(mcpfx.Config{Version: buildVersion()}),
-	fx.Provide(edgeAuthenticator),
+	fx.Provide(edgeAuthenticator, mcpHTTPOptions),
 	mcpfx.Module,
 	mcpfx.HTTP,
 	fx.Provide(fx.Annotate(func(h http.Handler) httpapifx.Mount {
-		return httpapifx.Mount{Pattern: mcpPath, Handler: h}
+		return httpapifx.Mount{Pattern: mcpPath, Handler: h, Metered: true}
 	}, fx.ParamTags(`name:"mcp"`), fx.ResultTags(httpapifx.MountGroup))),
 )
+
+// mcpHTTPOptions bind /mcp to the API's edge: each message of a batch
+// charged to the request's quota, browser origins as --cors-origins
+// allows, and a request's work ended before the write timeout cuts it.
+func mcpHTTPOptions(c httpapi.Config) mcp.HTTPOptions {
+	wt := c.WriteTimeout
+	if wt <= 0 {
+		wt = 60 * time.Second // httpapi's default
+	}
+	return mcp.HTTPOptions{Charge: middleware.Charge, Origins: c.CORSOrigins, Deadline: wt * 9 / 10}
+}
 
 // edgeAuthenticator verifies keys as the API does: the edge's verdict on
 // the request's key when it gave one, else the accounts now.

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,6 +97,50 @@ func TestMCPOverStdio(t *testing.T) {
 	}
 	if limited == "" {
 		t.Error("/mcp answered without RateLimit-Limit: not behind the edge")
+	}
+	edgeRules(t, base+"/mcp")
+}
+
+// edgeRules checks the rules serve --mcp adds at url: a batch's messages
+// are each charged to the quota, one beyond the cap is refused, and so is
+// another site's browser page, all in the error envelope.
+func edgeRules(t *testing.T, url string) {
+	t.Helper()
+	call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"pincode_lookup","arguments":{"pincode":"110001"}}}`
+	batch := func(n int) string {
+		calls := make([]string, n)
+		for i := range calls {
+			calls[i] = fmt.Sprintf(call, i+1)
+		}
+		return "[" + strings.Join(calls, ",") + "]"
+	}
+	send := func(body string, headers ...string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res, string(b)
+	}
+	res, _ := send(fmt.Sprintf(call, 1))
+	before, _ := strconv.Atoi(res.Header.Get("RateLimit-Remaining"))
+	res, body := send(batch(10))
+	after, _ := strconv.Atoi(res.Header.Get("RateLimit-Remaining"))
+	if res.StatusCode != http.StatusOK || before-after != 10 {
+		t.Errorf("a batch of 10 = %d, quota left %d then %d: want 200 and 10 charged (%.200s)", res.StatusCode, before, after, body)
+	}
+	if res, body := send(batch(11)); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"success":false`) {
+		t.Errorf("a batch of 11 = %d %.200s, want 400 in the envelope", res.StatusCode, body)
+	}
+	if res, body := send(fmt.Sprintf(call, 1), "Origin", "https://evil.example"); res.StatusCode != http.StatusForbidden || !strings.Contains(body, `"success":false`) {
+		t.Errorf("another site's page = %d %.200s, want 403 in the envelope", res.StatusCode, body)
 	}
 }
 

@@ -135,6 +135,9 @@ type serverParams struct {
 type Mount struct {
 	Pattern string
 	Handler http.Handler
+	// Metered lets the handler charge more requests of a POST with
+	// middleware.Charge (Pattern is then a path, matched exactly).
+	Metered bool
 }
 
 // MountGroup is the result tag of a constructor of a Mount.
@@ -146,10 +149,15 @@ func newServer(p serverParams) *httpapi.Server {
 	if p.Config.MetricsAddr == "" {
 		p.Mux.Handle("GET /metrics", p.Metrics)
 	}
+	var metered []string
 	for _, m := range p.Mounts {
 		p.Mux.Handle(m.Pattern, m.Handler)
+		if m.Metered {
+			metered = append(metered, m.Pattern)
+		}
 	}
 	o := edgeOptions(p.Config, p.Log, p.Metrics, p.Limiter, p.Routes)
+	o.Metered = metered
 	o.Tracer = p.Tracer
 	return httpapi.NewServer(p.Config, middleware.NewHandler(p.Mux, o), p.Log)
 }

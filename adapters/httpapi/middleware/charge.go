@@ -2,8 +2,10 @@ package middleware
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/ports"
@@ -17,9 +19,11 @@ const (
 	BulkDigipinPath  = APIPrefix + "/digipin/bulk"
 )
 
-// metered reports whether a request may charge more with Charge.
-func metered(r *http.Request) bool {
-	return r.Method == http.MethodPost && (r.URL.Path == BulkPincodesPath || r.URL.Path == BulkDigipinPath)
+// metered reports whether a request may charge more with Charge: a POST
+// of a bulk-file operation or at one of paths (Options.Metered).
+func metered(r *http.Request, paths []string) bool {
+	return r.Method == http.MethodPost &&
+		(r.URL.Path == BulkPincodesPath || r.URL.Path == BulkDigipinPath || slices.Contains(paths, r.URL.Path))
 }
 
 type chargeKey struct{}
@@ -32,6 +36,10 @@ type charger func(n int) ratelimit.Decision
 func withCharger(r *http.Request, limiter ports.RateLimiter, key string, limit ratelimit.Limit, log *slog.Logger, m *Metrics, quota string) *http.Request {
 	c := charger(func(n int) ratelimit.Decision {
 		d, err := limiter.TakeN(r.Context(), key, limit, n)
+		if errors.Is(err, ratelimit.ErrTooMany) { // more than a whole window: never allowed
+			m.rateDecision(quota, "limited")
+			return ratelimit.Decision{Limit: limit.Requests, RetryAfter: limit.Span()}
+		}
 		if err != nil {
 			log.WarnContext(r.Context(), "rate limiter failed", "err", err)
 			m.rateDecision(quota, "error")
@@ -48,7 +56,8 @@ func withCharger(r *http.Request, limiter ports.RateLimiter, key string, limit r
 }
 
 // Charge counts n more requests against the quota that admitted the
-// request of ctx (a bulk-file operation's, see BulkPincodesPath): the
+// request of ctx (a bulk-file operation's, see BulkPincodesPath, or one
+// at a path of Options.Metered): the
 // decision says whether they fit. Without a quota (none configured, or
 // another operation) every charge is allowed.
 func Charge(ctx context.Context, n int) ratelimit.Decision {

@@ -38,9 +38,10 @@ var DefaultRateLimits = RateLimits{
 
 // rateLimited wraps next with the quotas of cfg, setting RateLimit-* headers
 // on every limited response and answering 429 with Retry-After beyond them.
-// It runs after authenticated, whose verdict decides who is charged.
+// It runs after authenticated, whose verdict decides who is charged. POSTs
+// at meteredPaths may charge more (Charge).
 // Each decision is counted in m by quota and outcome.
-func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, log *slog.Logger, m *Metrics) http.Handler {
+func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, meteredPaths []string, log *slog.Logger, m *Metrics) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if limiter == nil {
 			next.ServeHTTP(w, r)
@@ -74,7 +75,7 @@ func rateLimited(next http.Handler, limiter ports.RateLimiter, cfg RateLimits, l
 			return
 		}
 		m.rateDecision(quota, "allowed")
-		if metered(r) {
+		if metered(r, meteredPaths) {
 			r = withCharger(r, limiter, key, limit, log, m, quota)
 		}
 		next.ServeHTTP(w, r)

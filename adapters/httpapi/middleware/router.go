@@ -14,12 +14,16 @@ import (
 
 // Options configures the middleware around the API.
 type Options struct {
-	Log         *slog.Logger      // access log, and the log of everything behind the edge (Logger); nil discards
-	Metrics     *Metrics          // nil: not collected (NewMetrics gives each server its own registry)
-	Limiter     ports.RateLimiter // nil: no rate limiting
-	RateLimits  RateLimits        // quotas for Limiter
-	CORSOrigins []string          // origins allowed on the site-analysis API ("*" for any)
-	Limits      RequestLimits     // URL, header, query and concurrency caps; zero: defaults
+	Log        *slog.Logger      // access log, and the log of everything behind the edge (Logger); nil discards
+	Metrics    *Metrics          // nil: not collected (NewMetrics gives each server its own registry)
+	Limiter    ports.RateLimiter // nil: no rate limiting
+	RateLimits RateLimits        // quotas for Limiter
+	// Metered are paths whose POSTs may charge more requests than the one
+	// the edge charges, with Charge (another transport's batches), besides
+	// the bulk-file operations.
+	Metered     []string
+	CORSOrigins []string      // origins allowed on the site-analysis API ("*" for any)
+	Limits      RequestLimits // URL, header, query and concurrency caps; zero: defaults
 	// Authenticate verifies Bearer keys at the edge, once per request, so
 	// quotas charge a verified key's user (nil: every request is charged
 	// to its IP, and protected operations verify keys themselves).
@@ -40,7 +44,7 @@ func NewHandler(mux *http.ServeMux, o Options) http.Handler {
 		o.Log = discard
 	}
 	h := capped(compressed(enveloped(mux, o.Log)), o.Limits)
-	h = rateLimited(h, o.Limiter, o.RateLimits, o.Log, o.Metrics)
+	h = rateLimited(h, o.Limiter, o.RateLimits, o.Metered, o.Log, o.Metrics)
 	h = authenticated(h, o.Authenticate)
 	h = bounded(h, o.Limits)
 	h = observed(hardened(corsAllowed(h, o.CORSOrigins)), o.Log, o.Metrics, mux)

@@ -40,7 +40,9 @@ var Module = fx.Module("mcp", fx.Provide(newServer))
 var Stdio = fx.Invoke(runStdio)
 
 // HTTP provides the server's streamable HTTP handler as an http.Handler
-// named "mcp", for the host to mount (at /mcp) behind its edge.
+// named "mcp", for the host to mount (at /mcp) behind its edge, with the
+// graph's mcp.HTTPOptions when it has them (their Authenticate and Log
+// default to the server's).
 var HTTP = fx.Provide(fx.Annotate(newHandler, fx.ResultTags(`name:"mcp"`)))
 
 type serverParams struct {
@@ -75,7 +77,23 @@ func newServer(p serverParams) built {
 	return built{server: s, auth: auth}
 }
 
-func newHandler(b built) http.Handler { return mcp.Handler(b.server, b.auth) }
+// handlerParams are the handler's settings, optional in the graph.
+type handlerParams struct {
+	fx.In
+	Options mcp.HTTPOptions `optional:"true"`
+	Log     *slog.Logger    `optional:"true"`
+}
+
+func newHandler(b built, p handlerParams) http.Handler {
+	o := p.Options
+	if o.Authenticate == nil {
+		o.Authenticate = b.auth
+	}
+	if o.Log == nil {
+		o.Log = p.Log
+	}
+	return mcp.Handler(b.server, o)
+}
 
 // runStdio serves b over stdio from the app's start until the client
 // closes stdin (then the app shuts down) or the app stops.
