@@ -20,7 +20,7 @@ type limiterShard struct {
 	mu       sync.Mutex
 	tat      map[string]time.Time
 	turns    map[string]map[string]ratelimit.Party // TakeTurn's parties per key
-	receipts map[string]time.Time // GiveBack's receipts used, until they expire
+	receipts map[string]time.Time                  // GiveBack's receipts used, until they expire
 	sweep    time.Time
 }
 
