@@ -29,8 +29,9 @@ func ahead(a Party, an string, b Party, bn string) bool {
 
 // TurnGrace is how long past the RetryAfter it was told a waiting party
 // keeps its claim to its turn: the time its work may take to come back
-// (a queue's snooze and poll). At least one interval of the limit.
-const TurnGrace = 5 * time.Second
+// (a queue's snooze and poll: River moves snoozed jobs to available every
+// 5 s and polls every second). At least one interval of the limit.
+const TurnGrace = 10 * time.Second
 
 // TakeTurn is Take for one party of a key whose requests several parties
 // share in turns: the key's quota (state tat, as Take's) is the whole
