@@ -17,7 +17,8 @@
 // with Retry-After).
 //
 // Every port has a conformance suite in ports/porttest (TestAccountStore,
-// TestReportStore, TestPostalStore, TestRateLimiter, TestPageFetcher,
+// TestReportStore, TestPostalStore, TestRateLimiter (TestQuotaReturner and
+// TestTurnTaker for its optional parts), TestPageFetcher,
 // TestBoundaryIndex), which each of its adapters runs from its own tests;
 // ADAPTERS.md at the repository root says how to write a new one.
 package ports

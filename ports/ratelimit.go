@@ -30,3 +30,18 @@ type QuotaReturner interface {
 	// many came back.
 	GiveBack(ctx context.Context, key string, limit ratelimit.Limit, n int, until time.Time, receipt string) (int, error)
 }
+
+// TurnTaker shares a key's quota among the parties (users) that want it,
+// in turns: a RateLimiter that can implement it; callers find it by a type
+// assertion and fall back to Take. For throttles that are politeness
+// (every user's requests to one site count together) but must not let one
+// user's backlog hold the site from the others.
+type TurnTaker interface {
+	// TakeTurn records one request of party against key's limit, the quota
+	// Take and TakeN of key count against too, as
+	// ratelimit.Limit.TakeTurn decides: a free request goes to the waiting
+	// party whose turn it is (granted longest ago), so a party asking
+	// again by its RetryAfter (plus ratelimit.TurnGrace) gets the next
+	// request once the parties ahead of it had one each.
+	TakeTurn(ctx context.Context, key, party string, limit ratelimit.Limit) (ratelimit.Decision, error)
+}

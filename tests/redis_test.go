@@ -74,6 +74,32 @@ func TestRedisQuotaReturner(t *testing.T) {
 	})
 }
 
+func TestRedisTurnTaker(t *testing.T) {
+	_, url := startRedis(t, "")
+	porttest.TestTurnTaker(t, func(t *testing.T) ports.RateLimiter {
+		return openRedisLimiter(t, url, "", 0)
+	})
+}
+
+// TestRedisSharedTurns: the turns of a key are the fleet's: Alice, asking
+// through one instance, is ahead of Bob asking through another.
+func TestRedisSharedTurns(t *testing.T) {
+	_, url := startRedis(t, "")
+	prefix := newPrefix()
+	a, b := openRedisLimiter(t, url, prefix, 0), openRedisLimiter(t, url, prefix, 0)
+	ctx := context.Background()
+	hour := ratelimit.Limit{Requests: 1, Window: time.Hour}
+	if d, err := b.TakeTurn(ctx, "analyse-addr:203.0.113.7", "bob", hour); err != nil || !d.Allowed {
+		t.Fatalf("Bob's first = %+v, %v", d, err)
+	}
+	if d, err := a.TakeTurn(ctx, "analyse-addr:203.0.113.7", "alice", hour); err != nil || d.Allowed || d.RetryAfter > time.Hour {
+		t.Fatalf("Alice on the other instance = %+v, %v; want denied until the next request", d, err)
+	}
+	if d, err := b.TakeTurn(ctx, "analyse-addr:203.0.113.7", "bob", hour); err != nil || d.Allowed || d.RetryAfter < 119*time.Minute {
+		t.Errorf("Bob behind Alice = %+v, %v; want denied for about 2 h (the request after hers)", d, err)
+	}
+}
+
 // TestRedisSharedQuota: two instances' limiters on one Redis enforce one
 // quota: the sum of their requests, not twice it.
 func TestRedisSharedQuota(t *testing.T) {

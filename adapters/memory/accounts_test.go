@@ -19,3 +19,7 @@ func TestRateLimiter(t *testing.T) {
 func TestQuotaReturner(t *testing.T) {
 	porttest.TestQuotaReturner(t, func(*testing.T) ports.RateLimiter { return memory.NewRateLimiter() })
 }
+
+func TestTurnTaker(t *testing.T) {
+	porttest.TestTurnTaker(t, func(*testing.T) ports.RateLimiter { return memory.NewRateLimiter() })
+}

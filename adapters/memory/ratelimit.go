@@ -19,7 +19,8 @@ type RateLimiter struct {
 type limiterShard struct {
 	mu       sync.Mutex
 	tat      map[string]time.Time
-	receipts map[string]time.Time // GiveBack's receipts used, until they expire
+	turns    map[string]map[string]ratelimit.Party // TakeTurn's parties per key
+	receipts map[string]time.Time                  // GiveBack's receipts used, until they expire
 	sweep    time.Time
 }
 
@@ -33,6 +34,7 @@ func NewRateLimiterWithClock(now func() time.Time) *RateLimiter {
 	l := &RateLimiter{now: now}
 	for i := range l.shards {
 		l.shards[i].tat, l.shards[i].receipts = map[string]time.Time{}, map[string]time.Time{}
+		l.shards[i].turns = map[string]map[string]ratelimit.Party{}
 	}
 	return l
 }
@@ -49,6 +51,28 @@ func (l *RateLimiter) TakeN(_ context.Context, key string, limit ratelimit.Limit
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, tat, err := limit.TakeN(s.tat[key], now, n)
+	if err != nil {
+		return d, err
+	}
+	s.tat[key] = tat
+	if now.Sub(s.sweep) > time.Minute {
+		s.evictIdle(now)
+	}
+	return d, nil
+}
+
+// TakeTurn implements ports.TurnTaker on the quota state TakeN keeps.
+func (l *RateLimiter) TakeTurn(_ context.Context, key, party string, limit ratelimit.Limit) (ratelimit.Decision, error) {
+	now := l.now()
+	s := &l.shards[fnv32(key)%uint32(len(l.shards))]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	parties := s.turns[key]
+	if parties == nil {
+		parties = map[string]ratelimit.Party{}
+		s.turns[key] = parties
+	}
+	d, tat, err := limit.TakeTurn(s.tat[key], parties, party, now)
 	if err != nil {
 		return d, err
 	}
@@ -80,8 +104,14 @@ func (l *RateLimiter) GiveBack(_ context.Context, key string, limit ratelimit.Li
 }
 
 // evictIdle forgets clients whose quota is whole again: their state equals a
-// new client's, so memory stays bounded by the clients active in a window.
+// new client's, so memory stays bounded by the clients active in a window;
+// and the parties of such a key when none is waiting.
 func (s *limiterShard) evictIdle(now time.Time) {
+	for k, parties := range s.turns {
+		if !s.tat[k].After(now) && !waiting(parties, now) {
+			delete(s.turns, k) // the quota whole and no one waiting: any turn is fair
+		}
+	}
 	for k, tat := range s.tat {
 		if !tat.After(now) {
 			delete(s.tat, k)
@@ -93,6 +123,16 @@ func (s *limiterShard) evictIdle(now time.Time) {
 		}
 	}
 	s.sweep = now
+}
+
+// waiting reports whether a party of a key holds a claim to a turn.
+func waiting(parties map[string]ratelimit.Party, now time.Time) bool {
+	for _, p := range parties {
+		if p.Until.After(now) {
+			return true
+		}
+	}
+	return false
 }
 
 func fnv32(s string) uint32 {
@@ -107,4 +147,5 @@ func fnv32(s string) uint32 {
 var (
 	_ ports.RateLimiter   = (*RateLimiter)(nil)
 	_ ports.QuotaReturner = (*RateLimiter)(nil)
+	_ ports.TurnTaker     = (*RateLimiter)(nil)
 )

@@ -67,6 +67,17 @@ func (f *Fallback) TakeN(ctx context.Context, key string, limit ratelimit.Limit,
 	return f.decide(ctx, limit, n, func(l ports.RateLimiter) (ratelimit.Decision, error) { return l.TakeN(ctx, key, limit, n) })
 }
 
+// TakeTurn implements ports.TurnTaker with the limiters' own TakeTurn
+// (Take for one that is no ports.TurnTaker).
+func (f *Fallback) TakeTurn(ctx context.Context, key, party string, limit ratelimit.Limit) (ratelimit.Decision, error) {
+	return f.decide(ctx, limit, 1, func(l ports.RateLimiter) (ratelimit.Decision, error) {
+		if tt, ok := l.(ports.TurnTaker); ok {
+			return tt.TakeTurn(ctx, key, party, limit)
+		}
+		return l.Take(ctx, key, limit)
+	})
+}
+
 // GiveBack implements ports.QuotaReturner: the Primary gives back while
 // it may be tried and answers, else the Secondary (when they are
 // QuotaReturners; otherwise nothing comes back).
@@ -180,4 +191,5 @@ func (f *Fallback) logger() *slog.Logger {
 var (
 	_ ports.RateLimiter   = (*Fallback)(nil)
 	_ ports.QuotaReturner = (*Fallback)(nil)
+	_ ports.TurnTaker     = (*Fallback)(nil)
 )

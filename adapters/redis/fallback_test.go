@@ -210,3 +210,35 @@ func TestFallbackKeepsTakeAndTakeN(t *testing.T) {
 		t.Errorf("Take with the primary down: the secondary's TakeN was called %d times of %d", secondary.takeNs.Load(), secondary.calls.Load())
 	}
 }
+
+// turnTaking is a switchable that takes turns, counting them.
+type turnTaking struct {
+	switchable
+	turns atomic.Int32
+}
+
+func (s *turnTaking) TakeTurn(ctx context.Context, key, _ string, limit ratelimit.Limit) (ratelimit.Decision, error) {
+	s.turns.Add(1)
+	return s.Take(ctx, key, limit)
+}
+
+// TestFallbackTakesTurns: TakeTurn goes to the Primary's TakeTurn while it
+// answers, to the Secondary's when it fails; a limiter taking no turns
+// answers with Take.
+func TestFallbackTakesTurns(t *testing.T) {
+	ctx := context.Background()
+	limit := ratelimit.Limit{Requests: 5, Window: time.Minute}
+	primary, secondary := &turnTaking{switchable: switchable{mark: 1}}, &turnTaking{switchable: switchable{mark: 2}}
+	f := redis.NewFallback(primary, secondary, slog.New(slog.DiscardHandler))
+	if d, err := f.TakeTurn(ctx, "k", "alice", limit); err != nil || d.Limit != 1 || primary.turns.Load() != 1 {
+		t.Fatalf("healthy = %+v, %v (primary turns %d); want the Primary's turn", d, err, primary.turns.Load())
+	}
+	primary.down.Store(true)
+	if d, err := f.TakeTurn(ctx, "k", "alice", limit); err != nil || d.Limit != 2 || secondary.turns.Load() != 1 {
+		t.Fatalf("Primary down = %+v, %v (secondary turns %d); want the Secondary's turn", d, err, secondary.turns.Load())
+	}
+	plain := redis.NewFallback(&switchable{mark: 1}, &switchable{mark: 2}, slog.New(slog.DiscardHandler))
+	if d, err := plain.TakeTurn(ctx, "k", "alice", limit); err != nil || d.Limit != 1 {
+		t.Errorf("no turns = %+v, %v; want the Primary's Take", d, err)
+	}
+}

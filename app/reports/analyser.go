@@ -182,7 +182,7 @@ func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string) (pa
 	if err := a.takeDaily(ctx, userID); err != nil {
 		return pagecheck.Analysis{}, err
 	}
-	f, err := a.fetcher.Fetch(ctx, rawURL, a.admission())
+	f, err := a.fetcher.Fetch(ctx, rawURL, a.admission(userID))
 	if err != nil {
 		return pagecheck.Analysis{}, err
 	}

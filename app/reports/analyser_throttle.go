@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -19,18 +20,30 @@ import (
 // counts once per site and address it contacts (redirects included), and
 // five names of one server share its address quota. The fetcher asks only
 // for addresses its SSRF guard accepted, so a refused target counts
-// nowhere. Nil when nothing is throttled.
-func (a *Analyser) admission() ports.Admit {
+// nowhere. The quotas are politeness, shared by every user, and taken in
+// turns (ports.TurnTaker, when the limiter is one): a throttled site's
+// next analysis goes to the waiting user whose turn it is, so userID's
+// analysis waits for one analysis of each other user waiting, never
+// behind another user's backlog. Nil when nothing is throttled.
+func (a *Analyser) admission(userID int64) ports.Admit {
 	if a.limiter == nil || (!a.perSite.Enabled() && !a.perAddr.Enabled()) {
 		return nil
 	}
 	var mu sync.Mutex
 	admitted := map[string]bool{}
+	party := strconv.FormatInt(userID, 10)
+	turns, _ := a.limiter.(ports.TurnTaker)
 	take := func(ctx context.Context, key, subject string, limit ratelimit.Limit) error {
 		if !limit.Enabled() || admitted[key] {
 			return nil
 		}
-		d, err := a.limiter.Take(ctx, key, limit)
+		var d ratelimit.Decision
+		var err error
+		if turns != nil {
+			d, err = turns.TakeTurn(ctx, key, party, limit)
+		} else {
+			d, err = a.limiter.Take(ctx, key, limit)
+		}
 		if err != nil { // fail open: a broken limiter must not take analyses down
 			slog.WarnContext(ctx, "analysis throttle unavailable; analysing anyway", "key", key, "err", err)
 		} else if !d.Allowed {
