@@ -97,7 +97,7 @@ func (r crawlRow) toDomain() (crawl.Crawl, error) {
 		Status: crawl.Status(r.Status), Failure: r.Failure, CancelRequested: r.CancelRequested, Seeded: r.Seeded,
 		Progress: crawl.Progress{Discovered: r.Discovered, Crawled: r.Crawled, Failed: r.Failed, Blocked: r.Blocked,
 			NotQueued: r.NotQueued, LinksNotRead: r.LinksNotRead},
-		Score:    r.Score, Rating: pagecheck.Rating(r.Rating),
+		Score: r.Score, Rating: pagecheck.Rating(r.Rating),
 		CreatedAt: r.CreatedAt.utc(), StartedAt: r.StartedAt.utc(), FinishedAt: r.FinishedAt.utc(),
 		NextRunAt: r.NextRunAt.utc(), ScheduledFrom: r.ScheduledFrom, QuotaUntil: r.QuotaUntil.utc()}
 	if err := fromJSON(r.Settings, &c.Settings); err != nil {
