@@ -159,9 +159,10 @@ func (s *CrawlStore) createCrawl(ctx context.Context, c crawl.Crawl, limit int, 
 				return crawl.ErrActiveLimit
 			}
 		}
-		// A new crawl is not seeded: the column's default (which also lets a
-		// schema from before the column create crawls, as migration tests do).
-		if _, err := tx.NewInsert().Model(&row).ExcludeColumn("seeded").Returning("id").Exec(ctx); err != nil {
+		// A new crawl is not seeded and has kept every URL and link found:
+		// the columns' defaults (which also lets a schema from before those
+		// columns create crawls, as migration tests do).
+		if _, err := tx.NewInsert().Model(&row).ExcludeColumn("seeded", "not_queued", "links_not_read").Returning("id").Exec(ctx); err != nil {
 			return s.wrap("create crawl", err)
 		}
 		if also != nil {

@@ -447,11 +447,13 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, found []ports.Fr
 		if err := s.execEach(ctx, tx, "add links", s.dialect.linkSQL, s.dialect.rowsPerInsert(), links); err != nil {
 			return err
 		}
-		_, err = tx.NewUpdate().Model((*crawlRow)(nil)).
+		up := tx.NewUpdate().Model((*crawlRow)(nil)).
 			Set("discovered = discovered + ?", delta.Discovered).Set("crawled = crawled + ?", delta.Crawled).
-			Set("failed = failed + ?", delta.Failed).Set("blocked = blocked + ?", delta.Blocked).
-			Set("not_queued = not_queued + ?", delta.NotQueued).Set("links_not_read = links_not_read + ?", delta.LinksNotRead).
-			Where("id = ?", id).Exec(ctx)
+			Set("failed = failed + ?", delta.Failed).Set("blocked = blocked + ?", delta.Blocked)
+		if delta.NotQueued != 0 || delta.LinksNotRead != 0 { // rare: most batches keep all they found
+			up.Set("not_queued = not_queued + ?", delta.NotQueued).Set("links_not_read = links_not_read + ?", delta.LinksNotRead)
+		}
+		_, err = up.Where("id = ?", id).Exec(ctx)
 		return s.wrap("count pages", err)
 	})
 }
