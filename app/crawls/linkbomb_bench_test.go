@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"runtime"
 	"testing"
 	"time"
 
@@ -40,43 +39,19 @@ func BenchmarkCrawlLinkBomb(b *testing.B) {
 			b.Fatal(err)
 		}
 		cs := fixturecrawl.New(b, e, srv, crawls.Config{})
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		heap0, rss0, alloc0 := ms.HeapInuse, rss(), ms.TotalAlloc
-		peakHeap, peakRSS := heap0, rss0
-		stop := make(chan struct{})
-		sampled := make(chan struct{})
-		go func() {
-			defer close(sampled)
-			t := time.NewTicker(20 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-				}
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				peakHeap, peakRSS = max(peakHeap, ms.HeapInuse), max(peakRSS, rss())
-			}
-		}()
+		var failed int
 		b.StartTimer()
-		failed := runRetrying(b, cs, ports.CrawlJob{ID: jobID, CrawlID: c.ID, UserID: e.UserID, Attempt: 1})
+		peak := measureMemory(func() {
+			failed = runRetrying(b, cs, ports.CrawlJob{ID: jobID, CrawlID: c.ID, UserID: e.UserID, Attempt: 1})
+		})
 		b.StopTimer()
-		close(stop)
-		<-sampled
-		runtime.ReadMemStats(&ms)
 		done, err := e.Store.CrawlByID(b.Context(), c.ID)
 		if err != nil || done.Status != crawl.StatusFinished || done.Progress.Crawled != 300 {
 			b.Errorf("crawl ended %s with %+v, %v after %d failed attempts; want finished with 300 pages", done.Status, done.Progress, err, failed)
 		}
 		retries = max(retries, failed)
 		stored = max(stored, done.Progress.Discovered)
-		allocMB = max(allocMB, float64(ms.TotalAlloc-alloc0)/(1<<20))
-		heapMB = max(heapMB, float64(peakHeap-heap0)/(1<<20))
-		rssMB = max(rssMB, float64(peakRSS-rss0)/(1<<20))
+		allocMB, heapMB, rssMB = max(allocMB, peak.allocMB), max(heapMB, peak.heapMB), max(rssMB, peak.rssMB)
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(stored), "stored-urls")

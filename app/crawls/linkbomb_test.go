@@ -146,16 +146,7 @@ func failingEnv(t *testing.T, cfg crawls.Config, s *site, fail func([]ports.Fron
 // not be stored with it (the store failing that write once) is recorded
 // all the same and never fetched again; its links are stored after it.
 func TestPageNotRefetchedWhenItsLinksFailToStore(t *testing.T) {
-	s := newSite(t, func(_ *site, w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/":
-			page(w, "Home", "/a", "/b")
-		case "/a", "/b":
-			page(w, "Page "+r.URL.Path)
-		default:
-			http.NotFound(w, r)
-		}
-	})
+	s := newSite(t, threePages)
 	var failed atomic.Bool
 	e, _ := failingEnv(t, crawls.Config{Lease: 300 * time.Millisecond, Renew: 100 * time.Millisecond}, s,
 		func(found []ports.FrontierURL, _ []ports.FetchedPage) bool {
