@@ -67,11 +67,14 @@ type CrawlStore interface {
 	// site as crawl id created before it, or crawl.ErrNotFound (also when
 	// the user has no crawl id).
 	PreviousCrawl(ctx context.Context, userID, id int64) (crawl.Crawl, error)
-	// CancelCrawl cancels the user's crawl id: a queued crawl becomes
-	// cancelled at once (FinishedAt at), queueing its crawl.finished
-	// deliveries as FinishCrawl does; a running one gets
-	// CancelRequested, which its crawler reads from RenewSite and then
-	// ends it with FinishCrawl. crawl.ErrTransition for a final crawl.
+	// CancelCrawl cancels the user's crawl id: a queued crawl, or a
+	// running one whose site no run holds unexpired at at (its job
+	// waits for a retry or a snooze, or its run died), becomes cancelled
+	// at once (FinishedAt at; what it recorded kept, its site released),
+	// queueing its crawl.finished deliveries as FinishCrawl does; a
+	// running one held by a run gets CancelRequested, which its crawler
+	// reads from RenewSite (or ClaimSite) and then ends it with
+	// FinishCrawl. crawl.ErrTransition for a final crawl.
 	CancelCrawl(ctx context.Context, userID, id int64, at time.Time) (crawl.Crawl, error)
 	// DeleteCrawl deletes the user's crawl id with its frontier, pages,
 	// links and issues, releasing its site; crawl.ErrNotFound when the
@@ -117,8 +120,11 @@ type CrawlStore interface {
 	// id's frontier, each URL once per crawl: a URL already there keeps
 	// the smaller depth (crawl.NoDepth counting as the largest) and
 	// InSitemap becomes true when either says so; its Source stays the
-	// first. Discovered counts the new ones, which it returns. Errors:
-	// crawl.ErrNotFound.
+	// first. Discovered counts the new ones, which it returns. The
+	// frontier holds at most the crawl's Settings.FrontierCap URLs: of
+	// the new URLs beyond it (the shallowest of a call first, then in
+	// the order given) none is stored, and Progress.NotQueued counts
+	// them. Errors: crawl.ErrNotFound.
 	AddURLs(ctx context.Context, id int64, urls []FrontierURL) (int, error)
 	// MarkSeeded records that crawl id's frontier holds its start URL and
 	// its sitemaps' URLs (crawl.Crawl.Seeded). Errors: crawl.ErrNotFound.
@@ -145,7 +151,9 @@ type CrawlStore interface {
 	// the frontier's, Page.Depth and Page.InSitemap ignored), and its
 	// outlinks as links. Recording a URL again replaces its record and
 	// links without counting it twice. Progress counts Crawled, Failed
-	// (crawl.Page.Broken) and Blocked. Errors: crawl.ErrNotFound.
+	// (crawl.Page.Broken) and Blocked, and LinksNotRead adds the pages'
+	// (recorded pages are stored past the frontier's cap, found URLs
+	// are not). Errors: crawl.ErrNotFound.
 	RecordPages(ctx context.Context, id int64, found []FrontierURL, pages []FetchedPage) error
 	// RecordOf returns the record of url (normalised) in crawl id, with
 	// the frontier's depth and sitemap flag but without Outlinks; false
@@ -221,6 +229,9 @@ type FetchedPage struct {
 	ResponseTime time.Duration
 	Bytes        int64 // the body's size
 	FetchedAt    time.Time
+	// LinksNotRead counts the page's links beyond crawl.MaxLinksPerPage,
+	// not read (RecordPages adds it to Progress.LinksNotRead).
+	LinksNotRead int
 }
 
 // CrawlPage is a recorded page as stored: its record (with the frontier's

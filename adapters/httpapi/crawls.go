@@ -31,7 +31,7 @@ type crawlCreateInput struct {
 	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Optional name of this creation request, chosen by the client (a UUID, say): 1 to 255 printable ASCII characters, else 422 on Idempotency-Key. Sent again by the same user within 24 hours with the same body, the request creates nothing and answers 202 with the crawl as it is now (Idempotent-Replayed: true), or 404 if it was deleted since; with another body it is 422 on Idempotency-Key; while the first request still runs it is 409 with Retry-After. Keys are shared with report creation."`
 	Body           struct {
 		URL         string            `json:"url" minLength:"1" maxLength:"2048" doc:"The start URL: http or https, with a host name."`
-		MaxPages    *int              `json:"max_pages,omitempty" minimum:"1" maximum:"10000" doc:"At most this many URLs are fetched (default 500). Charged to the caller's daily page quota when the crawl is accepted; those not crawled go back to it when the crawl ends."`
+		MaxPages    *int              `json:"max_pages,omitempty" minimum:"1" maximum:"10000" doc:"At most this many URLs are fetched (default 500); the crawl keeps at most 10 x max_pages URLs found (the rest counted in pages.not_queued). Charged to the caller's daily page quota when the crawl is accepted; those not crawled go back to it when the crawl ends."`
 		MaxDepth    *int              `json:"max_depth,omitempty" minimum:"0" maximum:"100" doc:"Links are followed at most this many clicks from url (default 10; 0: url alone, and the sitemaps)."`
 		Concurrency *int              `json:"concurrency,omitempty" minimum:"1" maximum:"8" doc:"Requests to the site at once, robots.txt and sitemaps included (default 2)."`
 		DelayMS     *int              `json:"delay_ms,omitempty" minimum:"0" maximum:"10000" doc:"Pause between two requests to the site in milliseconds (default 0), besides robots.txt's Crawl-delay."`
@@ -158,8 +158,9 @@ func registerCrawls(api huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 	})
 	op = huma.Operation{OperationID: "cancel-crawl", Method: http.MethodPost, Path: "/crawls/{id}/cancel", Tags: tags,
 		Summary: "Cancel one of the caller's crawls",
-		Description: "A queued crawl is cancelled at once; a running one stops within 5 seconds and keeps what it " +
-			"found (its status becomes cancelled then; the answer may still say running). A crawl already " +
+		Description: "A queued crawl is cancelled at once, and so is a running one that no run holds (its job waits to " +
+			"retry, or its process stopped); a running one being crawled stops within 5 seconds and keeps what it " +
+			"found (its status becomes cancelled then; the answer may still say running). A cancelled crawl never runs again. A crawl already " +
 			"finished, cancelled or failed is 409. Another user's crawl is 404."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *crawlIDInput) (*reply[crawlData], error) {

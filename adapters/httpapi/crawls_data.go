@@ -83,7 +83,7 @@ func crawlItemOf(c crawl.Crawl, base string) wire.CrawlItem {
 			DelayMS: int(s.Delay / time.Millisecond), Include: list(s.Include), Exclude: list(s.Exclude),
 			Subdomains: s.Subdomains, Headers: len(s.Headers)},
 		Progress: wire.CrawlProgressData{Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled,
-			Failed: c.Progress.Failed, Blocked: c.Progress.Blocked},
+			Failed: c.Progress.Failed, Blocked: c.Progress.Blocked, NotQueued: c.Progress.NotQueued, LinksNotRead: c.Progress.LinksNotRead},
 		Score: c.Score, Result: string(c.Rating),
 		CreatedAt: c.CreatedAt.UTC(), StartedAt: timeOrNil(c.StartedAt), FinishedAt: timeOrNil(c.FinishedAt)}
 }

@@ -45,21 +45,23 @@ type issueCount struct {
 
 // crawlItem is a crawl's state and results, without its pages.
 type crawlItem struct {
-	ID          int64        `json:"id"`
-	URL         string       `json:"url" jsonschema:"The start URL, normalised."`
-	Site        string       `json:"site"`
-	Status      string       `json:"status" jsonschema:"queued or running (not finished: call crawl_status later), finished, cancelled or failed."`
-	Failure     string       `json:"failure,omitempty"`
-	Concurrency int          `json:"concurrency" jsonschema:"Requests to the site at once."`
-	Schedule    string       `json:"schedule,omitempty" jsonschema:"daily or weekly when the site is crawled again by itself."`
-	Discovered  int          `json:"discovered" jsonschema:"URLs in scope found so far."`
-	Crawled     int          `json:"crawled" jsonschema:"Pages fetched and audited."`
-	Failed      int          `json:"failed"`
-	Blocked     int          `json:"blocked" jsonschema:"URLs robots.txt disallows, not fetched."`
-	Score       int          `json:"score" jsonschema:"0 to 100: the average of the crawled pages' scores."`
-	Result      string       `json:"result" jsonschema:"good, decent or bad; empty until finished."`
-	Issues      []issueCount `json:"issues" jsonschema:"Issue counts by type, once finished (crawl_issues lists them)."`
-	CreatedAt   time.Time    `json:"created_at"`
+	ID           int64        `json:"id"`
+	URL          string       `json:"url" jsonschema:"The start URL, normalised."`
+	Site         string       `json:"site"`
+	Status       string       `json:"status" jsonschema:"queued or running (not finished: call crawl_status later), finished, cancelled or failed."`
+	Failure      string       `json:"failure,omitempty"`
+	Concurrency  int          `json:"concurrency" jsonschema:"Requests to the site at once."`
+	Schedule     string       `json:"schedule,omitempty" jsonschema:"daily or weekly when the site is crawled again by itself."`
+	Discovered   int          `json:"discovered" jsonschema:"URLs in scope found so far."`
+	Crawled      int          `json:"crawled" jsonschema:"Pages fetched and audited."`
+	Failed       int          `json:"failed"`
+	Blocked      int          `json:"blocked" jsonschema:"URLs robots.txt disallows, not fetched."`
+	NotQueued    int          `json:"not_queued" jsonschema:"URLs found once the frontier (10 x max_pages URLs) was full: not crawled."`
+	LinksNotRead int          `json:"links_not_read" jsonschema:"Links of pages beyond the first 5,000 of each page: not read."`
+	Score        int          `json:"score" jsonschema:"0 to 100: the average of the crawled pages' scores."`
+	Result       string       `json:"result" jsonschema:"good, decent or bad; empty until finished."`
+	Issues       []issueCount `json:"issues" jsonschema:"Issue counts by type, once finished (crawl_issues lists them)."`
+	CreatedAt    time.Time    `json:"created_at"`
 }
 
 // crawlIssue is one site-level issue.
@@ -145,6 +147,7 @@ func crawlItemOf(c crawl.Crawl) crawlItem {
 	it := crawlItem{ID: c.ID, URL: c.Settings.URL, Site: c.Site, Status: string(c.Status), Failure: c.Failure,
 		Concurrency: c.Settings.Concurrency, Schedule: string(c.Settings.Schedule),
 		Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled, Failed: c.Progress.Failed, Blocked: c.Progress.Blocked,
+		NotQueued: c.Progress.NotQueued, LinksNotRead: c.Progress.LinksNotRead,
 		Score: c.Score, Result: string(c.Rating), Issues: []issueCount{}, CreatedAt: c.CreatedAt.UTC()}
 	for _, n := range c.Summary.Issues {
 		it.Issues = append(it.Issues, issueCount{Type: string(n.Type), Severity: string(n.Severity), Count: n.Count})

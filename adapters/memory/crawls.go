@@ -215,8 +215,10 @@ func (s *CrawlStore) CancelCrawl(_ context.Context, userID, id int64, at time.Ti
 	if err != nil {
 		return crawl.Crawl{}, err
 	}
-	switch d.c.Status {
-	case crawl.StatusQueued:
+	switch {
+	case d.c.Status == crawl.StatusRunning && s.heldAt(id, at):
+		d.c.CancelRequested = true // its run reads it at its next renewal
+	case d.c.Status == crawl.StatusQueued, d.c.Status == crawl.StatusRunning: // running, no run holding it: ends now
 		c := d.c
 		c.Status, c.FinishedAt, c.Settings.Headers = crawl.StatusCancelled, micro(at), nil
 		ds, err := s.reports.crawlFinished(c)
@@ -228,12 +230,21 @@ func (s *CrawlStore) CancelCrawl(_ context.Context, userID, id int64, at time.Ti
 		if len(ds) > 0 {
 			s.reports.queueDeliveries(ds)
 		}
-	case crawl.StatusRunning:
-		d.c.CancelRequested = true
 	default:
 		return crawl.Crawl{}, crawl.ErrTransition
 	}
 	return cloneCrawl(d.c), nil
+}
+
+// heldAt reports whether a run holds crawl id's site unexpired at at;
+// the caller holds the lock.
+func (s *CrawlStore) heldAt(id int64, at time.Time) bool {
+	for _, h := range s.sites {
+		if h.crawlID == id && at.Before(h.until) {
+			return true
+		}
+	}
+	return false
 }
 
 // release drops crawl id's hold of its site, if it has it.

@@ -34,14 +34,34 @@ func (s *CrawlStore) MarkSeeded(_ context.Context, id int64) error {
 	return nil
 }
 
-// addURLs adds urls to d's frontier and returns how many were new; the
-// caller holds the lock.
+// addURLs adds urls to d's frontier, the new ones in the room its cap
+// leaves (the shallowest first; NotQueued counts the others), and returns
+// how many were added; the caller holds the lock.
 func (s *CrawlStore) addURLs(d *crawlData, urls []ports.FrontierURL) int {
-	added := 0
+	var fresh []ports.FrontierURL
+	at := map[string]int{}
 	for _, u := range urls {
 		if r, ok := d.byURL[u.URL]; ok {
 			r.url.Depth = crawl.MinDepth(r.url.Depth, u.Depth)
 			r.url.InSitemap = r.url.InSitemap || u.InSitemap
+			continue
+		}
+		if i, ok := at[u.URL]; ok {
+			fresh[i].Depth = crawl.MinDepth(fresh[i].Depth, u.Depth)
+			fresh[i].InSitemap = fresh[i].InSitemap || u.InSitemap
+			continue
+		}
+		at[u.URL] = len(fresh)
+		fresh = append(fresh, u)
+	}
+	room := d.c.Settings.FrontierCap() - d.c.Progress.Discovered
+	if len(fresh) > room {
+		slices.SortStableFunc(fresh, func(a, b ports.FrontierURL) int { return crawl.CompareDepth(a.Depth, b.Depth) })
+	}
+	added := 0
+	for _, u := range fresh {
+		if added >= room {
+			d.c.Progress.NotQueued++
 			continue
 		}
 		u.Attempt = 0
@@ -139,6 +159,7 @@ func (s *CrawlStore) RecordPages(_ context.Context, id int64, found []ports.Fron
 		r.recorded, r.results = true, results[i]
 		r.page = ports.CrawlPage{ID: r.id, FetchedPage: p, Indexable: p.Page.Indexable(), Outlinks: len(p.Page.Outlinks), Inlinks: r.page.Inlinks}
 		d.c.Progress.Count(p.Page, 1)
+		d.c.Progress.LinksNotRead += p.LinksNotRead
 	}
 	return nil
 }

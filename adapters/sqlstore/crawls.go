@@ -33,6 +33,8 @@ type crawlRow struct {
 	Crawled         int    `bun:"crawled"`
 	Failed          int    `bun:"failed"`
 	Blocked         int    `bun:"blocked"`
+	NotQueued       int    `bun:"not_queued"`
+	LinksNotRead    int    `bun:"links_not_read"`
 	Score           int    `bun:"score"`
 	Rating          string `bun:"rating"`
 	Summary         string `bun:"summary"` // JSON of crawl.Summary
@@ -84,6 +86,7 @@ func crawlRowOf(c crawl.Crawl) (crawlRow, error) {
 	return crawlRow{ID: c.ID, UserID: c.UserID, Token: c.Token, Site: c.Site, SiteKey: report.URLKey(c.Site), Settings: st, Headers: hd,
 		PasswordHash: c.PasswordHash, Status: string(c.Status), Failure: c.Failure, CancelRequested: c.CancelRequested, Seeded: c.Seeded,
 		Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled, Failed: c.Progress.Failed, Blocked: c.Progress.Blocked,
+		NotQueued: c.Progress.NotQueued, LinksNotRead: c.Progress.LinksNotRead,
 		Score: c.Score, Rating: string(c.Rating), Summary: sum,
 		CreatedAt: stampOf(c.CreatedAt), StartedAt: stampOf(c.StartedAt), FinishedAt: stampOf(c.FinishedAt),
 		NextRunAt: stampOf(c.NextRunAt), ScheduledFrom: c.ScheduledFrom, QuotaUntil: stampOf(c.QuotaUntil)}, nil
@@ -92,8 +95,9 @@ func crawlRowOf(c crawl.Crawl) (crawlRow, error) {
 func (r crawlRow) toDomain() (crawl.Crawl, error) {
 	c := crawl.Crawl{ID: r.ID, UserID: r.UserID, Token: r.Token, Site: r.Site, PasswordHash: r.PasswordHash,
 		Status: crawl.Status(r.Status), Failure: r.Failure, CancelRequested: r.CancelRequested, Seeded: r.Seeded,
-		Progress: crawl.Progress{Discovered: r.Discovered, Crawled: r.Crawled, Failed: r.Failed, Blocked: r.Blocked},
-		Score:    r.Score, Rating: pagecheck.Rating(r.Rating),
+		Progress: crawl.Progress{Discovered: r.Discovered, Crawled: r.Crawled, Failed: r.Failed, Blocked: r.Blocked,
+			NotQueued: r.NotQueued, LinksNotRead: r.LinksNotRead},
+		Score: r.Score, Rating: pagecheck.Rating(r.Rating),
 		CreatedAt: r.CreatedAt.utc(), StartedAt: r.StartedAt.utc(), FinishedAt: r.FinishedAt.utc(),
 		NextRunAt: r.NextRunAt.utc(), ScheduledFrom: r.ScheduledFrom, QuotaUntil: r.QuotaUntil.utc()}
 	if err := fromJSON(r.Settings, &c.Settings); err != nil {
@@ -155,9 +159,10 @@ func (s *CrawlStore) createCrawl(ctx context.Context, c crawl.Crawl, limit int, 
 				return crawl.ErrActiveLimit
 			}
 		}
-		// A new crawl is not seeded: the column's default (which also lets a
-		// schema from before the column create crawls, as migration tests do).
-		if _, err := tx.NewInsert().Model(&row).ExcludeColumn("seeded").Returning("id").Exec(ctx); err != nil {
+		// A new crawl is not seeded and has kept every URL and link found:
+		// the columns' defaults (which also lets a schema from before those
+		// columns create crawls, as migration tests do).
+		if _, err := tx.NewInsert().Model(&row).ExcludeColumn("seeded", "not_queued", "links_not_read").Returning("id").Exec(ctx); err != nil {
 			return s.wrap("create crawl", err)
 		}
 		if also != nil {
@@ -273,17 +278,6 @@ func (s *CrawlStore) lockCrawl(ctx context.Context, tx bun.Tx, userID, id int64)
 	return row, c, err
 }
 
-// lockCrawlID is lockCrawl for the crawler's batches, which need the lock
-// and nothing of the row: only its id is read.
-func (s *CrawlStore) lockCrawlID(ctx context.Context, tx bun.Tx, id int64) error {
-	var got int64
-	sel := tx.NewSelect().Model((*crawlRow)(nil)).Column("id").Where("id = ?", id)
-	if err := s.dialect.lockRows(sel, false).Scan(ctx, &got); err != nil {
-		return s.missing(err, crawl.ErrNotFound, "read crawl")
-	}
-	return nil
-}
-
 // updateCrawl writes c over its row in tx and returns it as stored.
 func (s *CrawlStore) updateCrawl(ctx context.Context, tx bun.Tx, c crawl.Crawl) (crawl.Crawl, error) {
 	row, err := crawlRowOf(c)
@@ -299,8 +293,9 @@ func (s *CrawlStore) updateCrawl(ctx context.Context, tx bun.Tx, c crawl.Crawl) 
 	return row.toDomain()
 }
 
-// CancelCrawl implements ports.CrawlStore; a queued crawl it ends queues
-// its crawl.finished deliveries in the same transaction.
+// CancelCrawl implements ports.CrawlStore; a crawl it ends (queued, or
+// running with no unexpired hold of its site) queues its crawl.finished
+// deliveries in the same transaction.
 func (s *CrawlStore) CancelCrawl(ctx context.Context, userID, id int64, at time.Time) (crawl.Crawl, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -317,7 +312,18 @@ func (s *CrawlStore) CancelCrawl(ctx context.Context, userID, id int64, at time.
 				return err
 			}
 		case crawl.StatusRunning:
-			c.CancelRequested = true
+			held, err := tx.NewSelect().Model((*siteRow)(nil)).Where("crawl_id = ? AND lease_until > ?", id, stampOf(at)).Count(ctx)
+			if err != nil {
+				return s.wrap("read the crawl's hold", err)
+			}
+			if held > 0 { // a run holds it: it reads the cancel at its next renewal
+				c.CancelRequested = true
+				break
+			}
+			c.Status, c.FinishedAt, c.Settings.Headers = crawl.StatusCancelled, at, nil
+			if err := s.releaseSite(ctx, tx, id); err != nil {
+				return err
+			}
 		default:
 			return crawl.ErrTransition
 		}

@@ -151,21 +151,24 @@ type linkRow struct {
 const addChunk = 500
 
 // AddURLs implements ports.CrawlStore in one transaction (addURLs);
-// Discovered grows by the URLs that were not there.
+// Discovered grows by the URLs that were not there and were queued,
+// NotQueued by those the frontier's cap refused.
 func (s *CrawlStore) AddURLs(ctx context.Context, id int64, urls []ports.FrontierURL) (int, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	merged := s.mergeURLs(urls)
 	added := 0
 	err := s.inTx(ctx, "add urls", func(ctx context.Context, tx bun.Tx) error {
-		if err := s.lockCrawlID(ctx, tx, id); err != nil {
+		room, err := s.lockFrontier(ctx, tx, id)
+		if err != nil {
 			return err
 		}
-		var err error
-		if added, err = s.addURLs(ctx, tx, id, merged); err != nil || added == 0 {
+		var refused int
+		if added, refused, err = s.addURLs(ctx, tx, id, merged, room); err != nil || added+refused == 0 {
 			return err
 		}
-		_, err = tx.NewUpdate().Model((*crawlRow)(nil)).Set("discovered = discovered + ?", added).Where("id = ?", id).Exec(ctx)
+		_, err = tx.NewUpdate().Model((*crawlRow)(nil)).Set("discovered = discovered + ?", added).
+			Set("not_queued = not_queued + ?", refused).Where("id = ?", id).Exec(ctx)
 		return s.wrap("count discovered", err)
 	})
 	return added, err
@@ -205,14 +208,34 @@ func (s *CrawlStore) mergeURLs(urls []ports.FrontierURL) []ports.FrontierURL {
 	return merged
 }
 
+// lockFrontier is lockCrawl for the crawler's batches, which need the
+// lock and, of the row, only the room left in the frontier:
+// Settings.FrontierCap less the URLs discovered.
+func (s *CrawlStore) lockFrontier(ctx context.Context, tx bun.Tx, id int64) (room int, err error) {
+	var row crawlRow
+	sel := tx.NewSelect().Model(&row).Column("id", "discovered", "settings").Where("id = ?", id)
+	if err := s.dialect.lockRows(sel, false).Scan(ctx); err != nil {
+		return 0, s.missing(err, crawl.ErrNotFound, "read crawl")
+	}
+	var settings crawl.Settings
+	if err := fromJSON(row.Settings, &settings); err != nil {
+		return 0, err
+	}
+	return settings.FrontierCap() - row.Discovered, nil
+}
+
 // addURLs adds merged (mergeURLs) to crawl id's frontier in tx, whose
 // caller holds the crawl's row and counts Discovered: per chunk one read
 // of the URLs already there; then an upsert (one prepared statement,
 // crawls_bound.go) of only the URLs that are new or whose depth or sitemap
-// flag changes, that keeps the smaller depth and ORs the sitemap flag. It
-// returns how many URLs were new.
-func (s *CrawlStore) addURLs(ctx context.Context, tx bun.Tx, id int64, merged []ports.FrontierURL) (int, error) {
-	added := 0
+// flag changes, that keeps the smaller depth and ORs the sitemap flag.
+// At most room new URLs are added, the shallowest first (merged is
+// sorted by depth, stably, when more may come). It returns how many URLs
+// were new and added, and how many new ones were refused.
+func (s *CrawlStore) addURLs(ctx context.Context, tx bun.Tx, id int64, merged []ports.FrontierURL, room int) (added, refused int, err error) {
+	if len(merged) > room {
+		slices.SortStableFunc(merged, func(a, b ports.FrontierURL) int { return crawl.CompareDepth(a.Depth, b.Depth) })
+	}
 	var rows [][]any // the new URLs' and those whose depth or sitemap flag changes
 	for from := 0; from < len(merged); from += addChunk {
 		chunk := merged[from:min(from+addChunk, len(merged))]
@@ -223,7 +246,7 @@ func (s *CrawlStore) addURLs(ctx context.Context, tx bun.Tx, id int64, merged []
 		var there []urlRow
 		err := tx.NewSelect().Model(&there).Column("url", "depth", "in_sitemap").Where("crawl_id = ? AND url IN (?)", id, bun.List(keys)).Scan(ctx)
 		if err != nil {
-			return 0, s.wrap("read urls", err)
+			return 0, 0, s.wrap("read urls", err)
 		}
 		known := make(map[string]urlRow, len(there))
 		for _, r := range there {
@@ -231,7 +254,11 @@ func (s *CrawlStore) addURLs(ctx context.Context, tx bun.Tx, id int64, merged []
 		}
 		for _, u := range chunk {
 			k, ok := known[u.URL]
-			if !ok {
+			switch {
+			case !ok && added >= room:
+				refused++
+				continue
+			case !ok:
 				added++
 			}
 			if !ok || depthOf(u.Depth) < k.Depth || (u.InSitemap && !k.InSitemap) {
@@ -239,7 +266,7 @@ func (s *CrawlStore) addURLs(ctx context.Context, tx bun.Tx, id int64, merged []
 			}
 		}
 	}
-	return added, s.execEach(ctx, tx, "add urls", s.dialect.addURLSQL, s.dialect.rowsPerInsert(), rows)
+	return added, refused, s.execEach(ctx, tx, "add urls", s.dialect.addURLSQL, s.dialect.rowsPerInsert(), rows)
 }
 
 // ClaimURLs implements ports.CrawlStore in one transaction: the crawl's
@@ -315,7 +342,8 @@ var recordColumns = []string{"recorded", "final_url", "status_code", "failure", 
 	"response_us", "bytes", "fetched_at", "results", "failing"}
 
 // RecordPages implements ports.CrawlStore in one transaction: found
-// added as AddURLs adds them (addURLs); a page recorded twice in the call
+// added as AddURLs adds them (addURLs, in the room the frontier's cap
+// leaves); a page recorded twice in the call
 // counts as its last record; per chunk, one read
 // of the pages' rows (the missing ones inserted) and one delete each of the
 // links and audits of those recorded before; then the records written over
@@ -342,15 +370,15 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, found []ports.Fr
 	}
 	found = s.mergeURLs(found)
 	return s.inTx(ctx, "record pages", func(ctx context.Context, tx bun.Tx) error {
-		if err := s.lockCrawlID(ctx, tx, id); err != nil {
-			return err
-		}
-		var delta crawl.Progress
-		added, err := s.addURLs(ctx, tx, id, found)
+		room, err := s.lockFrontier(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		delta.Discovered += added
+		var delta crawl.Progress
+		delta.Discovered, delta.NotQueued, err = s.addURLs(ctx, tx, id, found, room)
+		if err != nil {
+			return err
+		}
 		var records, audits, links [][]any
 		for from := 0; from < len(kept); from += addChunk {
 			chunk := kept[from:min(from+addChunk, len(kept))]
@@ -398,6 +426,7 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, found []ports.Fr
 					}
 				}
 				delta.Count(p.Page, 1)
+				delta.LinksNotRead += p.LinksNotRead
 			}
 			if len(again) > 0 {
 				if _, err := tx.NewDelete().Model((*linkRow)(nil)).Where("from_id IN (?)", bun.List(again)).Exec(ctx); err != nil {
@@ -418,10 +447,13 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, found []ports.Fr
 		if err := s.execEach(ctx, tx, "add links", s.dialect.linkSQL, s.dialect.rowsPerInsert(), links); err != nil {
 			return err
 		}
-		_, err = tx.NewUpdate().Model((*crawlRow)(nil)).
+		up := tx.NewUpdate().Model((*crawlRow)(nil)).
 			Set("discovered = discovered + ?", delta.Discovered).Set("crawled = crawled + ?", delta.Crawled).
-			Set("failed = failed + ?", delta.Failed).Set("blocked = blocked + ?", delta.Blocked).
-			Where("id = ?", id).Exec(ctx)
+			Set("failed = failed + ?", delta.Failed).Set("blocked = blocked + ?", delta.Blocked)
+		if delta.NotQueued != 0 || delta.LinksNotRead != 0 { // rare: most batches keep all they found
+			up.Set("not_queued = not_queued + ?", delta.NotQueued).Set("links_not_read = links_not_read + ?", delta.LinksNotRead)
+		}
+		_, err = up.Where("id = ?", id).Exec(ctx)
 		return s.wrap("count pages", err)
 	})
 }

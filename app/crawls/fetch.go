@@ -184,7 +184,9 @@ func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, l
 	if fu.Depth != crawl.NoDepth && fu.Depth < r.c.Settings.MaxDepth {
 		depth = fu.Depth + 1
 	}
-	found := make([]ports.FrontierURL, 0, len(facts.Links)+len(facts.Hreflang)+1)
+	// At most crawl.MaxLinksPerPage links of each kind are read; the
+	// rest are counted.
+	found := make([]ports.FrontierURL, 0, min(len(facts.Links), crawl.MaxLinksPerPage)+min(len(facts.Hreflang), crawl.MaxLinksPerPage)+1)
 	discover := func(u string) {
 		if depth != crawl.NoDepth && r.scope.Follows(u) {
 			found = append(found, ports.FrontierURL{URL: u, Depth: depth, Source: fu.URL})
@@ -194,15 +196,23 @@ func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, l
 		p.Canonical = c
 		discover(c)
 	}
-	for _, h := range facts.Hreflang {
+	for i, h := range facts.Hreflang {
+		if len(p.Hreflang) == crawl.MaxLinksPerPage {
+			fp.LinksNotRead += len(facts.Hreflang) - i
+			break
+		}
 		if u, err := crawl.Normalize(h); err == nil && r.scope.OnSite(u) {
 			p.Hreflang = append(p.Hreflang, u)
 			discover(u)
 		}
 	}
-	seen := make(map[string]bool, len(facts.Links))
-	outlinks := make([]string, 0, len(facts.Links))
-	for _, l := range facts.Links {
+	seen := make(map[string]bool, min(len(facts.Links), crawl.MaxLinksPerPage))
+	outlinks := make([]string, 0, min(len(facts.Links), crawl.MaxLinksPerPage))
+	for i, l := range facts.Links {
+		if len(outlinks) == crawl.MaxLinksPerPage {
+			fp.LinksNotRead += len(facts.Links) - i
+			break
+		}
 		u, err := crawl.Normalize(l)
 		if err != nil || seen[u] || !r.scope.OnSite(u) {
 			continue

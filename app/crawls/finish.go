@@ -14,9 +14,10 @@ import (
 // (streamed, while llms.txt is fetched and the failing checks counted),
 // its issues saved, the site's score (the average of its
 // audited pages'), rating and summary (issue counts, failing page checks,
-// AI crawlers' access, llms.txt) stored with the status (failed, with why,
-// when its start URL did not answer and no page did: outcome); then the pages
-// it did not crawl go back to the daily quota.
+// AI crawlers' access, llms.txt; neither when the run fetched nothing)
+// stored with the status (failed, with why, when its start URL did not
+// answer and no page did: outcome); then the pages it did not crawl go
+// back to the daily quota.
 func (r *run) finish(ctx context.Context, status crawl.Status) error {
 	cs := r.cs
 	ctx = context.WithoutCancel(ctx)
@@ -30,7 +31,10 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 	var checks []crawl.CheckCount
 	var checksErr error
 	var side sync.WaitGroup
-	side.Go(func() { llms = r.llmsTxt(ctx) })
+	read := r.sess != nil // false when the crawl ends before its run fetched anything (a cancel read at its claim)
+	if read {
+		side.Go(func() { llms = r.llmsTxt(ctx) })
+	}
 	side.Go(func() { checks, checksErr = cs.store.FailingChecks(ctx, r.c.ID) })
 	d := crawl.NewDetector(site)
 	o := outcome{start: r.c.Settings.URL}
@@ -59,8 +63,10 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 		f.Rating = pagecheck.RatingFor(f.Score)
 	}
 	f.Summary.Issues, f.Summary.Checks = crawl.Counts(issues), checks
-	rf, _ := r.robotsFile()
-	f.Summary.AI = crawl.AIReadiness(rf, r.c.Settings.URL)
+	if read {
+		rf, _ := r.robotsFile()
+		f.Summary.AI = crawl.AIReadiness(rf, r.c.Settings.URL)
+	}
 	f.Summary.LLMsTxt = llms
 	done, err := cs.store.FinishCrawl(ctx, r.c.ID, f)
 	switch {

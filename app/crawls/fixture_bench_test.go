@@ -65,39 +65,14 @@ func BenchmarkCrawlMemory(b *testing.B) {
 		e := sqliteEnv(b)
 		c, job := fixturecrawl.Create(b, e, srv.URL, 8)
 		cs := fixturecrawl.New(b, e, srv, crawls.Config{})
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		heap0, rss0 := ms.HeapInuse, rss()
-		peakHeap, peakRSS := heap0, rss0
-		stop := make(chan struct{})
-		sampled := make(chan struct{})
-		go func() {
-			defer close(sampled)
-			t := time.NewTicker(20 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-				}
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				peakHeap, peakRSS = max(peakHeap, ms.HeapInuse), max(peakRSS, rss())
-			}
-		}()
 		b.StartTimer()
-		fixturecrawl.RunToEnd(b, cs, job)
+		peak := measureMemory(func() { fixturecrawl.RunToEnd(b, cs, job) })
 		b.StopTimer()
-		close(stop)
-		<-sampled
 		done, err := e.Store.CrawlByID(b.Context(), c.ID)
 		if err != nil || done.Progress.Crawled+done.Progress.Blocked != site.Pages() {
 			b.Fatalf("crawl ended with %+v, %v; want %d records", done.Progress, err, site.Pages())
 		}
-		heapMB = max(heapMB, float64(peakHeap-heap0)/(1<<20))
-		rssMB = max(rssMB, float64(peakRSS-rss0)/(1<<20))
+		heapMB, rssMB = max(heapMB, peak.heapMB), max(rssMB, peak.rssMB)
 		b.StartTimer()
 	}
 	b.ReportMetric(heapMB, "heap-MB")
@@ -116,4 +91,42 @@ func rss() uint64 {
 	}
 	pages, _ := strconv.ParseUint(f[1], 10, 64)
 	return pages * uint64(os.Getpagesize())
+}
+
+// memoryPeak is how much a call raised the process's memory (MiB): the
+// peak of the Go heap in use and of the resident set above what they were
+// before it, and the bytes it allocated.
+type memoryPeak struct{ heapMB, rssMB, allocMB float64 }
+
+// measureMemory calls fn, sampling the heap and the resident set every
+// 20 ms meanwhile.
+func measureMemory(fn func()) memoryPeak {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	heap0, rss0, alloc0 := ms.HeapInuse, rss(), ms.TotalAlloc
+	peakHeap, peakRSS := heap0, rss0
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			peakHeap, peakRSS = max(peakHeap, ms.HeapInuse), max(peakRSS, rss())
+		}
+	}()
+	fn()
+	close(stop)
+	<-sampled
+	runtime.ReadMemStats(&ms)
+	const mb = 1 << 20
+	return memoryPeak{heapMB: float64(peakHeap-heap0) / mb, rssMB: float64(peakRSS-rss0) / mb, allocMB: float64(ms.TotalAlloc-alloc0) / mb}
 }

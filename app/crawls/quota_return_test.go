@@ -17,16 +17,7 @@ import (
 // the daily quota when it finishes, once, even when its job runs again.
 func TestUnusedPagesGoBack(t *testing.T) {
 	ctx := context.Background()
-	s := newSite(t, func(_ *site, w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/":
-			page(w, "Home", "/a", "/b")
-		case "/a", "/b":
-			page(w, "Page "+r.URL.Path)
-		default:
-			http.NotFound(w, r)
-		}
-	})
+	s := newSite(t, threePages)
 	e := newEnv(t, crawls.Config{DailyPages: 100, Limiter: memory.NewRateLimiter()}, s.Server)
 	e.start(t)
 	c, err := e.crawls.Create(ctx, 1, crawl.Params{URL: s.URL + "/", MaxPages: ptr(50)}, nil)
@@ -44,5 +35,17 @@ func TestUnusedPagesGoBack(t *testing.T) {
 	var quota *crawls.QuotaError
 	if _, err := e.crawls.Create(ctx, 1, crawl.Params{URL: s.URL + "/", MaxPages: ptr(98)}, nil); !errors.As(err, &quota) || quota.Fit != 97 {
 		t.Fatalf("Create of 98 pages after a crawl of 3: %v, want a QuotaError with 97 left", err)
+	}
+}
+
+// threePages serves / linking to /a and /b, which link nowhere.
+func threePages(_ *site, w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/":
+		page(w, "Home", "/a", "/b")
+	case "/a", "/b":
+		page(w, "Page "+r.URL.Path)
+	default:
+		http.NotFound(w, r)
 	}
 }

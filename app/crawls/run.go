@@ -28,7 +28,10 @@ import (
 // most the crawl's concurrency of requests in flight. It renews its hold
 // and reads cancels every Renew. When the frontier is empty, or the crawl is
 // cancelled, it finds the site-level issues and finishes the crawl; else
-// the job snoozes and the next run goes on. A run killed midway leaves its
+// the job snoozes and the next run goes on. A run whose crawl's cancel is
+// requested when it claims the site finishes it cancelled at once; one
+// that fails gives its hold up before its job waits to retry (leave). A
+// run killed midway leaves its
 // hold and its URLs' leases to expire: the job's next run (here or in
 // another process) takes them over.
 func (cs *Crawls) Run(ctx context.Context, job ports.CrawlJob) error {
@@ -50,7 +53,22 @@ func (cs *Crawls) Run(ctx context.Context, job ports.CrawlJob) error {
 		return &ports.SnoozeError{After: siteBusyWait, Err: errors.New("crawls: another crawl holds the site " + c.Site)}
 	}
 	r := cs.newRun(c, holder)
-	return r.slice(ctx)
+	if c.CancelRequested { // asked for while no run read it (its job waited): the cancel wins before any fetch
+		return r.leave(ctx, r.finish(ctx, crawl.StatusCancelled))
+	}
+	return r.leave(ctx, r.slice(ctx))
+}
+
+// leave passes err on; when it asks for a retry, the run's hold ends
+// first: while the job waits for its backoff (minutes after a few
+// attempts) the site is free for other crawls, and a cancel ends the
+// crawl at once (CancelCrawl of a crawl no run holds).
+func (r *run) leave(ctx context.Context, err error) error {
+	var retry *ports.RetryError
+	if errors.As(err, &retry) {
+		_, _ = r.cs.store.RenewSite(context.WithoutCancel(ctx), r.c.ID, r.holder, r.cs.clock())
+	}
+	return err
 }
 
 // run is one slice of a crawl's run.

@@ -2,6 +2,7 @@ package crawls
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"runtime"
 	"time"
@@ -30,6 +31,13 @@ const recordWait = 10 * time.Millisecond
 // batches cost a crawl less processor time (the URLs claimed, twice a
 // batch, keep the fetchers busy meanwhile).
 const recordPerSlot = 8
+
+// recordFound bounds the URLs found that one batch of records adds: a
+// batch is recorded once it holds this many (one page adds at most
+// crawl.MaxLinksPerPage of each kind), so that each transaction stays
+// well inside the store's statement timeout, and the run holds
+// O(recordFound) URLs at once.
+const recordFound = crawl.MaxLinksPerPage
 
 // fetched is what one claimed URL gave: its records and the URLs it
 // leads to (none when the run stopped while fetching it).
@@ -99,7 +107,7 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 		}
 		// Record what is done once a few slots' worth is, or it has waited
 		// recordWait, or nothing else will come; meanwhile take what is done.
-		if b.n < recordPerSlot*slots && out > 0 {
+		if b.n < recordPerSlot*slots && len(b.found) < recordFound && out > 0 {
 			if b.n > 0 && wait == nil {
 				wait = time.After(recordWait)
 			}
@@ -132,13 +140,47 @@ func (b *batch) add(f fetched) {
 }
 
 // record adds the URLs found to the frontier and records the pages, in
-// one transaction.
+// one transaction. When that fails and the pages had links, the pages
+// are recorded first without them (so that they are never fetched again
+// because their links could not be stored), then again with them; links
+// that fail a second time are lost (logged), the crawl goes on.
 func (r *run) record(ctx context.Context, pages []ports.FetchedPage, found []ports.FrontierURL) error {
 	found = r.unsent(found)
 	if len(found) == 0 && len(pages) == 0 {
 		return nil
 	}
-	return r.cs.store.RecordPages(ctx, r.c.ID, found, pages)
+	err := r.cs.store.RecordPages(ctx, r.c.ID, found, pages)
+	if err == nil || errors.Is(err, crawl.ErrNotFound) || len(pages) == 0 || !hasLinks(pages, found) {
+		return err
+	}
+	bare := make([]ports.FetchedPage, len(pages))
+	for i, p := range pages {
+		p.Page.Outlinks, p.LinksNotRead = nil, 0
+		bare[i] = p
+	}
+	if err := r.cs.store.RecordPages(ctx, r.c.ID, nil, bare); err != nil {
+		return err
+	}
+	if err2 := r.cs.store.RecordPages(ctx, r.c.ID, found, pages); err2 != nil {
+		r.cs.cfg.Log.Warn("crawls: pages recorded without their links", "crawl", r.c.ID, "pages", len(pages), "found", len(found), "err", errors.Join(err, err2))
+		for _, u := range found { // not sent after all: another page's link may send them
+			delete(r.added, u.URL)
+		}
+	}
+	return nil
+}
+
+// hasLinks reports whether pages link anywhere or found holds a URL.
+func hasLinks(pages []ports.FetchedPage, found []ports.FrontierURL) bool {
+	if len(found) > 0 {
+		return true
+	}
+	for _, p := range pages {
+		if len(p.Page.Outlinks) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // unsent is found without the URLs the run has added already with the

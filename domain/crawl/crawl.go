@@ -57,6 +57,13 @@ type Progress struct {
 	Crawled    int // fetched, whatever they answered
 	Failed     int // fetched without an answer, or answering 4xx/5xx
 	Blocked    int // not fetched: robots.txt disallows them
+	// NotQueued counts URLs in scope found once the frontier held
+	// Settings.FrontierCap URLs: neither stored nor fetched (one found
+	// again in a later batch counts again).
+	NotQueued int
+	// LinksNotRead counts the links of pages beyond their first
+	// MaxLinksPerPage, as written on the pages (each page's own).
+	LinksNotRead int
 }
 
 // Count adds sign (1 or -1) times the record p to the counters: blocked,

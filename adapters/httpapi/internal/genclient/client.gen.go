@@ -1978,7 +1978,7 @@ type CrawlCreateInputBody struct {
 	// MaxDepth Links are followed at most this many clicks from url (default 10; 0: url alone, and the sitemaps).
 	MaxDepth *int64 `json:"max_depth,omitempty"`
 
-	// MaxPages At most this many URLs are fetched (default 500). Charged to the caller's daily page quota when the crawl is accepted; those not crawled go back to it when the crawl ends.
+	// MaxPages At most this many URLs are fetched (default 500); the crawl keeps at most 10 x max_pages URLs found (the rest counted in pages.not_queued). Charged to the caller's daily page quota when the crawl is accepted; those not crawled go back to it when the crawl ends.
 	MaxPages *int64 `json:"max_pages,omitempty"`
 
 	// Password Required with privacy 2, refused otherwise; the rules of report share passwords.
@@ -2358,6 +2358,12 @@ type CrawlProgressData struct {
 
 	// Failed URLs fetched that answered 4xx or 5xx, or nothing.
 	Failed int64 `json:"failed"`
+
+	// LinksNotRead Links of pages beyond the first 5,000 on-site links of each page (and 5,000 hreflang links), not read: neither outlinks nor followed.
+	LinksNotRead int64 `json:"links_not_read"`
+
+	// NotQueued URLs in scope found once the crawl's frontier was full, neither stored nor fetched: a crawl keeps at most 10 x max_pages URLs (discovered), the shallowest found first; one found again later counts again.
+	NotQueued int64 `json:"not_queued"`
 }
 
 // CrawlSettingsData defines model for CrawlSettingsData.
@@ -4698,7 +4704,7 @@ type ClientInterface interface {
 
 	// CancelCrawl Cancel one of the caller's crawls
 	//
-	// A queued crawl is cancelled at once; a running one stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
+	// A queued crawl is cancelled at once, and so is a running one that no run holds (its job waits to retry, or its process stopped); a running one being crawled stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A cancelled crawl never runs again. A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
 	//
 	// Corresponds with POST /api/v1/crawls/{id}/cancel (the `CancelCrawl` operationId).
 	CancelCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5605,7 +5611,7 @@ func (c *Client) UpdateCrawl(ctx context.Context, id int64, body UpdateCrawlJSON
 
 // CancelCrawl Cancel one of the caller's crawls
 //
-// A queued crawl is cancelled at once; a running one stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
+// A queued crawl is cancelled at once, and so is a running one that no run holds (its job waits to retry, or its process stopped); a running one being crawled stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A cancelled crawl never runs again. A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
 //
 // Corresponds with POST /api/v1/crawls/{id}/cancel (the `CancelCrawl` operationId).
 func (c *Client) CancelCrawl(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10891,7 +10897,7 @@ type ClientWithResponsesInterface interface {
 
 	// CancelCrawlWithResponse Cancel one of the caller's crawls
 	//
-	// A queued crawl is cancelled at once; a running one stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
+	// A queued crawl is cancelled at once, and so is a running one that no run holds (its job waits to retry, or its process stopped); a running one being crawled stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A cancelled crawl never runs again. A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14846,7 +14852,7 @@ func (c *ClientWithResponses) UpdateCrawlWithResponse(ctx context.Context, id in
 
 // CancelCrawlWithResponse Cancel one of the caller's crawls
 //
-// A queued crawl is cancelled at once; a running one stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
+// A queued crawl is cancelled at once, and so is a running one that no run holds (its job waits to retry, or its process stopped); a running one being crawled stops within 5 seconds and keeps what it found (its status becomes cancelled then; the answer may still say running). A cancelled crawl never runs again. A crawl already finished, cancelled or failed is 409. Another user's crawl is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //

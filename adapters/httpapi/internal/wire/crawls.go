@@ -17,10 +17,12 @@ type CrawlSettingsData struct {
 
 // CrawlProgressData counts a crawl's URLs.
 type CrawlProgressData struct {
-	Discovered int `json:"discovered" doc:"URLs in scope found so far, crawled or waiting."`
-	Crawled    int `json:"crawled" doc:"URLs fetched, whatever they answered."`
-	Failed     int `json:"failed" doc:"URLs fetched that answered 4xx or 5xx, or nothing."`
-	Blocked    int `json:"blocked" doc:"Linked URLs not fetched because robots.txt disallows them."`
+	Discovered   int `json:"discovered" doc:"URLs in scope found so far, crawled or waiting."`
+	Crawled      int `json:"crawled" doc:"URLs fetched, whatever they answered."`
+	Failed       int `json:"failed" doc:"URLs fetched that answered 4xx or 5xx, or nothing."`
+	Blocked      int `json:"blocked" doc:"Linked URLs not fetched because robots.txt disallows them."`
+	NotQueued    int `json:"not_queued" doc:"URLs in scope found once the crawl's frontier was full, neither stored nor fetched: a crawl keeps at most 10 x max_pages URLs (discovered), the shallowest found first; one found again later counts again."`
+	LinksNotRead int `json:"links_not_read" doc:"Links of pages beyond the first 5,000 on-site links of each page (and 5,000 hreflang links), not read: neither outlinks nor followed."`
 }
 
 // CrawlItem is a crawl as lists show it.
