@@ -78,9 +78,13 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 	var wait <-chan time.Time // set while the batch waits for a few slots' worth
 	for {
 		claiming := ctx.Err() == nil && r.cs.clock().Before(end)
-		if claiming && !drained && out <= want/2 {
+		n := want - out
+		if p := r.gate.current(); p > 0 { // no more than the pause lets fetch by end: the slice ends on time
+			n = min(n, int(end.Sub(r.cs.clock())/p)+1-out)
+		}
+		if claiming && !drained && out <= want/2 && n > 0 {
 			now := r.cs.clock()
-			urls, err := r.cs.store.ClaimURLs(ctx, r.c.ID, want-out, now, now.Add(urlLeaseFactor*r.cs.cfg.Lease))
+			urls, err := r.cs.store.ClaimURLs(ctx, r.c.ID, n, now, now.Add(urlLeaseFactor*r.cs.cfg.Lease))
 			if err != nil {
 				return true, err
 			}
