@@ -65,7 +65,7 @@ type Config struct {
 	// ports.DefaultCrawlWorkers): a run gives its worker to another
 	// user's crawl waiting for one only while all are busy.
 	Workers int
-	Log         *slog.Logger      // default slog.Default()
+	Log     *slog.Logger // default slog.Default()
 	// Keys keeps Idempotency-Key records (CreateOnce); nil refuses keys.
 	Keys Keys
 	// Clock tells the time (default time.Now): give it the Limiter's.
