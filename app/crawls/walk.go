@@ -41,7 +41,8 @@ type fetched struct {
 // walk crawls the frontier until it is empty, ctx ends or end passes:
 // URLs are claimed as they are needed (up to claimedPerSlot per slot of
 // concurrency waiting or being fetched, claimed again once half are done,
-// whether or not those are recorded yet), fetched (at most concurrency
+// whether or not those are recorded yet; with a pause between requests,
+// no more than it lets fetch before end, so that the slice ends on time), fetched (at most concurrency
 // requests in flight) and recorded with the URLs they lead to as they are
 // done, a batch at a time, while the others are being fetched. more is
 // false when the frontier had nothing left to claim and nothing was in
