@@ -3,6 +3,7 @@ package crawls_test
 import (
 	"context"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -145,5 +146,36 @@ func TestCrawlsShareASiteInTurns(t *testing.T) {
 	}
 	if got := e.waitFinalOf(t, b.ID, 60*time.Second); got.Status != crawl.StatusFinished || got.Progress.Crawled != 60 {
 		t.Errorf("Bob's crawl %s with %+v, want finished with its 60 pages", got.Status, got.Progress)
+	}
+}
+
+// TestMeasureTurns measures, with the default slice and retry, the time
+// to Alice's first page while Bob's slow crawl (delay_ms 1000) holds her
+// origin, and on another port of the same host. Run it with
+// PINSIGHT_MEASURE_TURNS=1 (it takes about half a minute).
+func TestMeasureTurns(t *testing.T) {
+	if os.Getenv("PINSIGHT_MEASURE_TURNS") == "" {
+		t.Skip("set PINSIGHT_MEASURE_TURNS=1 to measure")
+	}
+	s := newSite(t, small(endless(0)))
+	other := newSite(t, small(nil))
+	e := newEnv(t, crawls.Config{ActiveLimit: -1, DailyPages: -1}, s.Server, other.Server)
+	e.start(t)
+	ctx := context.Background()
+	b, err := e.crawls.Create(ctx, bob, crawl.Params{URL: s.URL + "/p/0", MaxPages: ptr(9000), MaxDepth: ptr(100), DelayMS: ptr(1000), Concurrency: ptr(1)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.firstPage(t, b.ID, b.ID, time.Now(), 10*time.Second)
+	time.Sleep(2 * time.Second) // Alice asks midway through Bob's slice
+	for _, u := range []string{other.URL + "/alice", s.URL + "/alice"} {
+		start := time.Now()
+		a, err := e.crawls.Create(ctx, alice, crawl.Params{URL: u, MaxPages: ptr(10)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		took, running := e.firstPage(t, a.ID, b.ID, start, 2*time.Minute)
+		t.Logf("Alice's first page of %s after %s (Bob's crawl running: %v)", u, took.Round(10*time.Millisecond), running)
+		e.waitFinalOf(t, a.ID, time.Minute)
 	}
 }
