@@ -289,17 +289,28 @@ func (s *CrawlStore) ClaimSite(_ context.Context, id int64, holder string, now, 
 	return cloneCrawl(d.c), true, nil
 }
 
+// heldBy returns crawl id, not final, and its hold of its site by holder:
+// crawl.ErrLeaseLost when holder does not hold it, crawl.ErrNotFound for
+// no crawl id. Call it with s.mu held.
+func (s *CrawlStore) heldBy(id int64, holder string) (*crawlData, siteHold, error) {
+	d, err := s.byID(id)
+	if err != nil {
+		return nil, siteHold{}, err
+	}
+	h, held := s.sites[d.c.Politeness]
+	if !held || h.crawlID != id || h.holder != holder || d.c.Status.Final() {
+		return nil, siteHold{}, crawl.ErrLeaseLost
+	}
+	return d, h, nil
+}
+
 // RenewSite implements ports.CrawlStore.
 func (s *CrawlStore) RenewSite(_ context.Context, id int64, holder string, until time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, err := s.byID(id)
+	d, h, err := s.heldBy(id, holder)
 	if err != nil {
 		return false, err
-	}
-	h, held := s.sites[d.c.Politeness]
-	if !held || h.crawlID != id || h.holder != holder || d.c.Status.Final() {
-		return false, crawl.ErrLeaseLost
 	}
 	h.until = micro(until)
 	s.sites[d.c.Politeness] = h

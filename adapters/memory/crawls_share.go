@@ -44,13 +44,9 @@ func (s *CrawlStore) waiting(c crawl.Crawl, now time.Time) bool {
 func (s *CrawlStore) YieldSite(_ context.Context, id int64, holder string, now, until time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, err := s.byID(id)
+	d, _, err := s.heldBy(id, holder)
 	if err != nil {
 		return false, err
-	}
-	h, held := s.sites[d.c.Politeness]
-	if !held || h.crawlID != id || h.holder != holder || d.c.Status.Final() {
-		return false, crawl.ErrLeaseLost
 	}
 	delete(s.sites, d.c.Politeness)
 	d.c.WaitingSince = micro(now)

@@ -102,12 +102,12 @@ func (e env) start(t *testing.T) {
 	})
 }
 
-// waitFinal waits up to d for crawl id to be final.
+// waitFinal waits up to d for crawl id (of any user) to be final.
 func (e env) waitFinal(t *testing.T, id int64, d time.Duration) crawl.Crawl {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for {
-		c, err := e.crawls.Get(context.Background(), 1, id)
+		c, err := e.store.CrawlByID(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -62,25 +62,6 @@ func (e env) firstPage(t *testing.T, id, other int64, start time.Time, d time.Du
 	}
 }
 
-// waitFinalOf waits up to d for crawl id (of any user) to be final.
-func (e env) waitFinalOf(t *testing.T, id int64, d time.Duration) crawl.Crawl {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		c, err := e.store.CrawlByID(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.Status.Final() {
-			return c
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("crawl %d still %s after %s: %+v", id, c.Status, d, c.Progress)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // TestCrawlsOfTwoPortsRunAtOnce: the politeness unit is the origin, so
 // Bob's slow crawl of one port of 127.0.0.1 does not hold Alice's crawl of
 // another port of it: Alice's crawl gets its pages (and ends) while Bob's
@@ -106,7 +87,7 @@ func TestCrawlsOfTwoPortsRunAtOnce(t *testing.T) {
 	if !bobRunning {
 		t.Fatalf("Bob's crawl ended before Alice's got a page")
 	}
-	if got := e.waitFinalOf(t, a.ID, 20*time.Second); got.Status != crawl.StatusFinished || got.Progress.Crawled != 3 {
+	if got := e.waitFinal(t, a.ID, 20*time.Second); got.Status != crawl.StatusFinished || got.Progress.Crawled != 3 {
 		t.Errorf("Alice's crawl %s with %+v, want finished with 3 pages", got.Status, got.Progress)
 	}
 	if _, err := e.crawls.Cancel(ctx, bob, b.ID); err != nil {
@@ -141,10 +122,10 @@ func TestCrawlsShareASiteInTurns(t *testing.T) {
 	if took > 5*time.Second {
 		t.Errorf("Alice's first page came after %s, want within about one slice (%s)", took, slice)
 	}
-	if got := e.waitFinalOf(t, a.ID, 30*time.Second); got.Status != crawl.StatusFinished || got.Progress.Crawled != 3 {
+	if got := e.waitFinal(t, a.ID, 30*time.Second); got.Status != crawl.StatusFinished || got.Progress.Crawled != 3 {
 		t.Errorf("Alice's crawl %s with %+v, want finished with 3 pages", got.Status, got.Progress)
 	}
-	if got := e.waitFinalOf(t, b.ID, 60*time.Second); got.Status != crawl.StatusFinished || got.Progress.Crawled != 60 {
+	if got := e.waitFinal(t, b.ID, 60*time.Second); got.Status != crawl.StatusFinished || got.Progress.Crawled != 60 {
 		t.Errorf("Bob's crawl %s with %+v, want finished with its 60 pages", got.Status, got.Progress)
 	}
 }
@@ -176,6 +157,6 @@ func TestMeasureTurns(t *testing.T) {
 		}
 		took, running := e.firstPage(t, a.ID, b.ID, start, 2*time.Minute)
 		t.Logf("Alice's first page of %s after %s (Bob's crawl running: %v)", u, took.Round(10*time.Millisecond), running)
-		e.waitFinalOf(t, a.ID, time.Minute)
+		e.waitFinal(t, a.ID, time.Minute)
 	}
 }
