@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pinsight/pinsight/adapters/fetch"
 	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/domain/crawl"
 )
@@ -158,5 +159,45 @@ func TestMeasureTurns(t *testing.T) {
 		took, running := e.firstPage(t, a.ID, b.ID, start, 2*time.Minute)
 		t.Logf("Alice's first page of %s after %s (Bob's crawl running: %v)", u, took.Round(10*time.Millisecond), running)
 		e.waitFinal(t, a.ID, time.Minute)
+	}
+}
+
+// TestCrawlWorkerTakesTurns: with one crawl worker, busy with Bob's only
+// (slow) crawl, Alice's crawl of another site gets its first page within
+// about a slice while Bob's still runs: Bob's run gives the worker up at
+// the end of its slice. (The queue's order, the job waiting longest
+// first, already turned the worker over at each slice before
+// crawl.Share.GivesWorker: this guards the behaviour.)
+func TestCrawlWorkerTakesTurns(t *testing.T) {
+	const slice = 500 * time.Millisecond
+	slow := newSite(t, endless(0))
+	other := newSite(t, small(nil))
+	e := newEnvWorkers(t, crawls.Config{ActiveLimit: -1, DailyPages: -1, Slice: slice, SiteRetry: 100 * time.Millisecond, Renew: 100 * time.Millisecond},
+		fetch.Config{AllowTargets: []string{strings.TrimPrefix(slow.URL, "http://"), strings.TrimPrefix(other.URL, "http://")}, Timeout: 5 * time.Second}, 1)
+	e.start(t)
+	ctx := context.Background()
+	b, err := e.crawls.Create(ctx, bob, crawl.Params{URL: slow.URL + "/p/0", MaxPages: ptr(9000), MaxDepth: ptr(100), DelayMS: ptr(100), Concurrency: ptr(1)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.firstPage(t, b.ID, b.ID, time.Now(), 10*time.Second)
+	start := time.Now()
+	a, err := e.crawls.Create(ctx, alice, crawl.Params{URL: other.URL + "/alice", MaxPages: ptr(10)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	took, bobRunning := e.firstPage(t, a.ID, b.ID, start, 30*time.Second)
+	t.Logf("Alice's first page with the only worker busy after %s (slice %s)", took, slice)
+	if !bobRunning || took > 10*time.Second {
+		t.Errorf("Alice's first page after %s (Bob's crawl running: %v), want within about a slice while Bob's runs", took, bobRunning)
+	}
+	if got := e.waitFinal(t, a.ID, 20*time.Second); got.Status != crawl.StatusFinished {
+		t.Errorf("Alice's crawl %s, want finished", got.Status)
+	}
+	if got, _ := e.store.CrawlByID(ctx, b.ID); got.Status != crawl.StatusRunning {
+		t.Errorf("Bob's crawl %s, want still running (it goes on in turn)", got.Status)
+	}
+	if _, err := e.crawls.Cancel(ctx, bob, b.ID); err != nil {
+		t.Fatal(err)
 	}
 }
