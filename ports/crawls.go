@@ -11,7 +11,7 @@ import (
 )
 
 // CrawlStore keeps whole-site audits (crawls): the crawls themselves, the
-// hold of one running crawl per site, each crawl's frontier (the URLs it
+// hold of one running crawl per site (politeness unit), each crawl's frontier (the URLs it
 // found, to fetch or fetched) with its page records and links, and the
 // site-level issues found when it ends. Methods taking a userID are the
 // API's: another user's crawl is crawl.ErrNotFound, exactly like a missing
