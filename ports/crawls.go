@@ -11,7 +11,7 @@ import (
 )
 
 // CrawlStore keeps whole-site audits (crawls): the crawls themselves, the
-// hold of one running crawl per site, each crawl's frontier (the URLs it
+// hold of one running crawl per site (politeness unit), each crawl's frontier (the URLs it
 // found, to fetch or fetched) with its page records and links, and the
 // site-level issues found when it ends. Methods taking a userID are the
 // API's: another user's crawl is crawl.ErrNotFound, exactly like a missing
@@ -22,7 +22,9 @@ type CrawlStore interface {
 	// greater than every ID assigned before and a share token no other
 	// crawl has; c.ID, c.Token, c.Status, progress, score and summary are
 	// ignored, and c.Settings.Password is never stored (c.PasswordHash
-	// is); c.QuotaUntil is stored as given. c.NextRunAt is set from c's
+	// is); c.QuotaUntil is stored as given; c.Politeness too, or
+	// c.Settings.Politeness("") when empty; c.WaitingSince is
+	// c.CreatedAt. c.NextRunAt is set from c's
 	// schedule (crawl.NextRun at
 	// c.CreatedAt). When c.ScheduledFrom is not 0 (a scheduled run,
 	// crawl.Crawl.Rerun), the same transaction checks that crawl is still
@@ -83,23 +85,37 @@ type CrawlStore interface {
 	DeleteCrawl(ctx context.Context, userID, id int64) error
 
 	// ClaimSite starts or resumes crawl id for the run named holder: when
-	// no other crawl holds the crawl's site (a hold ends at FinishCrawl or
-	// when its lease expires by now) and no other holder holds this crawl
-	// unexpired, it holds the site until until, moves a queued crawl to
-	// running (StartedAt now) and returns it with true. Otherwise, or when
-	// the crawl is final, it returns the crawl unchanged with false: a
-	// queued crawl waits, a final one is done. The check and the hold are
-	// one atomic step across processes sharing the store. A running crawl
-	// whose hold another crawl took over (its lease expired) stays running
-	// until it claims its site again. Errors: crawl.ErrNotFound.
+	// no other crawl holds the crawl's site (its Politeness; a hold ends
+	// at FinishCrawl, at YieldSite or when its lease expires by now), or
+	// the site was handed to this crawl (YieldSite), and no other holder
+	// holds this crawl unexpired, it holds the site until until, moves a
+	// queued crawl to running (StartedAt now), clears its WaitingSince and
+	// returns it with true. Otherwise, or when the crawl is final, it
+	// returns the crawl with false: a queued crawl waits, a final one is
+	// done; a crawl finding its site held gets WaitingSince now unless it
+	// was waiting already. The check and the hold are one atomic step
+	// across processes sharing the store. A running crawl whose hold
+	// another crawl took over (its lease expired) stays running until it
+	// claims its site again. Errors: crawl.ErrNotFound.
 	ClaimSite(ctx context.Context, id int64, holder string, now, until time.Time) (crawl.Crawl, bool, error)
-	// Share tells a run of crawl id whether to give its worker to another
-	// user's crawl (crawl.Share.Yields) at now: how many other crawls of
-	// its user are running, and whether another user has a crawl queued
-	// since less than crawl.MaxYieldFor whose site no crawl holds
-	// unexpired; the zero Share for a final crawl. Errors:
-	// crawl.ErrNotFound.
+	// Share tells a run of crawl id at now whether to give its worker or
+	// its site to another user's crawl (crawl.Share): how many other
+	// crawls of its user are running; whether another user has a crawl
+	// not final, waiting (WaitingSince) since less than crawl.MaxYieldFor,
+	// whose site no crawl holds unexpired or which was handed to it; and
+	// whether another user has such a waiting crawl of the same
+	// Politeness while crawl id holds it. The zero Share for a final
+	// crawl. Errors: crawl.ErrNotFound.
 	Share(ctx context.Context, id int64, now time.Time) (crawl.Share, error)
+	// YieldSite gives holder's hold of crawl id's site up at now and
+	// makes the crawl wait (WaitingSince now): when another user has a
+	// crawl waiting for the site (crawl.Share.SiteWaiting), the site is
+	// handed to the one waiting longest (the earliest WaitingSince, then
+	// the lowest id) until until: no other crawl, crawl id included, can
+	// claim it meanwhile. Else the site is free. It reports whether the
+	// site was handed on. Errors: crawl.ErrLeaseLost (holder does not hold
+	// it), crawl.ErrNotFound.
+	YieldSite(ctx context.Context, id int64, holder string, now, until time.Time) (handed bool, err error)
 	// RenewSite extends holder's hold of crawl id's site until until, and
 	// says whether the crawl's cancel was requested. Errors:
 	// crawl.ErrLeaseLost (the crawl ended, or another run holds the site

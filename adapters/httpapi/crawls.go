@@ -20,8 +20,12 @@ const crawlDoc = "A crawl audits a whole site: from url it follows links (a[href
 	"same guard against private addresses as reports; every HTML page gets the page audit of a report. When it " +
 	"ends it finds the site-level issues (GET /crawls/{id}/issues), the average score, and the site's readiness " +
 	"for AI crawlers (robots.txt rules for each well-known AI user agent, /llms.txt). A crawl is a durable job: " +
-	"it survives a restart of the server and resumes where it was. At most one crawl per site runs at once, " +
-	"across all users: others wait, queued."
+	"it survives a restart of the server and resumes where it was. At most one crawl per politeness unit runs at " +
+	"once, across all users: the start URL's origin (scheme, host and port), or its registrable domain with " +
+	"subdomains. Users take turns: a crawl runs in slices of 20 s and at the end of one gives the unit to another " +
+	"user's crawl waiting for it, so a waiting crawl gets its first page within one 30 s turn; each keeps its own " +
+	"delay_ms and Crawl-delay. Crawl workers are shared the same way: while all are busy, a crawl gives its worker " +
+	"to another user's waiting crawl at the end of its slice."
 
 type crawlIDInput struct {
 	ID int64 `path:"id" doc:"Crawl id."`

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -26,7 +27,9 @@ type CrawlStore struct {
 	dropJob func(id int64)
 }
 
-// siteHold is the crawl holding a site, until its lease expires.
+// siteHold is the crawl holding a site (its politeness unit), until its
+// lease expires; holder is "" while the site is handed to the crawl
+// (YieldSite) and none of its runs has claimed it yet.
 type siteHold struct {
 	crawlID int64
 	holder  string
@@ -97,6 +100,7 @@ func (s *CrawlStore) CreateCrawl(_ context.Context, c crawl.Crawl, limit int, id
 	c.Settings.Password = ""
 	c.CreatedAt, c.StartedAt, c.FinishedAt = micro(c.CreatedAt), time.Time{}, time.Time{}
 	c.NextRunAt, c.QuotaUntil = micro(crawl.NextRun(c.Settings.Schedule, c.CreatedAt)), micro(c.QuotaUntil)
+	c.WaitingSince, c.Politeness = c.CreatedAt, cmp.Or(c.Politeness, c.Settings.Politeness(""))
 	err := s.reports.finishClaim(idem, func() ([]int64, error) {
 		s.crawls[c.ID] = &crawlData{c: c, byURL: map[string]*frontierRow{}}
 		s.lastID = c.ID
@@ -282,30 +286,45 @@ func (s *CrawlStore) ClaimSite(_ context.Context, id int64, holder string, now, 
 	if d.c.Status.Final() {
 		return cloneCrawl(d.c), false, nil
 	}
-	if h, held := s.sites[d.c.Site]; held && now.Before(h.until) && (h.crawlID != id || h.holder != holder) {
+	if h, held := s.sites[d.c.Politeness]; held && now.Before(h.until) && (h.crawlID != id || h.holder != holder && h.holder != "") {
+		if d.c.WaitingSince.IsZero() {
+			d.c.WaitingSince = micro(now)
+		}
 		return cloneCrawl(d.c), false, nil
 	}
-	s.sites[d.c.Site] = siteHold{crawlID: id, holder: holder, until: micro(until)}
+	s.sites[d.c.Politeness] = siteHold{crawlID: id, holder: holder, until: micro(until)}
 	if d.c.Status == crawl.StatusQueued {
 		d.c.Status, d.c.StartedAt = crawl.StatusRunning, micro(now)
 	}
+	d.c.WaitingSince = time.Time{}
 	return cloneCrawl(d.c), true, nil
+}
+
+// heldBy returns crawl id, not final, and its hold of its site by holder:
+// crawl.ErrLeaseLost when holder does not hold it, crawl.ErrNotFound for
+// no crawl id. Call it with s.mu held.
+func (s *CrawlStore) heldBy(id int64, holder string) (*crawlData, siteHold, error) {
+	d, err := s.byID(id)
+	if err != nil {
+		return nil, siteHold{}, err
+	}
+	h, held := s.sites[d.c.Politeness]
+	if !held || h.crawlID != id || h.holder != holder || d.c.Status.Final() {
+		return nil, siteHold{}, crawl.ErrLeaseLost
+	}
+	return d, h, nil
 }
 
 // RenewSite implements ports.CrawlStore.
 func (s *CrawlStore) RenewSite(_ context.Context, id int64, holder string, until time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, err := s.byID(id)
+	d, h, err := s.heldBy(id, holder)
 	if err != nil {
 		return false, err
 	}
-	h, held := s.sites[d.c.Site]
-	if !held || h.crawlID != id || h.holder != holder || d.c.Status.Final() {
-		return false, crawl.ErrLeaseLost
-	}
 	h.until = micro(until)
-	s.sites[d.c.Site] = h
+	s.sites[d.c.Politeness] = h
 	return d.c.CancelRequested, nil
 }
 

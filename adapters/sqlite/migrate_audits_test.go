@@ -38,10 +38,22 @@ func TestCrawlAuditBytesMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := store.CreateCrawl(ctx, crawl.Crawl{UserID: 1, Site: "example.com", Settings: settings, CreatedAt: time.Now()}, 0, nil)
+	// The crawl's row as the schema of then has it (the store writes
+	// columns added since).
+	st, _ := json.Marshal(settings)
+	const zero = "0001-01-01T00:00:00.000000Z"
+	res, err := rawDB(t, path).Exec(`INSERT INTO crawls (user_id, token, site, site_key, settings, headers, password_hash, status, failure,
+		cancel_requested, discovered, crawled, failed, blocked, score, rating, summary, created_at, started_at, finished_at)
+		VALUES (1, 'token', 'example.com', 'example.com', ?, 'null', '', 'running', '', 0, 0, 0, 0, 0, 0, '', '{}', ?, ?, ?)`,
+		string(st), time.Now().UTC().Format("2006-01-02T15:04:05.000000Z"), zero, zero)
 	if err != nil {
 		t.Fatal(err)
 	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := crawl.Crawl{ID: id}
 	page := func(path string, res pagecheck.Results) ports.FetchedPage {
 		u := "https://example.com/" + path
 		return ports.FetchedPage{Page: crawl.Page{URL: u, FinalURL: u, Status: 200}, Results: res}

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,6 +23,7 @@ type crawlRow struct {
 	Token           string `bun:"token"`
 	Site            string `bun:"site"`
 	SiteKey         string `bun:"site_key"` // report.URLKey(Site): what search matches
+	Politeness      string `bun:"politeness"`
 	Settings        string `bun:"settings"` // JSON of crawl.Settings without headers and password
 	Headers         string `bun:"headers"`  // JSON; "null" once final
 	PasswordHash    string `bun:"password_hash"`
@@ -44,6 +46,7 @@ type crawlRow struct {
 	NextRunAt       stamp  `bun:"next_run_at"`
 	ScheduledFrom   int64  `bun:"scheduled_from"`
 	QuotaUntil      stamp  `bun:"quota_until"`
+	WaitingSince    stamp  `bun:"waiting_since"`
 }
 
 // jsonText is v as JSON text, for the JSON columns (jsonb on PostgreSQL
@@ -83,23 +86,23 @@ func crawlRowOf(c crawl.Crawl) (crawlRow, error) {
 	if err != nil {
 		return crawlRow{}, err
 	}
-	return crawlRow{ID: c.ID, UserID: c.UserID, Token: c.Token, Site: c.Site, SiteKey: report.URLKey(c.Site), Settings: st, Headers: hd,
+	return crawlRow{ID: c.ID, UserID: c.UserID, Token: c.Token, Site: c.Site, SiteKey: report.URLKey(c.Site), Politeness: c.Politeness, Settings: st, Headers: hd,
 		PasswordHash: c.PasswordHash, Status: string(c.Status), Failure: c.Failure, CancelRequested: c.CancelRequested, Seeded: c.Seeded,
 		Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled, Failed: c.Progress.Failed, Blocked: c.Progress.Blocked,
 		NotQueued: c.Progress.NotQueued, LinksNotRead: c.Progress.LinksNotRead,
 		Score: c.Score, Rating: string(c.Rating), Summary: sum,
 		CreatedAt: stampOf(c.CreatedAt), StartedAt: stampOf(c.StartedAt), FinishedAt: stampOf(c.FinishedAt),
-		NextRunAt: stampOf(c.NextRunAt), ScheduledFrom: c.ScheduledFrom, QuotaUntil: stampOf(c.QuotaUntil)}, nil
+		NextRunAt: stampOf(c.NextRunAt), ScheduledFrom: c.ScheduledFrom, QuotaUntil: stampOf(c.QuotaUntil), WaitingSince: stampOf(c.WaitingSince)}, nil
 }
 
 func (r crawlRow) toDomain() (crawl.Crawl, error) {
-	c := crawl.Crawl{ID: r.ID, UserID: r.UserID, Token: r.Token, Site: r.Site, PasswordHash: r.PasswordHash,
+	c := crawl.Crawl{ID: r.ID, UserID: r.UserID, Token: r.Token, Site: r.Site, Politeness: r.Politeness, PasswordHash: r.PasswordHash,
 		Status: crawl.Status(r.Status), Failure: r.Failure, CancelRequested: r.CancelRequested, Seeded: r.Seeded,
 		Progress: crawl.Progress{Discovered: r.Discovered, Crawled: r.Crawled, Failed: r.Failed, Blocked: r.Blocked,
 			NotQueued: r.NotQueued, LinksNotRead: r.LinksNotRead},
 		Score: r.Score, Rating: pagecheck.Rating(r.Rating),
 		CreatedAt: r.CreatedAt.utc(), StartedAt: r.StartedAt.utc(), FinishedAt: r.FinishedAt.utc(),
-		NextRunAt: r.NextRunAt.utc(), ScheduledFrom: r.ScheduledFrom, QuotaUntil: r.QuotaUntil.utc()}
+		NextRunAt: r.NextRunAt.utc(), ScheduledFrom: r.ScheduledFrom, QuotaUntil: r.QuotaUntil.utc(), WaitingSince: r.WaitingSince.utc()}
 	if err := fromJSON(r.Settings, &c.Settings); err != nil {
 		return crawl.Crawl{}, err
 	}
@@ -134,6 +137,7 @@ func (s *CrawlStore) createCrawl(ctx context.Context, c crawl.Crawl, limit int, 
 	c.Progress, c.Score, c.Rating, c.Summary = crawl.Progress{}, 0, "", crawl.Summary{}
 	c.StartedAt, c.FinishedAt = time.Time{}, time.Time{}
 	c.NextRunAt = crawl.NextRun(c.Settings.Schedule, c.CreatedAt)
+	c.WaitingSince, c.Politeness = c.CreatedAt, cmp.Or(c.Politeness, c.Settings.Politeness(""))
 	row, err := crawlRowOf(c)
 	if err != nil {
 		return crawl.Crawl{}, err
@@ -285,7 +289,7 @@ func (s *CrawlStore) updateCrawl(ctx context.Context, tx bun.Tx, c crawl.Crawl) 
 		return crawl.Crawl{}, err
 	}
 	_, err = tx.NewUpdate().Model(&row).
-		Column("headers", "status", "failure", "cancel_requested", "score", "rating", "summary", "started_at", "finished_at").
+		Column("headers", "status", "failure", "cancel_requested", "score", "rating", "summary", "started_at", "finished_at", "waiting_since").
 		WherePK().Exec(ctx)
 	if err != nil {
 		return crawl.Crawl{}, s.wrap("update crawl", err)

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -10,7 +11,9 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// siteRow is the hold of a site by its running crawl.
+// siteRow is the hold of a site (a politeness unit, crawl.Crawl.Politeness)
+// by its running crawl; Holder is "" while the site is handed to the
+// crawl (YieldSite) and none of its runs has claimed it yet.
 type siteRow struct {
 	bun.BaseModel `bun:"table:crawl_sites,alias:cs"`
 
@@ -22,8 +25,8 @@ type siteRow struct {
 
 // ClaimSite implements ports.CrawlStore in one transaction: the crawl's
 // row is locked, then one upsert takes the site's row only when it is
-// free, expired, or this run's already (a concurrent claim of the site
-// waits for the row, then sees it).
+// free, expired, handed to the crawl, or this run's already (a concurrent
+// claim of the site waits for the row, then sees it).
 func (s *CrawlStore) ClaimSite(ctx context.Context, id int64, holder string, now, until time.Time) (crawl.Crawl, bool, error) {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
@@ -38,21 +41,28 @@ func (s *CrawlStore) ClaimSite(ctx context.Context, id int64, holder string, now
 		if c.Status.Final() {
 			return nil
 		}
-		row := siteRow{Site: c.Site, CrawlID: id, Holder: holder, LeaseUntil: stampOf(until)}
+		row := siteRow{Site: c.Politeness, CrawlID: id, Holder: holder, LeaseUntil: stampOf(until)}
 		res, err := tx.NewInsert().Model(&row).
 			On("CONFLICT (site) DO UPDATE").
 			Set("crawl_id = EXCLUDED.crawl_id, holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until").
-			Where("cs.lease_until <= ? OR (cs.crawl_id = EXCLUDED.crawl_id AND cs.holder = EXCLUDED.holder)", stampOf(now)).
+			Where("cs.lease_until <= ? OR (cs.crawl_id = EXCLUDED.crawl_id AND cs.holder IN (EXCLUDED.holder, ''))", stampOf(now)).
 			Returning("NULL").Exec(ctx)
 		if err != nil {
 			return s.wrap("claim site", err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			return nil
+			if c.WaitingSince.IsZero() { // it waits from now
+				c.WaitingSince = now
+				out, err = s.updateCrawl(ctx, tx, c)
+			}
+			return err
 		}
 		claimed = true
-		if c.Status == crawl.StatusQueued {
-			c.Status, c.StartedAt = crawl.StatusRunning, now
+		if c.Status == crawl.StatusQueued || !c.WaitingSince.IsZero() {
+			if c.Status == crawl.StatusQueued {
+				c.Status, c.StartedAt = crawl.StatusRunning, now
+			}
+			c.WaitingSince = time.Time{}
 			out, err = s.updateCrawl(ctx, tx, c)
 			return err
 		}
@@ -62,6 +72,57 @@ func (s *CrawlStore) ClaimSite(ctx context.Context, id int64, holder string, now
 		return crawl.Crawl{}, false, err
 	}
 	return out, claimed, nil
+}
+
+// YieldSite implements ports.CrawlStore in one transaction: the crawl's
+// row is locked, the crawl waiting longest for the site is read (index
+// crawls_politeness), and the site's row goes to it, or is deleted.
+func (s *CrawlStore) YieldSite(ctx context.Context, id int64, holder string, now, until time.Time) (bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	handed := false
+	err := s.inTx(ctx, "yield site", func(ctx context.Context, tx bun.Tx) error {
+		_, c, err := s.lockCrawl(ctx, tx, 0, id)
+		if err != nil {
+			return err
+		}
+		if c.Status.Final() {
+			return crawl.ErrLeaseLost
+		}
+		var next []int64
+		err = s.waitingFor(tx.NewSelect().Model((*crawlRow)(nil)).Column("id"), c, now).
+			OrderExpr("waiting_since, id").Limit(1).Scan(ctx, &next)
+		if err != nil {
+			return s.wrap("find waiting crawl", err)
+		}
+		var res sql.Result
+		if handed = len(next) == 1; handed {
+			res, err = tx.NewUpdate().Model((*siteRow)(nil)).
+				Set("crawl_id = ?, holder = '', lease_until = ?", next[0], stampOf(until)).
+				Where("site = ? AND crawl_id = ? AND holder = ?", c.Politeness, id, holder).Exec(ctx)
+		} else {
+			res, err = tx.NewDelete().Model((*siteRow)(nil)).
+				Where("site = ? AND crawl_id = ? AND holder = ?", c.Politeness, id, holder).Exec(ctx)
+		}
+		if err != nil {
+			return s.wrap("yield site", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return crawl.ErrLeaseLost
+		}
+		c.WaitingSince = now
+		_, err = s.updateCrawl(ctx, tx, c)
+		return err
+	})
+	return handed, err
+}
+
+// waitingFor narrows q (over crawls, alias c) to the crawls of other
+// users than c's waiting at now for c's site since less than
+// crawl.MaxYieldFor (ports.CrawlStore.Share's SiteWaiting).
+func (s *CrawlStore) waitingFor(q *bun.SelectQuery, c crawl.Crawl, now time.Time) *bun.SelectQuery {
+	return q.Where("c.politeness = ? AND c.status IN (?, ?) AND c.user_id <> ? AND c.waiting_since > ?", c.Politeness,
+		string(crawl.StatusQueued), string(crawl.StatusRunning), c.UserID, stampOf(now.Add(-crawl.MaxYieldFor)))
 }
 
 // RenewSite implements ports.CrawlStore.

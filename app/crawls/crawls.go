@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/pinsight/pinsight/app/accounts"
@@ -32,14 +33,16 @@ const (
 	// renewing: a crashed run's crawl resumes on another once it passes.
 	DefaultLease = 30 * time.Second
 	// DefaultSlice is how long one job run crawls before it snoozes to
-	// go on in the next (so no run counts as stuck on the queue).
-	DefaultSlice = 20 * time.Second
+	// go on in the next (so no run counts as stuck on the queue), giving
+	// its site or worker to another user's crawl waiting for it
+	// (crawl.Share).
+	DefaultSlice = crawl.Slice
 	// DefaultRenew is how often a run renews its hold and looks for a
 	// cancel: a cancelled crawl stops within it plus a fetch's abort.
 	DefaultRenew = time.Second
-	// siteBusyWait is how long a crawl waits before trying again for a
-	// site another crawl holds.
-	siteBusyWait = 5 * time.Second
+	// DefaultSiteRetry is how long a crawl waits before trying again for
+	// a site another crawl holds.
+	DefaultSiteRetry = crawl.SiteRetry
 )
 
 // Config tunes the crawls. Zero fields take the defaults.
@@ -55,8 +58,14 @@ type Config struct {
 	Weights     pagecheck.Weights // default pagecheck.DefaultWeights
 	Lease       time.Duration     // default DefaultLease
 	Slice       time.Duration     // default DefaultSlice
+	SiteRetry   time.Duration     // default DefaultSiteRetry
 	Renew       time.Duration     // default DefaultRenew
-	Log         *slog.Logger      // default slog.Default()
+	// Workers is how many crawls this process runs at once
+	// (ports.JobSettings.CrawlWorkers; default
+	// ports.DefaultCrawlWorkers): a run gives its worker to another
+	// user's crawl waiting for one only while all are busy.
+	Workers int
+	Log     *slog.Logger // default slog.Default()
 	// Keys keeps Idempotency-Key records (CreateOnce); nil refuses keys.
 	Keys Keys
 	// Clock tells the time (default time.Now): give it the Limiter's.
@@ -85,6 +94,12 @@ func (c Config) withDefaults() Config {
 	if c.Renew <= 0 {
 		c.Renew = DefaultRenew
 	}
+	if c.SiteRetry <= 0 {
+		c.SiteRetry = DefaultSiteRetry
+	}
+	if c.Workers <= 0 {
+		c.Workers = ports.DefaultCrawlWorkers
+	}
 	if c.Log == nil {
 		c.Log = slog.Default()
 	}
@@ -103,6 +118,7 @@ type Crawls struct {
 	cfg     Config
 	process string // names this process's runs in site holds
 	clock   func() time.Time
+	running atomic.Int32 // the runs in progress in this process (Run)
 }
 
 // New returns the crawl use cases over store, queue and fetcher, and sets
@@ -195,7 +211,7 @@ func (cs *Crawls) Create(ctx context.Context, userID int64, p crawl.Params, idem
 			return crawl.Crawl{}, err
 		}
 	}
-	c := crawl.Crawl{UserID: userID, Site: site, Settings: s, CreatedAt: cs.clock()}
+	c := crawl.Crawl{UserID: userID, Site: site, Politeness: politeness(s), Settings: s, CreatedAt: cs.clock()}
 	if s.Password != "" {
 		if c.PasswordHash, err = cs.pw.Hash(ctx, s.Password); err != nil {
 			return crawl.Crawl{}, err

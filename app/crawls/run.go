@@ -20,21 +20,24 @@ import (
 // Run is the worker of crawl jobs (a ports.CrawlWorker). A user with
 // another crawl running gives the worker up for a while when another
 // user's crawl could start (crawl.Share.Yields). Else it holds the
-// crawl's site (one running crawl per site: while another holds it, the
-// job snoozes), then crawls for one slice: robots.txt for the crawler's
+// crawl's site, its politeness unit (one running crawl per unit: while
+// another holds it, the job snoozes SiteRetry), then crawls for one slice: robots.txt for the crawler's
 // user agent, the start URL and sitemaps until the crawl is seeded (the
 // sitemaps read while the walk begins),
 // then the URLs of the durable frontier, claimed as slots free up, at
 // most the crawl's concurrency of requests in flight. It renews its hold
 // and reads cancels every Renew. When the frontier is empty, or the crawl is
 // cancelled, it finds the site-level issues and finishes the crawl; else
-// the job snoozes and the next run goes on. A run whose crawl's cancel is
-// requested when it claims the site finishes it cancelled at once; one
-// that fails gives its hold up before its job waits to retry (leave). A
-// run killed midway leaves its
+// the job snoozes and the next run goes on, after giving the site or the
+// worker to another user's crawl waiting for it (endSlice). A run whose
+// crawl's cancel is requested when it claims the site finishes it
+// cancelled at once; one that fails gives its hold up before its job
+// waits to retry (leave). A run killed midway leaves its
 // hold and its URLs' leases to expire: the job's next run (here or in
 // another process) takes them over.
 func (cs *Crawls) Run(ctx context.Context, job ports.CrawlJob) error {
+	cs.running.Add(1)
+	defer cs.running.Add(-1)
 	holder := cs.process + "/" + strconv.FormatInt(job.ID, 10)
 	now := cs.clock()
 	if sh, err := cs.store.Share(ctx, job.CrawlID, now); err == nil && sh.Yields() {
@@ -50,7 +53,7 @@ func (cs *Crawls) Run(ctx context.Context, job ports.CrawlJob) error {
 		cs.returnUnused(ctx, c) // once per crawl: this is again after a crash or a cancel while queued
 		return nil
 	case !ok:
-		return &ports.SnoozeError{After: siteBusyWait, Err: errors.New("crawls: another crawl holds the site " + c.Site)}
+		return &ports.SnoozeError{After: cs.cfg.SiteRetry, Err: errors.New("crawls: another crawl holds the site " + c.Politeness)}
 	}
 	r := cs.newRun(c, holder)
 	if c.CancelRequested { // asked for while no run read it (its job waited): the cancel wins before any fetch
@@ -91,12 +94,22 @@ type run struct {
 // errCancelled stops a run whose crawl's cancel was requested.
 var errCancelled = errors.New("crawls: the crawl was cancelled")
 
-func (cs *Crawls) newRun(c crawl.Crawl, holder string) *run {
+// registrable is the registrable domain of u's host (the public suffix
+// list's eTLD+1), "" when it has none: the site of a crawl of u with
+// subdomains (crawl.Settings.Scope).
+func registrable(u string) string {
 	reg := ""
-	if h := hostOf(c.Settings.URL); h != "" {
+	if h := hostOf(u); h != "" {
 		reg, _ = publicsuffix.EffectiveTLDPlusOne(h)
 	}
-	return &run{cs: cs, c: c, holder: holder, scope: c.Settings.Scope(reg),
+	return reg
+}
+
+// politeness is the politeness unit of a crawl of s (crawl.Crawl.Politeness).
+func politeness(s crawl.Settings) string { return s.Politeness(registrable(s.URL)) }
+
+func (cs *Crawls) newRun(c crawl.Crawl, holder string) *run {
+	return &run{cs: cs, c: c, holder: holder, scope: c.Settings.Scope(registrable(c.Settings.URL)),
 		sem: make(chan struct{}, c.Settings.Concurrency), gate: newGate(c.Settings.Delay), added: map[string]int{}}
 }
 
@@ -183,7 +196,30 @@ func (r *run) slice(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return ctx.Err() // the queue is stopping: the job runs again once found stuck
 	}
-	return &ports.SnoozeError{After: 0, Err: errors.New("crawls: slice over, the crawl goes on")}
+	return r.endSlice(ctx)
+}
+
+// endSlice ends a slice that ran out of time with the job's snooze: at
+// once, or, when another user's crawl waits for the site or (this
+// process's workers all busy) for a worker (crawl.Share), after the site
+// is given up, handed to the crawl waiting for it longest: the crawls
+// take turns.
+func (r *run) endSlice(ctx context.Context) error {
+	cs := r.cs
+	now := cs.clock()
+	goOn := &ports.SnoozeError{After: 0, Err: errors.New("crawls: slice over, the crawl goes on")}
+	sh, err := cs.store.Share(ctx, r.c.ID, now)
+	if err != nil || !sh.GivesSite() && !sh.GivesWorker(int(cs.running.Load()) >= cs.cfg.Workers) {
+		return goOn
+	}
+	handed, err := cs.store.YieldSite(ctx, r.c.ID, r.holder, now, now.Add(cs.cfg.Lease))
+	switch {
+	case err != nil: // the hold was lost (the next run finds out) or the store failed
+		return goOn
+	case handed:
+		return &ports.SnoozeError{After: cs.cfg.SiteRetry, Err: errors.New("crawls: slice over, the site goes to another user's crawl in turn")}
+	}
+	return &ports.SnoozeError{After: crawl.YieldWait, Err: errors.New("crawls: slice over, the worker goes to another user's crawl")}
 }
 
 // exhausted reports whether nothing is left to crawl once no URL could
@@ -243,6 +279,13 @@ type gate struct {
 }
 
 func newGate(pause time.Duration) *gate { return &gate{pause: pause} }
+
+// current is the pause.
+func (g *gate) current() time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.pause
+}
 
 // setPause changes the pause (to robots.txt's Crawl-delay, once read).
 func (g *gate) setPause(pause time.Duration) {

@@ -78,14 +78,22 @@ func newEnv(t *testing.T, cfg crawls.Config, allow ...*httptest.Server) env {
 // newEnvFetching is newEnv with the real fetcher configured by fc.
 func newEnvFetching(t *testing.T, cfg crawls.Config, fc fetch.Config) env {
 	t.Helper()
+	return newEnvWorkers(t, cfg, fc, 0)
+}
+
+// newEnvWorkers is newEnvFetching with that many crawl workers (0: the
+// default).
+func newEnvWorkers(t *testing.T, cfg crawls.Config, fc fetch.Config, workers int) env {
+	t.Helper()
 	f, err := fetch.New(fc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reports := memory.NewReportStore()
 	store := memory.NewCrawlStore(reports)
-	jobs := memory.NewJobs(reports, ports.JobSettings{})
+	jobs := memory.NewJobs(reports, ports.JobSettings{CrawlWorkers: workers})
 	jobs.Crawls(store)
+	cfg.Workers = workers
 	pw := accounts.NewPasswords(accounts.PasswordParams{Time: 1, MemoryKiB: 8 * 1024, Threads: 1}, accounts.PasswordLimits{})
 	return env{crawls: crawls.New(store, jobs, f, pw, cfg), store: store, jobs: jobs}
 }
@@ -102,12 +110,12 @@ func (e env) start(t *testing.T) {
 	})
 }
 
-// waitFinal waits up to d for crawl id to be final.
+// waitFinal waits up to d for crawl id (of any user) to be final.
 func (e env) waitFinal(t *testing.T, id int64, d time.Duration) crawl.Crawl {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for {
-		c, err := e.crawls.Get(context.Background(), 1, id)
+		c, err := e.store.CrawlByID(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,6 +42,7 @@ func (cs *Crawls) StartDue(ctx context.Context, now time.Time) error {
 func (cs *Crawls) startRun(ctx context.Context, src crawl.Crawl, now time.Time) {
 	log := cs.cfg.Log.With("crawl", src.ID, "user", src.UserID)
 	run := src.Rerun(now)
+	run.Politeness = politeness(run.Settings) // the unit of today's rules, whatever src was stored with
 	wait := time.Duration(0)
 	err := cs.underCap(ctx, src.UserID)
 	if err == nil {

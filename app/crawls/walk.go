@@ -49,7 +49,8 @@ type fetched struct {
 // walk crawls the frontier until it is empty, ctx ends or end passes:
 // URLs are claimed as they are needed (up to claimedPerSlot per slot of
 // concurrency waiting or being fetched, claimed again once half are done,
-// whether or not those are recorded yet), fetched (at most concurrency
+// whether or not those are recorded yet; with a pause between requests,
+// no more than it lets fetch before end, so that the slice ends on time), fetched (at most concurrency
 // requests in flight) and recorded with the URLs they lead to as they are
 // done, a batch at a time, while the others are being fetched. more is
 // false when the frontier had nothing left to claim and nothing was in
@@ -86,9 +87,13 @@ func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 	var wait <-chan time.Time // set while the batch waits for a few slots' worth
 	for {
 		claiming := ctx.Err() == nil && r.cs.clock().Before(end)
-		if claiming && !drained && out <= want/2 {
+		n := want - out
+		if p := r.gate.current(); p > 0 { // no more than the pause lets fetch by end: the slice ends on time
+			n = min(n, int(end.Sub(r.cs.clock())/p)+1-out)
+		}
+		if claiming && !drained && out <= want/2 && n > 0 {
 			now := r.cs.clock()
-			urls, err := r.cs.store.ClaimURLs(ctx, r.c.ID, want-out, now, now.Add(urlLeaseFactor*r.cs.cfg.Lease))
+			urls, err := r.cs.store.ClaimURLs(ctx, r.c.ID, n, now, now.Add(urlLeaseFactor*r.cs.cfg.Lease))
 			if err != nil {
 				return true, err
 			}

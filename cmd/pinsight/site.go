@@ -80,7 +80,7 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 	if writeTimeout > 5*time.Second {
 		jobs.WaitCap = writeTimeout - 5*time.Second // the answer leaves before the write timeout
 	}
-	crawl := crawls.Config{DailyPages: c.CrawlDailyPages, UserAgent: cmp.Or(c.Fetch.UserAgent, fetch.DefaultUserAgent)}
+	crawl := crawls.Config{DailyPages: c.CrawlDailyPages, UserAgent: cmp.Or(c.Fetch.UserAgent, fetch.DefaultUserAgent), Workers: c.CrawlWorkers}
 	if c.CrawlDailyPages <= 0 {
 		crawl.DailyPages = -1 // no quota
 	}

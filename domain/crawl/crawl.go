@@ -13,11 +13,14 @@ import (
 
 // Crawl is one whole-site audit a user asked for, as stored.
 type Crawl struct {
-	ID       int64 // increases with creation time
-	UserID   int64
-	Token    string // the public share token (report.NewShareToken)
-	Site     string // report.ProjectName of the start URL: the host without "www."
-	Settings Settings
+	ID     int64 // increases with creation time
+	UserID int64
+	Token  string // the public share token (report.NewShareToken)
+	Site   string // report.ProjectName of the start URL: the host without "www." (shown, and matched by search)
+	// Politeness is its politeness unit (Settings.Politeness): at most
+	// one crawl, of any user, holds it at a time.
+	Politeness string
+	Settings   Settings
 	// PasswordHash is the share password's argon2id hash (Settings.Password
 	// is never stored).
 	PasswordHash string
@@ -48,7 +51,11 @@ type Crawl struct {
 	QuotaUntil time.Time
 	CreatedAt  time.Time
 	StartedAt  time.Time // zero until running
-	FinishedAt time.Time // zero until final
+	// WaitingSince is since when it waits for its site or a worker (the
+	// stores set it: its creation; its site found held; its run giving
+	// its site or worker up); zero while it holds its site.
+	WaitingSince time.Time
+	FinishedAt   time.Time // zero until final
 }
 
 // Progress counts a crawl's URLs.

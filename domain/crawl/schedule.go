@@ -36,15 +36,15 @@ func (c Crawl) Due(now time.Time) bool {
 	return c.Settings.Schedule != report.ScheduleOff && c.Status.Final() && !c.NextRunAt.IsZero() && !c.NextRunAt.After(now)
 }
 
-// Rerun is the crawl c's schedule starts at now: the same user, site and
-// settings (without a schedule of its own, and without request headers,
-// which are never kept past a crawl's end), the same share password, and
-// ScheduledFrom c.
+// Rerun is the crawl c's schedule starts at now: the same user, site,
+// politeness unit and settings (without a schedule of its own, and
+// without request headers, which are never kept past a crawl's end), the
+// same share password, and ScheduledFrom c.
 func (c Crawl) Rerun(now time.Time) Crawl {
 	s := c.Settings
 	s.Include, s.Exclude = slices.Clone(s.Include), slices.Clone(s.Exclude)
 	s.Headers, s.Password, s.Schedule = nil, "", report.ScheduleOff
-	return Crawl{UserID: c.UserID, Site: c.Site, Settings: s, PasswordHash: c.PasswordHash, ScheduledFrom: c.ID, CreatedAt: now}
+	return Crawl{UserID: c.UserID, Site: c.Site, Politeness: c.Politeness, Settings: s, PasswordHash: c.PasswordHash, ScheduledFrom: c.ID, CreatedAt: now}
 }
 
 // NextRun is when a crawl given schedule s at now runs next: one period

@@ -105,3 +105,28 @@ func ExampleFilter() {
 	// /blog/guide.pdf?v=2 true
 	// /about false
 }
+
+func TestPoliteness(t *testing.T) {
+	for _, tc := range []struct {
+		url, registrable string
+		subdomains       bool
+		want             string
+	}{
+		{"https://www.example.com/a", "example.com", false, "https://www.example.com"},
+		{"HTTPS://www.Example.com:443/", "", false, "https://www.example.com"},
+		{"http://127.0.0.1:8080/trap/0", "", false, "http://127.0.0.1:8080"},
+		{"http://127.0.0.1:8081/", "", false, "http://127.0.0.1:8081"},
+		{"http://example.com:80/", "", false, "http://example.com"},
+		{"https://www.shop.example.com/", "example.com", true, "*.example.com"},
+		{"https://www.shop.example.com/", "", true, "*.shop.example.com"},
+		{"https://www.shop.example.com/", "other.com", true, "*.shop.example.com"},
+	} {
+		s, err := crawl.NewSettings(crawl.Params{URL: tc.url, Subdomains: tc.subdomains})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Politeness(tc.registrable); got != tc.want {
+			t.Errorf("Politeness(%s, %q, subdomains %v) = %q, want %q", tc.url, tc.registrable, tc.subdomains, got, tc.want)
+		}
+	}
+}

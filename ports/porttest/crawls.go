@@ -61,6 +61,8 @@ func TestCrawlStore(t *testing.T, newStores func(t *testing.T) CrawlStores) {
 	run("delete", testCrawlDelete)
 	run("schedule", testCrawlSchedule)
 	run("share of workers", testCrawlShare)
+	run("politeness units", testCrawlPoliteness)
+	run("site turns", testCrawlSiteTurns)
 }
 
 // newCrawl is a crawl of user of url, created n minutes after crawlEpoch.
@@ -294,8 +296,8 @@ func finishCrawl(t testing.TB, s ports.CrawlStore, id int64, score int) crawl.Cr
 func testCrawlSiteClaim(t *testing.T, st CrawlStores, u owners) {
 	ctx, s := context.Background(), st.Crawls
 	now := crawlEpoch
-	a := create(t, s, newCrawl(u[1], "https://example.com/", 0))
-	b := create(t, s, newCrawl(u[2], "https://www.example.com/blog", 1)) // the same site
+	a := create(t, s, newCrawl(u[1], "https://www.example.com/", 0))
+	b := create(t, s, newCrawl(u[2], "https://www.example.com/blog", 1)) // the same origin
 	other := create(t, s, newCrawl(u[2], "https://other.example/", 2))
 	got, ok, err := s.ClaimSite(ctx, a.ID, "run-a", now, now.Add(time.Minute))
 	if err != nil || !ok || got.Status != crawl.StatusRunning || !got.StartedAt.Equal(now) {
