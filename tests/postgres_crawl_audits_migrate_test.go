@@ -36,10 +36,21 @@ func TestPostgresCrawlAuditBytesMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := store.CreateCrawl(ctx, crawl.Crawl{UserID: u.ID, Site: "example.com", Settings: settings, CreatedAt: time.Now()}, 0, nil)
+	// The crawl's row as the schema of then has it (the store writes
+	// columns added since).
+	st, err := json.Marshal(settings)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var id int64
+	err = db.QueryRowContext(ctx, `INSERT INTO crawls (user_id, token, site, site_key, settings, headers, password_hash, status, failure,
+		cancel_requested, discovered, crawled, failed, blocked, score, rating, summary, created_at, started_at, finished_at)
+		VALUES (?, 'token', 'example.com', 'example.com', ?::jsonb, 'null', '', 'running', '', FALSE, 0, 0, 0, 0, 0, '', '{}', now(),
+		'0001-01-01 00:00:00+00', '0001-01-01 00:00:00+00') RETURNING id`, u.ID, string(st)).Scan(&id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := crawl.Crawl{ID: id}
 	page := func(path string, res pagecheck.Results) ports.FetchedPage {
 		u := "https://example.com/" + path
 		return ports.FetchedPage{Page: crawl.Page{URL: u, FinalURL: u, Status: 200}, Results: res}
