@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -201,18 +200,9 @@ func TestStatesFixture(t *testing.T) {
 		}
 	}
 	res := wantError(t, h, http.MethodGet, "/api/v1/states/D", "", "", http.StatusUnprocessableEntity, "validation_failed")
-	var amb struct {
-		Candidates []struct {
-			ID   int    `json:"id"`
-			Name string `json:"name"`
-		} `json:"candidates"`
-	}
-	if err := json.Unmarshal(res.Body, &amb); err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Errors["state"]) != 1 || len(amb.Candidates) != 2 || amb.Candidates[0].ID != 38 || amb.Candidates[1].ID != 7 ||
-		amb.Candidates[1].Name != "Delhi" {
-		t.Errorf("ambiguous prefix: errors %v, candidates %+v; want one message under state and both candidates as objects (38, 7)", res.Errors, amb.Candidates)
+	if got := candidateLabels(t, res); len(res.Errors["state"]) != 1 ||
+		!slices.Equal(got, []string{"38 Dadra and Nagar Haveli and Daman and Diu", "7 Delhi"}) {
+		t.Errorf("ambiguous prefix: errors %v, candidates %v; want one message under state and both candidates as objects (38, 7)", res.Errors, got)
 	}
 	var dnh httpapi.StateData
 	getOK(t, h, "/api/v1/states/THE%20DADRA%20AND%20NAGAR%20HAVELI%20AND%20DAMAN%20AND%20DIU", &dnh)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -104,26 +103,18 @@ func getOK(t *testing.T, h http.Handler, target string, v any) apitest.Response 
 
 // wantError checks a failure envelope's status and code.
 // candidateLabels reads the candidates of an ambiguous state or district
-// from an error's body, each as "ID Name" or "ID Name (State)".
+// from an error's body, each as postal.Candidate.Label gives it.
 func candidateLabels(t *testing.T, res apitest.Response) []string {
 	t.Helper()
 	var body struct {
-		Candidates []struct {
-			ID    int    `json:"id"`
-			Name  string `json:"name"`
-			State string `json:"state"`
-		} `json:"candidates"`
+		Candidates []postal.Candidate `json:"candidates"` // id, name, state match its fields
 	}
 	if err := json.Unmarshal(res.Body, &body); err != nil {
 		t.Fatal(err)
 	}
 	out := []string{}
 	for _, c := range body.Candidates {
-		l := strconv.Itoa(c.ID) + " " + c.Name
-		if c.State != "" {
-			l += " (" + c.State + ")"
-		}
-		out = append(out, l)
+		out = append(out, c.Label())
 	}
 	return out
 }
