@@ -96,8 +96,20 @@ func importDataset(ctx context.Context, db *DB, ds *postal.Dataset, ifEmpty bool
 	if err != nil {
 		return ImportStats{}, wrap("import", err)
 	}
-	// Fresh planner statistics, so that the indexes are used at once.
-	if _, err := conn.ExecContext(ctx, "ANALYZE "+strings.Join(postalTables, ", ")); err != nil {
+	// Fresh planner statistics, so that the indexes are used at once. Like
+	// the load, they may outlast the serving statement timeout (a loaded
+	// server): its own transaction lifts it, so that an import committed
+	// is never answered as failed.
+	err = conn.Raw(func(dc any) error {
+		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, "ANALYZE "+strings.Join(postalTables, ", "))
+			return err
+		})
+	})
+	if err != nil {
 		return ImportStats{}, wrap("import: analyze", err)
 	}
 	st.Duration = time.Since(start)
