@@ -51,6 +51,18 @@ func (s store) bound(ctx context.Context) (context.Context, context.CancelFunc) 
 	return ports.BoundStore(ctx, s.e.Timeout)
 }
 
+// bulkTimeout bounds one operation whose size grows with the postal
+// directory (a release's baseline holds every office): on a loaded machine
+// it outlasts the serving timeout, which is for one request's statements.
+const bulkTimeout = 5 * time.Minute
+
+// bulk gives one such operation the longer of the engine's timeout and
+// bulkTimeout, outside any request's budget; ctx (the start-up's, a
+// reload's) still ends it.
+func (s store) bulk(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, max(s.e.Timeout, bulkTimeout))
+}
+
 // Wrap adds the engine's name and op to a statement's error, marking
 // failures to use the database now (Unavailable) as ports.ErrUnavailable.
 // A nil error stays nil. It needs only Name and Unavailable, so an engine

@@ -85,8 +85,9 @@ type ReleaseStore struct{ store }
 func NewReleaseStore(e Engine) *ReleaseStore { return &ReleaseStore{newStore(e)} }
 
 // LatestRelease implements ports.ReleaseStore.
+// It reads every office of the latest release: a bulk operation.
 func (s *ReleaseStore) LatestRelease(ctx context.Context) (postal.Release, []postal.ReleaseOffice, bool, error) {
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := s.bulk(ctx)
 	defer cancel()
 	var row releaseRow
 	err := s.e.Read.NewSelect().Model(&row).OrderExpr("seq DESC").Limit(1).Scan(ctx)
@@ -105,10 +106,12 @@ func (s *ReleaseStore) LatestRelease(ctx context.Context) (postal.Release, []pos
 
 // RecordRelease implements ports.ReleaseStore: the release's seq is one
 // more than after's, so a concurrent recording after the same release
-// fails on the primary key.
+// fails on the primary key. It writes every office of the release: a bulk
+// operation, whose statements PostgreSQL's serving statement_timeout does
+// not bound either.
 func (s *ReleaseStore) RecordRelease(ctx context.Context, after int64, r postal.Release, offices []postal.ReleaseOffice,
 	changes []postal.Change) (postal.Release, error) {
-	ctx, cancel := s.bound(ctx)
+	ctx, cancel := s.bulk(ctx)
 	defer cancel()
 	row := releaseRow{Seq: after + 1, Version: r.Version, Published: r.Published, Kind: r.Kind, Offices: r.Offices,
 		Pincodes: r.Pincodes, Changes: len(changes), LoadedAt: stampOf(r.LoadedAt), Baseline: postal.EncodeReleaseOffices(offices)}
@@ -116,6 +119,11 @@ func (s *ReleaseStore) RecordRelease(ctx context.Context, after int64, r postal.
 		row.LoadedAt = stampOf(time.Now())
 	}
 	err := s.inTx(ctx, "record release", func(ctx context.Context, tx bun.Tx) error {
+		if s.dialect.pg {
+			if _, err := tx.ExecContext(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
+				return s.wrap("lift the statement timeout", err)
+			}
+		}
 		var latest int64
 		if err := tx.NewSelect().Model((*releaseRow)(nil)).ColumnExpr("COALESCE(MAX(seq), 0)").Scan(ctx, &latest); err != nil {
 			return s.wrap("latest release", err)
