@@ -311,8 +311,9 @@ func checkRobots(p *page) Check {
 	return defRobots.pass(nil, "robots.txt lets crawlers index the page.")
 }
 
-func checkInPageLinks(p *page) Check {
-	internal, external := 0, 0
+// linkCounts counts the page's a[href] links to its own site (an
+// unresolvable href among them) and to other sites.
+func (p *page) linkCounts() (internal, external int) {
 	for _, a := range p.tags["a"] {
 		href, ok := a.Attr("href")
 		if !ok {
@@ -324,6 +325,11 @@ func checkInPageLinks(p *page) Check {
 			internal++
 		}
 	}
+	return internal, external
+}
+
+func checkInPageLinks(p *page) Check {
+	internal, external := p.linkCounts()
 	value := map[string]any{"internal": num(internal), "external": num(external)}
 	if total := internal + external; total > maxInPageLinks {
 		return defInPageLinks.fail(value, fmt.Sprintf("The page has %d links; keep at most %d.", total, maxInPageLinks), "too_many")

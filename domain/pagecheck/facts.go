@@ -26,6 +26,18 @@ type Facts struct {
 	// Text is the page's visible body text, words separated by single
 	// spaces.
 	Text string
+	// Words is the number of words of Text (the content_length check's
+	// count).
+	Words int
+	// H1 are the texts of the page's <h1> headings, in document order.
+	H1 []string
+	// Lang is the first <html lang> attribute, trimmed ("" when none).
+	Lang string
+	// JSONLD counts the page's JSON-LD <script> blocks, valid or not.
+	JSONLD int
+	// InternalLinks and ExternalLinks count the page's a[href] links to
+	// its own site and to others, as the in_page_links check counts them.
+	InternalLinks, ExternalLinks int
 }
 
 // PageFacts reads f's page into Facts.
@@ -73,5 +85,21 @@ func (p *page) facts() Facts {
 		out.Links = nil // none is nil, as without the room made above
 	}
 	out.Text = p.text
+	out.Words = p.wordCount()
+	for _, h := range p.tags["h1"] {
+		out.H1 = append(out.H1, textOf(h))
+	}
+	for _, h := range p.tags["html"] {
+		if l := attr(h, "lang"); l != "" {
+			out.Lang = l
+			break
+		}
+	}
+	for _, s := range p.tags["script"] {
+		if isJSONLD(s) {
+			out.JSONLD++
+		}
+	}
+	out.InternalLinks, out.ExternalLinks = p.linkCounts()
 	return out
 }
