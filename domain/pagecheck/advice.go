@@ -239,6 +239,57 @@ var advice = map[string]map[string]string{
 		"":          "Set a base font size of at least 12px.",
 		"too_small": "Raise the base font size of html or body to at least 12px (16px is the browsers' default); text smaller than that is hard to read on phones.",
 	},
+	// Rendered only (AnalyseRendered)
+	"lcp": {
+		"":                  "Make the largest element of the first screen paint within 2.5 s.",
+		"needs_improvement": "Speed up the largest element of the first screen (listed): preload its image or font, serve it compressed and sized, and cut render-blocking scripts and styles before it.",
+		"poor":              "Speed up the largest element of the first screen (listed), which paints after 4 s: preload it, serve its image compressed and sized, answer the HTML faster and render it on the server.",
+	},
+	"cls": {
+		"":                  "Keep the layout from shifting as the page loads (CLS 0.1 at most).",
+		"needs_improvement": "Reserve the space of images, embeds and ads (width and height, aspect-ratio) and avoid inserting content above what is already shown.",
+		"poor":              "Reserve the space of images, embeds, ads and late content (width and height, aspect-ratio, min-height), and load web fonts with font-display: optional or matched fallbacks.",
+	},
+	"tbt": {
+		"":                  "Keep the main thread free: a total blocking time of 200 ms at most.",
+		"needs_improvement": "Split long scripts into smaller tasks, defer what the first screen does not need and drop unused third-party scripts.",
+		"poor":              "Cut the JavaScript run at load: split bundles, defer or remove third-party tags, move heavy work to a web worker or the server.",
+	},
+	"fcp": {
+		"":                  "Paint the first content within 1.8 s.",
+		"needs_improvement": "Answer the HTML faster and inline the critical CSS; defer scripts and styles the first screen does not need.",
+		"poor":              "Render the first screen on the server, answer the HTML faster (caching, a CDN) and remove render-blocking scripts and styles.",
+	},
+	"rendered_content": {
+		"":              "Serve the page's text, links and title in its HTML rather than writing them with scripts.",
+		"content_added": "Render the page's main text on the server (server-side rendering or static generation): crawlers that do not run scripts, and Google until it renders, see an empty page.",
+		"links_added":   "Put the listed links in the HTML as <a href> elements: links that only scripts create are found late or not at all.",
+		"title_changed": "Serve the final title in the HTML's <title>; a title scripts change may not be the one search results show.",
+	},
+	"rendered_canonical": {
+		"":        "Declare the canonical URL in the HTML and keep scripts from changing it.",
+		"added":   "Declare the canonical link in the HTML: one only scripts add may be missed.",
+		"removed": "Keep scripts from removing the canonical link the HTML declares.",
+		"changed": "Make the canonical link of the HTML the final one and keep scripts from changing it: search engines may use either.",
+	},
+	"rendered_robots": {
+		"":                "Declare robots directives in the HTML or headers and keep scripts from changing them.",
+		"noindex_added":   "Remove the script that adds noindex, or put the noindex in the HTML if the page must stay out of search results.",
+		"noindex_removed": "Remove the noindex from the HTML if the page should be indexed: a search engine that sees noindex may not run the script that removes it.",
+	},
+	"blocked_resources": {
+		"":        "Let crawlers fetch the scripts, styles and data the page needs to render.",
+		"blocked": "Allow the listed resources in robots.txt (narrow the Disallow rule or add an Allow): search engines render the page without them and may see it broken or empty.",
+	},
+	"js_errors": {
+		"":               "Fix the page's JavaScript errors.",
+		"exceptions":     "Fix the uncaught exceptions listed (see the browser's console): the code after them does not run, and with it perhaps the page's content.",
+		"console_errors": "Fix what the listed console errors report: failed loads, blocked requests, code errors.",
+	},
+	"failed_requests": {
+		"":       "Make every resource the page loads answer.",
+		"failed": "Fix or remove the listed requests that fail: a broken script, style or API call may leave the page incomplete.",
+	},
 }
 
 // adviceFor joins the advice of each of codes for the check id, each

@@ -9,6 +9,9 @@ type Analysis struct {
 	Score   int
 	Rating  Rating
 	Status  int // the HTTP status the page answered with
+	// Rendering is what a rendered analysis (AnalyseRendered) found
+	// besides the checks; nil for an analysis of the raw HTML.
+	Rendering *Rendering `json:"rendering,omitempty"`
 }
 
 // checker runs one check over an indexed page.
@@ -27,11 +30,20 @@ const errorPageCap = decentFrom - 1
 func Analyse(f *webpage.Fetched, w Weights) Analysis { return newPage(f).analyse(w) }
 
 // analyse runs every check over p and scores the results with w.
-func (p *page) analyse(w Weights) Analysis {
+func (p *page) analyse(w Weights) Analysis { return p.analyseWith(w, nil) }
+
+// analyseWith runs every check over p, and the rendered-only checks over
+// rc when it is not nil, and scores the results with w.
+func (p *page) analyseWith(w Weights, rc *renderCtx) Analysis {
 	f := p.f
-	all := make([]Check, len(checkers))
+	all := make([]Check, len(checkers), len(checkers)+len(renderedCheckers))
 	for i, run := range checkers {
 		all[i] = run(p)
+	}
+	if rc != nil {
+		for _, run := range renderedCheckers {
+			all = append(all, run(rc))
+		}
 	}
 	res := groupByCategory(all)
 	score := res.Score(w)
@@ -68,16 +80,27 @@ type CheckInfo struct {
 	Title      string
 	Category   Category
 	Importance Importance
+	// RenderedOnly is true for the checks only a rendered analysis
+	// (AnalyseRendered) runs; Analyse runs the others.
+	RenderedOnly bool
 }
 
-// Catalogue lists every check in report order (category by category).
+// Catalogue lists every check in report order (category by category,
+// the rendered-only checks last in theirs).
 func Catalogue() []CheckInfo {
 	empty := newPage(&webpage.Fetched{})
+	rc := &renderCtx{p: empty, r: &webpage.Rendered{}}
+	rc.rendering = rc.build()
 	var out []CheckInfo
 	for _, cat := range Categories {
 		for _, run := range checkers {
 			if c := run(empty); c.Category == cat {
-				out = append(out, CheckInfo{c.ID, c.Title, c.Category, c.Importance})
+				out = append(out, CheckInfo{ID: c.ID, Title: c.Title, Category: c.Category, Importance: c.Importance})
+			}
+		}
+		for _, run := range renderedCheckers {
+			if c := run(rc); c.Category == cat {
+				out = append(out, CheckInfo{ID: c.ID, Title: c.Title, Category: c.Category, Importance: c.Importance, RenderedOnly: true})
 			}
 		}
 	}

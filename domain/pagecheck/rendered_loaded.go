@@ -1,0 +1,167 @@
+package pagecheck
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/pinsight/pinsight/domain/webpage"
+)
+
+// Loaded is what a rendered page loaded: its requests by type, those that
+// failed, were refused or are disallowed by robots.txt, and its console
+// errors. Lists hold at most maxValueItems entries (strings cut to
+// maxValueRunes); the totals count them all.
+type Loaded struct {
+	// Requests counts the page's requests, those the renderer left out
+	// (webpage.Rendered.RequestsOmitted) included.
+	Requests int `json:"requests"`
+	// RequestsOmitted counts the requests the renderer did not record
+	// (not in ByType, Failed, Refused or Blocked).
+	RequestsOmitted int `json:"requests_omitted"`
+	// ByType counts the recorded requests and their bytes by resource
+	// type, sorted by type.
+	ByType []TypeLoad `json:"by_type,omitempty"`
+	// Bytes is what the page's requests took on the wire (Timing.Bytes,
+	// or the sum of the requests' when the renderer gave none).
+	Bytes int64 `json:"bytes"`
+	// Failed are the requests that answered 400 or more or got no
+	// response, refused ones aside.
+	Failed      []FailedRequest `json:"failed,omitempty"`
+	FailedTotal int             `json:"failed_total"`
+	// Refused are the URLs Pinsight's guard refused to request
+	// (webpage.Request.Refused).
+	Refused      []string `json:"refused,omitempty"`
+	RefusedTotal int      `json:"refused_total"`
+	// Blocked are the requests to the page's own origin that its
+	// robots.txt disallows for every crawler (the * group, as the robots
+	// check reads it): a search engine renders the page without them. A
+	// request to another origin is governed by that origin's robots.txt,
+	// not read here.
+	Blocked      []BlockedRequest `json:"blocked,omitempty"`
+	BlockedTotal int              `json:"blocked_total"`
+	// Console are the console errors and uncaught exceptions, in order;
+	// Errors and Exceptions count each kind.
+	Console    []webpage.ConsoleEntry `json:"console,omitempty"`
+	Errors     int                    `json:"errors"`
+	Exceptions int                    `json:"exceptions"`
+}
+
+// TypeLoad is the requests of one resource type.
+type TypeLoad struct {
+	Type  string `json:"type"`
+	Count int    `json:"count"`
+	Bytes int64  `json:"bytes"`
+}
+
+// FailedRequest is a request that failed: Status is the HTTP status (0
+// when there was no response) and Reason the browser's error text, or
+// the status's meaning ("http_error").
+type FailedRequest struct {
+	URL    string `json:"url"`
+	Type   string `json:"type"`
+	Status int    `json:"status"`
+	Reason string `json:"reason"`
+}
+
+// BlockedRequest is a request robots.txt disallows: Rule is the matching
+// rule ("Disallow: /js/").
+type BlockedRequest struct {
+	URL  string `json:"url"`
+	Type string `json:"type"`
+	Rule string `json:"rule"`
+}
+
+// failed reports whether q failed: no response, or a status of 400 or
+// more. A refused request is not a failure of the page's.
+func failed(q webpage.Request) bool {
+	return !q.Refused && (q.Status == 0 || q.Status >= 400 || q.Failed != "")
+}
+
+// loaded sums up what rc's rendering loaded, keeping the robots-blocked
+// requests in rc for the checks.
+func (rc *renderCtx) loaded() Loaded {
+	r := rc.r
+	out := Loaded{Requests: len(r.Requests) + r.RequestsOmitted, RequestsOmitted: r.RequestsOmitted, Bytes: r.Timing.Bytes}
+	types := map[string]*TypeLoad{}
+	var sum int64
+	for _, q := range r.Requests {
+		t := q.Type
+		if t == "" {
+			t = "other"
+		}
+		tl := types[t]
+		if tl == nil {
+			tl = &TypeLoad{Type: cut(t, maxValueRunes)}
+			types[t] = tl
+		}
+		tl.Count++
+		tl.Bytes += q.Bytes
+		sum += q.Bytes
+		switch {
+		case q.Refused:
+			out.RefusedTotal++
+			if len(out.Refused) < maxValueItems {
+				out.Refused = append(out.Refused, cut(q.URL, maxValueRunes))
+			}
+		case failed(q):
+			out.FailedTotal++
+			if len(out.Failed) < maxValueItems {
+				reason := q.Failed
+				if reason == "" {
+					reason = "http_error"
+				}
+				out.Failed = append(out.Failed, FailedRequest{cut(q.URL, maxValueRunes), cut(t, maxValueRunes), q.Status, cut(reason, maxValueRunes)})
+			}
+		}
+		if rule := rc.disallowed(q.URL); rule != "" {
+			b := BlockedRequest{cut(q.URL, maxValueRunes), cut(t, maxValueRunes), cut(rule, maxValueRunes)}
+			rc.blocked = append(rc.blocked, b)
+			out.BlockedTotal++
+			if len(out.Blocked) < maxValueItems {
+				out.Blocked = append(out.Blocked, b)
+			}
+		}
+	}
+	if out.Bytes == 0 {
+		out.Bytes = sum
+	}
+	for _, tl := range types {
+		if len(out.ByType) == maxValueItems {
+			break
+		}
+		out.ByType = append(out.ByType, *tl)
+	}
+	slices.SortFunc(out.ByType, func(a, b TypeLoad) int { return strings.Compare(a.Type, b.Type) })
+	for _, c := range r.Console {
+		switch c.Kind {
+		case "exception":
+			out.Exceptions++
+		default:
+			out.Errors++
+		}
+		if len(out.Console) < maxValueItems {
+			out.Console = append(out.Console, webpage.ConsoleEntry{Kind: cut(c.Kind, maxValueRunes), Text: cut(c.Text, maxValueRunes), URL: cut(c.URL, maxValueRunes)})
+		}
+	}
+	return out
+}
+
+// disallowed is the robots.txt rule that keeps crawlers from the request
+// URL u, when u is on the page's own origin (robots.txt is per origin);
+// "" when it is allowed, elsewhere, or there is no robots.txt. The main
+// document is judged by the robots check, not here.
+func (rc *renderCtx) disallowed(u string) string {
+	rt, ok := rc.p.robots()
+	if !ok {
+		return ""
+	}
+	q, err := url.Parse(u)
+	if err != nil || !strings.EqualFold(q.Scheme, rc.p.url.Scheme) || !strings.EqualFold(q.Host, rc.p.url.Host) {
+		return ""
+	}
+	if normURL(q) == normURL(rc.p.url) {
+		return ""
+	}
+	return rt.For("*").Disallowed(q.RequestURI())
+}
