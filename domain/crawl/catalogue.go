@@ -96,40 +96,44 @@ var Catalogue = []IssueDef{
 		"Crawlers skip lines they cannot read, so the site may be crawled differently from what was meant."},
 }
 
-// catalogueIndex is each type's position in Catalogue.
+// catalogueIndex is each type's position in allIssues (Catalogue, then
+// RenderedCatalogue).
 var catalogueIndex = func() map[IssueType]int {
-	m := make(map[IssueType]int, len(Catalogue))
-	for i, d := range Catalogue {
+	m := make(map[IssueType]int, len(allIssues))
+	for i, d := range allIssues {
 		m[d.Type] = i
 	}
 	return m
 }()
 
-// Definition returns the catalogue entry of t.
+// Definition returns the catalogue entry of t (Catalogue's or
+// RenderedCatalogue's).
 func Definition(t IssueType) (IssueDef, bool) {
 	i, ok := catalogueIndex[t]
 	if !ok {
 		return IssueDef{}, false
 	}
-	return Catalogue[i], true
+	return allIssues[i], true
 }
 
-// ParseIssueType accepts an issue type by name.
+// ParseIssueType accepts an issue type by name (of Catalogue or
+// RenderedCatalogue).
 func ParseIssueType(s string) (IssueType, bool) {
 	_, ok := catalogueIndex[IssueType(s)]
 	return IssueType(s), ok
 }
 
-// SortIssueTypes sorts types in catalogue order (unknown types last).
+// SortIssueTypes sorts types in catalogue order, RenderedCatalogue's
+// after Catalogue's (unknown types last).
 func SortIssueTypes(types []IssueType) {
 	slices.SortFunc(types, func(a, b IssueType) int {
 		ia, oka := catalogueIndex[a]
 		ib, okb := catalogueIndex[b]
 		if !oka {
-			ia = len(Catalogue)
+			ia = len(allIssues)
 		}
 		if !okb {
-			ib = len(Catalogue)
+			ib = len(allIssues)
 		}
 		return cmp.Compare(ia, ib)
 	})

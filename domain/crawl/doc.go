@@ -41,6 +41,9 @@
 //     keeps a compact summary per page, never a body, and returns every
 //     Issue in a deterministic order, with related URLs bounded by
 //     MaxRelated. Counts gives the per-type counts of a crawl's summary.
+//     RenderedCatalogue (rendered.go) lists the issue types of rendered
+//     pages (content_needs_js, slow_lcp, ...), after Catalogue's;
+//     RenderedIssueTypes reads them from a pagecheck.Rendering.
 //   - Diff (diff.go): DiffIssues compares two crawls' issues by Issue.Key
 //     into new, fixed and persisting issues grouped by type.
 package crawl

@@ -60,10 +60,10 @@ type TypeCount struct {
 	Count    int
 }
 
-// Counts counts issues by type, in catalogue order, leaving out the types
-// not found.
+// Counts counts issues by type, in catalogue order (RenderedCatalogue's
+// after Catalogue's), leaving out the types not found.
 func Counts(issues []Issue) []TypeCount {
-	n := make([]int, len(Catalogue))
+	n := make([]int, len(allIssues))
 	for _, i := range issues {
 		if idx, ok := catalogueIndex[i.Type]; ok {
 			n[idx]++
@@ -72,7 +72,7 @@ func Counts(issues []Issue) []TypeCount {
 	var out []TypeCount
 	for idx, c := range n {
 		if c > 0 {
-			out = append(out, TypeCount{Type: Catalogue[idx].Type, Severity: Catalogue[idx].Severity, Count: c})
+			out = append(out, TypeCount{Type: allIssues[idx].Type, Severity: allIssues[idx].Severity, Count: c})
 		}
 	}
 	return out
