@@ -160,10 +160,18 @@ func TestNotHTMLFailsWithoutPanicking(t *testing.T) {
 	}
 }
 
+// TestCatalogue: 46 checks Analyse runs and 10 only AnalyseRendered runs,
+// each once, titled, in category order.
 func TestCatalogue(t *testing.T) {
 	cat := pagecheck.Catalogue()
-	if len(cat) != 46 {
-		t.Fatalf("%d checks, want 46", len(cat))
+	rendered := 0
+	for _, c := range cat {
+		if c.RenderedOnly {
+			rendered++
+		}
+	}
+	if len(cat)-rendered != 46 || rendered != 10 {
+		t.Fatalf("%d checks and %d rendered-only, want 46 and 10", len(cat)-rendered, rendered)
 	}
 	seen := map[string]bool{}
 	for i, c := range cat {

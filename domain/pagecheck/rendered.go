@@ -3,6 +3,7 @@ package pagecheck
 import (
 	"time"
 
+	"github.com/pinsight/pinsight/domain/robots"
 	"github.com/pinsight/pinsight/domain/webpage"
 )
 
@@ -81,7 +82,7 @@ type renderCtx struct {
 	rawRobots string // the raw page's robotsText
 	r         *webpage.Rendered
 	rendering *Rendering
-	blocked   []BlockedRequest // robots-blocked requests, all of them
+	group     *robots.Group // robots.txt's rules for every crawler, once read
 }
 
 // build makes the Rendering of rc.

@@ -78,8 +78,7 @@ func failed(q webpage.Request) bool {
 	return !q.Refused && (q.Status == 0 || q.Status >= 400 || q.Failed != "")
 }
 
-// loaded sums up what rc's rendering loaded, keeping the robots-blocked
-// requests in rc for the checks.
+// loaded sums up what rc's rendering loaded.
 func (rc *renderCtx) loaded() Loaded {
 	r := rc.r
 	out := Loaded{Requests: len(r.Requests) + r.RequestsOmitted, RequestsOmitted: r.RequestsOmitted, Bytes: r.Timing.Bytes}
@@ -116,7 +115,6 @@ func (rc *renderCtx) loaded() Loaded {
 		}
 		if rule := rc.disallowed(q.URL); rule != "" {
 			b := BlockedRequest{cut(q.URL, maxValueRunes), cut(t, maxValueRunes), cut(rule, maxValueRunes)}
-			rc.blocked = append(rc.blocked, b)
 			out.BlockedTotal++
 			if len(out.Blocked) < maxValueItems {
 				out.Blocked = append(out.Blocked, b)
@@ -152,9 +150,13 @@ func (rc *renderCtx) loaded() Loaded {
 // "" when it is allowed, elsewhere, or there is no robots.txt. The main
 // document is judged by the robots check, not here.
 func (rc *renderCtx) disallowed(u string) string {
-	rt, ok := rc.p.robots()
-	if !ok {
-		return ""
+	if rc.group == nil {
+		rt, ok := rc.p.robots()
+		if !ok {
+			return ""
+		}
+		g := rt.For("*")
+		rc.group = &g
 	}
 	q, err := url.Parse(u)
 	if err != nil || !strings.EqualFold(q.Scheme, rc.p.url.Scheme) || !strings.EqualFold(q.Host, rc.p.url.Host) {
@@ -163,5 +165,5 @@ func (rc *renderCtx) disallowed(u string) string {
 	if normURL(q) == normURL(rc.p.url) {
 		return ""
 	}
-	return rt.For("*").Disallowed(q.RequestURI())
+	return rc.group.Disallowed(q.RequestURI())
 }
