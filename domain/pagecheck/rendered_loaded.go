@@ -20,7 +20,8 @@ type Loaded struct {
 	// (not in ByType, Failed, Refused or Blocked).
 	RequestsOmitted int `json:"requests_omitted"`
 	// ByType counts the recorded requests and their bytes by resource
-	// type, sorted by type.
+	// type ("other" when the browser gave none), sorted by type, the first
+	// maxValueItems types.
 	ByType []TypeLoad `json:"by_type,omitempty"`
 	// Bytes is what the page's requests took on the wire (Timing.Bytes,
 	// or the sum of the requests' when the renderer gave none).
@@ -42,9 +43,18 @@ type Loaded struct {
 	BlockedTotal int              `json:"blocked_total"`
 	// Console are the console errors and uncaught exceptions, in order;
 	// Errors and Exceptions count each kind.
-	Console    []webpage.ConsoleEntry `json:"console,omitempty"`
-	Errors     int                    `json:"errors"`
-	Exceptions int                    `json:"exceptions"`
+	Console    []ConsoleMessage `json:"console,omitempty"`
+	Errors     int              `json:"errors"`
+	Exceptions int              `json:"exceptions"`
+}
+
+// ConsoleMessage is a console error or an uncaught exception of a
+// rendered page (webpage.ConsoleEntry): Kind is "error" or "exception",
+// URL the script it came from ("" when unknown).
+type ConsoleMessage struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+	URL  string `json:"url,omitempty"`
 }
 
 // TypeLoad is the requests of one resource type.
@@ -56,7 +66,7 @@ type TypeLoad struct {
 
 // FailedRequest is a request that failed: Status is the HTTP status (0
 // when there was no response) and Reason the browser's error text, or
-// the status's meaning ("http_error").
+// "http_error" for a status of 400 or more.
 type FailedRequest struct {
 	URL    string `json:"url"`
 	Type   string `json:"type"`
@@ -72,10 +82,20 @@ type BlockedRequest struct {
 	Rule string `json:"rule"`
 }
 
-// failed reports whether q failed: no response, or a status of 400 or
-// more. A refused request is not a failure of the page's.
+// abortedRequest is the browser's error text for a request it cancelled
+// itself (a lazy image scrolled past, a prefetch dropped, a media range):
+// not a failure of the page's.
+const abortedRequest = "net::ERR_ABORTED"
+
+// failed reports whether q failed: it got no response (Failed is set),
+// save when the browser aborted it, or it answered 400 or more. A refused
+// request is not a failure of the page's, and a request without a status
+// or an error (pending when the render stopped) is not judged.
 func failed(q webpage.Request) bool {
-	return !q.Refused && (q.Status == 0 || q.Status >= 400 || q.Failed != "")
+	if q.Refused {
+		return false
+	}
+	return q.Status >= 400 || (q.Failed != "" && q.Failed != abortedRequest)
 }
 
 // loaded sums up what rc's rendering loaded.
@@ -125,12 +145,12 @@ func (rc *renderCtx) loaded() Loaded {
 		out.Bytes = sum
 	}
 	for _, tl := range types {
-		if len(out.ByType) == maxValueItems {
-			break
-		}
 		out.ByType = append(out.ByType, *tl)
 	}
 	slices.SortFunc(out.ByType, func(a, b TypeLoad) int { return strings.Compare(a.Type, b.Type) })
+	if len(out.ByType) > maxValueItems {
+		out.ByType = out.ByType[:maxValueItems:maxValueItems]
+	}
 	for _, c := range r.Console {
 		switch c.Kind {
 		case "exception":
@@ -139,7 +159,7 @@ func (rc *renderCtx) loaded() Loaded {
 			out.Errors++
 		}
 		if len(out.Console) < maxValueItems {
-			out.Console = append(out.Console, webpage.ConsoleEntry{Kind: cut(c.Kind, maxValueRunes), Text: cut(c.Text, maxValueRunes), URL: cut(c.URL, maxValueRunes)})
+			out.Console = append(out.Console, ConsoleMessage{Kind: cut(c.Kind, maxValueRunes), Text: cut(c.Text, maxValueRunes), URL: cut(c.URL, maxValueRunes)})
 		}
 	}
 	return out

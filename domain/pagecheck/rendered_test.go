@@ -147,6 +147,8 @@ func TestAnalyseRenderedLoaded(t *testing.T) {
 		webpage.Request{URL: "https://shop.example/api/stock", Type: "fetch", Status: 500, Bytes: 20},
 		webpage.Request{URL: "https://shop.example/api/price", Type: "xhr", Failed: "net::ERR_CONNECTION_RESET"},
 		webpage.Request{URL: "http://10.0.0.7/pixel", Type: "image", Failed: "refused: private address", Refused: true},
+		webpage.Request{URL: "https://shop.example/video.mp4", Type: "media", Failed: "net::ERR_ABORTED"},
+		webpage.Request{URL: "https://shop.example/api/poll", Type: "fetch"}, // pending when the render stopped
 	)
 	rd.RequestsOmitted = 3
 	rd.Timing.Bytes = 0 // summed from the requests
@@ -154,11 +156,11 @@ func TestAnalyseRenderedLoaded(t *testing.T) {
 		{Kind: "exception", Text: "TypeError: price is undefined", URL: "https://shop.example/assets/app.js"}}
 	a := pagecheck.AnalyseRendered(raw, rd, pagecheck.DefaultWeights)
 	l := a.Rendering.Loaded
-	if l.Requests != 11 || l.RequestsOmitted != 3 || l.Bytes != int64(len(b))+13320 {
+	if l.Requests != 13 || l.RequestsOmitted != 3 || l.Bytes != int64(len(b))+13320 {
 		t.Errorf("requests %d (%d omitted), %d bytes", l.Requests, l.RequestsOmitted, l.Bytes)
 	}
-	wantTypes := []pagecheck.TypeLoad{{Type: "document", Count: 1, Bytes: int64(len(b))}, {Type: "fetch", Count: 1, Bytes: 20},
-		{Type: "image", Count: 2, Bytes: 300}, {Type: "script", Count: 2, Bytes: 12000}, {Type: "stylesheet", Count: 1, Bytes: 1000}, {Type: "xhr", Count: 1}}
+	wantTypes := []pagecheck.TypeLoad{{Type: "document", Count: 1, Bytes: int64(len(b))}, {Type: "fetch", Count: 2, Bytes: 20},
+		{Type: "image", Count: 2, Bytes: 300}, {Type: "media", Count: 1}, {Type: "script", Count: 2, Bytes: 12000}, {Type: "stylesheet", Count: 1, Bytes: 1000}, {Type: "xhr", Count: 1}}
 	if !reflect.DeepEqual(l.ByType, wantTypes) {
 		t.Errorf("by type %+v, want %+v", l.ByType, wantTypes)
 	}
@@ -359,6 +361,9 @@ func TestRenderingBoundedRoundTrip(t *testing.T) {
 			webpage.Request{URL: "http://10.0.0.1/" + long, Type: "image" + long, Refused: true, Failed: "refused"})
 		rd.Console = append(rd.Console, webpage.ConsoleEntry{Kind: "exception", Text: long, URL: long})
 	}
+	for i := range 30 {
+		rd.Requests = append(rd.Requests, webpage.Request{URL: "https://cdn.other.example/" + string(rune('a'+i)), Type: "kind" + string(rune('A'+i)), Status: 200})
+	}
 	rd.Timing.LCPElement = long
 	a := pagecheck.AnalyseRendered(fetchedHTML(u, b, string(fixture(t, "robots.txt"))), rd, pagecheck.DefaultWeights)
 	r := a.Rendering
@@ -367,6 +372,9 @@ func TestRenderingBoundedRoundTrip(t *testing.T) {
 		len(l.Refused) != pagecheck.MaxValueItems || l.RefusedTotal != 100 || len(l.Console) != pagecheck.MaxValueItems || l.Exceptions != 100 {
 		t.Errorf("not bounded: %d/%d failed, %d/%d blocked, %d/%d refused, %d/%d console", len(l.Failed), l.FailedTotal, len(l.Blocked), l.BlockedTotal,
 			len(l.Refused), l.RefusedTotal, len(l.Console), l.Exceptions)
+	}
+	if len(l.ByType) != pagecheck.MaxValueItems || l.ByType[0].Type != "document" || !slices.IsSortedFunc(l.ByType, func(a, b pagecheck.TypeLoad) int { return strings.Compare(a.Type, b.Type) }) {
+		t.Errorf("%d types, first %q", len(l.ByType), l.ByType[0].Type)
 	}
 	js, err := json.Marshal(r)
 	if err != nil {
