@@ -31,7 +31,7 @@ type browser struct {
 	alloc    context.CancelFunc
 	own      *proxy // the default context's proxy: refuses all
 	pid      int
-	dir      string // the profile: --user-data-dir=dir marks every process of the browser
+	dir      string          // the profile: --user-data-dir=dir marks every process of the browser
 	lost     <-chan struct{} // closed when the connection (the process) is gone
 	stopOnce sync.Once
 	stopped  chan struct{}

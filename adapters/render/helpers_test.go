@@ -48,7 +48,7 @@ func newFixtures(t testing.TB) *fixtures {
 			return
 		}
 		w.Header().Set("Content-Type", "image/png")
-		http.ServeFile(w, r, "testdata/pixel.png")
+		http.ServeFile(w, r, "testdata/hero.png")
 	})
 	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -78,7 +78,7 @@ func newFixtures(t testing.TB) *fixtures {
 }
 
 func (fx *fixtures) url(path string) string { return fx.srv.URL + path }
-func (fx *fixtures) host() string          { return strings.TrimPrefix(fx.srv.URL, "http://") }
+func (fx *fixtures) host() string           { return strings.TrimPrefix(fx.srv.URL, "http://") }
 
 // canary is a loopback server that is not allowed: it counts what reaches
 // it.

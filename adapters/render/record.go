@@ -26,7 +26,7 @@ type recorder struct {
 	requests []webpage.Request
 	omitted  int
 	current  map[network.RequestID]int // the request's latest hop in requests; -1 when omitted
-	docs     map[network.RequestID]cdp.FrameID
+	ignored  map[network.RequestID]bool
 	inflight map[network.RequestID]bool
 	changed  time.Time // when inflight last changed
 	console  []webpage.ConsoleEntry
@@ -37,7 +37,7 @@ type recorder struct {
 }
 
 func newRecorder(max int) *recorder {
-	return &recorder{max: max, current: map[network.RequestID]int{}, docs: map[network.RequestID]cdp.FrameID{},
+	return &recorder{max: max, current: map[network.RequestID]int{}, ignored: map[network.RequestID]bool{},
 		inflight: map[network.RequestID]bool{}, changed: time.Now()}
 }
 
@@ -49,6 +49,9 @@ func (r *recorder) event(ev any) {
 	case *network.EventRequestWillBeSent:
 		r.willBeSent(ev)
 	case *network.EventResponseReceived:
+		if r.ignored[ev.RequestID] {
+			return
+		}
 		if req := r.hop(ev.RequestID); req != nil && ev.Response != nil {
 			req.Status = int(ev.Response.Status)
 			req.Type = strings.ToLower(string(ev.Type))
@@ -97,14 +100,19 @@ func (r *recorder) event(ev any) {
 			r.log("exception", text, url)
 		}
 	case *log.EventEntryAdded:
-		if e := ev.Entry; e != nil && e.Level == log.EntryLevelError {
+		if e := ev.Entry; e != nil && e.Level == log.EntryLevelError && !r.ignored[e.NetworkRequestID] {
 			r.log("error", e.Text, e.URL)
 		}
 	}
 }
 
 func (r *recorder) willBeSent(ev *network.EventRequestWillBeSent) {
-	if ev.Request == nil {
+	if ev.Request == nil || r.ignored[ev.RequestID] {
+		return
+	}
+	if ev.Type == network.ResourceTypeOther && ev.Initiator != nil && ev.Initiator.Type == network.InitiatorTypeOther &&
+		strings.HasSuffix(ev.Request.URL, "/favicon.ico") && strings.Count(ev.Request.URL, "/") == 3 {
+		r.ignored[ev.RequestID] = true // the browser's own, not the page's
 		return
 	}
 	if i, ok := r.current[ev.RequestID]; ok && ev.RedirectResponse != nil {

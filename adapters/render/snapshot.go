@@ -157,9 +157,12 @@ func reconcile(reqs []webpage.Request, refs []refusal) []webpage.Request {
 	for _, rf := range refs {
 		matched := false
 		for i := range reqs {
-			if refusalMatches(rf, reqs[i]) {
+			switch {
+			case refusalMatches(rf, reqs[i]):
 				reqs[i].Refused, reqs[i].Failed, reqs[i].Status, reqs[i].Bytes = true, refusedReason(rf.reason), 0, 0
 				matched = true
+			case reqs[i].Refused && sameTarget(rf, reqs[i]):
+				matched = true // the browser tried it again
 			}
 		}
 		if !matched && !seen[rf.target] {
@@ -192,6 +195,15 @@ func refusalMatches(rf refusal, q webpage.Request) bool {
 			strings.HasPrefix(q.URL, "http:"))
 	}
 	return hostPortOf(q.URL) == rf.target && (q.Status == 0 || q.Failed != "") && !strings.HasPrefix(q.URL, "http:")
+}
+
+// sameTarget reports whether q asked for rf's target (its URL, or its
+// host:port for a tunnel).
+func sameTarget(rf refusal, q webpage.Request) bool {
+	if strings.Contains(rf.target, "://") {
+		return q.URL == rf.target
+	}
+	return hostPortOf(q.URL) == rf.target
 }
 
 // loadable reports whether a request of the scheme may be made (or needs
