@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -134,7 +135,7 @@ func (r *Renderer) startBrowser() (*browser, error) {
 		if e, ok := ev.(*target.EventTargetCrashed); ok {
 			b.mu.Lock()
 			if len(b.crashes) < 1000 {
-				b.crashes[e.TargetID] = e.Status
+				b.crashes[e.TargetID] = e.Status + " " + strconv.FormatInt(e.ErrorCode, 10)
 			}
 			b.mu.Unlock()
 		}
@@ -177,11 +178,12 @@ func (b *browser) alive() bool {
 
 // memory is what the browser's process tree takes, in bytes.
 func (b *browser) memory() int64 {
+	if !hasArg(b.pid, b.marker()) { // gone: its pid may be another program's now
+		return 0
+	}
 	var total int64
 	for _, pid := range descendants(b.pid) {
-		if hasArg(pid, b.marker()) {
-			total += processMemory(pid)
-		}
+		total += processMemory(pid)
 	}
 	return total
 }
@@ -207,13 +209,13 @@ func (b *browser) crashReason(id target.ID) string {
 	status := b.crashes[id]
 	delete(b.crashes, id)
 	b.mu.Unlock()
-	switch status {
-	case "oom":
+	switch {
+	case strings.HasPrefix(status, "oom"):
 		return "the page ran out of memory (the browser killed its tab)"
-	case "":
-		return "the page crashed its tab"
+	case status == "":
+		return "the page crashed its tab (out of memory, or a fault of the browser)"
 	}
-	return "the page crashed its tab (" + status + ")"
+	return "the page crashed its tab (out of memory, or a fault of the browser; status " + status + ")"
 }
 
 // killedFor is why Pinsight killed the browser, "" when it did not.

@@ -88,6 +88,9 @@ func (r *Renderer) renderOn(parent context.Context, b *browser, rawURL string, o
 		return nil, &webpage.FetchError{Reason: "the page could not be loaded (" + nav.ErrorText + ")",
 			Transient: transientNetError(nav.ErrorText), Err: errors.New(nav.ErrorText)}
 	}
+	if r.navigated != nil {
+		r.navigated(actx)
+	}
 	settled := s.wait(actx)
 	if s.crashed() || !s.b.alive() {
 		return nil, s.failure(actx, errors.New("the page's process is gone"))

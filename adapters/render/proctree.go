@@ -122,14 +122,19 @@ func hasArg(pid int, arg string) bool {
 	return false
 }
 
-// killUsing sends SIGKILL to every process holding arg, and returns how
-// many it found.
+// killUsing sends SIGKILL to every process holding arg and to every
+// process below one (a child of Chromium's zygote does not always repeat
+// the browser's arguments), and returns how many it found.
 func killUsing(arg string) int {
-	pids := using(arg)
-	for _, pid := range pids {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+	n := 0
+	for _, pid := range using(arg) {
+		tree := descendants(pid)
+		for i := len(tree) - 1; i >= 0; i-- {
+			_ = syscall.Kill(tree[i], syscall.SIGKILL)
+		}
+		n += len(tree)
 	}
-	return len(pids)
+	return n
 }
 
 // killAllUsing kills the processes holding arg until a few passes in a row

@@ -25,6 +25,10 @@ type Renderer struct {
 	pathErr error
 	slots   chan struct{}
 
+	// navigated, when not nil, is called once a render's navigation
+	// answered (the tests crash the tab with it).
+	navigated func(ctx context.Context)
+
 	mu       sync.Mutex
 	b        *browser
 	startErr error
