@@ -49,7 +49,7 @@ func (r *Renderer) renderOn(parent context.Context, b *browser, rawURL string, o
 	s.hardEnd = s.end.Add(-snapshotReserve(r.cfg.Total))
 	ctx, cancel := context.WithDeadline(parent, s.end)
 	defer cancel()
-	px, err := newProxy(ctx, r.guard, admit, nil)
+	px, err := newProxy(ctx, r.guard, admit, b.fromBrowser)
 	if err != nil {
 		return nil, &webpage.FetchError{Reason: "the renderer's proxy could not listen", Err: err}
 	}
