@@ -104,7 +104,7 @@ func (r *Renderer) startBrowser() (*browser, error) {
 	own, err := newProxy(context.Background(), r.guard, refuseAll, nil)
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil, err
+		return nil, fmt.Errorf("%w: the browser's proxy could not listen: %v", ports.ErrNoBrowser, err)
 	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), append(r.flags(own), chromedp.UserDataDir(dir))...)
 	bctx, bcancel := chromedp.NewContext(actx,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -80,6 +81,7 @@ func newProxy(ctx context.Context, g Guard, admit ports.Admit, accept func(net.C
 	p.srv = &http.Server{
 		Handler:           p.handler(rp),
 		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          log.New(io.Discard, "", 0), // a browser dropping a connection is no news
 	}
 	go func() { _ = p.srv.Serve(&filteredListener{Listener: ln, accept: accept}) }()
 	return p, nil
