@@ -34,6 +34,7 @@ func needChromium(t testing.TB) {
 type fixtures struct {
 	srv    *httptest.Server
 	canary string
+	ws     http.HandlerFunc // serves /ws when not nil
 }
 
 func newFixtures(t testing.TB) *fixtures {
@@ -55,6 +56,13 @@ func newFixtures(t testing.TB) *fixtures {
 		w.WriteHeader(http.StatusOK)
 		w.(http.Flusher).Flush()
 		<-r.Context().Done() // never finishes
+	})
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		if fx.ws == nil {
+			http.NotFound(w, r)
+			return
+		}
+		fx.ws(w, r)
 	})
 	mux.HandleFunc("/redirect-to-canary", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://"+fx.canary+"/redirected", http.StatusFound)
