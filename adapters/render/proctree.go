@@ -1,0 +1,151 @@
+package render
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// descendants returns root and every process below it, read from /proc
+// (empty when root is gone).
+func descendants(root int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	alive := false
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		ppid, ok := parentOf(pid)
+		if !ok {
+			continue
+		}
+		if pid == root {
+			alive = true
+		}
+		children[ppid] = append(children[ppid], pid)
+	}
+	if !alive {
+		return nil
+	}
+	out := []int{root}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
+// parentOf reads the parent of pid from /proc/pid/stat.
+func parentOf(pid int) (int, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
+}
+
+// processMemory is pid's memory in bytes: its proportional set size
+// (shared pages split between the processes sharing them), or its
+// resident set size when smaps_rollup cannot be read.
+func processMemory(pid int) int64 {
+	dir := "/proc/" + strconv.Itoa(pid)
+	if b, err := os.ReadFile(dir + "/smaps_rollup"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "Pss:"); ok {
+				if kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64); err == nil {
+					return kb << 10
+				}
+			}
+		}
+	}
+	b, err := os.ReadFile(dir + "/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}
+
+// using returns the processes whose command line holds the argument arg
+// (the browser's --user-data-dir=..., which Chromium passes to every
+// child): a pid reused by another program never matches.
+func using(arg string) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if hasArg(pid, arg) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// hasArg reports whether pid's command line holds arg.
+func hasArg(pid int, arg string) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return false
+	}
+	for a := range bytes.SplitSeq(b, []byte{0}) {
+		if string(a) == arg {
+			return true
+		}
+	}
+	return false
+}
+
+// killUsing sends SIGKILL to every process holding arg and to every
+// process below one (a child of Chromium's zygote does not always repeat
+// the browser's arguments), and returns how many it found.
+func killUsing(arg string) int {
+	n := 0
+	for _, pid := range using(arg) {
+		tree := descendants(pid)
+		for i := len(tree) - 1; i >= 0; i-- {
+			_ = syscall.Kill(tree[i], syscall.SIGKILL)
+		}
+		n += len(tree)
+	}
+	return n
+}
+
+// killAllUsing kills the processes holding arg until a few passes in a row
+// find none (a child can fork as its parent dies), for at most limit.
+func killAllUsing(arg string, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for quiet := 0; quiet < 3 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if killUsing(arg) == 0 {
+			quiet++
+		} else {
+			quiet = 0
+		}
+	}
+}
