@@ -125,7 +125,10 @@ type JobSettings struct {
 	// DefaultCrawlWorkers), apart from the analyses and deliveries.
 	CrawlWorkers  int
 	FetchDeadline time.Duration
-	Sweep         time.Duration // how often scheduled analyses are looked for (default a minute)
+	// RenderDeadline is what a rendered analysis may take besides
+	// FetchDeadline: the renderer's total deadline (0: nothing renders).
+	RenderDeadline time.Duration
+	Sweep          time.Duration // how often scheduled analyses are looked for (default a minute)
 	// WaitCap caps how long a request waits for its analysis (0: no cap
 	// beyond the API's 60 s), below the server's write timeout.
 	WaitCap time.Duration

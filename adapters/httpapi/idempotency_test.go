@@ -65,10 +65,10 @@ type blockedAnalyser struct {
 	entered, release chan struct{}
 }
 
-func (b blockedAnalyser) Analyse(ctx context.Context, userID int64, rawURL string) (pagecheck.Analysis, error) {
+func (b blockedAnalyser) Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
 	b.entered <- struct{}{}
 	<-b.release
-	return b.FakeAnalyser.Analyse(ctx, userID, rawURL)
+	return b.FakeAnalyser.Analyse(ctx, userID, rawURL, mode)
 }
 
 // TestCreateReportInProgress: while a request with an Idempotency-Key

@@ -23,14 +23,21 @@ var scoreDoc = "Score: 100 x the weight of the passed checks / the weight of all
 	"decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). " + catalogueDoc() + " A failed check carries advice (what to change) " +
 	"and, where it blames something in particular, its offending elements."
 
-// catalogueDoc counts the checks by importance.
+// catalogueDoc counts the checks by importance, those of rendered reports
+// apart.
 func catalogueDoc() string {
 	n := map[pagecheck.Importance]int{}
-	cat := pagecheck.Catalogue()
-	for _, c := range cat {
+	all, rendered := 0, 0
+	for _, c := range pagecheck.Catalogue() {
+		if c.RenderedOnly {
+			rendered++
+			continue
+		}
+		all++
 		n[c.Importance]++
 	}
-	return fmt.Sprintf("%d checks run (%d high, %d medium, %d low).", len(cat), n[pagecheck.High], n[pagecheck.Medium], n[pagecheck.Low])
+	return fmt.Sprintf("%d checks run (%d high, %d medium, %d low); a rendered report (render on, or auto on an application shell) adds %d more of what the browser showed (docs/rendering.md lists them).",
+		all, n[pagecheck.High], n[pagecheck.Medium], n[pagecheck.Low], rendered)
 }
 
 type reportListInput struct {
@@ -64,6 +71,7 @@ type reportCreateInput struct {
 		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password."`
 		Password *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise. The account password rules apply (at least 8 characters not counting leading and trailing spaces, at most 256 bytes, no control characters, not common), the e-mail rule aside."`
 		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history). Scheduled runs are not charged to the daily quota of analyses, so at most 50 of a user's reports may be scheduled (a 51st is 422 on schedule)."`
+		Render   *string `json:"render,omitempty" enum:"off,on,auto" doc:"off (the HTML the server sent; the default unless the server sets --render-default), on (also load the page in headless Chromium and audit the rendered DOM, with raw versus rendered, what the page loaded and lab performance; 422 where the server has no browser), auto (render when the HTML the server sent looks like an application shell, the rule the README gives). on and auto each take one rendered analysis from the daily quota of renders when accepted, besides the analysis; a user renders one page at a time."`
 	}
 }
 
@@ -76,6 +84,7 @@ type reportUpdateInput struct {
 		Password *string `json:"password,omitempty" maxLength:"1024" doc:"A new share password (the rules of create-report); only when the privacy is or becomes 2."`
 		Results  int     `json:"results,omitempty" enum:"0,1" default:"0" doc:"1 re-runs the analysis; 0 keeps the results."`
 		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse daily or weekly, the next run a period from now; off stops. At most 50 of a user's reports may be scheduled (422 on schedule beyond)."`
+		Render   *string `json:"render,omitempty" enum:"off,on,auto" doc:"With results=1 only (422 otherwise): how this re-analysis and the report's later ones load the page, as in create-report; absent keeps the report's mode."`
 	}
 }
 
@@ -186,7 +195,8 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 	protect(acc, &op)
 	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*createdReply, error) {
 		r, err := rs.Create(ctx, caller(ctx).User.ID, reports.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password,
-			IdempotencyKey: in.IdempotencyKey, Wait: waitOf(in.waitSent, in.Wait), Schedule: in.Body.Schedule})
+			IdempotencyKey: in.IdempotencyKey, Wait: waitOf(in.waitSent, in.Wait), Schedule: in.Body.Schedule,
+			Render: in.Body.Render})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
@@ -213,7 +223,7 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 		upd := reports.ReportUpdate{Wait: waitOf(in.waitSent, in.Wait)}
 		if in.Body != nil {
 			upd.Privacy, upd.Password, upd.Reanalyse = in.Body.Privacy, in.Body.Password, in.Body.Results == 1
-			upd.Schedule = in.Body.Schedule
+			upd.Schedule, upd.Render = in.Body.Schedule, in.Body.Render
 		}
 		r, err := rs.Update(ctx, caller(ctx).User.ID, in.ID, upd)
 		if err != nil {

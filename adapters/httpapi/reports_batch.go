@@ -17,6 +17,7 @@ type reportBatchInput struct {
 	Body           struct {
 		URLs     []string `json:"urls" minItems:"1" maxItems:"100" doc:"1 to 100 URLs to analyse (http or https), each at most 2,048 characters."`
 		Privacy  *int     `json:"privacy,omitempty" enum:"0,1,2" doc:"Of every report: 0 public, 1 private (default), 2 password."`
+		Render   *string  `json:"render,omitempty" enum:"off,on,auto" doc:"How every report of the batch loads its page, as in create-report: on and auto take one rendered analysis per URL from the daily quota of renders when accepted."`
 		Password *string  `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2 (one password for every report), refused otherwise."`
 	}
 }
@@ -51,7 +52,7 @@ func registerReportBatch(g huma.API, base string, rs *reports.Reports, acc *acco
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *reportBatchInput) (*batchReply, error) {
 		out, err := rs.CreateBatch(ctx, caller(ctx).User.ID, reports.NewBatch{URLs: in.Body.URLs, Privacy: in.Body.Privacy,
-			Password: in.Body.Password, IdempotencyKey: in.IdempotencyKey})
+			Password: in.Body.Password, IdempotencyKey: in.IdempotencyKey, Render: in.Body.Render})
 		if err != nil {
 			return nil, toHTTP(err)
 		}

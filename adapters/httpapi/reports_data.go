@@ -41,6 +41,7 @@ func reportItem(base string, r report.Report) wire.ReportItem {
 		Privacy: int(r.Privacy), HasPassword: r.HasPassword(), ShareURL: base + sharepage.Path(r.Token),
 		Status: string(report.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
 		Schedule: cmp.Or(string(r.Schedule), "off"), NextRunAt: nextRun(r),
+		Render: string(cmp.Or(r.Render, pagecheck.RenderOff)), Rendered: r.Rendering != nil && r.Rendering.Rendered,
 		GeneratedAt: r.GeneratedAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }
@@ -55,7 +56,7 @@ func nextRun(r report.Report) *time.Time {
 }
 
 func reportDataOf(base string, r report.Report) wire.ReportData {
-	return wire.ReportData{ReportItem: reportItem(base, r), Results: resultsDataOf(r.Results)}
+	return wire.ReportData{ReportItem: reportItem(base, r), Results: resultsDataOf(r.Results), Rendering: r.Rendering}
 }
 
 // resultsDataOf is a page audit's checks by category, as a report shows

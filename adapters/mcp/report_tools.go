@@ -20,6 +20,8 @@ const maxURL = 2048
 type analyseArgs struct {
 	URL  string `json:"url" jsonschema:"The page to analyse: an http or https URL."`
 	Wait *int   `json:"wait,omitempty" jsonschema:"Seconds to wait for the analysis, 0 to 60; default about 20 (the fetch deadline + 5 s). Not finished by then: the report is returned pending and finishes in the background; call get_report with its id later."`
+	// Render is the render mode: off, on or auto.
+	Render *string `json:"render,omitempty" jsonschema:"off (the HTML the server sent; the server's default unless it says otherwise), on (also render the page in headless Chromium and audit what a visitor sees: raw versus rendered, what it loaded, lab performance), or auto (render when the HTML looks like a JavaScript application shell). on and auto count against the daily quota of rendered analyses too."`
 }
 
 type reportIDArgs struct {
@@ -49,6 +51,8 @@ type reportItem struct {
 	Failure     string     `json:"failure,omitempty" jsonschema:"Why the analysis failed, with status failed."`
 	GeneratedAt *time.Time `json:"generated_at" jsonschema:"When the last analysis finished; null before."`
 	CreatedAt   time.Time  `json:"created_at"`
+	Render      string     `json:"render" jsonschema:"How the report's analyses load the page: off, on or auto."`
+	Rendered    bool       `json:"rendered" jsonschema:"Whether the analysis audited the page as the browser rendered it."`
 }
 
 // check is one check of a report.
@@ -67,6 +71,8 @@ type check struct {
 type reportData struct {
 	reportItem
 	Checks []check `json:"checks"`
+	// Rendering is what the browser showed, with render on or auto.
+	Rendering *pagecheck.Rendering `json:"rendering,omitempty" jsonschema:"What the browser showed (render on or auto): raw versus rendered, what the page loaded, lab performance; or why it did not render."`
 }
 
 type reportsResult struct {
@@ -100,7 +106,7 @@ func (t *tools) addReports(s *sdk.Server) {
 			if err := bad.err(); err != nil {
 				return reportData{}, "", err
 			}
-			r, err := rs.Create(ctx, user, reports.NewReport{URL: in.URL, Wait: wait})
+			r, err := rs.Create(ctx, user, reports.NewReport{URL: in.URL, Wait: wait, Render: in.Render})
 			if err != nil {
 				return reportData{}, "", err
 			}
@@ -165,7 +171,8 @@ func (t *tools) userID(ctx context.Context, extra *sdk.RequestExtra) (int64, err
 
 func itemOf(r report.Report) reportItem {
 	it := reportItem{ID: r.ID, URL: r.URL, Project: r.Project, Status: string(report.StatusOrGenerated(r.Status)),
-		Result: string(r.Rating), Score: r.Score, Attempts: r.Attempts, Failure: r.Failure, CreatedAt: r.CreatedAt.UTC()}
+		Result: string(r.Rating), Score: r.Score, Attempts: r.Attempts, Failure: r.Failure, CreatedAt: r.CreatedAt.UTC(),
+		Render: string(cmp.Or(r.Render, pagecheck.RenderOff)), Rendered: r.Rendering != nil && r.Rendering.Rendered}
 	if !r.GeneratedAt.IsZero() {
 		g := r.GeneratedAt.UTC()
 		it.GeneratedAt = &g
@@ -174,7 +181,7 @@ func itemOf(r report.Report) reportItem {
 }
 
 func reportDataOf(r report.Report) reportData {
-	out := reportData{reportItem: itemOf(r), Checks: []check{}}
+	out := reportData{reportItem: itemOf(r), Checks: []check{}, Rendering: r.Rendering}
 	var passed []check
 	for _, c := range pagecheck.Categories {
 		for _, ch := range r.Results[c] {

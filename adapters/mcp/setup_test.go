@@ -33,7 +33,7 @@ var opened = sync.OnceValues(func() (*postaldir.Postal, error) { return postaldi
 // "down.test" does not answer.
 type analyser struct{}
 
-func (analyser) Analyse(ctx context.Context, _ int64, rawURL string) (pagecheck.Analysis, error) {
+func (analyser) Analyse(ctx context.Context, _ int64, rawURL string, _ pagecheck.RenderMode) (pagecheck.Analysis, error) {
 	u, _ := url.Parse(rawURL)
 	switch u.Hostname() {
 	case "quota.test":

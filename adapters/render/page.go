@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
-	"github.com/pinsight/pinsight/adapters/fetch"
+	"github.com/pinsight/pinsight/adapters/internal/htmldoc"
 	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -253,4 +253,4 @@ func nonce() string {
 }
 
 // parseDocument parses the serialised DOM as the fetcher parses a page.
-var parseDocument = fetch.ParseHTML
+var parseDocument = htmldoc.Parse

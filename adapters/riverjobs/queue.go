@@ -310,14 +310,15 @@ func outcome(err error) error {
 }
 
 // ConfigFor derives the queue's configuration from s: a run may take twice
-// the fetch deadline plus 10 s (an analysis is one fetch deadline, the
-// quotas' checks and the writes around it the rest), and counts as stuck
-// 10 s after that, when the rescuer makes it run again.
+// the fetch and render deadlines plus 10 s (an analysis is one fetch
+// deadline and, rendered, one render deadline; the quotas' checks and the
+// writes around it the rest), and counts as stuck 10 s after that, when
+// the rescuer makes it run again.
 func ConfigFor(s ports.JobSettings) Config {
 	fetch := s.FetchDeadline
 	if fetch <= 0 {
 		fetch = 15 * time.Second
 	}
-	timeout := 2*fetch + 10*time.Second
+	timeout := 2*(fetch+max(s.RenderDeadline, 0)) + 10*time.Second
 	return Config{Workers: s.Workers, DeliveryWorkers: s.DeliveryWorkers, CrawlWorkers: s.CrawlWorkers, JobTimeout: timeout, RescueAfter: timeout + 10*time.Second, Sweep: s.Sweep}
 }

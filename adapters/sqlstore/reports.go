@@ -31,9 +31,13 @@ type reportRow struct {
 	GeneratedAt  stamp  `bun:"generated_at"`
 	CreatedAt    stamp  `bun:"created_at"`
 	UpdatedAt    stamp  `bun:"updated_at"`
-	// Results are JSON (jsonb on PostgreSQL); the last column, which lists
-	// never read.
-	Results pagecheck.Results `bun:"results"`
+	Render       string `bun:"render"`   // the render mode asked; "" is off
+	Rendered     bool   `bun:"rendered"` // Rendering.Rendered, for lists
+	// Results and Rendering are JSON (jsonb on PostgreSQL; Rendering NULL
+	// when the analysis did not mean to render), the columns lists never
+	// read.
+	Results   pagecheck.Results    `bun:"results"`
+	Rendering *pagecheck.Rendering `bun:"rendering"`
 }
 
 func reportRowFrom(r report.Report) reportRow {
@@ -41,7 +45,7 @@ func reportRowFrom(r report.Report) reportRow {
 		r.Results = pagecheck.Results{}
 	}
 	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: report.URLKey(r.URL), Project: r.Project,
-		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
+		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Rendering: r.Rendering, Render: string(r.Render), Rendered: r.Rendering != nil && r.Rendering.Rendered, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
 		Status: string(report.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
 		Schedule: string(r.Schedule), NextRunAt: stampOf(r.NextRunAt),
 		GeneratedAt: stampOf(r.GeneratedAt), CreatedAt: stampOf(r.CreatedAt), UpdatedAt: stampOf(r.UpdatedAt)}
@@ -58,8 +62,11 @@ func newReportRows(rs []report.Report) []reportRow {
 }
 
 func (row reportRow) toDomain() report.Report {
+	if row.Rendering == nil && row.Rendered { // a list, which reads no rendering: what it shows of it
+		row.Rendering = &pagecheck.Rendering{Rendered: true}
+	}
 	return report.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
-		Rating: pagecheck.Rating(row.Rating), Results: row.Results, Privacy: report.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
+		Rating: pagecheck.Rating(row.Rating), Results: row.Results, Rendering: row.Rendering, Render: pagecheck.RenderMode(row.Render), Privacy: report.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
 		Status: report.Status(row.Status), Attempts: row.Attempts, Failure: row.Failure,
 		Schedule: report.Schedule(row.Schedule), NextRunAt: row.NextRunAt.utc(),
 		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
@@ -174,7 +181,7 @@ func (s *ReportStore) Reports(ctx context.Context, userID int64, q report.Report
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var rows []reportRow
-	sel := s.e.Read.NewSelect().Model(&rows).ExcludeColumn("results").Where("user_id = ?", userID)
+	sel := s.e.Read.NewSelect().Model(&rows).ExcludeColumn("results", "rendering").Where("user_id = ?", userID)
 	if q.Search != "" {
 		sel.Where(s.dialect.contains("url_key"), q.Search)
 	}
@@ -277,7 +284,7 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 		}
 	}
 	_, err = tx.NewUpdate().Model(&next).
-		Column("url", "url_key", "project", "score", "rating", "results", "privacy", "password_hash",
+		Column("url", "url_key", "project", "score", "rating", "results", "rendering", "render", "rendered", "privacy", "password_hash",
 			"status", "attempts", "failure", "schedule", "next_run_at", "generated_at", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {

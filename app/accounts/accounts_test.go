@@ -67,7 +67,7 @@ func TestRegisterAppliesThePasswordPolicy(t *testing.T) {
 // fixedAnalysis analyses every URL to a page scoring 50.
 type fixedAnalysis struct{}
 
-func (fixedAnalysis) Analyse(_ context.Context, _ int64, rawURL string) (pagecheck.Analysis, error) {
+func (fixedAnalysis) Analyse(_ context.Context, _ int64, rawURL string, _ pagecheck.RenderMode) (pagecheck.Analysis, error) {
 	res := pagecheck.Results{pagecheck.SEO: {{ID: "title", Category: pagecheck.SEO, Importance: pagecheck.High, Passed: true}}}
 	return pagecheck.Analysis{URL: rawURL, Results: res, Score: 50, Rating: pagecheck.RatingFor(50)}, nil
 }

@@ -72,12 +72,15 @@ type analyserParams struct {
 	Fetcher ports.PageFetcher
 	Config  reports.AnalyserConfig `optional:"true"`
 	Limiter ports.RateLimiter
+	// Renderer renders the analyses that ask for it (optional: without
+	// one, render on is refused and auto never renders).
+	Renderer ports.Renderer `optional:"true"`
 }
 
 // newAnalyser provides the real analyser over the PageFetcher.
 func newAnalyser(p analyserParams) *reports.Analyser {
 	cfg := p.Config
-	cfg.Limiter = p.Limiter
+	cfg.Limiter, cfg.Renderer = p.Limiter, p.Renderer
 	return reports.NewAnalyser(p.Fetcher, cfg)
 }
 
@@ -91,6 +94,8 @@ type reportsParams struct {
 	Jobs      ports.Jobs        `optional:"true"`
 	Settings  ports.JobSettings `optional:"true"`
 	Log       *slog.Logger      `optional:"true"`
+	// Render holds the render mode of requests that name none.
+	Render reports.RenderSettings `optional:"true"`
 }
 
 // newReports provides the report use cases with the real analyser: the
@@ -99,6 +104,9 @@ func newReports(p reportsParams) *reports.Reports {
 	var opts []reports.Option
 	if p.Jobs != nil {
 		opts = append(opts, reports.WithJobs(p.Jobs, p.Settings, p.Log))
+	}
+	if p.Render.Default != "" {
+		opts = append(opts, reports.WithRenderDefault(p.Render.Default))
 	}
 	return reports.New(p.Store, p.Analyser, p.Passwords, opts...)
 }

@@ -59,6 +59,10 @@ type Component struct {
 	// check that has not answered by then, whether or not it honours its
 	// context, counts as unavailable.
 	Timeout time.Duration
+	// Optional marks a component the server serves without (the renderer:
+	// only rendered analyses need it): shown unavailable when it is, it
+	// does not make the server unready.
+	Optional bool
 }
 
 // ComponentState is the outcome of one readiness check.
@@ -102,7 +106,8 @@ func New(components []Component) *Health {
 
 // Ready runs every check at once, each within its timeout, and reports
 // whether the server can serve what it was configured with (no component
-// unavailable; not_configured and degraded ones do not count), with each
+// unavailable but Optional ones; not_configured and degraded ones do not
+// count), with each
 // component's state. A component shown ready whose check runs out of time
 // is shown unavailable only the second time in a row (heldMisses). It returns within the longest timeout however the
 // checks behave. States carry fixed details; the causes of failures are
@@ -121,8 +126,8 @@ func (h *Health) Ready(ctx context.Context) (bool, []ComponentState) {
 	}
 	wg.Wait()
 	all := true
-	for _, s := range states {
-		all = all && s.State != "unavailable"
+	for i, s := range states {
+		all = all && (s.State != "unavailable" || h.components[i].Optional)
 	}
 	return all, states
 }

@@ -167,3 +167,22 @@ func TestReadyHoldsOneTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestReadyOptionalUnavailable: an optional component that is unavailable
+// (no browser for rendering) is shown so, and the server stays ready; a
+// required one that fails still makes it unready.
+func TestReadyOptionalUnavailable(t *testing.T) {
+	renderer := health.Component{Name: "renderer", Optional: true, Check: func(context.Context) error { return errors.New("no chromium") }}
+	db := health.Component{Name: "database", Check: func(context.Context) error { return nil }}
+	ok, states := ready(t, health.New([]health.Component{renderer, db}), time.Minute)
+	if !ok {
+		t.Errorf("ready = false with only an optional component unavailable: %+v", states)
+	}
+	if s := states[1]; s.Name != "renderer" || s.State != "unavailable" || s.Ready {
+		t.Errorf("renderer state = %+v, want unavailable", s)
+	}
+	db.Check = func(context.Context) error { return errDriver }
+	if ok, _ := ready(t, health.New([]health.Component{renderer, db}), time.Minute); ok {
+		t.Error("ready = true with the database unavailable")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/fault"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 )
 
@@ -23,9 +24,15 @@ type admitter interface {
 // queued work per user is bounded when it is accepted, not left to snooze
 // in the queue until the quota allows it. Without jobs nothing is queued:
 // the analysis charges itself as it runs in its request.
-func (rs *Reports) admit(ctx context.Context, userID int64, n int) (context.Context, error) {
+//
+// Rendered work (mode on or auto) is charged to the quota of renders first,
+// so a refusal there takes nothing from the analyses' quota.
+func (rs *Reports) admit(ctx context.Context, userID int64, n int, mode pagecheck.RenderMode) (context.Context, error) {
 	if rs.jobs == nil {
 		return ctx, nil
+	}
+	if err := rs.admitRenders(ctx, userID, n, mode); err != nil {
+		return ctx, err
 	}
 	if a, ok := rs.analyser.(admitter); ok {
 		if err := a.Admit(ctx, userID, n); err != nil {

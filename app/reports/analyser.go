@@ -44,6 +44,9 @@ type QuotaError struct {
 	Daily bool          // the daily quota; otherwise the analyses at once
 	Limit int           // the quota
 	Wait  time.Duration // until the user may start one more (Asked: all of them)
+	// Rendered says the quota is one of rendered analyses (a day, or at
+	// once), apart from the analyses' own.
+	Rendered bool
 	// Asked is how many analyses were asked for at once (a batch); 0 or 1
 	// for one.
 	Asked int
@@ -62,14 +65,18 @@ func (e *QuotaError) RetryAfter() time.Duration { return e.Wait }
 
 // Reason says which quota is used up, for the client.
 func (e *QuotaError) Reason() string {
+	what := "analyses"
+	if e.Rendered {
+		what = "rendered analyses"
+	}
 	if e.Daily && e.Asked > 1 {
-		return "at most " + strconv.Itoa(e.Limit) + " analyses a day: " + strconv.Itoa(e.Fit) + " of these " +
+		return "at most " + strconv.Itoa(e.Limit) + " " + what + " a day: " + strconv.Itoa(e.Fit) + " of these " +
 			strconv.Itoa(e.Asked) + " fit now, all of them after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s"
 	}
 	if e.Daily {
-		return "at most " + strconv.Itoa(e.Limit) + " analyses a day: retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s"
+		return "at most " + strconv.Itoa(e.Limit) + " " + what + " a day: retry after " + strconv.Itoa(RetryAfterSeconds(e.Wait)) + " s"
 	}
-	return "at most " + strconv.Itoa(e.Limit) + " of your analyses run at once: retry when one finishes"
+	return "at most " + strconv.Itoa(e.Limit) + " of your " + what + " run at once: retry when one finishes"
 }
 
 // RetryAfterSeconds rounds d up to whole seconds, at least 1, as error
@@ -117,6 +124,14 @@ type AnalyserConfig struct {
 	// AddressLimit is the quota of analyses per address a target resolves
 	// to (default DefaultAddressLimit; NoLimit disables it).
 	AddressLimit ratelimit.Limit
+	// Renderer loads pages in a browser for the analyses whose render mode
+	// asks for it (nil: none can render; render on is refused, auto never
+	// renders).
+	Renderer ports.Renderer
+	// UserRenderDaily is the quota of rendered analyses (render on or auto)
+	// one user may start a day (default DefaultUserRenderDaily; NoLimit
+	// disables it). One user renders one page at a time.
+	UserRenderDaily ratelimit.Limit
 	// Limiter keeps the state of UserDaily, HostLimit and AddressLimit: the
 	// graph's ports.RateLimiter, so a shared limiter enforces them across
 	// instances. Nil leaves those three unenforced (tests).
@@ -139,6 +154,10 @@ type Analyser struct {
 	daily   ratelimit.Limit
 	perSite ratelimit.Limit
 	perAddr ratelimit.Limit
+
+	renderer    ports.Renderer
+	renderDaily ratelimit.Limit
+	renders     *ratelimit.Slots // each user's renders running in this process
 }
 
 // NewAnalyser returns an analyser over fetcher.
@@ -160,14 +179,16 @@ func NewAnalyser(fetcher ports.PageFetcher, cfg AnalyserConfig) *Analyser {
 	}
 	return &Analyser{fetcher: fetcher, weights: cfg.Weights, slots: make(chan struct{}, cfg.Workers),
 		users: ratelimit.NewSlots(cfg.UserConcurrent), limiter: cfg.Limiter,
-		daily:   orDefault(cfg.UserDaily, DefaultUserDaily),
-		perSite: orDefault(cfg.HostLimit, DefaultHostLimit),
-		perAddr: orDefault(cfg.AddressLimit, DefaultAddressLimit)}
+		daily:    orDefault(cfg.UserDaily, DefaultUserDaily),
+		perSite:  orDefault(cfg.HostLimit, DefaultHostLimit),
+		perAddr:  orDefault(cfg.AddressLimit, DefaultAddressLimit),
+		renderer: cfg.Renderer, renderDaily: orDefault(cfg.UserRenderDaily, DefaultUserRenderDaily), renders: ratelimit.NewSlots(1)}
 }
 
-// Analyse fetches rawURL and analyses it for user userID. Errors:
-// *QuotaError, ErrBusy, *ThrottledError, *webpage.FetchError.
-func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string) (pagecheck.Analysis, error) {
+// Analyse fetches rawURL and analyses it for user userID, rendered in the
+// browser too as mode says (see analyse). Errors: *QuotaError, ErrBusy,
+// *ThrottledError, *webpage.FetchError.
+func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
 	release, ok := a.users.Take(userID)
 	if !ok {
 		return pagecheck.Analysis{}, &QuotaError{Limit: a.users.Max(), Wait: BusyRetryAfter}
@@ -186,7 +207,7 @@ func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string) (pa
 	if err != nil {
 		return pagecheck.Analysis{}, err
 	}
-	return pagecheck.Analyse(f, a.weights), nil
+	return a.analyse(ctx, userID, f, mode)
 }
 
 // Saturation reports the slots in use and the pool size (for metrics).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
@@ -78,7 +79,7 @@ func fixedLimiter() ports.RateLimiter {
 // the last error.
 func count(a *reports.Analyser, urls ...string) (n int, last error) {
 	for _, u := range urls {
-		if _, err := a.Analyse(context.Background(), 1, u); err != nil {
+		if _, err := a.Analyse(context.Background(), 1, u, pagecheck.RenderOff); err != nil {
 			last = err
 			continue
 		}
@@ -92,11 +93,11 @@ func TestAnalyserThrottlesPerSite(t *testing.T) {
 	a := reports.NewAnalyser(f, reports.AnalyserConfig{HostLimit: ratelimit.Limit{Requests: 2, Window: time.Minute},
 		UserDaily: reports.NoLimit, Limiter: fixedLimiter()})
 	for _, u := range []string{"https://Example.com/a", "http://www.example.com./b"} {
-		if _, err := a.Analyse(context.Background(), 1, u); err != nil {
+		if _, err := a.Analyse(context.Background(), 1, u, pagecheck.RenderOff); err != nil {
 			t.Fatalf("%s: %v", u, err)
 		}
 	}
-	_, err := a.Analyse(context.Background(), 2, "https://shop.example.com/c")
+	_, err := a.Analyse(context.Background(), 2, "https://shop.example.com/c", pagecheck.RenderOff)
 	var te *reports.ThrottledError
 	if !errors.As(err, &te) || te.Host != "example.com" || te.RetryAfter() <= 0 || te.RetryAfter() > time.Minute {
 		t.Fatalf("third analysis of the site: err = %v", err)
@@ -107,13 +108,13 @@ func TestAnalyserThrottlesPerSite(t *testing.T) {
 	if n := f.fetched(); n != 2 {
 		t.Errorf("the throttled analysis fetched anyway: %d fetches", n)
 	}
-	if _, err := a.Analyse(context.Background(), 1, "https://other.example/"); err != nil {
+	if _, err := a.Analyse(context.Background(), 1, "https://other.example/", pagecheck.RenderOff); err != nil {
 		t.Errorf("another site is throttled too: %v", err)
 	}
 	// Sites under a public suffix are apart: alice's and bob's pages on
 	// github.io, example.co.uk and another.co.uk.
 	for _, u := range []string{"https://alice.github.io/", "https://bob.github.io/", "https://a.example.co.uk/", "https://b.another.co.uk/"} {
-		if _, err := a.Analyse(context.Background(), 1, u); err != nil {
+		if _, err := a.Analyse(context.Background(), 1, u, pagecheck.RenderOff); err != nil {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
@@ -180,14 +181,14 @@ func TestAnalyserPoolIsBounded(t *testing.T) {
 		UserDaily: ratelimit.Limit{Requests: 2, Window: 24 * time.Hour}, Limiter: fixedLimiter()})
 	done := make(chan error)
 	go func() {
-		_, err := a.Analyse(context.Background(), 1, "https://example.com/1")
+		_, err := a.Analyse(context.Background(), 1, "https://example.com/1", pagecheck.RenderOff)
 		done <- err
 	}()
 	<-f.started
 	if in, size := a.Saturation(); in != 1 || size != 1 {
 		t.Errorf("saturation = %d/%d, want 1/1", in, size)
 	}
-	if _, err := a.Analyse(context.Background(), 1, "https://example.com/2"); !errors.Is(err, reports.ErrBusy) {
+	if _, err := a.Analyse(context.Background(), 1, "https://example.com/2", pagecheck.RenderOff); !errors.Is(err, reports.ErrBusy) {
 		t.Errorf("full pool: err = %v, want ErrBusy", err)
 	}
 	close(f.gate)
@@ -195,7 +196,7 @@ func TestAnalyserPoolIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.started = nil
-	if _, err := a.Analyse(context.Background(), 1, "https://example.com/3"); err != nil {
+	if _, err := a.Analyse(context.Background(), 1, "https://example.com/3", pagecheck.RenderOff); err != nil {
 		t.Errorf("the busy refusal used a quota: %v", err)
 	}
 	if in, _ := a.Saturation(); in != 0 {
@@ -213,7 +214,7 @@ func TestUserCannotHoldEverySlot(t *testing.T) {
 	errs := make(chan error, 4)
 	for i := range reports.DefaultUserConcurrent {
 		wg.Go(func() {
-			_, err := a.Analyse(context.Background(), 1, fmt.Sprintf("https://slow%d.example/", i))
+			_, err := a.Analyse(context.Background(), 1, fmt.Sprintf("https://slow%d.example/", i), pagecheck.RenderOff)
 			errs <- err
 		})
 		<-f.started
@@ -223,7 +224,7 @@ func TestUserCannotHoldEverySlot(t *testing.T) {
 		// until the context ends (10 s: a refusal is immediate, even on a
 		// loaded machine).
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_, err := a.Analyse(ctx, 1, fmt.Sprintf("https://more%d.example/", i))
+		_, err := a.Analyse(ctx, 1, fmt.Sprintf("https://more%d.example/", i), pagecheck.RenderOff)
 		cancel()
 		var qe *reports.QuotaError
 		if !errors.As(err, &qe) || qe.Daily || qe.Limit != reports.DefaultUserConcurrent || reports.RetryAfterSeconds(qe.RetryAfter()) != 5 {
@@ -231,7 +232,7 @@ func TestUserCannotHoldEverySlot(t *testing.T) {
 		}
 	}
 	wg.Go(func() {
-		_, err := a.Analyse(context.Background(), 2, "https://other-user.example/")
+		_, err := a.Analyse(context.Background(), 2, "https://other-user.example/", pagecheck.RenderOff)
 		errs <- err
 	})
 	<-f.started
@@ -246,7 +247,7 @@ func TestUserCannotHoldEverySlot(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if _, err := a.Analyse(context.Background(), 1, "https://after.example/"); err != nil {
+	if _, err := a.Analyse(context.Background(), 1, "https://after.example/", pagecheck.RenderOff); err != nil {
 		t.Errorf("user 1 after their analyses finished: %v", err)
 	}
 }
@@ -258,16 +259,16 @@ func TestUserDailyQuota(t *testing.T) {
 		HostLimit: reports.NoLimit, AddressLimit: reports.NoLimit, Limiter: fixedLimiter()})
 	ctx := context.Background()
 	for i := range 3 {
-		if _, err := a.Analyse(ctx, 1, "https://example.com/"); err != nil {
+		if _, err := a.Analyse(ctx, 1, "https://example.com/", pagecheck.RenderOff); err != nil {
 			t.Fatalf("analysis %d: %v", i+1, err)
 		}
 	}
-	_, err := a.Analyse(ctx, 1, "https://example.com/")
+	_, err := a.Analyse(ctx, 1, "https://example.com/", pagecheck.RenderOff)
 	var qe *reports.QuotaError
 	if !errors.As(err, &qe) || !qe.Daily || qe.Limit != 3 || qe.RetryAfter() != 8*time.Hour || reports.RetryAfterSeconds(qe.RetryAfter()) != 28800 {
 		t.Errorf("fourth analysis of the day: err = %v, want a daily QuotaError retrying in 8 h", err)
 	}
-	if _, err := a.Analyse(ctx, 2, "https://example.com/"); err != nil {
+	if _, err := a.Analyse(ctx, 2, "https://example.com/", pagecheck.RenderOff); err != nil {
 		t.Errorf("another user: %v", err)
 	}
 }
@@ -293,7 +294,7 @@ func (l *keyLimiter) TakeN(ctx context.Context, key string, limit ratelimit.Limi
 func TestAnalyserUsesTheGivenLimiter(t *testing.T) {
 	l := &keyLimiter{}
 	a := reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{Limiter: l})
-	if _, err := a.Analyse(context.Background(), 42, "https://WWW.Example.com:8443/x"); err != nil {
+	if _, err := a.Analyse(context.Background(), 42, "https://WWW.Example.com:8443/x", pagecheck.RenderOff); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"analyses-user:42", "analyse-site:example.com", "analyse-addr:93.184.215.14"}
@@ -303,7 +304,7 @@ func TestAnalyserUsesTheGivenLimiter(t *testing.T) {
 	// A failing limiter lets analyses through rather than take them down.
 	l = &keyLimiter{err: errors.New("redis: connection refused")}
 	a = reports.NewAnalyser(&gatedFetcher{}, reports.AnalyserConfig{Limiter: l})
-	if _, err := a.Analyse(context.Background(), 42, "https://example.com/"); err != nil {
+	if _, err := a.Analyse(context.Background(), 42, "https://example.com/", pagecheck.RenderOff); err != nil {
 		t.Errorf("with a failing limiter: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/report"
 )
@@ -27,6 +28,9 @@ type NewBatch struct {
 	// again with the same input, it queues nothing and answers the reports
 	// it queued, as they are now (deleted ones left out).
 	IdempotencyKey string
+	// Render is how every report of the batch is analysed, as
+	// NewReport.Render.
+	Render *string
 }
 
 // BatchCreated is the outcome of CreateBatch: its reports are stored
@@ -99,18 +103,22 @@ func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) (
 	if err != nil {
 		return BatchCreated{}, err
 	}
-	if in.IdempotencyKey != "" {
-		return rs.batchOnce(ctx, userID, in, privacy, password)
+	mode, err := rs.renderOf(in.Render)
+	if err != nil {
+		return BatchCreated{}, err
 	}
-	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, nil)
+	if in.IdempotencyKey != "" {
+		return rs.batchOnce(ctx, userID, in, privacy, password, mode)
+	}
+	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, mode, nil)
 	return BatchCreated{Reports: out}, err
 }
 
 // batchOnce is CreateBatch under the idempotency key in.IdempotencyKey, as
 // createOnce is Create's.
-func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, privacy report.Privacy, password string) (BatchCreated, error) {
+func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, privacy report.Privacy, password string, mode pagecheck.RenderMode) (BatchCreated, error) {
 	idem, cur, claimed, now, err := rs.claimKey(ctx, userID, in.IdempotencyKey,
-		batchFingerprint(userID, in.IdempotencyKey, in.URLs, privacy, password))
+		batchFingerprint(userID, in.IdempotencyKey, in.URLs, privacy, password, mode))
 	if err != nil {
 		return BatchCreated{}, err
 	}
@@ -132,7 +140,7 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 	}
 	finished := idem
 	finished.Outcome = report.OutcomeAccepted
-	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, &finished)
+	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, mode, &finished)
 	if err != nil {
 		return BatchCreated{}, rs.settleKey(ctx, idem, err)
 	}
@@ -140,9 +148,12 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 }
 
 // batchFingerprint is the digest of a batch request a replay must match.
-func batchFingerprint(userID int64, key string, urls []string, privacy report.Privacy, password string) string {
+func batchFingerprint(userID int64, key string, urls []string, privacy report.Privacy, password string, mode pagecheck.RenderMode) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "create-batch\x00%d\x00%s\x00%d\x00%s", userID, key, privacy, password)
+	if mode != pagecheck.RenderOff { // off keeps the fingerprints of requests from before rendering
+		fmt.Fprintf(h, "\x00render=%s", mode)
+	}
 	for _, u := range urls {
 		fmt.Fprintf(h, "\x00%s", u)
 	}
@@ -151,12 +162,12 @@ func batchFingerprint(userID int64, key string, urls []string, privacy report.Pr
 
 // createBatch hashes the password and stores one pending report per URL
 // with its job (spread in time), finishing idem in the same transaction.
-func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string, privacy report.Privacy, password string, idem *report.Idempotency) ([]report.Report, error) {
+func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string, privacy report.Privacy, password string, mode pagecheck.RenderMode, idem *report.Idempotency) ([]report.Report, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
 		return nil, err
 	}
-	if ctx, err = rs.admit(ctx, userID, len(urls)); err != nil {
+	if ctx, err = rs.admit(ctx, userID, len(urls), mode); err != nil {
 		return nil, err
 	}
 	now := rs.clock()
@@ -166,7 +177,7 @@ func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string,
 		if err != nil {
 			return nil, err
 		}
-		reports[i] = report.Report{UserID: userID, URL: u, Project: project, Privacy: privacy, PasswordHash: hash,
+		reports[i] = report.Report{UserID: userID, URL: u, Project: project, Privacy: privacy, PasswordHash: hash, Render: mode,
 			Status: report.StatusPending, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
 	}
 	out, _, err := rs.jobs.jobs.CreateManyWithJobs(ctx, reports, idem, rs.spread(urls, time.Now()))

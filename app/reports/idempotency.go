@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/fault"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/report"
 )
 
@@ -54,9 +55,9 @@ func (e *InProgressError) RetryAfter() time.Duration { return e.Wait }
 // while the first still runs it is *InProgressError. A request that fails
 // releases the key, so a retry runs again. Keys are remembered for
 // report.IdempotencyKeyTTL.
-func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy report.Privacy, password string, schedule report.Schedule, wait time.Duration) (Created, error) {
+func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy report.Privacy, password string, schedule report.Schedule, mode pagecheck.RenderMode, wait time.Duration) (Created, error) {
 	idem, cur, claimed, now, err := rs.claimKey(ctx, userID, in.IdempotencyKey,
-		createFingerprint(userID, in.IdempotencyKey, in.URL, privacy, password))
+		createFingerprint(userID, in.IdempotencyKey, in.URL, privacy, password, mode))
 	if err != nil {
 		return Created{}, err
 	}
@@ -65,7 +66,7 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 	}
 	runCtx, cancel := context.WithDeadline(ctx, idem.LockedUntil) // done before another request may take the key over
 	defer cancel()
-	created, err := rs.create(runCtx, userID, in.URL, privacy, password, schedule, &idem, wait)
+	created, err := rs.create(runCtx, userID, in.URL, privacy, password, schedule, mode, &idem, wait)
 	if err != nil {
 		return Created{}, rs.settleKey(ctx, idem, err)
 	}
@@ -144,7 +145,11 @@ func (rs *Reports) replay(ctx context.Context, cur report.Idempotency, fingerpri
 // is the default, an empty password none). The user and key salt it, so
 // the digest of a password is of no use elsewhere; it is forgotten with
 // the key.
-func createFingerprint(userID int64, key, url string, privacy report.Privacy, password string) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "create-report\x00%d\x00%s\x00%s\x00%d\x00%s", userID, key, url, privacy, password))
+func createFingerprint(userID int64, key, url string, privacy report.Privacy, password string, mode pagecheck.RenderMode) string {
+	b := fmt.Appendf(nil, "create-report\x00%d\x00%s\x00%s\x00%d\x00%s", userID, key, url, privacy, password)
+	if mode != pagecheck.RenderOff { // off keeps the fingerprints of requests from before rendering
+		b = fmt.Appendf(b, "\x00render=%s", mode)
+	}
+	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

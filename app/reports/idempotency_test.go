@@ -25,13 +25,13 @@ type gated struct {
 	deadline time.Time
 }
 
-func (g *gated) Analyse(ctx context.Context, userID int64, rawURL string) (pagecheck.Analysis, error) {
+func (g *gated) Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
 	g.mu.Lock()
 	g.deadline, _ = ctx.Deadline()
 	g.mu.Unlock()
 	g.entered <- struct{}{}
 	<-g.release
-	return g.scripted.Analyse(ctx, userID, rawURL)
+	return g.scripted.Analyse(ctx, userID, rawURL, mode)
 }
 
 // TestCreateIdempotent: a request sent again with its Idempotency-Key

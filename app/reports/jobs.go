@@ -30,10 +30,11 @@ const backstopGrace = 10 * time.Second
 
 // jobConfig is what WithJobs sets.
 type jobConfig struct {
-	jobs          ports.Jobs
-	fetchDeadline time.Duration
-	waitCap       time.Duration
-	log           *slog.Logger
+	jobs           ports.Jobs
+	fetchDeadline  time.Duration
+	renderDeadline time.Duration // added for a rendered analysis
+	waitCap        time.Duration
+	log            *slog.Logger
 }
 
 // WithJobs makes analyses durable: a request that does not finish its
@@ -53,7 +54,7 @@ func WithJobs(jobs ports.Jobs, s ports.JobSettings, log *slog.Logger) Option {
 		log = slog.Default()
 	}
 	return func(rs *Reports) {
-		rs.jobs = &jobConfig{jobs: jobs, fetchDeadline: fetchDeadline, waitCap: s.WaitCap, log: log}
+		rs.jobs = &jobConfig{jobs: jobs, fetchDeadline: fetchDeadline, renderDeadline: max(s.RenderDeadline, 0), waitCap: s.WaitCap, log: log}
 	}
 }
 
@@ -95,18 +96,18 @@ type outcome struct {
 // to wait. done is false when the wait ran out first: the analysis goes on
 // and its outcome arrives on later. Without jobs it always waits to the
 // end, under ctx, as analyses always ran.
-func (rs *Reports) analyseWithin(ctx context.Context, userID int64, url string, wait time.Duration) (o outcome, done bool, later <-chan outcome) {
+func (rs *Reports) analyseWithin(ctx context.Context, userID int64, url string, mode pagecheck.RenderMode, wait time.Duration) (o outcome, done bool, later <-chan outcome) {
 	if rs.jobs == nil {
-		a, err := rs.analyser.Analyse(ctx, userID, url)
+		a, err := rs.analyser.Analyse(ctx, userID, url, mode)
 		return outcome{a, err}, true, nil
 	}
 	ch := make(chan outcome, 1)
 	// The analysis outlives the request when it answers 202; the fetch
 	// deadline bounds it, and the extra bound covers the quotas' checks.
-	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rs.jobs.fetchDeadline+backstopGrace/2)
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rs.jobs.deadline(mode)+backstopGrace/2)
 	go func() {
 		defer cancel()
-		a, err := rs.analyser.Analyse(actx, userID, url)
+		a, err := rs.analyser.Analyse(actx, userID, url, mode)
 		ch <- outcome{a, err}
 	}()
 	timer := time.NewTimer(wait)
@@ -122,9 +123,19 @@ func (rs *Reports) analyseWithin(ctx context.Context, userID int64, url string, 
 	}
 }
 
-// backstop is when the job behind an analysis running in a request runs.
-func (rs *Reports) backstop() time.Time {
-	return time.Now().Add(rs.jobs.fetchDeadline + backstopGrace)
+// backstop is when the job behind an analysis running in a request runs:
+// after the analysis' deadline (mode's: a rendered one has longer).
+func (rs *Reports) backstop(mode pagecheck.RenderMode) time.Time {
+	return time.Now().Add(rs.jobs.deadline(mode) + backstopGrace)
+}
+
+// deadline bounds one analysis in mode: the fetch deadline, and the render
+// deadline besides when it may render.
+func (c *jobConfig) deadline(mode pagecheck.RenderMode) time.Duration {
+	if mode == pagecheck.RenderOn || mode == pagecheck.RenderAuto {
+		return c.fetchDeadline + c.renderDeadline
+	}
+	return c.fetchDeadline
 }
 
 // finishLate stores the outcome of an analysis that outlived its request
@@ -227,7 +238,7 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 	case err != nil:
 		return &ports.RetryError{Err: err} // the store: try again later
 	}
-	a, err := rs.analyser.Analyse(admitted(ctx), job.UserID, r.URL) // charged when accepted
+	a, err := rs.analyser.Analyse(admitted(ctx), job.UserID, r.URL, r.Render) // charged when accepted
 	var wait interface{ RetryAfter() time.Duration }
 	if err != nil && fault.KindOf(err) != fault.Invalid && errors.As(err, &wait) {
 		_, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *report.Report) error {

@@ -25,7 +25,7 @@ func (c *capped) UserCap() int { return c.cap }
 // failing answers every analysis with err.
 type failing struct{ err error }
 
-func (f failing) Analyse(context.Context, int64, string) (pagecheck.Analysis, error) {
+func (f failing) Analyse(context.Context, int64, string, pagecheck.RenderMode) (pagecheck.Analysis, error) {
 	return pagecheck.Analysis{}, f.err
 }
 

@@ -19,9 +19,9 @@ import (
 // the interface lets tests of the report lifecycle choose their scores.
 type PageAnalyser interface {
 	// Analyse fetches rawURL and analyses it for user userID, within that
-	// user's quotas. Errors: *QuotaError, ErrBusy, *ThrottledError,
+	// user's quotas, rendering it in a browser too as mode says. Errors: *QuotaError, ErrBusy, *ThrottledError,
 	// *webpage.FetchError.
-	Analyse(ctx context.Context, userID int64, rawURL string) (pagecheck.Analysis, error)
+	Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error)
 }
 
 // Reports is the report lifecycle: create (analyse and store), read, list,
@@ -34,6 +34,9 @@ type Reports struct {
 	now      func() time.Time
 	jobs     *jobConfig          // nil: every analysis runs in its request
 	history  ports.ReportHistory // the store's, when it keeps one
+	// renderDefault is the render mode of requests that name none ("":
+	// DefaultRender).
+	renderDefault pagecheck.RenderMode
 }
 
 // Option adjusts Reports at construction.
@@ -70,6 +73,10 @@ type NewReport struct {
 	// not finished by then is stored pending (report.OutcomeAccepted); its
 	// job finishes it.
 	Wait *time.Duration
+	// Render says whether the analysis renders the page in a browser too:
+	// off, on or auto (nil: the server's default, DefaultRender unless
+	// WithRenderDefault says otherwise).
+	Render *string
 }
 
 // Created is the outcome of Create: the report and how it was answered.
@@ -97,6 +104,9 @@ type ReportUpdate struct {
 	// Wait bounds the wait for a re-analysis, as NewReport.Wait does; the
 	// report answered is then pending (running), its job finishes it.
 	Wait *time.Duration
+	// Render changes how this re-analysis and the report's later ones
+	// render the page (nil: as before). Only with Reanalyse.
+	Render *string
 }
 
 // Create validates in, analyses the URL and stores the report. With jobs,
@@ -133,31 +143,35 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Crea
 			return Created{}, err
 		}
 	}
-	if in.IdempotencyKey != "" {
-		return rs.createOnce(ctx, userID, in, privacy, password, schedule, min(wait, IdempotencyLock-backstopGrace))
+	mode, err := rs.renderOf(in.Render)
+	if err != nil {
+		return Created{}, err
 	}
-	return rs.create(ctx, userID, in.URL, privacy, password, schedule, nil, wait)
+	if in.IdempotencyKey != "" {
+		return rs.createOnce(ctx, userID, in, privacy, password, schedule, mode, min(wait, IdempotencyLock-backstopGrace))
+	}
+	return rs.create(ctx, userID, in.URL, privacy, password, schedule, mode, nil, wait)
 }
 
 // create hashes the password, analyses url within wait and stores the
 // report; with idem, in the transaction that finishes idem. An analysis
 // not finished within wait (or not run: wait 0) is stored pending with its
 // job (report.OutcomeAccepted).
-func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy report.Privacy, password string, schedule report.Schedule, idem *report.Idempotency, wait time.Duration) (Created, error) {
+func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy report.Privacy, password string, schedule report.Schedule, mode pagecheck.RenderMode, idem *report.Idempotency, wait time.Duration) (Created, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
 		return Created{}, err
 	}
-	if ctx, err = rs.admit(ctx, userID, 1); err != nil {
+	if ctx, err = rs.admit(ctx, userID, 1, mode); err != nil {
 		return Created{}, err
 	}
 	now := rs.clock()
-	r := report.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
+	r := report.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, Render: mode, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
 	setSchedule(&r, schedule, now)
 	if rs.jobs != nil && wait == 0 {
 		return rs.createPending(ctx, r, url, idem, nil)
 	}
-	o, done, later := rs.analyseWithin(ctx, userID, url, wait)
+	o, done, later := rs.analyseWithin(ctx, userID, url, mode, wait)
 	if !done {
 		return rs.createPending(ctx, r, url, idem, later)
 	}
@@ -200,7 +214,7 @@ func (rs *Reports) createPending(ctx context.Context, r report.Report, url strin
 	r.URL, r.Project, r.Status = url, project, report.StatusPending
 	var runAt time.Time
 	if later != nil {
-		r.Status, r.Attempts, runAt = report.StatusRunning, 1, rs.backstop()
+		r.Status, r.Attempts, runAt = report.StatusRunning, 1, rs.backstop(r.Render)
 	}
 	var finished *report.Idempotency
 	if idem != nil {
@@ -275,6 +289,15 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 		}
 		schedule = &sch
 	}
+	if in.Render != nil && !in.Reanalyse {
+		return report.Report{}, report.Invalid("render", "is only read with reanalyze: send reanalyze=true to analyse again with it")
+	}
+	mode := cur.Render
+	if in.Render != nil {
+		if mode, err = rs.renderOf(in.Render); err != nil {
+			return report.Report{}, err
+		}
+	}
 	if in.Privacy == nil && hash == "" && !in.Reanalyse && schedule == nil {
 		return cur, nil // nothing to change
 	}
@@ -284,18 +307,18 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 	}
 	var a pagecheck.Analysis
 	if in.Reanalyse {
-		if ctx, err = rs.admit(ctx, userID, 1); err != nil {
+		if ctx, err = rs.admit(ctx, userID, 1, mode); err != nil {
 			return report.Report{}, err
 		}
 		if rs.jobs != nil && wait == 0 {
-			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, nil)
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, mode, nil)
 		}
-		o, done, later := rs.analyseWithin(ctx, userID, cur.URL, wait)
+		o, done, later := rs.analyseWithin(ctx, userID, cur.URL, mode, wait)
 		if !done {
-			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, later)
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, mode, later)
 		}
 		if o.err != nil && rs.deferred(o.err) {
-			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, nil) // admitted: its job runs it
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, mode, nil) // admitted: its job runs it
 		}
 		if o.err != nil {
 			return report.Report{}, o.err
@@ -316,7 +339,7 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 		}
 		url := r.URL // set on creation; the analysis may have been redirected elsewhere
 		err := r.Apply(a, now)
-		r.URL, r.Attempts = url, 1
+		r.URL, r.Attempts, r.Render = url, 1, mode
 		return err
 	})
 	if err == nil && in.Reanalyse {
@@ -328,11 +351,11 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 // updatePending is Update's write when the re-analysis did not finish
 // within its wait (later: it runs on in this process) or was not run
 // (wait 0): the report is pending, with its job, in one write.
-func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy report.Privacy, hash string, schedule *report.Schedule, later <-chan outcome) (report.Report, error) {
+func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy report.Privacy, hash string, schedule *report.Schedule, mode pagecheck.RenderMode, later <-chan outcome) (report.Report, error) {
 	now := rs.clock()
 	var runAt time.Time
 	if later != nil {
-		runAt = rs.backstop()
+		runAt = rs.backstop(mode)
 	}
 	out, _, err := rs.jobs.jobs.UpdateWithJob(ctx, userID, id, func(r *report.Report) error {
 		r.Privacy, r.UpdatedAt, r.Failure = privacy, now, ""
@@ -342,7 +365,7 @@ func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy 
 		if schedule != nil {
 			setSchedule(r, *schedule, now)
 		}
-		r.Status, r.Attempts = report.StatusPending, 0
+		r.Status, r.Attempts, r.Render = report.StatusPending, 0, mode
 		if later != nil {
 			r.Status, r.Attempts = report.StatusRunning, 1
 		}

@@ -36,7 +36,7 @@ type scripted struct {
 	calls    atomic.Int32
 }
 
-func (s *scripted) Analyse(_ context.Context, _ int64, rawURL string) (pagecheck.Analysis, error) {
+func (s *scripted) Analyse(_ context.Context, _ int64, rawURL string, _ pagecheck.RenderMode) (pagecheck.Analysis, error) {
 	s.calls.Add(1)
 	if s.err != nil {
 		return pagecheck.Analysis{}, s.err

@@ -31,6 +31,7 @@ type siteConfig struct {
 	CookieKey        string        // hex; empty: random at start
 	CrawlWorkers     int           // crawls this process runs at once
 	CrawlDailyPages  int           // pages one user's crawls may ask for a day; 0: no quota
+	Render           renderConfig
 }
 
 // siteFlags adds the analyser and share-page flags of serve.
@@ -50,6 +51,7 @@ func siteFlags(f *pflag.FlagSet, c *siteConfig) {
 	f.IntVar(&c.AddressPerMinute, "address-analyses-per-minute", reports.DefaultAddressLimit.Requests, "analyses reaching one resolved address per minute, whatever the site (keep it above --host-analyses-per-minute: CDNs serve many sites from one address); beyond, queued (202) until allowed (0: no limit)")
 	f.IntVar(&c.CrawlWorkers, "crawl-workers", ports.DefaultCrawlWorkers, "crawls (whole-site audits) this process runs at once, apart from the analyses; a crawl's own concurrency bounds its requests")
 	f.IntVar(&c.CrawlDailyPages, "crawl-daily-pages", crawls.DefaultDailyPages, "pages one user's crawls may ask for in 24 h (their max_pages, charged when a crawl is accepted); beyond, 429 with Retry-After (0: no quota)")
+	renderFlags(f, &c.Render)
 	f.StringVar(&c.CookieKey, "share-cookie-key", "", "hex key (32+ bytes) signing the report page's cookies (password, owner sign-in); empty: random at start")
 }
 
@@ -76,7 +78,11 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 	if c.UserConcurrent <= 0 {
 		analyser.UserConcurrent = -1 // no cap
 	}
-	jobs := ports.JobSettings{Workers: cmp.Or(c.JobWorkers, c.Workers), CrawlWorkers: c.CrawlWorkers, FetchDeadline: cmp.Or(c.Fetch.Timeout, fetch.DefaultTimeout), Sweep: c.Sweep}
+	rendering, renderDeadline, err := renderOptions(c.Render, &analyser)
+	if err != nil {
+		return nil, err
+	}
+	jobs := ports.JobSettings{RenderDeadline: renderDeadline, Workers: cmp.Or(c.JobWorkers, c.Workers), CrawlWorkers: c.CrawlWorkers, FetchDeadline: cmp.Or(c.Fetch.Timeout, fetch.DefaultTimeout), Sweep: c.Sweep}
 	if writeTimeout > 5*time.Second {
 		jobs.WaitCap = writeTimeout - 5*time.Second // the answer leaves before the write timeout
 	}
@@ -87,6 +93,7 @@ func siteOptions(c siteConfig, writeTimeout time.Duration) (fx.Option, error) {
 	return fx.Options(
 		fx.Supply(c.Fetch, analyser, sharepage.Options{CookieKey: key}, jobs, crawl),
 		fetchfx.Module,
+		rendering,
 	), nil
 }
 

@@ -433,3 +433,17 @@ func TestRenderingBoundedRoundTrip(t *testing.T) {
 		t.Errorf("empty rendering round trip: %v\n%+v\n%+v", err, backE, *empty)
 	}
 }
+
+// TestNotRenderedJSON: the Rendering of an analysis that did not render
+// says only that and why, and reads back as the same value.
+func TestNotRenderedJSON(t *testing.T) {
+	a := pagecheck.NotRendered(pagecheck.Analysis{}, pagecheck.ReasonServerRendered)
+	b, err := json.Marshal(a.Rendering)
+	if err != nil || string(b) != `{"rendered":false,"reason":"server_rendered"}` {
+		t.Fatalf("JSON = %s, %v", b, err)
+	}
+	var back pagecheck.Rendering
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(&back, a.Rendering) {
+		t.Errorf("read back %+v, %v; want %+v", back, err, a.Rendering)
+	}
+}

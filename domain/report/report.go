@@ -39,14 +39,19 @@ func ParsePrivacy(n int) (Privacy, error) {
 
 // Report is the stored outcome of analysing one URL for one user.
 type Report struct {
-	ID           int64 // increases with creation time
-	UserID       int64
-	Token        string           // the public share token (NewShareToken), set on creation, never changed
-	URL          string           // the analysed URL: the final one, after redirects
-	Project      string           // ProjectName(URL)
-	Score        int              // 0-100, truncated
-	Rating       pagecheck.Rating // RatingFor(Score)
-	Results      pagecheck.Results
+	ID      int64 // increases with creation time
+	UserID  int64
+	Token   string           // the public share token (NewShareToken), set on creation, never changed
+	URL     string           // the analysed URL: the final one, after redirects
+	Project string           // ProjectName(URL)
+	Score   int              // 0-100, truncated
+	Rating  pagecheck.Rating // RatingFor(Score)
+	Results pagecheck.Results
+	// Rendering is what the browser showed of the page (raw versus
+	// rendered, what it loaded, lab timings) when the analysis rendered
+	// it, or why it did not when it might have; nil for an analysis that
+	// never meant to render.
+	Rendering    *pagecheck.Rendering
 	Privacy      Privacy
 	PasswordHash string // argon2id PHC string; kept when privacy leaves Protected
 	Status       Status // "" is stored as StatusGenerated
@@ -54,16 +59,19 @@ type Report struct {
 	Failure      string // why the last analysis failed, when Status is StatusFailed
 	Schedule     Schedule
 	NextRunAt    time.Time // of the next scheduled analysis; zero without a schedule
-	GeneratedAt  time.Time
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// Render is how the report's analyses render the page (asked on
+	// creation, changed by a re-analysis that names one); "" is off.
+	Render      pagecheck.RenderMode
+	GeneratedAt time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // HasPassword reports whether a share password is stored.
 func (r Report) HasPassword() bool { return r.PasswordHash != "" }
 
 // Apply replaces the analysis part of the report (URL, project, score,
-// rating, results), sets GeneratedAt to at and the status to generated.
+// rating, results, rendering), sets GeneratedAt to at and the status to generated.
 // On a finished report (a re-analysis stored at once) GeneratedAt moves
 // at least a second past the previous one, so each analysis has its own
 // time, by which Finishes tells a new analysis from the same one.
@@ -76,6 +84,7 @@ func (r *Report) Apply(a pagecheck.Analysis, at time.Time) error {
 		at = r.GeneratedAt.Add(time.Second)
 	}
 	r.URL, r.Project, r.Score, r.Rating, r.Results, r.GeneratedAt = a.URL, project, a.Score, pagecheck.RatingFor(a.Score), a.Results, at
+	r.Rendering = a.Rendering
 	r.Status, r.Failure = StatusGenerated, ""
 	return nil
 }

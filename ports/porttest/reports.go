@@ -12,6 +12,7 @@ import (
 
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/paging"
 	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -91,6 +92,53 @@ func TestReportStore(t *testing.T, newStores func(t *testing.T) ReportStores) {
 	run("idempotency", testIdempotency)
 	run("idempotency race", testIdempotencyRace)
 	run("schedule cap", testScheduleCap)
+	run("rendering", testReportRendering)
+}
+
+// testReportRendering: a report's render mode and what the browser showed
+// are kept whole, replaced by an update (a re-analysis without render
+// clears them), and a list tells which reports rendered.
+func testReportRendering(t *testing.T, s ports.ReportStore, u owners) {
+	ctx := context.Background()
+	r := newReport(u[1], "https://spa.example/", 70, 0, report.Public)
+	r.Render = pagecheck.RenderAuto
+	r.Rendering = &pagecheck.Rendering{Rendered: true, Reason: "app_shell", Settled: true, URL: "https://spa.example/#/",
+		Compare:      []pagecheck.FieldChange{{Field: "title", Raw: "Loading", Rendered: "Shop", Changed: true}},
+		TitleChanged: true,
+		Loaded:       pagecheck.Loaded{Requests: 3, Bytes: 2048, Refused: []string{"http://10.0.0.1/x"}, RefusedTotal: 1},
+		Lab:          pagecheck.Lab{LCP: pagecheck.Metric{Value: 1200, Grade: pagecheck.GradeGood}, LCPElement: "<img src=hero.jpg>"}}
+	plain := mustCreate(t, s, newReport(u[1], "https://plain.example/", 70, 1, report.Public))
+	a := mustCreate(t, s, r)
+	got, err := s.Report(ctx, u[1], a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Render != pagecheck.RenderAuto || !reflect.DeepEqual(got.Rendering, r.Rendering) {
+		t.Errorf("stored render %q, rendering %+v\nwant auto, %+v", got.Render, got.Rendering, r.Rendering)
+	}
+	items, _, err := s.Reports(ctx, u[1], report.ReportQuery{SortBy: "id", Page: paging.Page{Number: 1, PerPage: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		rendered := it.Rendering != nil && it.Rendering.Rendered
+		if want := it.ID == a.ID; rendered != want || (it.ID == a.ID && it.Render != pagecheck.RenderAuto) {
+			t.Errorf("listed report %d: rendered %v, render %q; want rendered %v", it.ID, rendered, it.Render, want)
+		}
+	}
+	if p, err := s.Report(ctx, u[1], plain.ID); err != nil || p.Rendering != nil || p.Render != "" && p.Render != pagecheck.RenderOff {
+		t.Errorf("a report never rendered: rendering %+v, render %q, %v", p.Rendering, p.Render, err)
+	}
+	up, err := s.UpdateReport(ctx, u[1], a.ID, func(r *report.Report) error {
+		r.Render, r.Rendering = pagecheck.RenderOff, nil
+		return nil
+	})
+	if err != nil || up.Rendering != nil || up.Render != pagecheck.RenderOff {
+		t.Fatalf("update to off: rendering %+v, render %q, %v", up.Rendering, up.Render, err)
+	}
+	if got, err := s.Report(ctx, u[1], a.ID); err != nil || got.Rendering != nil || got.Render != pagecheck.RenderOff {
+		t.Errorf("after the update: rendering %+v, render %q, %v; want none, off", got.Rendering, got.Render, err)
+	}
 }
 
 func mustCreate(t *testing.T, s ports.ReportStore, r report.Report) report.Report {

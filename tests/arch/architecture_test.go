@@ -130,8 +130,8 @@ func forbiddenImport(from, to string) string {
 		return "" // the SQL adapters share River's glue: the queue is theirs, on their *sql.Tx
 	case (under(from, "adapters/sqlite") || under(from, "adapters/postgres")) && under(to, "adapters/sqlstore"):
 		return "" // the SQL engines share one bun store: the storage ports written once, handed each engine's handles
-	case under(from, "adapters/internal"):
-		return "adapters/internal holds the adapters' shared encoding helpers: it imports nothing of the project"
+	case under(from, "adapters/internal") && !under(to, "domain"):
+		return "adapters/internal holds the adapters' shared encoding and parsing helpers: it imports only domain/... of the project"
 	case under(from, "adapters") && under(to, "adapters/internal"):
 		return "" // helpers shared by adapters (hand-written JSON), no adapter of their own
 	case under(from, "adapters/mcp") && !isFx(from) && !(under(to, "app") || under(to, "domain") || under(to, "ports") || under(to, "digipin") || under(to, "geo")):

@@ -88,7 +88,7 @@ func (f *FakeAnalyser) Calls() int {
 }
 
 // Analyse implements reports.PageAnalyser.
-func (f *FakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string) (pagecheck.Analysis, error) {
+func (f *FakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string, _ pagecheck.RenderMode) (pagecheck.Analysis, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++

@@ -815,6 +815,27 @@ func (e ReportBatchInputBodyPrivacy) Valid() bool {
 	}
 }
 
+// Defines values for ReportBatchInputBodyRender.
+const (
+	ReportBatchInputBodyRenderAuto ReportBatchInputBodyRender = "auto"
+	ReportBatchInputBodyRenderOff  ReportBatchInputBodyRender = "off"
+	ReportBatchInputBodyRenderOn   ReportBatchInputBodyRender = "on"
+)
+
+// Valid indicates whether the value is a known member of the ReportBatchInputBodyRender enum.
+func (e ReportBatchInputBodyRender) Valid() bool {
+	switch e {
+	case ReportBatchInputBodyRenderAuto:
+		return true
+	case ReportBatchInputBodyRenderOff:
+		return true
+	case ReportBatchInputBodyRenderOn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportCreateInputBodyPrivacy.
 const (
 	ReportCreateInputBodyPrivacyN0 ReportCreateInputBodyPrivacy = 0
@@ -830,6 +851,27 @@ func (e ReportCreateInputBodyPrivacy) Valid() bool {
 	case ReportCreateInputBodyPrivacyN1:
 		return true
 	case ReportCreateInputBodyPrivacyN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportCreateInputBodyRender.
+const (
+	ReportCreateInputBodyRenderAuto ReportCreateInputBodyRender = "auto"
+	ReportCreateInputBodyRenderOff  ReportCreateInputBodyRender = "off"
+	ReportCreateInputBodyRenderOn   ReportCreateInputBodyRender = "on"
+)
+
+// Valid indicates whether the value is a known member of the ReportCreateInputBodyRender enum.
+func (e ReportCreateInputBodyRender) Valid() bool {
+	switch e {
+	case ReportCreateInputBodyRenderAuto:
+		return true
+	case ReportCreateInputBodyRenderOff:
+		return true
+	case ReportCreateInputBodyRenderOn:
 		return true
 	default:
 		return false
@@ -872,6 +914,27 @@ func (e ReportDataPrivacy) Valid() bool {
 	case ReportDataPrivacyN1:
 		return true
 	case ReportDataPrivacyN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportDataRender.
+const (
+	ReportDataRenderAuto ReportDataRender = "auto"
+	ReportDataRenderOff  ReportDataRender = "off"
+	ReportDataRenderOn   ReportDataRender = "on"
+)
+
+// Valid indicates whether the value is a known member of the ReportDataRender enum.
+func (e ReportDataRender) Valid() bool {
+	switch e {
+	case ReportDataRenderAuto:
+		return true
+	case ReportDataRenderOff:
+		return true
+	case ReportDataRenderOn:
 		return true
 	default:
 		return false
@@ -968,6 +1031,27 @@ func (e ReportItemPrivacy) Valid() bool {
 	}
 }
 
+// Defines values for ReportItemRender.
+const (
+	ReportItemRenderAuto ReportItemRender = "auto"
+	ReportItemRenderOff  ReportItemRender = "off"
+	ReportItemRenderOn   ReportItemRender = "on"
+)
+
+// Valid indicates whether the value is a known member of the ReportItemRender enum.
+func (e ReportItemRender) Valid() bool {
+	switch e {
+	case ReportItemRenderAuto:
+		return true
+	case ReportItemRenderOff:
+		return true
+	case ReportItemRenderOn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportItemResult.
 const (
 	ReportItemResultBad    ReportItemResult = "bad"
@@ -1052,6 +1136,27 @@ func (e ReportUpdateInputBodyPrivacy) Valid() bool {
 	case ReportUpdateInputBodyPrivacyN1:
 		return true
 	case ReportUpdateInputBodyPrivacyN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportUpdateInputBodyRender.
+const (
+	ReportUpdateInputBodyRenderAuto ReportUpdateInputBodyRender = "auto"
+	ReportUpdateInputBodyRenderOff  ReportUpdateInputBodyRender = "off"
+	ReportUpdateInputBodyRenderOn   ReportUpdateInputBodyRender = "on"
+)
+
+// Valid indicates whether the value is a known member of the ReportUpdateInputBodyRender enum.
+func (e ReportUpdateInputBodyRender) Valid() bool {
+	switch e {
+	case ReportUpdateInputBodyRenderAuto:
+		return true
+	case ReportUpdateInputBodyRenderOff:
+		return true
+	case ReportUpdateInputBodyRenderOn:
 		return true
 	default:
 		return false
@@ -1799,6 +1904,13 @@ type BatchPoint struct {
 	Longitude *float64 `json:"longitude,omitempty"`
 }
 
+// BlockedRequest defines model for BlockedRequest.
+type BlockedRequest struct {
+	Rule string `json:"rule"`
+	Type string `json:"type"`
+	Url  string `json:"url"`
+}
+
 // BoundsData defines model for BoundsData.
 type BoundsData struct {
 	MaxLatitude  float64 `json:"max_latitude"`
@@ -1967,6 +2079,13 @@ type ComponentState struct {
 
 // ComponentStateState defines model for ComponentState.State.
 type ComponentStateState string
+
+// ConsoleMessage defines model for ConsoleMessage.
+type ConsoleMessage struct {
+	Kind string  `json:"kind"`
+	Text string  `json:"text"`
+	Url  *string `json:"url,omitempty"`
+}
 
 // CrawlCreateInputBody defines model for CrawlCreateInputBody.
 type CrawlCreateInputBody struct {
@@ -3120,6 +3239,22 @@ type ErrorBody struct {
 	Terminated *bool `json:"terminated,omitempty"`
 }
 
+// FailedRequest defines model for FailedRequest.
+type FailedRequest struct {
+	Reason string `json:"reason"`
+	Status int64  `json:"status"`
+	Type   string `json:"type"`
+	Url    string `json:"url"`
+}
+
+// FieldChange defines model for FieldChange.
+type FieldChange struct {
+	Changed  bool   `json:"changed"`
+	Field    string `json:"field"`
+	Raw      string `json:"raw"`
+	Rendered string `json:"rendered"`
+}
+
 // GeoJSONRect defines model for GeoJSONRect.
 type GeoJSONRect struct {
 	Coordinates [][][]float64   `json:"coordinates"`
@@ -3192,6 +3327,17 @@ type KeysData struct {
 	Keys []KeyData `json:"keys"`
 }
 
+// Lab defines model for Lab.
+type Lab struct {
+	Cls        Metric  `json:"cls"`
+	DomSize    Metric  `json:"dom_size"`
+	Fcp        Metric  `json:"fcp"`
+	Lcp        Metric  `json:"lcp"`
+	LcpElement *string `json:"lcp_element,omitempty"`
+	Tbt        Metric  `json:"tbt"`
+	Ttfb       Metric  `json:"ttfb"`
+}
+
 // LevelData defines model for LevelData.
 type LevelData struct {
 	// ApproxCellAreaM2 Area at the equator in square metres.
@@ -3246,6 +3392,23 @@ type LlmsTxtData struct {
 	WellFormed bool `json:"well_formed"`
 }
 
+// Loaded defines model for Loaded.
+type Loaded struct {
+	Blocked         *[]BlockedRequest `json:"blocked,omitempty"`
+	BlockedTotal    int64             `json:"blocked_total"`
+	ByType          *[]TypeLoad       `json:"by_type,omitempty"`
+	Bytes           int64             `json:"bytes"`
+	Console         *[]ConsoleMessage `json:"console,omitempty"`
+	Errors          int64             `json:"errors"`
+	Exceptions      int64             `json:"exceptions"`
+	Failed          *[]FailedRequest  `json:"failed,omitempty"`
+	FailedTotal     int64             `json:"failed_total"`
+	Refused         *[]string         `json:"refused,omitempty"`
+	RefusedTotal    int64             `json:"refused_total"`
+	Requests        int64             `json:"requests"`
+	RequestsOmitted int64             `json:"requests_omitted"`
+}
+
 // LocationData defines model for LocationData.
 type LocationData struct {
 	Latitude  float64 `json:"latitude"`
@@ -3258,6 +3421,12 @@ type Meta struct {
 	LastPage    int64 `json:"last_page"`
 	PerPage     int64 `json:"per_page"`
 	Total       int64 `json:"total"`
+}
+
+// Metric defines model for Metric.
+type Metric struct {
+	Grade string  `json:"grade"`
+	Value float64 `json:"value"`
 }
 
 // NearbyData defines model for NearbyData.
@@ -3569,6 +3738,25 @@ type ReleaseData struct {
 // ReleaseDataSource Where the release was read from.
 type ReleaseDataSource string
 
+// Rendering defines model for Rendering.
+type Rendering struct {
+	AddedLinks       *[]string     `json:"added_links,omitempty"`
+	AddedLinksTotal  int64         `json:"added_links_total"`
+	CanonicalChanged bool          `json:"canonical_changed"`
+	Compare          []FieldChange `json:"compare"`
+	ContentAddedByJs bool          `json:"content_added_by_js"`
+	ElapsedMs        int64         `json:"elapsed_ms"`
+	Lab              Lab           `json:"lab"`
+	LinksAddedByJs   bool          `json:"links_added_by_js"`
+	Loaded           Loaded        `json:"loaded"`
+	Reason           *string       `json:"reason,omitempty"`
+	Rendered         bool          `json:"rendered"`
+	RobotsChanged    bool          `json:"robots_changed"`
+	Settled          bool          `json:"settled"`
+	TitleChanged     bool          `json:"title_changed"`
+	Url              string        `json:"url"`
+}
+
 // ReportBatchData defines model for ReportBatchData.
 type ReportBatchData struct {
 	// Reports One pending report per URL, in the order sent.
@@ -3583,12 +3771,18 @@ type ReportBatchInputBody struct {
 	// Privacy Of every report: 0 public, 1 private (default), 2 password.
 	Privacy *ReportBatchInputBodyPrivacy `json:"privacy,omitempty"`
 
+	// Render How every report of the batch loads its page, as in create-report: on and auto take one rendered analysis per URL from the daily quota of renders when accepted.
+	Render *ReportBatchInputBodyRender `json:"render,omitempty"`
+
 	// Urls 1 to 100 URLs to analyse (http or https), each at most 2,048 characters.
 	Urls []string `json:"urls"`
 }
 
 // ReportBatchInputBodyPrivacy Of every report: 0 public, 1 private (default), 2 password.
 type ReportBatchInputBodyPrivacy int64
+
+// ReportBatchInputBodyRender How every report of the batch loads its page, as in create-report: on and auto take one rendered analysis per URL from the daily quota of renders when accepted.
+type ReportBatchInputBodyRender string
 
 // ReportCreateInputBody defines model for ReportCreateInputBody.
 type ReportCreateInputBody struct {
@@ -3597,6 +3791,9 @@ type ReportCreateInputBody struct {
 
 	// Privacy 0 public, 1 private (default), 2 password.
 	Privacy *ReportCreateInputBodyPrivacy `json:"privacy,omitempty"`
+
+	// Render off (the HTML the server sent; the default unless the server sets --render-default), on (also load the page in headless Chromium and audit the rendered DOM, with raw versus rendered, what the page loaded and lab performance; 422 where the server has no browser), auto (render when the HTML the server sent looks like an application shell, the rule the README gives). on and auto each take one rendered analysis from the daily quota of renders when accepted, besides the analysis; a user renders one page at a time.
+	Render *ReportCreateInputBodyRender `json:"render,omitempty"`
 
 	// Schedule Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history). Scheduled runs are not charged to the daily quota of analyses, so at most 50 of a user's reports may be scheduled (a 51st is 422 on schedule).
 	Schedule *ReportCreateInputBodySchedule `json:"schedule,omitempty"`
@@ -3607,6 +3804,9 @@ type ReportCreateInputBody struct {
 
 // ReportCreateInputBodyPrivacy 0 public, 1 private (default), 2 password.
 type ReportCreateInputBodyPrivacy int64
+
+// ReportCreateInputBodyRender off (the HTML the server sent; the default unless the server sets --render-default), on (also load the page in headless Chromium and audit the rendered DOM, with raw versus rendered, what the page loaded and lab performance; 422 where the server has no browser), auto (render when the HTML the server sent looks like an application shell, the rule the README gives). on and auto each take one rendered analysis from the daily quota of renders when accepted, besides the analysis; a user renders one page at a time.
+type ReportCreateInputBodyRender string
 
 // ReportCreateInputBodySchedule Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history). Scheduled runs are not charged to the daily quota of analyses, so at most 50 of a user's reports may be scheduled (a 51st is 422 on schedule).
 type ReportCreateInputBodySchedule string
@@ -3638,6 +3838,13 @@ type ReportData struct {
 	// Project Host of the URL, lower-cased, without a leading www.
 	Project string `json:"project"`
 
+	// Render How the report's analyses load the page: off (the HTML the server sent), on (rendered in a browser too, always), auto (rendered when the HTML the server sent looks like an application shell).
+	Render ReportDataRender `json:"render"`
+
+	// Rendered Whether the current analysis audited the page as the browser rendered it; rendering.reason says why it did or did not.
+	Rendered  bool       `json:"rendered"`
+	Rendering *Rendering `json:"rendering,omitempty"`
+
 	// Result Band of the score: good above 79, decent 49 to 79, bad below 49; empty until the first analysis finished (status pending, running or failed).
 	Result  ReportDataResult `json:"result"`
 	Results ResultsData      `json:"results"`
@@ -3661,6 +3868,9 @@ type ReportData struct {
 
 // ReportDataPrivacy 0 public, 1 private, 2 password.
 type ReportDataPrivacy int64
+
+// ReportDataRender How the report's analyses load the page: off (the HTML the server sent), on (rendered in a browser too, always), auto (rendered when the HTML the server sent looks like an application shell).
+type ReportDataRender string
 
 // ReportDataResult Band of the score: good above 79, decent 49 to 79, bad below 49; empty until the first analysis finished (status pending, running or failed).
 type ReportDataResult string
@@ -3698,6 +3908,12 @@ type ReportItem struct {
 	// Project Host of the URL, lower-cased, without a leading www.
 	Project string `json:"project"`
 
+	// Render How the report's analyses load the page: off (the HTML the server sent), on (rendered in a browser too, always), auto (rendered when the HTML the server sent looks like an application shell).
+	Render ReportItemRender `json:"render"`
+
+	// Rendered Whether the current analysis audited the page as the browser rendered it; rendering.reason says why it did or did not.
+	Rendered bool `json:"rendered"`
+
 	// Result Band of the score: good above 79, decent 49 to 79, bad below 49; empty until the first analysis finished (status pending, running or failed).
 	Result ReportItemResult `json:"result"`
 
@@ -3721,6 +3937,9 @@ type ReportItem struct {
 // ReportItemPrivacy 0 public, 1 private, 2 password.
 type ReportItemPrivacy int64
 
+// ReportItemRender How the report's analyses load the page: off (the HTML the server sent), on (rendered in a browser too, always), auto (rendered when the HTML the server sent looks like an application shell).
+type ReportItemRender string
+
 // ReportItemResult Band of the score: good above 79, decent 49 to 79, bad below 49; empty until the first analysis finished (status pending, running or failed).
 type ReportItemResult string
 
@@ -3738,6 +3957,9 @@ type ReportUpdateInputBody struct {
 	// Privacy 0 public, 1 private, 2 password.
 	Privacy *ReportUpdateInputBodyPrivacy `json:"privacy,omitempty"`
 
+	// Render With results=1 only (422 otherwise): how this re-analysis and the report's later ones load the page, as in create-report; absent keeps the report's mode.
+	Render *ReportUpdateInputBodyRender `json:"render,omitempty"`
+
 	// Results 1 re-runs the analysis; 0 keeps the results.
 	Results *ReportUpdateInputBodyResults `json:"results,omitempty"`
 
@@ -3747,6 +3969,9 @@ type ReportUpdateInputBody struct {
 
 // ReportUpdateInputBodyPrivacy 0 public, 1 private, 2 password.
 type ReportUpdateInputBodyPrivacy int64
+
+// ReportUpdateInputBodyRender With results=1 only (422 otherwise): how this re-analysis and the report's later ones load the page, as in create-report; absent keeps the report's mode.
+type ReportUpdateInputBodyRender string
 
 // ReportUpdateInputBodyResults 1 re-runs the analysis; 0 keeps the results.
 type ReportUpdateInputBodyResults int64
@@ -3937,6 +4162,13 @@ type TokenData struct {
 	// TokenType Example: Bearer
 	TokenType string   `json:"token_type"`
 	User      UserData `json:"user"`
+}
+
+// TypeLoad defines model for TypeLoad.
+type TypeLoad struct {
+	Bytes int64  `json:"bytes"`
+	Count int64  `json:"count"`
+	Type  string `json:"type"`
 }
 
 // UserData defines model for UserData.
@@ -4754,7 +4986,7 @@ type ClientInterface interface {
 
 	// GetCrawlPage Fetch one crawled page with its full audit
 	//
-	// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Corresponds with GET /api/v1/crawls/{id}/pages/{page} (the `GetCrawlPage` operationId).
 	GetCrawlPage(ctx context.Context, id int64, page int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5140,7 +5372,7 @@ type ClientInterface interface {
 
 	// CreateReportWithBody Analyse a URL and store the report
 	//
-	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5149,7 +5381,7 @@ type ClientInterface interface {
 
 	// CreateReport Analyse a URL and store the report
 	//
-	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5158,7 +5390,7 @@ type ClientInterface interface {
 
 	// CreateReportWithFormdataBody Analyse a URL and store the report
 	//
-	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type.
 	//
@@ -5192,7 +5424,7 @@ type ClientInterface interface {
 
 	// GetReport Fetch one of the caller's reports
 	//
-	// Another user's report is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// Another user's report is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Corresponds with GET /api/v1/reports/{id} (the `GetReport` operationId).
 	GetReport(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5711,7 +5943,7 @@ func (c *Client) ListCrawlPages(ctx context.Context, id int64, params *ListCrawl
 
 // GetCrawlPage Fetch one crawled page with its full audit
 //
-// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Corresponds with GET /api/v1/crawls/{id}/pages/{page} (the `GetCrawlPage` operationId).
 func (c *Client) GetCrawlPage(ctx context.Context, id int64, page int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6597,7 +6829,7 @@ func (c *Client) ListReports(ctx context.Context, params *ListReportsParams, req
 
 // CreateReportWithBody Analyse a URL and store the report
 //
-// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6616,7 +6848,7 @@ func (c *Client) CreateReportWithBody(ctx context.Context, params *CreateReportP
 
 // CreateReport Analyse a URL and store the report
 //
-// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6635,7 +6867,7 @@ func (c *Client) CreateReport(ctx context.Context, params *CreateReportParams, b
 
 // CreateReportWithFormdataBody Analyse a URL and store the report
 //
-// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type.
 //
@@ -6709,7 +6941,7 @@ func (c *Client) DeleteReport(ctx context.Context, id int64, reqEditors ...Reque
 
 // GetReport Fetch one of the caller's reports
 //
-// Another user's report is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// Another user's report is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Corresponds with GET /api/v1/reports/{id} (the `GetReport` operationId).
 func (c *Client) GetReport(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10957,7 +11189,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetCrawlPageWithResponse Fetch one crawled page with its full audit
 	//
-	// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -11395,7 +11627,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateReportWithBodyWithResponse Analyse a URL and store the report
 	//
-	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11404,7 +11636,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateReportWithResponse Analyse a URL and store the report
 	//
-	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11413,7 +11645,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateReportWithFormdataBodyWithResponse Analyse a URL and store the report
 	//
-	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11449,7 +11681,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetReportWithResponse Fetch one of the caller's reports
 	//
-	// Another user's report is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+	// Another user's report is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14942,7 +15174,7 @@ func (c *ClientWithResponses) ListCrawlPagesWithResponse(ctx context.Context, id
 
 // GetCrawlPageWithResponse Fetch one crawled page with its full audit
 //
-// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// The page's record and its audit: every check as a report shows it. Another user's crawl, or a page id of another crawl, is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15680,7 +15912,7 @@ func (c *ClientWithResponses) ListReportsWithResponse(ctx context.Context, param
 
 // CreateReportWithBodyWithResponse Analyse a URL and store the report
 //
-// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15695,7 +15927,7 @@ func (c *ClientWithResponses) CreateReportWithBodyWithResponse(ctx context.Conte
 
 // CreateReportWithResponse Analyse a URL and store the report
 //
-// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15710,7 +15942,7 @@ func (c *ClientWithResponses) CreateReportWithResponse(ctx context.Context, para
 
 // CreateReportWithFormdataBodyWithResponse Analyse a URL and store the report
 //
-// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// Fetches and analyses url synchronously (one deadline covers the page, robots.txt and a 404 probe) and answers 201 with the report. A target that answers at all, with any status, is analysed; no answer or a refused target (not a public address, port, a host written as a non-canonical number such as 127.1) is 422 on url with the reason. 429 with Retry-After when the caller has too many analyses running at once or has used their daily quota of analyses (per user, whatever the API key), or when the target site (registrable domain) or the address it resolves to was analysed too often in the last minute (so no site is hammered); 503 with Retry-After when every analysis slot of the server is busy. The daily quota is charged when the analysis is accepted; with the job queue, an accepted analysis refused only for now (busy, throttled, too many at once) is stored pending (202) and its job runs it later, its retries free of the daily quota. privacy defaults to 1. password is required with privacy 2 and refused (422) with 0 or 1; an empty password field counts as not sent. Share passwords follow the account password rules but the e-mail one. Passwords are stored as argon2id hashes and never returned (has_password tells); hashing takes a password slot (503 with Retry-After when they stay busy). With an Idempotency-Key header, a retry of the same request (after a lost answer, a timeout or a server stop) creates no second report: it answers the first answer's status with the report as it is now; the key with another body is 422; while the first request runs, 409 with Retry-After. Seconds to wait for the analysis, 0 to 60; absent: the fetch deadline + 5 s (20 s with the default deadline), so every page that answers at all is analysed within it. Finished in time: the finished report, as without wait. Not finished in time (or wait=0): 202 with the report pending or running and a Location header naming it; a durable job finishes it (poll GET /reports/{id} until status is generated or failed). The first analysis of a synchronous request is not retried: no answer at all is 422 at once, as are the quotas' 429 and the busy 503; a job (after 202) retries timeouts, reset connections and 5xx answers with backoff, at most 3 analyses, waits out quotas and throttles instead of failing, and never retries a 4xx answer (a finished report) or a refused target (failed). A job survives a restart of the server: a report is never left pending. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15770,7 +16002,7 @@ func (c *ClientWithResponses) DeleteReportWithResponse(ctx context.Context, id i
 
 // GetReportWithResponse Fetch one of the caller's reports
 //
-// Another user's report is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
+// Another user's report is 404. Score: 100 x the weight of the passed checks / the weight of all checks, truncated to an integer (weights: high 10, medium 5, low 0; 0 when no check carries weight). Result: good above 79, decent 49 to 79, bad below 49; a page answering other than 2xx scores 48 at most (it rates bad: an error page). 46 checks run (11 high, 21 medium, 14 low); a rendered report (render on, or auto on an application shell) adds 10 more of what the browser showed (docs/rendering.md lists them). A failed check carries advice (what to change) and, where it blames something in particular, its offending elements.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -8,6 +8,7 @@ package wire
 import (
 	"time"
 
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/paging"
 )
 
@@ -49,6 +50,8 @@ type ReportItem struct {
 	Failure     string     `json:"failure,omitempty" doc:"Why the analysis failed (status failed), or why the last attempt is retried; absent otherwise."`
 	Schedule    string     `json:"schedule" enum:"daily,weekly,off" doc:"How often the report is re-analysed by itself."`
 	NextRunAt   *time.Time `json:"next_run_at,omitempty" doc:"When the next scheduled analysis is due; absent without a schedule."`
+	Render      string     `json:"render" enum:"off,on,auto" doc:"How the report's analyses load the page: off (the HTML the server sent), on (rendered in a browser too, always), auto (rendered when the HTML the server sent looks like an application shell)."`
+	Rendered    bool       `json:"rendered" doc:"Whether the current analysis audited the page as the browser rendered it; rendering.reason says why it did or did not."`
 	GeneratedAt time.Time  `json:"generated_at" doc:"When the analysis ran (for a report not generated yet, the time of its creation)."`
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
@@ -102,6 +105,9 @@ type ResultsData struct {
 type ReportData struct {
 	ReportItem
 	Results ResultsData `json:"results"`
+	// Rendering is what the browser showed, for a report whose analysis
+	// rendered or might have (render on or auto).
+	Rendering *pagecheck.Rendering `json:"rendering,omitempty" doc:"What the browser showed of the page, for an analysis with render on or auto: raw versus rendered (compare, and the flags of what JavaScript added or changed), what the page loaded (requests by type, failed, refused and robots-blocked requests, console errors), lab performance (TTFB, FCP, LCP, CLS, TBT, DOM size with Lighthouse's bands); for one that did not render, only rendered false and reason. Absent with render off."`
 }
 
 // ReportsData is a page of reports.

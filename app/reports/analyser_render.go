@@ -1,0 +1,121 @@
+package reports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/domain/report"
+	"github.com/pinsight/pinsight/domain/webpage"
+	"github.com/pinsight/pinsight/ports"
+)
+
+// DefaultUserRenderDaily is how many rendered analyses one user may start
+// a day: a render costs a browser context for seconds, far more than a
+// fetch, so it has its own quota beside the analyses' (DefaultUserDaily).
+var DefaultUserRenderDaily = ratelimit.Limit{Requests: 100, Window: 24 * time.Hour}
+
+// ErrNoRenderer is the answer to render on where the analyser has no
+// renderer (a library user who passed none, a server without a browser):
+// it wraps ports.ErrNoBrowser.
+var ErrNoRenderer = fmt.Errorf("reports: %w", ports.ErrNoBrowser)
+
+// RenderAvailable reports whether analyses can render now: nil, or an
+// error wrapping ports.ErrNoBrowser saying what to install.
+func (a *Analyser) RenderAvailable() error {
+	if a.renderer == nil {
+		return ErrNoRenderer
+	}
+	return a.renderer.Available()
+}
+
+// RenderDailyLimit returns the quota of rendered analyses one user may
+// start a day (not enabled: no quota).
+func (a *Analyser) RenderDailyLimit() ratelimit.Limit {
+	if a.limiter == nil {
+		return ratelimit.Limit{}
+	}
+	return a.renderDaily
+}
+
+// AdmitRenders takes n rendered analyses at once (all or none) from the
+// user's daily quota of renders, as Admit does for analyses: charged when
+// the work is accepted, render on or auto alike (auto may render).
+// Denied, it is a daily *QuotaError with Rendered set.
+func (a *Analyser) AdmitRenders(ctx context.Context, user int64, n int) error {
+	limit := a.RenderDailyLimit()
+	if !limit.Enabled() {
+		return nil
+	}
+	if n > limit.Requests {
+		return report.Invalid("urls", "holds "+strconv.Itoa(n)+" URLs to render, more than the "+strconv.Itoa(limit.Requests)+
+			" rendered analyses a day your quota allows: send at most "+strconv.Itoa(limit.Requests)+" at once")
+	}
+	d, err := a.limiter.TakeN(ctx, "renders-user:"+strconv.FormatInt(user, 10), limit, n)
+	if err != nil {
+		slog.WarnContext(ctx, "render quota unavailable; admitting anyway", "user", user, "renders", n, "err", err)
+		return nil
+	}
+	if !d.Allowed {
+		return &QuotaError{Daily: true, Rendered: true, Limit: limit.Requests, Wait: d.RetryAfter, Asked: n, Fit: d.Remaining}
+	}
+	return nil
+}
+
+// analyse scores f as mode says: the HTML the server sent (off, or auto
+// on a page that needs no browser), or the page rendered in the browser.
+// A render that fails (a crash, the browser's memory cap, no answer)
+// leaves the analysis of the HTML the server sent, whose Rendering says
+// why it was not rendered: the user still gets a report. A user renders
+// one page at a time (another render of theirs waits: a QuotaError that
+// jobs snooze), so nobody's renders wait behind another user's backlog
+// in the renderer's pool.
+func (a *Analyser) analyse(ctx context.Context, userID int64, f *webpage.Fetched, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
+	var reason string
+	switch mode {
+	case pagecheck.RenderOn:
+		reason = pagecheck.RenderAsked
+	case pagecheck.RenderAuto:
+		var need bool
+		if need, reason = pagecheck.NeedsRendering(f); !need {
+			return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), reason), nil
+		}
+	default:
+		return pagecheck.Analyse(f, a.weights), nil
+	}
+	if err := a.RenderAvailable(); err != nil {
+		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), pagecheck.RenderUnavailable), nil
+	}
+	release, ok := a.renders.Take(userID)
+	if !ok {
+		return pagecheck.Analysis{}, &QuotaError{Rendered: true, Limit: a.renders.Max(), Wait: BusyRetryAfter}
+	}
+	defer release()
+	if ctx.Value(admittedKey{}) == nil {
+		if err := a.AdmitRenders(ctx, userID, 1); err != nil {
+			return pagecheck.Analysis{}, err
+		}
+	}
+	// The raw fetch took the site's and the address's throttles for this
+	// analysis; the browser's requests are guarded, not throttled again.
+	r, err := a.renderer.Render(ctx, f.FinalURL(), ports.RenderOptions{}, nil)
+	if err != nil && ctx.Err() != nil {
+		return pagecheck.Analysis{}, err // the analysis' own deadline: jobs try again
+	}
+	if err != nil {
+		why := err.Error()
+		if fe := (*webpage.FetchError)(nil); errors.As(err, &fe) {
+			why = fe.Reason
+		}
+		slog.WarnContext(ctx, "render failed; analysing the HTML the server sent", "url", f.FinalURL(), "err", err)
+		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), pagecheck.RenderFailed+": "+why), nil
+	}
+	an := pagecheck.AnalyseRendered(f, r, a.weights)
+	an.Rendering.Reason = reason
+	return an, nil
+}
