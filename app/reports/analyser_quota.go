@@ -47,21 +47,30 @@ func (a *Analyser) DailyLimit() ratelimit.Limit {
 // failing limiter lets the work through (logged) rather than take the
 // feature down.
 func (a *Analyser) Admit(ctx context.Context, user int64, n int) error {
-	limit := a.DailyLimit()
+	return a.takeDailyN(ctx, "analyses-user:", a.DailyLimit(), user, n, false)
+}
+
+// takeDailyN takes n from user's daily quota limit under key prefix
+// (analyses, or rendered ones: rendered), all or none, as Admit says.
+func (a *Analyser) takeDailyN(ctx context.Context, prefix string, limit ratelimit.Limit, user int64, n int, rendered bool) error {
 	if !limit.Enabled() {
 		return nil
 	}
+	what := "analyses"
+	if rendered {
+		what = "rendered analyses"
+	}
 	if n > limit.Requests {
 		return report.Invalid("urls", "holds "+strconv.Itoa(n)+" URLs, more than the "+strconv.Itoa(limit.Requests)+
-			" analyses a day your quota allows: send at most "+strconv.Itoa(limit.Requests)+" at once")
+			" "+what+" a day your quota allows: send at most "+strconv.Itoa(limit.Requests)+" at once")
 	}
-	d, err := a.limiter.TakeN(ctx, "analyses-user:"+strconv.FormatInt(user, 10), limit, n)
+	d, err := a.limiter.TakeN(ctx, prefix+strconv.FormatInt(user, 10), limit, n)
 	if err != nil {
-		slog.WarnContext(ctx, "analysis quota unavailable; admitting anyway", "user", user, "analyses", n, "err", err)
+		slog.WarnContext(ctx, "daily quota unavailable; admitting anyway", "quota", what, "user", user, "n", n, "err", err)
 		return nil
 	}
 	if !d.Allowed {
-		return &QuotaError{Daily: true, Limit: limit.Requests, Wait: d.RetryAfter, Asked: n, Fit: d.Remaining}
+		return &QuotaError{Daily: true, Rendered: rendered, Limit: limit.Requests, Wait: d.RetryAfter, Asked: n, Fit: d.Remaining}
 	}
 	return nil
 }

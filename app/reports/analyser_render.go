@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/ratelimit"
-	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -48,23 +46,7 @@ func (a *Analyser) RenderDailyLimit() ratelimit.Limit {
 // the work is accepted, render on or auto alike (auto may render).
 // Denied, it is a daily *QuotaError with Rendered set.
 func (a *Analyser) AdmitRenders(ctx context.Context, user int64, n int) error {
-	limit := a.RenderDailyLimit()
-	if !limit.Enabled() {
-		return nil
-	}
-	if n > limit.Requests {
-		return report.Invalid("urls", "holds "+strconv.Itoa(n)+" URLs to render, more than the "+strconv.Itoa(limit.Requests)+
-			" rendered analyses a day your quota allows: send at most "+strconv.Itoa(limit.Requests)+" at once")
-	}
-	d, err := a.limiter.TakeN(ctx, "renders-user:"+strconv.FormatInt(user, 10), limit, n)
-	if err != nil {
-		slog.WarnContext(ctx, "render quota unavailable; admitting anyway", "user", user, "renders", n, "err", err)
-		return nil
-	}
-	if !d.Allowed {
-		return &QuotaError{Daily: true, Rendered: true, Limit: limit.Requests, Wait: d.RetryAfter, Asked: n, Fit: d.Remaining}
-	}
-	return nil
+	return a.takeDailyN(ctx, "renders-user:", a.RenderDailyLimit(), user, n, true)
 }
 
 // analyse scores f as mode says: the HTML the server sent (off, or auto
