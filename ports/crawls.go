@@ -233,6 +233,9 @@ type FrontierURL struct {
 	// Attempt is how many times it was leased, this one included (set by
 	// ClaimURLs; ignored by AddURLs).
 	Attempt int
+	// FoundByJS tells that Source links to it only in its rendered DOM
+	// (crawl.Page.FoundByJS); kept from the URL's first discovery.
+	FoundByJS bool
 }
 
 // FetchedPage is what a crawler records of one URL it fetched (or did not
@@ -248,6 +251,10 @@ type FetchedPage struct {
 	// LinksNotRead counts the page's links beyond crawl.MaxLinksPerPage,
 	// not read (RecordPages adds it to Progress.LinksNotRead).
 	LinksNotRead int
+	// Rendering is the page's raw-versus-rendered comparison, what it
+	// loaded and its lab metrics when a rendered crawl rendered it (kept
+	// with Results); nil otherwise. Page.Render is its summary.
+	Rendering *pagecheck.Rendering
 }
 
 // CrawlPage is a recorded page as stored: its record (with the frontier's

@@ -99,7 +99,7 @@ func (s *CrawlStore) CreateCrawl(_ context.Context, c crawl.Crawl, limit int, id
 	c.Progress, c.Score, c.Rating, c.Summary = crawl.Progress{}, 0, "", crawl.Summary{}
 	c.Settings.Password = ""
 	c.CreatedAt, c.StartedAt, c.FinishedAt = micro(c.CreatedAt), time.Time{}, time.Time{}
-	c.NextRunAt, c.QuotaUntil = micro(crawl.NextRun(c.Settings.Schedule, c.CreatedAt)), micro(c.QuotaUntil)
+	c.NextRunAt, c.QuotaUntil, c.RenderQuotaUntil = micro(crawl.NextRun(c.Settings.Schedule, c.CreatedAt)), micro(c.QuotaUntil), micro(c.RenderQuotaUntil)
 	c.WaitingSince, c.Politeness = c.CreatedAt, cmp.Or(c.Politeness, c.Settings.Politeness(""))
 	err := s.reports.finishClaim(idem, func() ([]int64, error) {
 		s.crawls[c.ID] = &crawlData{c: c, byURL: map[string]*frontierRow{}}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -128,12 +129,18 @@ func (s *CrawlStore) ClaimURLs(_ context.Context, id int64, n int, now, until ti
 // any is stored.
 func (s *CrawlStore) RecordPages(_ context.Context, id int64, found []ports.FrontierURL, pages []ports.FetchedPage) error {
 	results := make([][]byte, len(pages))
+	renderings := make([]*pagecheck.Rendering, len(pages))
 	for i, p := range pages {
 		b, err := json.Marshal(p.Results)
 		if err != nil {
 			return errEncode(err)
 		}
 		results[i] = b
+		if p.Rendering != nil { // its own copy, as the stores keep theirs
+			if renderings[i], err = cloneJSON(p.Rendering); err != nil {
+				return err
+			}
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -152,6 +159,7 @@ func (s *CrawlStore) RecordPages(_ context.Context, id int64, found []ports.Fron
 		}
 		r.failing = p.Results.Failing()
 		p.Results = nil
+		p.Rendering = renderings[i]
 		p.Page = clonePage(p.Page)
 		p.Page.Outlinks = p.Page.Links()
 		p.ResponseTime = p.ResponseTime.Truncate(time.Microsecond)
@@ -167,6 +175,7 @@ func (s *CrawlStore) RecordPages(_ context.Context, id int64, found []ports.Fron
 // clonePage is p with its own slices.
 func clonePage(p crawl.Page) crawl.Page {
 	p.Redirects, p.Hreflang, p.Outlinks = slices.Clone(p.Redirects), slices.Clone(p.Hreflang), slices.Clone(p.Outlinks)
+	p.Render.Issues = slices.Clone(p.Render.Issues)
 	return p
 }
 
@@ -206,4 +215,17 @@ func (s *CrawlStore) RecordOf(_ context.Context, id int64, url string) (crawl.Pa
 	p := clonePage(pageOfRow(r, false).Page)
 	p.Outlinks = nil
 	return p, true, nil
+}
+
+// cloneJSON is a deep copy of v through its JSON.
+func cloneJSON[T any](v *T) (*T, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, errEncode(err)
+	}
+	out := new(T)
+	if err := json.Unmarshal(b, out); err != nil {
+		return nil, errEncode(err)
+	}
+	return out, nil
 }

@@ -19,7 +19,10 @@ const eachChunk = 500
 func pageOfRow(r *frontierRow, withResults bool) ports.CrawlPage {
 	p := r.page
 	p.Page = clonePage(p.Page)
-	p.Page.Depth, p.Page.InSitemap = r.url.Depth, r.url.InSitemap
+	p.Page.Depth, p.Page.InSitemap, p.Page.FoundByJS = r.url.Depth, r.url.InSitemap, r.url.FoundByJS
+	if !withResults {
+		p.Rendering = nil // kept with the audit, as the stores keep it
+	}
 	if withResults {
 		if err := json.Unmarshal(r.results, &p.Results); err != nil {
 			panic("memory: stored results do not decode: " + err.Error()) // written by RecordPages

@@ -18,35 +18,36 @@ import (
 type crawlRow struct {
 	bun.BaseModel `bun:"table:crawls,alias:c"`
 
-	ID              int64  `bun:"id,pk,autoincrement"`
-	UserID          int64  `bun:"user_id"`
-	Token           string `bun:"token"`
-	Site            string `bun:"site"`
-	SiteKey         string `bun:"site_key"` // report.URLKey(Site): what search matches
-	Politeness      string `bun:"politeness"`
-	Settings        string `bun:"settings"` // JSON of crawl.Settings without headers and password
-	Headers         string `bun:"headers"`  // JSON; "null" once final
-	PasswordHash    string `bun:"password_hash"`
-	Status          string `bun:"status"`
-	Failure         string `bun:"failure"`
-	CancelRequested bool   `bun:"cancel_requested"`
-	Seeded          bool   `bun:"seeded"`
-	Discovered      int    `bun:"discovered"`
-	Crawled         int    `bun:"crawled"`
-	Failed          int    `bun:"failed"`
-	Blocked         int    `bun:"blocked"`
-	NotQueued       int    `bun:"not_queued"`
-	LinksNotRead    int    `bun:"links_not_read"`
-	Score           int    `bun:"score"`
-	Rating          string `bun:"rating"`
-	Summary         string `bun:"summary"` // JSON of crawl.Summary
-	CreatedAt       stamp  `bun:"created_at"`
-	StartedAt       stamp  `bun:"started_at"`
-	FinishedAt      stamp  `bun:"finished_at"`
-	NextRunAt       stamp  `bun:"next_run_at"`
-	ScheduledFrom   int64  `bun:"scheduled_from"`
-	QuotaUntil      stamp  `bun:"quota_until"`
-	WaitingSince    stamp  `bun:"waiting_since"`
+	ID               int64  `bun:"id,pk,autoincrement"`
+	UserID           int64  `bun:"user_id"`
+	Token            string `bun:"token"`
+	Site             string `bun:"site"`
+	SiteKey          string `bun:"site_key"` // report.URLKey(Site): what search matches
+	Politeness       string `bun:"politeness"`
+	Settings         string `bun:"settings"` // JSON of crawl.Settings without headers and password
+	Headers          string `bun:"headers"`  // JSON; "null" once final
+	PasswordHash     string `bun:"password_hash"`
+	Status           string `bun:"status"`
+	Failure          string `bun:"failure"`
+	CancelRequested  bool   `bun:"cancel_requested"`
+	Seeded           bool   `bun:"seeded"`
+	Discovered       int    `bun:"discovered"`
+	Crawled          int    `bun:"crawled"`
+	Failed           int    `bun:"failed"`
+	Blocked          int    `bun:"blocked"`
+	NotQueued        int    `bun:"not_queued"`
+	LinksNotRead     int    `bun:"links_not_read"`
+	Score            int    `bun:"score"`
+	Rating           string `bun:"rating"`
+	Summary          string `bun:"summary"` // JSON of crawl.Summary
+	CreatedAt        stamp  `bun:"created_at"`
+	StartedAt        stamp  `bun:"started_at"`
+	FinishedAt       stamp  `bun:"finished_at"`
+	NextRunAt        stamp  `bun:"next_run_at"`
+	ScheduledFrom    int64  `bun:"scheduled_from"`
+	QuotaUntil       stamp  `bun:"quota_until"`
+	RenderQuotaUntil stamp  `bun:"render_quota_until"`
+	WaitingSince     stamp  `bun:"waiting_since"`
 }
 
 // jsonText is v as JSON text, for the JSON columns (jsonb on PostgreSQL
@@ -92,7 +93,8 @@ func crawlRowOf(c crawl.Crawl) (crawlRow, error) {
 		NotQueued: c.Progress.NotQueued, LinksNotRead: c.Progress.LinksNotRead,
 		Score: c.Score, Rating: string(c.Rating), Summary: sum,
 		CreatedAt: stampOf(c.CreatedAt), StartedAt: stampOf(c.StartedAt), FinishedAt: stampOf(c.FinishedAt),
-		NextRunAt: stampOf(c.NextRunAt), ScheduledFrom: c.ScheduledFrom, QuotaUntil: stampOf(c.QuotaUntil), WaitingSince: stampOf(c.WaitingSince)}, nil
+		NextRunAt: stampOf(c.NextRunAt), ScheduledFrom: c.ScheduledFrom, QuotaUntil: stampOf(c.QuotaUntil), WaitingSince: stampOf(c.WaitingSince),
+		RenderQuotaUntil: stampOf(c.RenderQuotaUntil)}, nil
 }
 
 func (r crawlRow) toDomain() (crawl.Crawl, error) {
@@ -102,7 +104,8 @@ func (r crawlRow) toDomain() (crawl.Crawl, error) {
 			NotQueued: r.NotQueued, LinksNotRead: r.LinksNotRead},
 		Score: r.Score, Rating: pagecheck.Rating(r.Rating),
 		CreatedAt: r.CreatedAt.utc(), StartedAt: r.StartedAt.utc(), FinishedAt: r.FinishedAt.utc(),
-		NextRunAt: r.NextRunAt.utc(), ScheduledFrom: r.ScheduledFrom, QuotaUntil: r.QuotaUntil.utc(), WaitingSince: r.WaitingSince.utc()}
+		NextRunAt: r.NextRunAt.utc(), ScheduledFrom: r.ScheduledFrom, QuotaUntil: r.QuotaUntil.utc(), WaitingSince: r.WaitingSince.utc(),
+		RenderQuotaUntil: r.RenderQuotaUntil.utc()}
 	if err := fromJSON(r.Settings, &c.Settings); err != nil {
 		return crawl.Crawl{}, err
 	}

@@ -23,8 +23,8 @@ var (
 	urlColumns = []string{"crawl_id", "url", "depth", "in_sitemap", "source", "attempts", "lease_until", "recorded",
 		"final_url", "status_code", "failure", "redirects", "redirect_loop", "title", "description", "canonical", "noindex",
 		"fingerprint", "hreflang", "blocked", "indexable", "outlinks", "inlinks", "score", "rating", "response_us", "bytes",
-		"fetched_at", "results", "failing"}
-	jsonURL = map[string]bool{"redirects": true, "hreflang": true, "results": true, "failing": true}
+		"fetched_at", "results", "failing", "render", "found_by_js"}
+	jsonURL = map[string]bool{"redirects": true, "hreflang": true, "results": true, "failing": true, "render": true}
 )
 
 // urlArgs are r's values of urlColumns.
@@ -32,14 +32,14 @@ func (d dialect) urlArgs(r urlRow) []any {
 	return []any{r.CrawlID, r.URL, r.Depth, r.InSitemap, r.Source, r.Attempts, d.stampArg(r.LeaseUntil), r.Recorded,
 		r.FinalURL, r.StatusCode, r.Failure, r.Redirects, r.RedirectLoop, r.Title, r.Description, r.Canonical, r.Noindex,
 		r.Fingerprint, r.Hreflang, r.Blocked, r.Indexable, r.Outlinks, r.Inlinks, r.Score, r.Rating, r.ResponseUS, r.Bytes,
-		d.stampArg(r.FetchedAt), r.Results, r.Failing}
+		d.stampArg(r.FetchedAt), r.Results, r.Failing, r.Render, r.FoundByJS}
 }
 
 // recordArgs are r's values of recordColumns, then its id.
 func (d dialect) recordArgs(r urlRow) []any {
 	return []any{r.Recorded, r.FinalURL, r.StatusCode, r.Failure, r.Redirects, r.RedirectLoop, r.Title, r.Description,
 		r.Canonical, r.Noindex, r.Fingerprint, r.Hreflang, r.Blocked, r.Indexable, r.Outlinks, r.Score, r.Rating,
-		r.ResponseUS, r.Bytes, d.stampArg(r.FetchedAt), r.Results, r.Failing, r.ID}
+		r.ResponseUS, r.Bytes, d.stampArg(r.FetchedAt), r.Results, r.Failing, r.Render, r.ID}
 }
 
 // addURLSQL inserts n frontier rows (urlArgs each, one after another) or,
@@ -95,9 +95,10 @@ func (d dialect) recordSQL(int) string {
 	return b.String()
 }
 
-// auditSQL inserts n audits: each its url_id and results (bytes).
+// auditSQL inserts n audits: each its url_id, results (bytes) and
+// rendering (JSON, or NULL).
 func (d dialect) auditSQL(n int) string {
-	return "INSERT INTO crawl_audits (url_id, results) VALUES " + d.tuples(n, 2, func(int) bool { return false })
+	return "INSERT INTO crawl_audits (url_id, results, rendering) VALUES " + d.tuples(n, 3, func(i int) bool { return i == 2 })
 }
 
 // linkSQL inserts n links: each its crawl, from_id and to_url.

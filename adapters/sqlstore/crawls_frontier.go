@@ -67,6 +67,8 @@ type urlRow struct {
 	FetchedAt    stamp  `bun:"fetched_at"`
 	Results      string `bun:"results"` // JSON: "{}", or the audit of a page recorded before crawl_audits
 	Failing      string `bun:"failing"` // JSON list: Results.Failing
+	Render       string `bun:"render"`  // JSON of crawl.PageRender ("{}" for none)
+	FoundByJS    bool   `bun:"found_by_js"`
 }
 
 // auditColumns are a page's audit: its own read needs them, lists and the
@@ -82,11 +84,12 @@ var pageSkipped = append(slices.Clone(auditColumns), "crawl_id", "source", "atte
 // newURLRow is a frontier row of u, not recorded.
 func newURLRow(crawlID int64, u ports.FrontierURL) urlRow {
 	return urlRow{CrawlID: crawlID, URL: u.URL, Depth: depthOf(u.Depth), InSitemap: u.InSitemap, Source: u.Source,
-		LeaseUntil: stampOf(time.Time{}), Redirects: "[]", Hreflang: "[]", Results: "{}", Failing: "[]", FetchedAt: stampOf(time.Time{})}
+		LeaseUntil: stampOf(time.Time{}), Redirects: "[]", Hreflang: "[]", Results: "{}", Failing: "[]", FetchedAt: stampOf(time.Time{}),
+		Render: "{}", FoundByJS: u.FoundByJS}
 }
 
 func (r urlRow) frontier() ports.FrontierURL {
-	return ports.FrontierURL{URL: r.URL, Depth: depthFrom(r.Depth), InSitemap: r.InSitemap, Source: r.Source, Attempt: r.Attempts}
+	return ports.FrontierURL{URL: r.URL, Depth: depthFrom(r.Depth), InSitemap: r.InSitemap, Source: r.Source, Attempt: r.Attempts, FoundByJS: r.FoundByJS}
 }
 
 // toPage is the recorded page of r, with Results when they were read.
@@ -94,7 +97,7 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 	p := ports.CrawlPage{ID: r.ID, Indexable: r.Indexable, Outlinks: r.Outlinks, Inlinks: r.Inlinks, FetchedPage: ports.FetchedPage{
 		Page: crawl.Page{URL: r.URL, FinalURL: r.FinalURL, Status: r.StatusCode, Failure: r.Failure, Depth: depthFrom(r.Depth),
 			RedirectLoop: r.RedirectLoop, Title: r.Title, Description: r.Description, Canonical: r.Canonical, Noindex: r.Noindex,
-			Fingerprint: uint64(r.Fingerprint), InSitemap: r.InSitemap, BlockedByRobots: r.Blocked},
+			Fingerprint: uint64(r.Fingerprint), InSitemap: r.InSitemap, BlockedByRobots: r.Blocked, FoundByJS: r.FoundByJS},
 		Score: r.Score, Rating: pagecheck.Rating(r.Rating), ResponseTime: time.Duration(r.ResponseUS) * time.Microsecond,
 		Bytes: r.Bytes, FetchedAt: r.FetchedAt.utc()}}
 	var err error
@@ -103,6 +106,11 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 	}
 	if p.Page.Hreflang, err = urlList(r.Hreflang); err != nil {
 		return ports.CrawlPage{}, err
+	}
+	if r.Render != "" && r.Render != "{}" {
+		if err := fromJSON(r.Render, &p.Page.Render); err != nil {
+			return ports.CrawlPage{}, err
+		}
 	}
 	if withResults {
 		if err := decodeResults(r.Results, &p.Results); err != nil {
@@ -135,6 +143,9 @@ type auditRow struct {
 
 	URLID   int64  `bun:"url_id,pk"`
 	Results string `bun:"results"`
+	// Rendering is the JSON of the page's pagecheck.Rendering; NULL when
+	// it was not rendered.
+	Rendering *string `bun:"rendering"`
 }
 
 // linkRow is a link from a recorded page (its frontier row) to a URL.
@@ -339,7 +350,7 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 // writes.
 var recordColumns = []string{"recorded", "final_url", "status_code", "failure", "redirects", "redirect_loop", "title", "description",
 	"canonical", "noindex", "fingerprint", "hreflang", "blocked", "indexable", "outlinks", "score", "rating",
-	"response_us", "bytes", "fetched_at", "results", "failing"}
+	"response_us", "bytes", "fetched_at", "results", "failing", "render"}
 
 // RecordPages implements ports.CrawlStore in one transaction: found
 // added as AddURLs adds them (addURLs, in the room the frontier's cap
@@ -418,7 +429,11 @@ func (s *CrawlStore) RecordPages(ctx context.Context, id int64, found []ports.Fr
 				}
 				records = append(records, s.dialect.recordArgs(rec))
 				if p.Results != nil {
-					audits = append(audits, []any{cur.ID, results[from+i]})
+					rendering, err := renderingJSON(p.Rendering)
+					if err != nil {
+						return err
+					}
+					audits = append(audits, []any{cur.ID, results[from+i], rendering})
 				}
 				for _, to := range p.Page.Links() {
 					if !s.dialect.unstorable(to) {
@@ -502,8 +517,26 @@ func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
 	cur.Noindex, cur.Fingerprint, cur.Hreflang, cur.Blocked = p.Page.Noindex, int64(p.Page.Fingerprint), hreflang, p.Page.BlockedByRobots
 	cur.Indexable, cur.Outlinks, cur.Score, cur.Rating = p.Page.Indexable(), len(p.Page.Links()), p.Score, string(p.Rating)
 	cur.ResponseUS, cur.Bytes, cur.FetchedAt, cur.Results = p.ResponseTime.Microseconds(), p.Bytes, stampOf(p.FetchedAt), "{}"
-	cur.Failing = failing
+	cur.Failing, cur.Render = failing, "{}"
+	if p.Page.Render.Rendered || p.Page.Render.Reason != "" {
+		if cur.Render, err = jsonText(p.Page.Render); err != nil {
+			return urlRow{}, err
+		}
+	}
 	return cur, nil
+}
+
+// renderingJSON is the JSON of a page's rendering for crawl_audits, nil
+// (NULL) for none.
+func renderingJSON(r *pagecheck.Rendering) (*string, error) {
+	if r == nil {
+		return nil, nil
+	}
+	s, err := jsonText(r)
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
 }
 
 // nonNil is ss, or an empty list for nil.

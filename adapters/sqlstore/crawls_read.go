@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -195,16 +196,22 @@ func (s *CrawlStore) Page(ctx context.Context, userID, id, pageID int64) (ports.
 		if err := tx.NewSelect().Model(&row).Where("id = ? AND crawl_id = ? AND recorded = TRUE", pageID, id).Scan(ctx); err != nil {
 			return s.missing(err, crawl.ErrNotFound, "read page")
 		}
-		var audit []string
-		if err := tx.NewSelect().Model((*auditRow)(nil)).Column("results").Where("url_id = ?", pageID).Scan(ctx, &audit); err != nil {
+		var audit []auditRow
+		if err := tx.NewSelect().Model(&audit).Where("url_id = ?", pageID).Scan(ctx); err != nil {
 			return s.wrap("read audit", err)
 		}
 		if len(audit) > 0 { // else the audit of a page recorded before crawl_audits, if any
-			row.Results = audit[0]
+			row.Results = audit[0].Results
 		}
 		p, err := row.toPage(true)
 		if err != nil {
 			return err
+		}
+		if len(audit) > 0 && audit[0].Rendering != nil {
+			p.Rendering = new(pagecheck.Rendering)
+			if err := fromJSON(*audit[0].Rendering, p.Rendering); err != nil {
+				return err
+			}
 		}
 		var links []string
 		if err := tx.NewSelect().Model((*linkRow)(nil)).Column("to_url").Where("from_id = ?", pageID).OrderExpr("id").Scan(ctx, &links); err != nil {

@@ -70,6 +70,12 @@ type Config struct {
 	Keys Keys
 	// Clock tells the time (default time.Now): give it the Limiter's.
 	Clock func() time.Time
+	// Renderer renders the pages of crawls whose render setting asks for
+	// it (nil: render on is refused, auto never renders).
+	Renderer ports.Renderer
+	// Renders keeps the daily quota of rendered pages, shared with
+	// rendered analyses (nil: not enforced).
+	Renders RenderQuota
 }
 
 func (c Config) withDefaults() Config {
@@ -188,9 +194,32 @@ func (cs *Crawls) admit(ctx context.Context, userID int64, pages int) (time.Time
 	return cs.clock().Add(d.Reset), nil
 }
 
+// charge charges crawl c's max_pages to its user's daily page quota and,
+// when it renders, to their daily quota of renders (both or neither),
+// setting c's QuotaUntil and RenderQuotaUntil.
+func (cs *Crawls) charge(ctx context.Context, c *crawl.Crawl) error {
+	var err error
+	if c.QuotaUntil, err = cs.admit(ctx, c.UserID, c.Settings.MaxPages); err != nil {
+		return err
+	}
+	if c.RenderQuotaUntil, err = cs.admitRenders(ctx, c.UserID, c.Settings); err != nil {
+		cs.giveBack(ctx, *c, c.Settings.MaxPages, "refused:"+rand.Text())
+		return err
+	}
+	return nil
+}
+
+// refund gives back all that charge took for c, which was not queued.
+func (cs *Crawls) refund(ctx context.Context, c crawl.Crawl) {
+	receipt := "refused:" + rand.Text()
+	cs.giveBack(ctx, c, c.Settings.MaxPages, receipt)
+	cs.returnRenders(ctx, c, c.Settings.MaxPages, receipt)
+}
+
 // Create validates p and queues a crawl of it for userID: its share
 // password hashed, its max_pages charged to the user's daily page quota
-// (given back when the crawl is refused), the crawl and its job written
+// and, for a rendered crawl, to their daily quota of renders (given back
+// when the crawl is refused), the crawl and its job written
 // together, refused when the user has ActiveLimit crawls queued or
 // running. Its start URL is checked with the fetcher's guard first
 // (ports.SiteFetcher.Check), as a report's URL is when it is analysed:
@@ -217,12 +246,15 @@ func (cs *Crawls) Create(ctx context.Context, userID int64, p crawl.Params, idem
 			return crawl.Crawl{}, err
 		}
 	}
-	if c.QuotaUntil, err = cs.admit(ctx, userID, s.MaxPages); err != nil {
+	if err := cs.renderSetting(s); err != nil {
+		return crawl.Crawl{}, err
+	}
+	if err := cs.charge(ctx, &c); err != nil {
 		return crawl.Crawl{}, err
 	}
 	out, _, err := cs.queue.CreateCrawlWithJob(ctx, c, max(cs.cfg.ActiveLimit, 0), idem)
 	if err != nil {
-		cs.giveBack(ctx, c, c.Settings.MaxPages, "refused:"+rand.Text())
+		cs.refund(ctx, c)
 	}
 	return out, err
 }

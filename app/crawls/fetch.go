@@ -151,21 +151,32 @@ func (r *run) fetchPage(ctx context.Context, fu ports.FrontierURL) (pages []port
 			tp := crawl.Page{URL: p.FinalURL, FinalURL: p.FinalURL, Depth: fu.Depth, Status: p.Status}
 			target := ports.FetchedPage{FetchedAt: fp.FetchedAt, ResponseTime: fp.ResponseTime, Bytes: fp.Bytes}
 			if last.Document != nil && tp.Status >= 200 && tp.Status < 300 {
-				found = append(found, r.audit(ctx, &target, &tp, last, at, ports.FrontierURL{URL: p.FinalURL, Depth: fu.Depth})...)
+				more, ok := r.audit(ctx, &target, &tp, last, at, ports.FrontierURL{URL: p.FinalURL, Depth: fu.Depth})
+				if !ok {
+					return nil, nil, false
+				}
+				found = append(found, more...)
 			}
 			target.Page = tp
 			pages = append(pages, target)
 		}
 	}
 	if a.err == nil && !a.loop && last != nil && len(a.hops) == 0 && last.Document != nil && p.Status >= 200 && p.Status < 300 {
-		found = append(found, r.audit(ctx, &fp, &p, last, at, fu)...)
+		more, ok := r.audit(ctx, &fp, &p, last, at, fu)
+		if !ok {
+			return nil, nil, false
+		}
+		found = append(found, more...)
 	}
 	fp.Page = p
 	return append(pages, fp), found, true
 }
 
-// audit runs the page audit of an HTML page and reads its facts into p.
-func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, last *webpage.Linked, at time.Time, fu ports.FrontierURL) []ports.FrontierURL {
+// audit runs the page audit of an HTML page (rendered too when the
+// crawl's render setting asks for it: render) and reads its facts into p,
+// the rendered DOM's when a browser rendered it; a link only that DOM has
+// is found marked FoundByJS. ok is false when the run stopped meanwhile.
+func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, last *webpage.Linked, at time.Time, fu ports.FrontierURL) (found []ports.FrontierURL, ok bool) {
 	f := &webpage.Fetched{RequestedURL: fu.URL, At: at, Page: *last.Response, Document: last.Document, Robots: r.robots, NotFound: r.probe}
 	x := r.site.Index(f) // one index of the page for its follow-ups, audit and facts
 	next := x.FollowUps()
@@ -176,8 +187,26 @@ func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, l
 		f.Alternates = append(f.Alternates, *r.linked(ctx, a))
 	}
 	a := x.Analyse(r.cs.cfg.Weights)
-	fp.Score, fp.Rating, fp.Results = a.Score, a.Rating, a.Results
 	facts := x.Facts()
+	var raw map[string]bool // the served HTML's links, when the facts are the rendered DOM's
+	if r.c.Settings.Renders() {
+		rd, ok := r.render(ctx, f, a)
+		if !ok {
+			return nil, false
+		}
+		a = rd.analysis
+		fp.Rendering, p.Render = a.Rendering, crawl.RenderOf(a.Rendering)
+		if rd.page != nil {
+			raw = make(map[string]bool, min(len(facts.Links), crawl.MaxLinksPerPage))
+			for _, l := range facts.Links[:min(len(facts.Links), crawl.MaxLinksPerPage)] {
+				if u, err := crawl.Normalize(l); err == nil {
+					raw[u] = true
+				}
+			}
+			facts = r.site.Index(rd.page).Facts()
+		}
+	}
+	fp.Score, fp.Rating, fp.Results = a.Score, a.Rating, a.Results
 	p.Title, p.Description, p.Noindex = facts.Title, facts.Description, facts.Noindex
 	p.Fingerprint = crawl.Fingerprint(facts.Text)
 	depth := crawl.NoDepth
@@ -186,15 +215,15 @@ func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, l
 	}
 	// At most crawl.MaxLinksPerPage links of each kind are read; the
 	// rest are counted.
-	found := make([]ports.FrontierURL, 0, min(len(facts.Links), crawl.MaxLinksPerPage)+min(len(facts.Hreflang), crawl.MaxLinksPerPage)+1)
-	discover := func(u string) {
+	found = make([]ports.FrontierURL, 0, min(len(facts.Links), crawl.MaxLinksPerPage)+min(len(facts.Hreflang), crawl.MaxLinksPerPage)+1)
+	discover := func(u string, js bool) {
 		if depth != crawl.NoDepth && r.scope.Follows(u) {
-			found = append(found, ports.FrontierURL{URL: u, Depth: depth, Source: fu.URL})
+			found = append(found, ports.FrontierURL{URL: u, Depth: depth, Source: fu.URL, FoundByJS: js})
 		}
 	}
 	if c, err := crawl.Normalize(facts.Canonical); err == nil && r.scope.OnSite(c) {
 		p.Canonical = c
-		discover(c)
+		discover(c, false)
 	}
 	for i, h := range facts.Hreflang {
 		if len(p.Hreflang) == crawl.MaxLinksPerPage {
@@ -203,7 +232,7 @@ func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, l
 		}
 		if u, err := crawl.Normalize(h); err == nil && r.scope.OnSite(u) {
 			p.Hreflang = append(p.Hreflang, u)
-			discover(u)
+			discover(u, false)
 		}
 	}
 	seen := make(map[string]bool, min(len(facts.Links), crawl.MaxLinksPerPage))
@@ -219,12 +248,12 @@ func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, l
 		}
 		seen[u] = true
 		outlinks = append(outlinks, u)
-		discover(u)
+		discover(u, raw != nil && !raw[u])
 	}
 	if len(outlinks) > 0 { // none stays nil
 		p.Outlinks = outlinks
 	}
-	return found
+	return found, true
 }
 
 // linked requests a follow-up of the audit once, without following a

@@ -14,10 +14,13 @@ import (
 // charge not back by themselves yet (crawl.Crawl.QuotaUntil). It may be
 // called again for the same crawl (a run resumed after a crash finds it
 // final and calls it again): the limiter gives back once per crawl, by
-// the receipt "crawl:<id>".
+// the receipt "crawl:<id>". A rendered crawl's unused renders go back to
+// the quota of renders the same way.
 func (cs *Crawls) returnUnused(ctx context.Context, c crawl.Crawl) {
 	if unused := c.Settings.MaxPages - c.Progress.Crawled; unused > 0 {
-		cs.giveBack(ctx, c, unused, "crawl:"+strconv.FormatInt(c.ID, 10))
+		receipt := "crawl:" + strconv.FormatInt(c.ID, 10)
+		cs.giveBack(ctx, c, unused, receipt)
+		cs.returnRenders(ctx, c, unused, receipt)
 	}
 }
 

@@ -82,6 +82,7 @@ type run struct {
 	scope   crawl.Scope
 	sess    ports.SiteSession
 	sem     chan struct{} // requests in flight
+	renders chan struct{} // renders in flight: at most the crawl's concurrency
 	gate    *gate         // the pause between requests
 	robots  *webpage.Response
 	site    *pagecheck.Site // robots parsed once for the pages' audits
@@ -110,7 +111,7 @@ func politeness(s crawl.Settings) string { return s.Politeness(registrable(s.URL
 
 func (cs *Crawls) newRun(c crawl.Crawl, holder string) *run {
 	return &run{cs: cs, c: c, holder: holder, scope: c.Settings.Scope(registrable(c.Settings.URL)),
-		sem: make(chan struct{}, c.Settings.Concurrency), gate: newGate(c.Settings.Delay), added: map[string]int{}}
+		sem: make(chan struct{}, c.Settings.Concurrency), renders: make(chan struct{}, c.Settings.Concurrency), gate: newGate(c.Settings.Delay), added: map[string]int{}}
 }
 
 // slice crawls until the frontier is empty (then finishes the crawl), the

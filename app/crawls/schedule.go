@@ -2,7 +2,6 @@ package crawls
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"time"
 
@@ -46,7 +45,10 @@ func (cs *Crawls) startRun(ctx context.Context, src crawl.Crawl, now time.Time) 
 	wait := time.Duration(0)
 	err := cs.underCap(ctx, src.UserID)
 	if err == nil {
-		run.QuotaUntil, err = cs.admit(ctx, src.UserID, run.Settings.MaxPages)
+		err = cs.renderSetting(run.Settings)
+	}
+	if err == nil {
+		err = cs.charge(ctx, &run)
 	}
 	if err == nil {
 		var out crawl.Crawl
@@ -55,7 +57,7 @@ func (cs *Crawls) startRun(ctx context.Context, src crawl.Crawl, now time.Time) 
 			log.InfoContext(ctx, "scheduled crawl started", "run", out.ID)
 			return
 		}
-		cs.giveBack(ctx, run, run.Settings.MaxPages, "refused:"+rand.Text())
+		cs.refund(ctx, run)
 	}
 	var quota *QuotaError
 	switch {

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -58,17 +57,12 @@ func (a *Analyser) AdmitRenders(ctx context.Context, user int64, n int) error {
 // jobs snooze), so nobody's renders wait behind another user's backlog
 // in the renderer's pool.
 func (a *Analyser) analyse(ctx context.Context, userID int64, f *webpage.Fetched, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
-	var reason string
-	switch mode {
-	case pagecheck.RenderOn:
-		reason = pagecheck.RenderAsked
-	case pagecheck.RenderAuto:
-		var need bool
-		if need, reason = pagecheck.NeedsRendering(f); !need {
-			return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), reason), nil
+	need, reason := pagecheck.RenderWanted(mode, f)
+	if !need {
+		if reason == "" {
+			return pagecheck.Analyse(f, a.weights), nil
 		}
-	default:
-		return pagecheck.Analyse(f, a.weights), nil
+		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), reason), nil
 	}
 	if err := a.RenderAvailable(); err != nil {
 		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), pagecheck.RenderUnavailable), nil
@@ -90,12 +84,8 @@ func (a *Analyser) analyse(ctx context.Context, userID int64, f *webpage.Fetched
 		return pagecheck.Analysis{}, err // the analysis' own deadline: jobs try again
 	}
 	if err != nil {
-		why := err.Error()
-		if fe := (*webpage.FetchError)(nil); errors.As(err, &fe) {
-			why = fe.Reason
-		}
 		slog.WarnContext(ctx, "render failed; analysing the HTML the server sent", "url", f.FinalURL(), "err", err)
-		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), pagecheck.RenderFailed+": "+why), nil
+		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), pagecheck.RenderFailure(err)), nil
 	}
 	an := pagecheck.AnalyseRendered(f, r, a.weights)
 	an.Rendering.Reason = reason

@@ -49,8 +49,12 @@ type Crawl struct {
 	// themselves; zero when none were charged. Until then, the pages it
 	// did not crawl are given back when it ends.
 	QuotaUntil time.Time
-	CreatedAt  time.Time
-	StartedAt  time.Time // zero until running
+	// RenderQuotaUntil is, for a rendered crawl, when the pages charged
+	// to its user's daily quota of renders are all back by themselves
+	// (zero: none charged); its unused ones are given back as its pages.
+	RenderQuotaUntil time.Time
+	CreatedAt        time.Time
+	StartedAt        time.Time // zero until running
 	// WaitingSince is since when it waits for its site or a worker (the
 	// stores set it: its creation; its site found held; its run giving
 	// its site or worker up); zero while it holds its site.

@@ -47,6 +47,7 @@ type record struct {
 	landed, indexable, broken, redirected bool
 	fingerprint                           uint64
 	hreflang                              []int32
+	rendered                              []PageIssue // Page.Render.Issues
 }
 
 // NewDetector starts the detection of a crawl of site.
@@ -87,7 +88,7 @@ func (d *Detector) Add(p Page) {
 		final: d.optID(p.FinalURL), canonical: d.optID(p.Canonical),
 		loop: p.RedirectLoop, noindex: p.Noindex, inSitemap: p.InSitemap, blocked: p.BlockedByRobots,
 		landed: p.Landed(), indexable: p.Indexable(), broken: p.Broken(), redirected: len(p.Redirects) > 0,
-		fingerprint: p.Fingerprint,
+		fingerprint: p.Fingerprint, rendered: p.Render.Issues,
 	}
 	if r.final < 0 {
 		r.final = id

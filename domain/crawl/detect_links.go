@@ -73,6 +73,9 @@ func (d *Detector) pageIssues() []Issue {
 		if is, ok := d.hreflangReturn(int32(id), r); ok {
 			out = append(out, is)
 		}
+		for _, is := range r.rendered {
+			out = append(out, Issue{Type: is.Type, URL: u, Detail: is.Detail})
+		}
 	}
 	return out
 }

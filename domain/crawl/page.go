@@ -42,6 +42,13 @@ type Page struct {
 	// rel=next/prev), each once; canonical and hreflang links are in
 	// their own fields.
 	Outlinks []string
+	// Render is what a rendered crawl did with the page when it audited
+	// it; its facts above are then the rendered DOM's when Render.Rendered.
+	Render PageRender
+	// FoundByJS tells that the URL was first found through a link that
+	// only the rendered DOM of the page linking to it has (its HTML does
+	// not): a crawler that does not run scripts would not find it there.
+	FoundByJS bool
 }
 
 // Landed reports whether URL itself answered with a page: a 2xx status

@@ -2,6 +2,8 @@ package crawl
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/pinsight/pinsight/domain/pagecheck"
 )
@@ -63,5 +65,143 @@ func RenderedIssueTypes(r *pagecheck.Rendering) []IssueType {
 	for i, n := range names {
 		out[i] = IssueType(n)
 	}
+	return out
+}
+
+// PageRender is what a rendered crawl did with one audited page: whether
+// a browser rendered it, why (or why not: pagecheck's reasons, as
+// Rendering.Reason gives them) and the rendered issues it shows. The zero
+// value is a page of a crawl that does not render.
+type PageRender struct {
+	Rendered bool
+	Reason   string
+	Issues   []PageIssue // RenderedIssues of its rendering
+}
+
+// PageIssue is an issue of one page that the page's own record carries
+// (a rendered page's: RenderedIssues), listed by the Detector.
+type PageIssue struct {
+	Type   IssueType
+	Detail string
+}
+
+// RenderOf is the PageRender of a page whose audit gave r (nil: the page
+// was audited without a render decision).
+func RenderOf(r *pagecheck.Rendering) PageRender {
+	if r == nil {
+		return PageRender{}
+	}
+	return PageRender{Rendered: r.Rendered, Reason: r.Reason, Issues: RenderedIssues(r)}
+}
+
+// RenderedIssues are the rendered issues r shows (RenderedIssueTypes),
+// each with a detail saying what was measured; none for nil.
+func RenderedIssues(r *pagecheck.Rendering) []PageIssue {
+	types := RenderedIssueTypes(r)
+	if len(types) == 0 {
+		return nil
+	}
+	out := make([]PageIssue, len(types))
+	for i, t := range types {
+		out[i] = PageIssue{Type: t, Detail: renderedDetail(t, r)}
+	}
+	return out
+}
+
+// renderedDetail says what r measured behind an issue of type t.
+func renderedDetail(t IssueType, r *pagecheck.Rendering) string {
+	change := func(field string) (raw, rendered string) {
+		for _, c := range r.Compare {
+			if c.Field == field {
+				return orNone(c.Raw), orNone(c.Rendered)
+			}
+		}
+		return "none", "none"
+	}
+	switch t {
+	case ContentNeedsJS:
+		raw, now := change("words")
+		s := "The HTML shows " + raw + " words, the rendered page " + now
+		if r.AddedLinksTotal > 0 {
+			s += "; JavaScript adds " + plural(r.AddedLinksTotal, "link")
+		}
+		return s + "."
+	case RenderedCanonicalDiffers:
+		raw, now := change("canonical")
+		return "The HTML's canonical is " + raw + "; after JavaScript it is " + now + "."
+	case RenderedNoindexDiffers:
+		raw, now := change("noindex")
+		return "noindex is " + raw + " in the HTML and " + now + " after JavaScript."
+	case JSErrors:
+		s := plural(r.Loaded.Errors, "console error") + " and " + plural(r.Loaded.Exceptions, "uncaught exception")
+		if len(r.Loaded.Console) > 0 {
+			s += "; the first: " + quoteLine(r.Loaded.Console[0].Text)
+		}
+		return s + "."
+	case BlockedResources:
+		s := plural(r.Loaded.BlockedTotal, "resource") + " of the page's origin disallowed by robots.txt"
+		if len(r.Loaded.Blocked) > 0 {
+			b := r.Loaded.Blocked[0]
+			s += "; the first: " + b.URL + " (" + b.Rule + ")"
+		}
+		return s + "."
+	case SlowLCP:
+		s := "Largest Contentful Paint took " + strconv.FormatFloat(r.Lab.LCP.Value, 'f', 0, 64) + " ms (" + string(r.Lab.LCP.Grade) + ")"
+		if r.Lab.LCPElement != "" {
+			s += ": " + quoteLine(r.Lab.LCPElement)
+		}
+		return s + "."
+	case LayoutShift:
+		return "Cumulative Layout Shift is " + strconv.FormatFloat(r.Lab.CLS.Value, 'f', 2, 64) + " (" + string(r.Lab.CLS.Grade) + ")."
+	}
+	return ""
+}
+
+// orNone is s, or "none" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// RenderCount is how many audited pages of a rendered crawl a browser
+// rendered, or did not, for one reason.
+type RenderCount struct {
+	Rendered bool
+	Reason   string
+	Pages    int
+}
+
+// RenderTally counts a rendered crawl's audited pages by their
+// PageRender's Rendered and Reason (Add each, then Counts).
+type RenderTally map[RenderCount]int
+
+// Add counts p (a page not audited by a rendered crawl, with no reason,
+// is not counted).
+func (t RenderTally) Add(p Page) {
+	if p.Render.Reason == "" && !p.Render.Rendered {
+		return
+	}
+	t[RenderCount{Rendered: p.Render.Rendered, Reason: p.Render.Reason}]++
+}
+
+// Counts lists the tally, rendered pages first, then by reason; none
+// when nothing was counted.
+func (t RenderTally) Counts() []RenderCount {
+	var out []RenderCount
+	for k, n := range t {
+		k.Pages = n
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b RenderCount) int {
+		if a.Rendered != b.Rendered {
+			if a.Rendered {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Reason, b.Reason)
+	})
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/domain/robots"
 	"github.com/pinsight/pinsight/domain/webpage"
@@ -41,6 +42,7 @@ type Params struct {
 	Privacy     *int              // as reports: report.ParsePrivacy; report.DefaultPrivacy
 	Password    *string           // as reports: report.SharePassword
 	Schedule    string            // as reports: report.ParseSchedule
+	Render      *string           // as reports: pagecheck.ParseRenderMode; off
 }
 
 // Settings are a crawl's validated settings.
@@ -61,11 +63,16 @@ type Settings struct {
 	Privacy  report.Privacy
 	Password string // the share password as sent, "" for none: hash it, never store it
 	Schedule report.Schedule
+	// Render is whether the crawl renders its HTML pages in a browser:
+	// off, on (every one) or auto (those pagecheck.NeedsRendering picks).
+	// "" (a crawl stored before rendering) reads as off.
+	Render pagecheck.RenderMode
 }
 
 // NewSettings validates p, reporting every invalid field at once in a
 // *report.ValidationError (fields url, max_pages, max_depth, concurrency,
-// delay_ms, include, exclude, headers, privacy, password, schedule).
+// delay_ms, include, exclude, headers, privacy, password, schedule,
+// render).
 func NewSettings(p Params) (Settings, error) {
 	errs := report.Problems{}
 	s := Settings{Subdomains: p.Subdomains, Privacy: report.DefaultPrivacy}
@@ -94,6 +101,14 @@ func NewSettings(p Params) (Settings, error) {
 	sch, err := report.ParseSchedule(p.Schedule)
 	errs.AddErr("schedule", err)
 	s.Schedule = sch
+	s.Render = pagecheck.RenderOff
+	if p.Render != nil {
+		m, ok := pagecheck.ParseRenderMode(*p.Render)
+		if !ok {
+			errs.Add("render", "must be "+pagecheck.RenderModesText)
+		}
+		s.Render = m
+	}
 	if sch != report.ScheduleOff && len(s.Headers) > 0 {
 		errs.Add("schedule", "cannot be combined with headers: request headers are forgotten when a crawl ends, so its scheduled runs could not send them")
 	}
@@ -101,6 +116,11 @@ func NewSettings(p Params) (Settings, error) {
 		return Settings{}, err
 	}
 	return s, nil
+}
+
+// Renders reports whether the crawl renders pages (render on or auto).
+func (s Settings) Renders() bool {
+	return s.Render == pagecheck.RenderOn || s.Render == pagecheck.RenderAuto
 }
 
 // intIn reads an optional integer within [lo, hi].

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pinsight/pinsight/domain/crawl"
 	"github.com/pinsight/pinsight/domain/fault"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/domain/robots"
 )
@@ -20,7 +21,7 @@ func TestNewSettingsDefaults(t *testing.T) {
 	s, err := crawl.NewSettings(crawl.Params{URL: "https://Example.com"})
 	want := crawl.Settings{
 		URL: "https://example.com/", MaxPages: 500, MaxDepth: 10, Concurrency: 2,
-		Include: []string{}, Exclude: []string{}, Headers: []crawl.Header{}, Privacy: report.Private,
+		Include: []string{}, Exclude: []string{}, Headers: []crawl.Header{}, Privacy: report.Private, Render: pagecheck.RenderOff,
 	}
 	if err != nil || !reflect.DeepEqual(s, want) {
 		t.Fatalf("NewSettings = %+v, %v\nwant %+v", s, err, want)
@@ -38,7 +39,7 @@ func TestNewSettingsFull(t *testing.T) {
 		URL: "https://example.com/shop/", MaxPages: 10_000, MaxDepth: 0, Concurrency: 8, Delay: 250 * time.Millisecond,
 		Include: []string{"/shop/", "/caf%C3%A9*"}, Exclude: []string{"/*.pdf$"}, Subdomains: true,
 		Headers: []crawl.Header{{"Authorization", "Bearer x"}, {"Cookie", "session=abc"}, {"X-Test", "1"}},
-		Privacy: report.Protected, Password: "a long share password",
+		Privacy: report.Protected, Password: "a long share password", Render: pagecheck.RenderOff,
 	}
 	if err != nil || !reflect.DeepEqual(s, want) {
 		t.Fatalf("NewSettings = %+v, %v\nwant %+v", s, err, want)

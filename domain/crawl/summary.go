@@ -17,6 +17,10 @@ type Summary struct {
 	// LLMsTxt is what /llms.txt answered: Found is false when it answered
 	// no 2xx; Findings are CheckLLMsTxt's when it did.
 	LLMsTxt LLMsTxt
+	// Rendering counts a rendered crawl's audited pages by whether a
+	// browser rendered them and why (RenderTally); none when the crawl
+	// did not render.
+	Rendering []RenderCount
 }
 
 // CheckCount is how many of a crawl's pages fail one page check.

@@ -2,7 +2,10 @@ package pagecheck
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
+
+	"github.com/pinsight/pinsight/domain/webpage"
 )
 
 // RenderMode says whether an analysis loads the page in a browser too:
@@ -46,6 +49,30 @@ const (
 	// memory cap, no answer); the HTML the server sent was analysed.
 	RenderFailed = "render_failed"
 )
+
+// RenderWanted says whether a page fetched as f is rendered under mode,
+// and why (or why not): on always renders (RenderAsked), auto when
+// NeedsRendering says so (with its reason either way), off never (no
+// reason).
+func RenderWanted(mode RenderMode, f *webpage.Fetched) (bool, string) {
+	switch mode {
+	case RenderOn:
+		return true, RenderAsked
+	case RenderAuto:
+		return NeedsRendering(f)
+	}
+	return false, ""
+}
+
+// RenderFailure is the Rendering reason of a render that failed with
+// err: RenderFailed and the fetch error's reason (or err's text).
+func RenderFailure(err error) string {
+	why := err.Error()
+	if fe := (*webpage.FetchError)(nil); errors.As(err, &fe) {
+		why = fe.Reason
+	}
+	return RenderFailed + ": " + why
+}
 
 // NotRendered is a, the analysis of the HTML the server sent, saying why
 // it was not rendered.

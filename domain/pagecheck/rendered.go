@@ -60,18 +60,26 @@ type Rendering struct {
 // comparison with raw; its Reason is left for the caller.
 func AnalyseRendered(raw *webpage.Fetched, r *webpage.Rendered, w Weights) Analysis {
 	rawPage := newPage(raw)
+	p := newPage(RenderedPage(raw, r))
+	rc := &renderCtx{p: p, raw: rawPage.facts(), now: p.facts(), rawRobots: rawPage.robotsText(), r: r}
+	rc.rendering = rc.build()
+	a := p.analyseWith(w, rc)
+	a.Rendering = rc.rendering
+	return a
+}
+
+// RenderedPage is raw as r, its rendering, shows it: the rendered HTML
+// and document (and status, when the browser gave one) with raw's
+// request, headers, robots.txt and follow-ups. Index it for the rendered
+// page's facts.
+func RenderedPage(raw *webpage.Fetched, r *webpage.Rendered) *webpage.Fetched {
 	rendered := *raw
 	rendered.Page.Body = r.HTML
 	rendered.Document = r.Document
 	if r.Status != 0 {
 		rendered.Page.Status = r.Status
 	}
-	p := newPage(&rendered)
-	rc := &renderCtx{p: p, raw: rawPage.facts(), now: p.facts(), rawRobots: rawPage.robotsText(), r: r}
-	rc.rendering = rc.build()
-	a := p.analyseWith(w, rc)
-	a.Rendering = rc.rendering
-	return a
+	return &rendered
 }
 
 // renderCtx is what the rendered-only checks read: the rendered page, the
