@@ -187,17 +187,18 @@ func NewAnalyser(fetcher ports.PageFetcher, cfg AnalyserConfig) *Analyser {
 }
 
 // Analyse fetches rawURL and analyses it for user userID, rendered in the
-// browser too as mode says (see analyse). Errors: *QuotaError, ErrBusy,
-// *ThrottledError, *webpage.FetchError.
+// browser too as mode says (see analyse), without its screenshots: a
+// library user's shortcut. Errors: *QuotaError, ErrBusy, *ThrottledError,
+// *webpage.FetchError.
 func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
 	an, _, err := a.AnalyseWithScreenshots(ctx, userID, rawURL, mode, report.ScreenshotViewport)
 	return an, err
 }
 
-// AnalyseWithScreenshots is Analyse keeping the screenshots of a rendered
-// analysis, bounded (report.Screenshots.Bounded): the first screen's, and
-// the whole page's too with shots report.ScreenshotFull. An analysis that
-// did not render has none.
+// AnalyseWithScreenshots implements PageAnalyser: Analyse keeping the
+// screenshots of a rendered analysis, bounded (report.Screenshots.Bounded):
+// the first screen's, and the whole page's too with shots
+// report.ScreenshotFull. An analysis that did not render has none.
 func (a *Analyser) AnalyseWithScreenshots(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode, shots report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error) {
 	release, ok := a.users.Take(userID)
 	if !ok {

@@ -18,10 +18,13 @@ import (
 // PageAnalyser analyses one URL. *Analyser is the one the server wires;
 // the interface lets tests of the report lifecycle choose their scores.
 type PageAnalyser interface {
-	// Analyse fetches rawURL and analyses it for user userID, within that
-	// user's quotas, rendering it in a browser too as mode says. Errors: *QuotaError, ErrBusy, *ThrottledError,
-	// *webpage.FetchError.
-	Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error)
+	// AnalyseWithScreenshots fetches rawURL and analyses it for user
+	// userID, within that user's quotas, rendering it in a browser too as
+	// mode says; a rendered analysis returns its screenshots beside it
+	// (the first screen's, and the whole page's with shots
+	// report.ScreenshotFull), none otherwise. Errors: *QuotaError,
+	// ErrBusy, *ThrottledError, *webpage.FetchError.
+	AnalyseWithScreenshots(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode, shots report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error)
 }
 
 // Reports is the report lifecycle: create (analyse and store), read, list,

@@ -8,21 +8,11 @@ import (
 	"github.com/pinsight/pinsight/domain/report"
 )
 
-// screenshotter is implemented by analysers that keep the screenshots of
-// their renders (*Analyser); a report analysed by another keeps none.
-type screenshotter interface {
-	AnalyseWithScreenshots(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode, shots report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error)
-}
-
 // analyse runs the analysis of url for userID as mode and shots say, its
-// screenshots beside it when the analyser keeps them.
+// screenshots beside it.
 func (rs *Reports) analyse(ctx context.Context, userID int64, url string, mode pagecheck.RenderMode, shots report.ScreenshotMode) outcome {
-	if sa, ok := rs.analyser.(screenshotter); ok {
-		a, s, err := sa.AnalyseWithScreenshots(ctx, userID, url, mode, shots)
-		return outcome{a: a, shots: s, err: err}
-	}
-	a, err := rs.analyser.Analyse(ctx, userID, url, mode)
-	return outcome{a: a, err: err}
+	a, s, err := rs.analyser.AnalyseWithScreenshots(ctx, userID, url, mode, shots)
+	return outcome{a: a, shots: s, err: err}
 }
 
 // screenshotOf is the screenshot mode a request asked for (nil: viewport,

@@ -107,6 +107,16 @@ func TestRenderScreenshots(t *testing.T) {
 		t.Errorf("another user's screenshot: %v, want ErrNotFound", err)
 	}
 
+	// A batch asks as a creation does.
+	batches, _, _ := admissionSetup(t, 100)
+	if _, err := batches.CreateBatch(ctx, 1, reports.NewBatch{URLs: []string{"https://shop.example/"}, Screenshot: str("full")}); !errors.As(err, &ve) || ve.Fields["screenshot"] == nil {
+		t.Errorf("a batch with full and render off: %v, want a ValidationError on screenshot", err)
+	}
+	if b, err := batches.CreateBatch(ctx, 1, reports.NewBatch{URLs: []string{"https://shop.example/"}, Render: str("auto"), Screenshot: str("full")}); err != nil ||
+		b.Reports[0].Screenshot != report.ScreenshotFull {
+		t.Errorf("a batch with auto and full: %+v, %v; want its reports keeping full", b.Reports, err)
+	}
+
 	// A queued analysis (its job) keeps the report's mode.
 	now := time.Now().UTC()
 	queued, err := store.CreateReport(ctx, report.Report{UserID: 1, URL: "https://shop.example/", Project: "shop.example", Status: report.StatusPending,
