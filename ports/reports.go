@@ -77,6 +77,16 @@ type ReportStore interface {
 	// <= 0 sets no limit. Returns report.ErrNotFound when the user has no
 	// such report.
 	StartAnalysis(ctx context.Context, userID, id int64, limit int) (report.Report, error)
+	// Screenshot returns the image of kind stored with the user's report
+	// id (a JPEG of its current analysis' render), or report.ErrNotFound:
+	// no such report, another user's, or none of that kind. It is the one
+	// read of the images: no other method loads them. A write carrying
+	// Report.NewScreenshots replaces the report's images, in its
+	// transaction, with those within their caps (report.Screenshots.
+	// Bounded), and sets Report.Screenshots to their kinds; a write
+	// without keeps them. Deleting the report, its project or (where
+	// reports go with their user) its user deletes them.
+	Screenshot(ctx context.Context, userID, id int64, kind report.ScreenshotKind) ([]byte, error)
 	// DeleteReport deletes the user's report id, or returns report.ErrNotFound.
 	// A store whose Jobs queue keeps jobs beside it deletes the report's
 	// analysis jobs waiting to run with it (in one transaction where it

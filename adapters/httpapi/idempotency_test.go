@@ -13,6 +13,7 @@ import (
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 // TestCreateReportIdempotencyKey: POST /reports sent again with its
@@ -65,10 +66,10 @@ type blockedAnalyser struct {
 	entered, release chan struct{}
 }
 
-func (b blockedAnalyser) Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
+func (b blockedAnalyser) AnalyseWithScreenshots(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode, shots report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error) {
 	b.entered <- struct{}{}
 	<-b.release
-	return b.FakeAnalyser.Analyse(ctx, userID, rawURL, mode)
+	return b.FakeAnalyser.AnalyseWithScreenshots(ctx, userID, rawURL, mode, shots)
 }
 
 // TestCreateReportInProgress: while a request with an Idempotency-Key

@@ -67,11 +67,12 @@ type reportCreateInput struct {
 	waitSent       bool   // wait was in the query
 	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Optional name of this creation request, chosen by the client (a UUID, say): 1 to 255 printable ASCII characters (space to ~), else 422 on Idempotency-Key. Sent again by the same user within 24 hours with the same body, the request creates nothing and answers the first answer's status with the report as it is now (Idempotent-Replayed: true), or 404 if it was deleted since; with another body it is 422 on Idempotency-Key; while the first request still runs it is 409 with Retry-After (it is never analysed twice). A request that failed does not keep its key: a retry runs again. Use it to retry safely after a lost answer or a server stop. Keys are per user and forgotten 24 hours after their first use."`
 	Body           struct {
-		URL      string  `json:"url" minLength:"1" maxLength:"2048" doc:"The URL to analyse: http or https."`
-		Privacy  *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password."`
-		Password *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise. The account password rules apply (at least 8 characters not counting leading and trailing spaces, at most 256 bytes, no control characters, not common), the e-mail rule aside."`
-		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history). Scheduled runs are not charged to the daily quota of analyses, so at most 50 of a user's reports may be scheduled (a 51st is 422 on schedule)."`
-		Render   *string `json:"render,omitempty" enum:"off,on,auto" doc:"off (the HTML the server sent; the default unless the server sets --render-default), on (also load the page in headless Chromium and audit the rendered DOM, with raw versus rendered, what the page loaded and lab performance; 422 where the server has no browser), auto (render when the HTML the server sent looks like an application shell, the rule the README gives). on and auto each take one rendered analysis from the daily quota of renders when accepted, besides the analysis; a user renders one page at a time."`
+		URL        string  `json:"url" minLength:"1" maxLength:"2048" doc:"The URL to analyse: http or https."`
+		Privacy    *int    `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password."`
+		Password   *string `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise. The account password rules apply (at least 8 characters not counting leading and trailing spaces, at most 256 bytes, no control characters, not common), the e-mail rule aside."`
+		Schedule   *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history). Scheduled runs are not charged to the daily quota of analyses, so at most 50 of a user's reports may be scheduled (a 51st is 422 on schedule)."`
+		Render     *string `json:"render,omitempty" enum:"off,on,auto" doc:"off (the HTML the server sent; the default unless the server sets --render-default), on (also load the page in headless Chromium and audit the rendered DOM, with raw versus rendered, what the page loaded and lab performance; 422 where the server has no browser), auto (render when the HTML the server sent looks like an application shell, the rule the README gives). on and auto each take one rendered analysis from the daily quota of renders when accepted, besides the analysis; a user renders one page at a time."`
+		Screenshot *string `json:"screenshot,omitempty" enum:"viewport,full" doc:"Which screenshots a rendered analysis keeps (with render on or auto): viewport (the first screen, the default) or full (the whole page too). full with render off is 422 on screenshot. Kept on the report for its re-analyses and schedules; the report's screenshots lists the paths of those its current analysis kept (GET /reports/{id}/screenshot)."`
 	}
 }
 
@@ -85,6 +86,8 @@ type reportUpdateInput struct {
 		Results  int     `json:"results,omitempty" enum:"0,1" default:"0" doc:"1 re-runs the analysis; 0 keeps the results."`
 		Schedule *string `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Re-analyse daily or weekly, the next run a period from now; off stops. At most 50 of a user's reports may be scheduled (422 on schedule beyond)."`
 		Render   *string `json:"render,omitempty" enum:"off,on,auto" doc:"With results=1 only (422 otherwise): how this re-analysis and the report's later ones load the page, as in create-report; absent keeps the report's mode."`
+		// Screenshot changes the screenshots the re-analyses keep.
+		Screenshot *string `json:"screenshot,omitempty" enum:"viewport,full" doc:"With results=1 only (422 otherwise): which screenshots this re-analysis and the report's later ones keep, as in create-report (full with the resulting render off is 422); absent keeps the report's. The re-analysis replaces the report's screenshots; one that does not render deletes them."`
 	}
 }
 
@@ -120,6 +123,7 @@ func registerReports(api huma.API, rs *reports.Reports, acc *accounts.Accounts) 
 	registerReportWrites(g, base, rs, acc)
 	registerReportBatch(g, base, rs, acc)
 	registerReportHistory(g, rs, acc)
+	registerReportScreenshot(g, rs, acc)
 }
 
 // createdReply is the answer of create-report: the report, with
@@ -196,7 +200,7 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 	registerForm(g, op, func(ctx context.Context, in *reportCreateInput) (*createdReply, error) {
 		r, err := rs.Create(ctx, caller(ctx).User.ID, reports.NewReport{URL: in.Body.URL, Privacy: in.Body.Privacy, Password: in.Body.Password,
 			IdempotencyKey: in.IdempotencyKey, Wait: waitOf(in.waitSent, in.Wait), Schedule: in.Body.Schedule,
-			Render: in.Body.Render})
+			Render: in.Body.Render, Screenshot: in.Body.Screenshot})
 		if err != nil {
 			return nil, toHTTP(err)
 		}
@@ -223,7 +227,7 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 		upd := reports.ReportUpdate{Wait: waitOf(in.waitSent, in.Wait)}
 		if in.Body != nil {
 			upd.Privacy, upd.Password, upd.Reanalyse = in.Body.Privacy, in.Body.Password, in.Body.Results == 1
-			upd.Schedule, upd.Render = in.Body.Schedule, in.Body.Render
+			upd.Schedule, upd.Render, upd.Screenshot = in.Body.Schedule, in.Body.Render, in.Body.Screenshot
 		}
 		r, err := rs.Update(ctx, caller(ctx).User.ID, in.ID, upd)
 		if err != nil {
@@ -236,7 +240,7 @@ func registerReportWrites(g huma.API, base string, rs *reports.Reports, acc *acc
 		return out, nil
 	})
 	op = huma.Operation{OperationID: "delete-report", Method: http.MethodDelete, Path: "/reports/{id}", Tags: tags,
-		Summary: "Delete one of the caller's reports", Description: "Another user's report is 404."}
+		Summary: "Delete one of the caller's reports", Description: "Its screenshots and history go with it. Another user's report is 404."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *reportIDInput) (*reply[deletedData], error) {
 		if err := rs.Delete(ctx, caller(ctx).User.ID, in.ID); err != nil {

@@ -19,6 +19,8 @@ type reportBatchInput struct {
 		Privacy  *int     `json:"privacy,omitempty" enum:"0,1,2" doc:"Of every report: 0 public, 1 private (default), 2 password."`
 		Render   *string  `json:"render,omitempty" enum:"off,on,auto" doc:"How every report of the batch loads its page, as in create-report: on and auto take one rendered analysis per URL from the daily quota of renders when accepted."`
 		Password *string  `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2 (one password for every report), refused otherwise."`
+		// Screenshot is which screenshots every report keeps.
+		Screenshot *string `json:"screenshot,omitempty" enum:"viewport,full" doc:"Which screenshots every report's rendered analyses keep, as in create-report: viewport (default) or full (422 with render off)."`
 	}
 }
 
@@ -52,7 +54,7 @@ func registerReportBatch(g huma.API, base string, rs *reports.Reports, acc *acco
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *reportBatchInput) (*batchReply, error) {
 		out, err := rs.CreateBatch(ctx, caller(ctx).User.ID, reports.NewBatch{URLs: in.Body.URLs, Privacy: in.Body.Privacy,
-			Password: in.Body.Password, IdempotencyKey: in.IdempotencyKey, Render: in.Body.Render})
+			Password: in.Body.Password, IdempotencyKey: in.IdempotencyKey, Render: in.Body.Render, Screenshot: in.Body.Screenshot})
 		if err != nil {
 			return nil, toHTTP(err)
 		}

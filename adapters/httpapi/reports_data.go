@@ -42,6 +42,7 @@ func reportItem(base string, r report.Report) wire.ReportItem {
 		Status: string(report.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
 		Schedule: cmp.Or(string(r.Schedule), "off"), NextRunAt: nextRun(r),
 		Render: string(cmp.Or(r.Render, pagecheck.RenderOff)), Rendered: r.Rendering != nil && r.Rendering.Rendered,
+		Screenshot:  string(cmp.Or(r.Screenshot, report.ScreenshotViewport)),
 		GeneratedAt: r.GeneratedAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }
@@ -56,7 +57,24 @@ func nextRun(r report.Report) *time.Time {
 }
 
 func reportDataOf(base string, r report.Report) wire.ReportData {
-	return wire.ReportData{ReportItem: reportItem(base, r), Results: resultsDataOf(r.Results), Rendering: r.Rendering}
+	return wire.ReportData{ReportItem: reportItem(base, r), Results: resultsDataOf(r.Results), Rendering: r.Rendering,
+		Screenshots: screenshotsDataOf(base, r)}
+}
+
+// screenshotsDataOf is the paths of r's screenshots, nil when it keeps
+// none.
+func screenshotsDataOf(base string, r report.Report) *wire.ScreenshotsData {
+	if len(r.Screenshots) == 0 {
+		return nil
+	}
+	var out wire.ScreenshotsData
+	if r.HasScreenshot(report.ShotViewport) {
+		out.Viewport = base + screenshotPath(r.ID, report.ShotViewport)
+	}
+	if r.HasScreenshot(report.ShotFull) {
+		out.Full = base + screenshotPath(r.ID, report.ShotFull)
+	}
+	return &out
 }
 
 // resultsDataOf is a page audit's checks by category, as a report shows

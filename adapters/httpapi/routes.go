@@ -88,7 +88,7 @@ func (r Routes) groups() []routeGroup {
 			needs: []need{{"Directory", r.Directory != nil}}},
 		{field: "Reports", set: r.Reports != nil, needs: []need{accounts}, ops: []string{
 			"create-report", "create-report-batch", "list-reports", "get-report", "update-report",
-			"delete-report", "get-report-history", "the report page " + sharepage.Prefix + "{token}"}},
+			"delete-report", "get-report-history", "get-report-screenshot", "the report page " + sharepage.Prefix + "{token}"}},
 		{field: "Projects", set: r.Projects != nil, needs: []need{accounts}, ops: []string{"list-projects", "delete-project"}},
 		{field: "Reviews", set: r.Reviews != nil, needs: []need{accounts}, ops: []string{
 			"list-office-reviews", "get-my-review", "put-review", "delete-review", "like-office", "unlike-office",

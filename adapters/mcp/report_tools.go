@@ -22,6 +22,8 @@ type analyseArgs struct {
 	Wait *int   `json:"wait,omitempty" jsonschema:"Seconds to wait for the analysis, 0 to 60; default about 20 (the fetch deadline + 5 s). Not finished by then: the report is returned pending and finishes in the background; call get_report with its id later."`
 	// Render is the render mode: off, on or auto.
 	Render *string `json:"render,omitempty" jsonschema:"off (the HTML the server sent; the server's default unless it says otherwise), on (also render the page in headless Chromium and audit what a visitor sees: raw versus rendered, what it loaded, lab performance), or auto (render when the HTML looks like a JavaScript application shell). on and auto count against the daily quota of rendered analyses too."`
+	// Screenshot is which screenshots a rendered analysis keeps.
+	Screenshot *string `json:"screenshot,omitempty" jsonschema:"With render on or auto: viewport (the first screen, the default) or full (the whole page too). full with render off is refused."`
 }
 
 type reportIDArgs struct {
@@ -53,6 +55,7 @@ type reportItem struct {
 	CreatedAt   time.Time  `json:"created_at"`
 	Render      string     `json:"render" jsonschema:"How the report's analyses load the page: off, on or auto."`
 	Rendered    bool       `json:"rendered" jsonschema:"Whether the analysis audited the page as the browser rendered it."`
+	Screenshot  string     `json:"screenshot" jsonschema:"Which screenshots the report's rendered analyses keep: viewport or full."`
 }
 
 // check is one check of a report.
@@ -73,6 +76,8 @@ type reportData struct {
 	Checks []check `json:"checks"`
 	// Rendering is what the browser showed, with render on or auto.
 	Rendering *pagecheck.Rendering `json:"rendering,omitempty" jsonschema:"What the browser showed (render on or auto): raw versus rendered, what the page loaded, lab performance; or why it did not render."`
+	// Screenshots are the paths of the report's screenshots.
+	Screenshots map[string]string `json:"screenshots,omitempty" jsonschema:"The screenshots the render kept, by kind (viewport, full): the HTTP API's paths (GET with the same API key, on the server's origin after its base path) of the JPEG images, which this tool never returns itself. Absent when none were kept."`
 }
 
 type reportsResult struct {
@@ -87,7 +92,8 @@ func (t *tools) addReports(s *sdk.Server) {
 		Description: "Fetch a public web page and audit it for SEO, performance and security, storing a report with a 0-100 " +
 			"score and every check's advice. Needs an API key. Waits up to wait seconds; a report not finished by then is " +
 			"returned pending with its id (poll get_report). Counts against the user's daily analysis quota: rate_limited " +
-			"with retry_after_seconds when used up or when the site was analysed too often in the last minute."},
+			"with retry_after_seconds when used up or when the site was analysed too often in the last minute. A rendered " +
+			"report names the HTTP API paths of its screenshots (screenshots), fetched there with the same key; no image is returned here."},
 		func(ctx context.Context, req *sdk.CallToolRequest, in analyseArgs) (reportData, string, error) {
 			user, err := t.userID(ctx, req.Extra)
 			if err != nil {
@@ -106,7 +112,7 @@ func (t *tools) addReports(s *sdk.Server) {
 			if err := bad.err(); err != nil {
 				return reportData{}, "", err
 			}
-			r, err := rs.Create(ctx, user, reports.NewReport{URL: in.URL, Wait: wait, Render: in.Render})
+			r, err := rs.Create(ctx, user, reports.NewReport{URL: in.URL, Wait: wait, Render: in.Render, Screenshot: in.Screenshot})
 			if err != nil {
 				return reportData{}, "", err
 			}
@@ -172,7 +178,8 @@ func (t *tools) userID(ctx context.Context, extra *sdk.RequestExtra) (int64, err
 func itemOf(r report.Report) reportItem {
 	it := reportItem{ID: r.ID, URL: r.URL, Project: r.Project, Status: string(report.StatusOrGenerated(r.Status)),
 		Result: string(r.Rating), Score: r.Score, Attempts: r.Attempts, Failure: r.Failure, CreatedAt: r.CreatedAt.UTC(),
-		Render: string(cmp.Or(r.Render, pagecheck.RenderOff)), Rendered: r.Rendering != nil && r.Rendering.Rendered}
+		Render: string(cmp.Or(r.Render, pagecheck.RenderOff)), Rendered: r.Rendering != nil && r.Rendering.Rendered,
+		Screenshot: string(cmp.Or(r.Screenshot, report.ScreenshotViewport))}
 	if !r.GeneratedAt.IsZero() {
 		g := r.GeneratedAt.UTC()
 		it.GeneratedAt = &g
@@ -181,7 +188,7 @@ func itemOf(r report.Report) reportItem {
 }
 
 func reportDataOf(r report.Report) reportData {
-	out := reportData{reportItem: itemOf(r), Checks: []check{}, Rendering: r.Rendering}
+	out := reportData{reportItem: itemOf(r), Checks: []check{}, Rendering: r.Rendering, Screenshots: screenshotPaths(r)}
 	var passed []check
 	for _, c := range pagecheck.Categories {
 		for _, ch := range r.Results[c] {
@@ -195,6 +202,24 @@ func reportDataOf(r report.Report) reportData {
 		}
 	}
 	out.Checks = append(out.Checks, passed...)
+	return out
+}
+
+// screenshotAPIPath is the HTTP API's path of a report's screenshot
+// (httpapi's GET /api/v1/reports/{id}/screenshot; the MCP transport does
+// not import the HTTP one).
+const screenshotAPIPath = "/api/v1/reports/%d/screenshot?kind=%s"
+
+// screenshotPaths are the paths of r's screenshots by kind, nil when it
+// keeps none.
+func screenshotPaths(r report.Report) map[string]string {
+	if len(r.Screenshots) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(r.Screenshots))
+	for _, k := range r.Screenshots {
+		out[string(k)] = fmt.Sprintf(screenshotAPIPath, r.ID, k)
+	}
 	return out
 }
 

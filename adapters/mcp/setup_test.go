@@ -21,8 +21,10 @@ import (
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
+	"github.com/pinsight/pinsight/ports/porttest"
 )
 
 // opened is the embedded directory, loaded once for the package's tests.
@@ -30,23 +32,33 @@ var opened = sync.OnceValues(func() (*postaldir.Postal, error) { return postaldi
 
 // analyser scores every page 60 with one failed and one passed check;
 // the host "quota.test" is over the daily quota and
-// "down.test" does not answer.
+// "down.test" does not answer; "app.test" renders with render auto,
+// keeping screenshots.
 type analyser struct{}
 
-func (analyser) Analyse(ctx context.Context, _ int64, rawURL string, _ pagecheck.RenderMode) (pagecheck.Analysis, error) {
+func (analyser) AnalyseWithScreenshots(ctx context.Context, _ int64, rawURL string, mode pagecheck.RenderMode, shots report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error) {
 	u, _ := url.Parse(rawURL)
 	switch u.Hostname() {
 	case "quota.test":
-		return pagecheck.Analysis{}, &reports.QuotaError{Daily: true, Limit: 100, Wait: 90 * time.Minute}
+		return pagecheck.Analysis{}, report.Screenshots{}, &reports.QuotaError{Daily: true, Limit: 100, Wait: 90 * time.Minute}
 	case "down.test":
-		return pagecheck.Analysis{}, &webpage.FetchError{Reason: "no response from down.test"}
+		return pagecheck.Analysis{}, report.Screenshots{}, &webpage.FetchError{Reason: "no response from down.test"}
 	}
 	res := pagecheck.Results{pagecheck.SEO: {
 		{ID: "title", Title: "Title", Category: pagecheck.SEO, Importance: pagecheck.High, Passed: true, Message: "fine"},
 		{ID: "h1", Title: "Heading", Category: pagecheck.SEO, Importance: pagecheck.High, Passed: false, Message: "no h1",
 			Advice: "Add one h1.", Errors: []string{"missing"}},
 	}}
-	return pagecheck.Analysis{URL: rawURL, Results: res, Score: 50, Rating: pagecheck.RatingFor(50)}, nil
+	a := pagecheck.Analysis{URL: rawURL, Results: res, Score: 50, Rating: pagecheck.RatingFor(50)}
+	if u.Hostname() != "app.test" || mode != pagecheck.RenderAuto {
+		return a, report.Screenshots{}, nil
+	}
+	a.Rendering = &pagecheck.Rendering{Rendered: true, Reason: "app_shell", Settled: true, URL: rawURL}
+	taken := report.Screenshots{Viewport: porttest.FakeJPEG(2000, 'v')}
+	if shots == report.ScreenshotFull {
+		taken.Full = porttest.FakeJPEG(4000, 'f')
+	}
+	return a, taken, nil
 }
 
 // fixture is a server over the embedded directory, in-memory accounts and

@@ -258,6 +258,41 @@ func TestReportTools(t *testing.T) {
 	mustFail(t, cs2, "get_report", map[string]any{"id": rep.ID}, "not_found")
 }
 
+// TestReportScreenshotPaths: a rendered report names the HTTP paths of
+// the screenshots it keeps (the whole page's with screenshot full) and
+// never carries an image; full with render off is an invalid argument.
+func TestReportScreenshotPaths(t *testing.T) {
+	f := newFixture(t)
+	cs := connect(t, f.options(f.key))
+	tools := listTools(t, cs)
+	var rep struct {
+		ID          int64             `json:"id"`
+		Screenshot  string            `json:"screenshot"`
+		Screenshots map[string]string `json:"screenshots"`
+	}
+	res := mustSucceed(t, cs, tools, "analyse_url", map[string]any{"url": "https://app.test/", "render": "auto", "screenshot": "full"}, &rep)
+	want := "/api/v1/reports/" + strconv.FormatInt(rep.ID, 10) + "/screenshot?kind="
+	if rep.Screenshot != "full" || rep.Screenshots["viewport"] != want+"viewport" || rep.Screenshots["full"] != want+"full" {
+		t.Errorf("analyse_url: screenshot %q, screenshots %v; want full, both paths", rep.Screenshot, rep.Screenshots)
+	}
+	for _, c := range res.Content {
+		if _, isText := c.(*sdk.TextContent); !isText {
+			t.Errorf("analyse_url answered content %T: images are never embedded", c)
+		}
+	}
+	if raw, _ := json.Marshal(res.StructuredContent); strings.Contains(string(raw), "/9j/") || len(raw) > 4000 {
+		t.Errorf("the report's data carries image bytes (%d bytes)", len(raw))
+	}
+	var plain struct {
+		Screenshots map[string]string `json:"screenshots"`
+	}
+	mustSucceed(t, cs, tools, "analyse_url", map[string]any{"url": "https://example.com/"}, &plain)
+	if plain.Screenshots != nil {
+		t.Errorf("a report that did not render: screenshots %v, want none", plain.Screenshots)
+	}
+	mustFail(t, cs, "analyse_url", map[string]any{"url": "https://example.com/", "screenshot": "full"}, "invalid_argument")
+}
+
 // TestErrorKinds: every kind the tools meet maps to its code, with the
 // argument named, the wait given, and no Go error text.
 func TestErrorKinds(t *testing.T) {

@@ -24,10 +24,11 @@ type ReportStore struct {
 	tokens    map[string]int64 // share token -> report id
 	lastID    int64
 	keys      map[idemKey]report.Idempotency
-	lastPurge time.Time               // of expired keys
-	runs      map[int64][]report.Run  // report id -> its runs, oldest first
-	hooks     hookStore               // webhooks and their deliveries
-	dropJobs  func(reportIDs []int64) // set by NewJobs: drops the waiting jobs of deleted reports
+	lastPurge time.Time                    // of expired keys
+	runs      map[int64][]report.Run       // report id -> its runs, oldest first
+	shots     map[int64]report.Screenshots // report id -> its screenshots (none: absent)
+	hooks     hookStore                    // webhooks and their deliveries
+	dropJobs  func(reportIDs []int64)      // set by NewJobs: drops the waiting jobs of deleted reports
 	// queueDeliveries, set by NewJobs, stores deliveries with their jobs:
 	// the store's writes that finish reports queue their events on it.
 	queueDeliveries func([]webhook.Delivery)
@@ -46,7 +47,8 @@ type storedReport struct {
 
 // NewReportStore returns an empty store.
 func NewReportStore() *ReportStore {
-	return &ReportStore{reports: map[int64]storedReport{}, tokens: map[string]int64{}, keys: map[idemKey]report.Idempotency{}}
+	return &ReportStore{reports: map[int64]storedReport{}, tokens: map[string]int64{}, keys: map[idemKey]report.Idempotency{},
+		shots: map[int64]report.Screenshots{}}
 }
 
 func store(r report.Report) (storedReport, error) {
@@ -61,6 +63,7 @@ func store(r report.Report) (storedReport, error) {
 
 func (s storedReport) load() report.Report {
 	r := s.Report
+	r.Screenshots = slices.Clone(r.Screenshots)
 	if err := json.Unmarshal(s.results, &r.Results); err != nil {
 		panic("memory: stored results do not decode: " + err.Error()) // written by store
 	}
@@ -102,12 +105,14 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []report.Report, idem 
 		}
 	}
 	next := make([]storedReport, len(rs))
+	shots := make([]*report.Screenshots, len(rs))
 	var ds []webhook.Delivery
 	for i, r := range rs {
 		r.ID, r.Token = s.lastID+1+int64(i), report.NewShareToken()
 		if _, taken := s.tokens[r.Token]; taken {
 			return nil, fmt.Errorf("memory: share token %s drawn twice", r.Token) // 2^-128
 		}
+		shots[i] = takeScreenshots(&r, nil)
 		sr, err := store(r)
 		if err != nil {
 			return nil, err
@@ -123,6 +128,7 @@ func (s *ReportStore) CreateReports(_ context.Context, rs []report.Report, idem 
 	ids := make([]int64, len(next))
 	for i, sr := range next {
 		s.reports[sr.ID], s.tokens[sr.Token] = sr, sr.ID
+		s.putScreenshotsLocked(sr.ID, shots[i])
 		out[i], ids[i] = sr.load(), sr.ID
 	}
 	s.lastID += int64(len(next))
@@ -208,6 +214,7 @@ func (s *ReportStore) Reports(_ context.Context, userID int64, q report.ReportQu
 	out := make([]report.Report, len(page))
 	for i, sr := range page {
 		out[i] = sr.Report // without results: store keeps them apart, encoded
+		out[i].Screenshots = slices.Clone(sr.Screenshots)
 	}
 	return out, len(matched), nil
 }
@@ -229,6 +236,7 @@ func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update f
 	if sr.Schedule == report.ScheduleOff && r.Schedule != report.ScheduleOff && s.scheduledLocked(userID) >= report.MaxScheduled {
 		return report.Report{}, report.ErrTooManyScheduled
 	}
+	shots := takeScreenshots(&r, sr.Screenshots)
 	next, err := store(r)
 	if err != nil {
 		return report.Report{}, err
@@ -239,6 +247,7 @@ func (s *ReportStore) UpdateReport(_ context.Context, userID, id int64, update f
 		return report.Report{}, err
 	}
 	s.reports[id] = next
+	s.putScreenshotsLocked(id, shots)
 	if len(ds) > 0 {
 		s.queueDeliveries(ds)
 	}
@@ -257,7 +266,7 @@ func (s *ReportStore) scheduledLocked(userID int64) int {
 }
 
 // DeleteReport implements ports.ReportStore; with a queue (NewJobs), the
-// report's waiting analysis jobs go with it.
+// report's waiting analysis jobs go with it, and its screenshots.
 func (s *ReportStore) DeleteReport(_ context.Context, userID, id int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -267,6 +276,7 @@ func (s *ReportStore) DeleteReport(_ context.Context, userID, id int64) error {
 	}
 	delete(s.reports, id)
 	delete(s.tokens, sr.Token)
+	delete(s.shots, id)
 	if s.dropJobs != nil {
 		s.dropJobs([]int64{id})
 	}
@@ -303,6 +313,7 @@ func (s *ReportStore) DeleteProject(_ context.Context, userID int64, name string
 		if sr.UserID == userID && sr.Project == name {
 			delete(s.reports, id)
 			delete(s.tokens, sr.Token)
+			delete(s.shots, id)
 			ids = append(ids, id)
 		}
 	}

@@ -9,7 +9,9 @@ import (
 
 // stores are a new report store and account store.
 func stores(testing.TB) porttest.ReportStores {
-	return porttest.ReportStores{Reports: memory.NewReportStore(), Accounts: memory.NewAccountStore()}
+	rs := memory.NewReportStore()
+	return porttest.ReportStores{Reports: rs, Accounts: memory.NewAccountStore(),
+		StoredScreenshots: func(testing.TB) int { return rs.StoredScreenshots() }}
 }
 
 func TestReportStore(t *testing.T) {

@@ -31,20 +31,28 @@ type reportRow struct {
 	GeneratedAt  stamp  `bun:"generated_at"`
 	CreatedAt    stamp  `bun:"created_at"`
 	UpdatedAt    stamp  `bun:"updated_at"`
-	Render       string `bun:"render"`   // the render mode asked; "" is off
-	Rendered     bool   `bun:"rendered"` // Rendering.Rendered, for lists
+	Render       string `bun:"render"`      // the render mode asked; "" is off
+	Rendered     bool   `bun:"rendered"`    // Rendering.Rendered, for lists
+	Screenshot   string `bun:"screenshot"`  // the screenshot mode asked; "" is viewport
+	Screenshots  string `bun:"screenshots"` // the kinds stored (report.KindsText)
 	// Results and Rendering are JSON (jsonb on PostgreSQL; Rendering NULL
 	// when the analysis did not mean to render), the columns lists never
 	// read.
 	Results   pagecheck.Results    `bun:"results"`
 	Rendering *pagecheck.Rendering `bun:"rendering"`
+	// shots are the images the write stores with the row (nil: it keeps
+	// those stored), in report_screenshots; bun maps no unexported field.
+	shots *report.Screenshots
 }
 
+// reportRowFrom is the row of r, with the images r.NewScreenshots carries
+// (Screenshots their kinds; without, r.Screenshots as it is).
 func reportRowFrom(r report.Report) reportRow {
 	if r.Results == nil {
 		r.Results = pagecheck.Results{}
 	}
-	return reportRow{ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: report.URLKey(r.URL), Project: r.Project,
+	shots := pendingScreenshots(&r, r.Screenshots)
+	return reportRow{shots: shots, Screenshot: string(r.Screenshot), Screenshots: report.KindsText(r.Screenshots), ID: r.ID, UserID: r.UserID, Token: r.Token, URL: r.URL, URLKey: report.URLKey(r.URL), Project: r.Project,
 		Score: r.Score, Rating: string(r.Rating), Results: r.Results, Rendering: r.Rendering, Render: string(r.Render), Rendered: r.Rendering != nil && r.Rendering.Rendered, Privacy: int(r.Privacy), PasswordHash: r.PasswordHash,
 		Status: string(report.StatusOrGenerated(r.Status)), Attempts: r.Attempts, Failure: r.Failure,
 		Schedule: string(r.Schedule), NextRunAt: stampOf(r.NextRunAt),
@@ -55,6 +63,7 @@ func reportRowFrom(r report.Report) reportRow {
 func newReportRows(rs []report.Report) []reportRow {
 	rows := make([]reportRow, len(rs))
 	for i, r := range rs {
+		r.Screenshots = nil // a new report has the images it carries, no others
 		rows[i] = reportRowFrom(r)
 		rows[i].ID, rows[i].Token = 0, report.NewShareToken()
 	}
@@ -67,6 +76,7 @@ func (row reportRow) toDomain() report.Report {
 	}
 	return report.Report{ID: row.ID, UserID: row.UserID, Token: row.Token, URL: row.URL, Project: row.Project, Score: row.Score,
 		Rating: pagecheck.Rating(row.Rating), Results: row.Results, Rendering: row.Rendering, Render: pagecheck.RenderMode(row.Render), Privacy: report.Privacy(row.Privacy), PasswordHash: row.PasswordHash,
+		Screenshot: report.ScreenshotMode(row.Screenshot), Screenshots: report.ParseKindsText(row.Screenshots),
 		Status: report.Status(row.Status), Attempts: row.Attempts, Failure: row.Failure,
 		Schedule: report.Schedule(row.Schedule), NextRunAt: row.NextRunAt.utc(),
 		GeneratedAt: row.GeneratedAt.utc(), CreatedAt: row.CreatedAt.utc(), UpdatedAt: row.UpdatedAt.utc()}
@@ -139,6 +149,9 @@ func (s store) insertReports(ctx context.Context, tx bun.Tx, rows []reportRow, i
 			return s.wrap("create report", err)
 		}
 		ids[i] = rows[i].ID
+		if err := s.putScreenshots(ctx, tx, rows[i].ID, rows[i].shots); err != nil {
+			return err
+		}
 		if err := s.queueFinished(ctx, tx, report.Report{}, rows[i].toDomain()); err != nil {
 			return err
 		}
@@ -274,6 +287,7 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 		return report.Report{}, err
 	}
 	r.ID, r.UserID, r.Token, r.CreatedAt = row.ID, row.UserID, row.Token, row.CreatedAt.utc()
+	r.Screenshots = prev.Screenshots // the images' kinds change with the images alone
 	next := reportRowFrom(r)
 	if row.Schedule == "" && next.Schedule != "" {
 		if err := s.lockUser(ctx, tx, userID); err != nil {
@@ -284,11 +298,14 @@ func (s store) updateIn(ctx context.Context, tx bun.Tx, userID, id int64, update
 		}
 	}
 	_, err = tx.NewUpdate().Model(&next).
-		Column("url", "url_key", "project", "score", "rating", "results", "rendering", "render", "rendered", "privacy", "password_hash",
+		Column("url", "url_key", "project", "score", "rating", "results", "rendering", "render", "rendered", "screenshot", "screenshots", "privacy", "password_hash",
 			"status", "attempts", "failure", "schedule", "next_run_at", "generated_at", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
 		return report.Report{}, s.wrap("update report", err)
+	}
+	if err := s.putScreenshots(ctx, tx, id, next.shots); err != nil {
+		return report.Report{}, err
 	}
 	out := next.toDomain()
 	if err := s.queueFinished(ctx, tx, prev, out); err != nil {
@@ -313,7 +330,8 @@ func (s store) checkScheduleCap(ctx context.Context, tx bun.Tx, userID int64, ad
 }
 
 // DeleteReport implements ports.ReportStore: the report and its analysis
-// jobs that are not running go in one transaction (dropQueuedJobs).
+// jobs that are not running go in one transaction (dropQueuedJobs), its
+// runs and screenshots with it (ON DELETE CASCADE).
 func (s *ReportStore) DeleteReport(ctx context.Context, userID, id int64) error {
 	ctx, cancel := s.bound(ctx)
 	defer cancel()

@@ -11,6 +11,7 @@ import (
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/account"
 	"github.com/pinsight/pinsight/domain/pagecheck"
+	"github.com/pinsight/pinsight/domain/report"
 )
 
 var cheapCosts = accounts.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
@@ -67,9 +68,9 @@ func TestRegisterAppliesThePasswordPolicy(t *testing.T) {
 // fixedAnalysis analyses every URL to a page scoring 50.
 type fixedAnalysis struct{}
 
-func (fixedAnalysis) Analyse(_ context.Context, _ int64, rawURL string, _ pagecheck.RenderMode) (pagecheck.Analysis, error) {
+func (fixedAnalysis) AnalyseWithScreenshots(_ context.Context, _ int64, rawURL string, _ pagecheck.RenderMode, _ report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error) {
 	res := pagecheck.Results{pagecheck.SEO: {{ID: "title", Category: pagecheck.SEO, Importance: pagecheck.High, Passed: true}}}
-	return pagecheck.Analysis{URL: rawURL, Results: res, Score: 50, Rating: pagecheck.RatingFor(50)}, nil
+	return pagecheck.Analysis{URL: rawURL, Results: res, Score: 50, Rating: pagecheck.RatingFor(50)}, report.Screenshots{}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -8,6 +8,7 @@ import (
 	"github.com/pinsight/pinsight/domain/fault"
 	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -186,28 +187,38 @@ func NewAnalyser(fetcher ports.PageFetcher, cfg AnalyserConfig) *Analyser {
 }
 
 // Analyse fetches rawURL and analyses it for user userID, rendered in the
-// browser too as mode says (see analyse). Errors: *QuotaError, ErrBusy,
-// *ThrottledError, *webpage.FetchError.
+// browser too as mode says (see analyse), without its screenshots: a
+// library user's shortcut. Errors: *QuotaError, ErrBusy, *ThrottledError,
+// *webpage.FetchError.
 func (a *Analyser) Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
+	an, _, err := a.AnalyseWithScreenshots(ctx, userID, rawURL, mode, report.ScreenshotViewport)
+	return an, err
+}
+
+// AnalyseWithScreenshots implements PageAnalyser: Analyse keeping the
+// screenshots of a rendered analysis, bounded (report.Screenshots.Bounded):
+// the first screen's, and the whole page's too with shots
+// report.ScreenshotFull. An analysis that did not render has none.
+func (a *Analyser) AnalyseWithScreenshots(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode, shots report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error) {
 	release, ok := a.users.Take(userID)
 	if !ok {
-		return pagecheck.Analysis{}, &QuotaError{Limit: a.users.Max(), Wait: BusyRetryAfter}
+		return pagecheck.Analysis{}, report.Screenshots{}, &QuotaError{Limit: a.users.Max(), Wait: BusyRetryAfter}
 	}
 	defer release()
 	select {
 	case a.slots <- struct{}{}:
 		defer func() { <-a.slots }()
 	default:
-		return pagecheck.Analysis{}, ErrBusy
+		return pagecheck.Analysis{}, report.Screenshots{}, ErrBusy
 	}
 	if err := a.takeDaily(ctx, userID); err != nil {
-		return pagecheck.Analysis{}, err
+		return pagecheck.Analysis{}, report.Screenshots{}, err
 	}
 	f, err := a.fetcher.Fetch(ctx, rawURL, a.admission(userID))
 	if err != nil {
-		return pagecheck.Analysis{}, err
+		return pagecheck.Analysis{}, report.Screenshots{}, err
 	}
-	return a.analyse(ctx, userID, f, mode)
+	return a.analyse(ctx, userID, f, mode, shots)
 }
 
 // Saturation reports the slots in use and the pool size (for metrics).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/ratelimit"
+	"github.com/pinsight/pinsight/domain/report"
 	"github.com/pinsight/pinsight/domain/webpage"
 	"github.com/pinsight/pinsight/ports"
 )
@@ -55,39 +56,45 @@ func (a *Analyser) AdmitRenders(ctx context.Context, user int64, n int) error {
 // why it was not rendered: the user still gets a report. A user renders
 // one page at a time (another render of theirs waits: a QuotaError that
 // jobs snooze), so nobody's renders wait behind another user's backlog
-// in the renderer's pool.
-func (a *Analyser) analyse(ctx context.Context, userID int64, f *webpage.Fetched, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
+// in the renderer's pool. A rendered analysis returns its screenshots
+// (the first screen's, and the whole page's with shots full), bounded.
+func (a *Analyser) analyse(ctx context.Context, userID int64, f *webpage.Fetched, mode pagecheck.RenderMode, shots report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error) {
 	need, reason := pagecheck.RenderWanted(mode, f)
 	if !need {
 		if reason == "" {
-			return pagecheck.Analyse(f, a.weights), nil
+			return pagecheck.Analyse(f, a.weights), report.Screenshots{}, nil
 		}
-		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), reason), nil
+		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), reason), report.Screenshots{}, nil
 	}
 	if err := a.RenderAvailable(); err != nil {
-		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), pagecheck.RenderUnavailable), nil
+		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), pagecheck.RenderUnavailable), report.Screenshots{}, nil
 	}
 	release, ok := a.renders.Take(userID)
 	if !ok {
-		return pagecheck.Analysis{}, &QuotaError{Rendered: true, Limit: a.renders.Max(), Wait: BusyRetryAfter}
+		return pagecheck.Analysis{}, report.Screenshots{}, &QuotaError{Rendered: true, Limit: a.renders.Max(), Wait: BusyRetryAfter}
 	}
 	defer release()
 	if ctx.Value(admittedKey{}) == nil {
 		if err := a.AdmitRenders(ctx, userID, 1); err != nil {
-			return pagecheck.Analysis{}, err
+			return pagecheck.Analysis{}, report.Screenshots{}, err
 		}
 	}
 	// The raw fetch took the site's and the address's throttles for this
 	// analysis; the browser's requests are guarded, not throttled again.
-	r, err := a.renderer.Render(ctx, f.FinalURL(), ports.RenderOptions{}, nil)
+	full := shots == report.ScreenshotFull
+	r, err := a.renderer.Render(ctx, f.FinalURL(), ports.RenderOptions{FullPage: full}, nil)
 	if err != nil && ctx.Err() != nil {
-		return pagecheck.Analysis{}, err // the analysis' own deadline: jobs try again
+		return pagecheck.Analysis{}, report.Screenshots{}, err // the analysis' own deadline: jobs try again
 	}
 	if err != nil {
 		slog.WarnContext(ctx, "render failed; analysing the HTML the server sent", "url", f.FinalURL(), "err", err)
-		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), pagecheck.RenderFailure(err)), nil
+		return pagecheck.NotRendered(pagecheck.Analyse(f, a.weights), pagecheck.RenderFailure(err)), report.Screenshots{}, nil
 	}
 	an := pagecheck.AnalyseRendered(f, r, a.weights)
 	an.Rendering.Reason = reason
-	return an, nil
+	taken := report.Screenshots{Viewport: r.Screenshot}
+	if full {
+		taken.Full = r.FullPage
+	}
+	return an, taken.Bounded(), nil
 }

@@ -36,21 +36,30 @@ func htmlPage(rawURL, body string) *webpage.Fetched {
 		Document: fetch.ParseHTML([]byte(body))}
 }
 
-// fakeRenderer renders every URL as appHTML, counting its renders; with
-// gate, each render of the shop waits for it.
+// fakeRenderer renders every URL as appHTML, counting its renders, with
+// shot as the first screen's screenshot and full as the whole page's when
+// asked (fullAsked counts those renders); with gate, each render of the
+// shop waits for it.
 type fakeRenderer struct {
 	unavailable error
 	fail        error
 	gate        chan struct{}
 	mu          sync.Mutex
 	renders     int
+	shot, full  []byte
+	fullAsked   int
 }
 
 func (r *fakeRenderer) Available() error { return r.unavailable }
 
-func (r *fakeRenderer) Render(ctx context.Context, rawURL string, _ ports.RenderOptions, _ ports.Admit) (*webpage.Rendered, error) {
+func (r *fakeRenderer) Render(ctx context.Context, rawURL string, opts ports.RenderOptions, _ ports.Admit) (*webpage.Rendered, error) {
 	r.mu.Lock()
 	r.renders++
+	shot, full := r.shot, []byte(nil)
+	if opts.FullPage {
+		r.fullAsked++
+		full = r.full
+	}
 	r.mu.Unlock()
 	if r.gate != nil && strings.Contains(rawURL, "shop") {
 		select {
@@ -63,6 +72,7 @@ func (r *fakeRenderer) Render(ctx context.Context, rawURL string, _ ports.Render
 		return nil, r.fail
 	}
 	return &webpage.Rendered{URL: rawURL, Status: 200, HTML: []byte(appHTML), Document: fetch.ParseHTML([]byte(appHTML)), Settled: true,
+		Screenshot: shot, FullPage: full,
 		Requests: []webpage.Request{{URL: rawURL, Type: "document", Status: 200, Bytes: 900}},
 		Timing:   webpage.Timing{TTFB: 80 * time.Millisecond, FCP: 400 * time.Millisecond, LCP: 900 * time.Millisecond, DOMNodes: 12}}, nil
 }

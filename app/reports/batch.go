@@ -31,6 +31,9 @@ type NewBatch struct {
 	// Render is how every report of the batch is analysed, as
 	// NewReport.Render.
 	Render *string
+	// Screenshot is which screenshots every report of the batch keeps, as
+	// NewReport.Screenshot.
+	Screenshot *string
 }
 
 // BatchCreated is the outcome of CreateBatch: its reports are stored
@@ -107,18 +110,22 @@ func (rs *Reports) CreateBatch(ctx context.Context, userID int64, in NewBatch) (
 	if err != nil {
 		return BatchCreated{}, err
 	}
-	if in.IdempotencyKey != "" {
-		return rs.batchOnce(ctx, userID, in, privacy, password, mode)
+	shots, err := screenshotOf(in.Screenshot, mode)
+	if err != nil {
+		return BatchCreated{}, err
 	}
-	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, mode, nil)
+	if in.IdempotencyKey != "" {
+		return rs.batchOnce(ctx, userID, in, privacy, password, mode, shots)
+	}
+	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, mode, shots, nil)
 	return BatchCreated{Reports: out}, err
 }
 
 // batchOnce is CreateBatch under the idempotency key in.IdempotencyKey, as
 // createOnce is Create's.
-func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, privacy report.Privacy, password string, mode pagecheck.RenderMode) (BatchCreated, error) {
+func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, privacy report.Privacy, password string, mode pagecheck.RenderMode, shots report.ScreenshotMode) (BatchCreated, error) {
 	idem, cur, claimed, now, err := rs.claimKey(ctx, userID, in.IdempotencyKey,
-		batchFingerprint(userID, in.IdempotencyKey, in.URLs, privacy, password, mode))
+		batchFingerprint(userID, in.IdempotencyKey, in.URLs, privacy, password, mode, shots))
 	if err != nil {
 		return BatchCreated{}, err
 	}
@@ -140,7 +147,7 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 	}
 	finished := idem
 	finished.Outcome = report.OutcomeAccepted
-	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, mode, &finished)
+	out, err := rs.createBatch(ctx, userID, in.URLs, privacy, password, mode, shots, &finished)
 	if err != nil {
 		return BatchCreated{}, rs.settleKey(ctx, idem, err)
 	}
@@ -148,11 +155,14 @@ func (rs *Reports) batchOnce(ctx context.Context, userID int64, in NewBatch, pri
 }
 
 // batchFingerprint is the digest of a batch request a replay must match.
-func batchFingerprint(userID int64, key string, urls []string, privacy report.Privacy, password string, mode pagecheck.RenderMode) string {
+func batchFingerprint(userID int64, key string, urls []string, privacy report.Privacy, password string, mode pagecheck.RenderMode, shots report.ScreenshotMode) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "create-batch\x00%d\x00%s\x00%d\x00%s", userID, key, privacy, password)
 	if mode != pagecheck.RenderOff { // off keeps the fingerprints of requests from before rendering
 		fmt.Fprintf(h, "\x00render=%s", mode)
+	}
+	if shots == report.ScreenshotFull { // viewport keeps the fingerprints of requests from before screenshots
+		fmt.Fprintf(h, "\x00screenshot=%s", shots)
 	}
 	for _, u := range urls {
 		fmt.Fprintf(h, "\x00%s", u)
@@ -162,7 +172,7 @@ func batchFingerprint(userID int64, key string, urls []string, privacy report.Pr
 
 // createBatch hashes the password and stores one pending report per URL
 // with its job (spread in time), finishing idem in the same transaction.
-func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string, privacy report.Privacy, password string, mode pagecheck.RenderMode, idem *report.Idempotency) ([]report.Report, error) {
+func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string, privacy report.Privacy, password string, mode pagecheck.RenderMode, shots report.ScreenshotMode, idem *report.Idempotency) ([]report.Report, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
 		return nil, err
@@ -177,7 +187,7 @@ func (rs *Reports) createBatch(ctx context.Context, userID int64, urls []string,
 		if err != nil {
 			return nil, err
 		}
-		reports[i] = report.Report{UserID: userID, URL: u, Project: project, Privacy: privacy, PasswordHash: hash, Render: mode,
+		reports[i] = report.Report{UserID: userID, URL: u, Project: project, Privacy: privacy, PasswordHash: hash, Render: mode, Screenshot: shots,
 			Status: report.StatusPending, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
 	}
 	out, _, err := rs.jobs.jobs.CreateManyWithJobs(ctx, reports, idem, rs.spread(urls, time.Now()))

@@ -55,9 +55,9 @@ func (e *InProgressError) RetryAfter() time.Duration { return e.Wait }
 // while the first still runs it is *InProgressError. A request that fails
 // releases the key, so a retry runs again. Keys are remembered for
 // report.IdempotencyKeyTTL.
-func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy report.Privacy, password string, schedule report.Schedule, mode pagecheck.RenderMode, wait time.Duration) (Created, error) {
+func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, privacy report.Privacy, password string, schedule report.Schedule, mode pagecheck.RenderMode, shots report.ScreenshotMode, wait time.Duration) (Created, error) {
 	idem, cur, claimed, now, err := rs.claimKey(ctx, userID, in.IdempotencyKey,
-		createFingerprint(userID, in.IdempotencyKey, in.URL, privacy, password, mode))
+		createFingerprint(userID, in.IdempotencyKey, in.URL, privacy, password, mode, shots))
 	if err != nil {
 		return Created{}, err
 	}
@@ -66,7 +66,7 @@ func (rs *Reports) createOnce(ctx context.Context, userID int64, in NewReport, p
 	}
 	runCtx, cancel := context.WithDeadline(ctx, idem.LockedUntil) // done before another request may take the key over
 	defer cancel()
-	created, err := rs.create(runCtx, userID, in.URL, privacy, password, schedule, mode, &idem, wait)
+	created, err := rs.create(runCtx, userID, in.URL, privacy, password, schedule, mode, shots, &idem, wait)
 	if err != nil {
 		return Created{}, rs.settleKey(ctx, idem, err)
 	}
@@ -145,10 +145,13 @@ func (rs *Reports) replay(ctx context.Context, cur report.Idempotency, fingerpri
 // is the default, an empty password none). The user and key salt it, so
 // the digest of a password is of no use elsewhere; it is forgotten with
 // the key.
-func createFingerprint(userID int64, key, url string, privacy report.Privacy, password string, mode pagecheck.RenderMode) string {
+func createFingerprint(userID int64, key, url string, privacy report.Privacy, password string, mode pagecheck.RenderMode, shots report.ScreenshotMode) string {
 	b := fmt.Appendf(nil, "create-report\x00%d\x00%s\x00%s\x00%d\x00%s", userID, key, url, privacy, password)
 	if mode != pagecheck.RenderOff { // off keeps the fingerprints of requests from before rendering
 		b = fmt.Appendf(b, "\x00render=%s", mode)
+	}
+	if shots == report.ScreenshotFull { // viewport keeps the fingerprints of requests from before screenshots
+		b = fmt.Appendf(b, "\x00screenshot=%s", shots)
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

@@ -25,13 +25,13 @@ type gated struct {
 	deadline time.Time
 }
 
-func (g *gated) Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error) {
+func (g *gated) AnalyseWithScreenshots(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode, shots report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error) {
 	g.mu.Lock()
 	g.deadline, _ = ctx.Deadline()
 	g.mu.Unlock()
 	g.entered <- struct{}{}
 	<-g.release
-	return g.scripted.Analyse(ctx, userID, rawURL, mode)
+	return g.scripted.AnalyseWithScreenshots(ctx, userID, rawURL, mode, shots)
 }
 
 // TestCreateIdempotent: a request sent again with its Idempotency-Key

@@ -86,20 +86,21 @@ func (rs *Reports) waitOf(w *time.Duration) (time.Duration, error) {
 	return *w, nil
 }
 
-// outcome is the end of one analysis.
+// outcome is the end of one analysis: with its screenshots (none unless
+// it rendered), carried beside the analysis, never inside it.
 type outcome struct {
-	a   pagecheck.Analysis
-	err error
+	a     pagecheck.Analysis
+	shots report.Screenshots
+	err   error
 }
 
 // analyseWithin runs the analysis of url for userID and waits for it up
 // to wait. done is false when the wait ran out first: the analysis goes on
 // and its outcome arrives on later. Without jobs it always waits to the
 // end, under ctx, as analyses always ran.
-func (rs *Reports) analyseWithin(ctx context.Context, userID int64, url string, mode pagecheck.RenderMode, wait time.Duration) (o outcome, done bool, later <-chan outcome) {
+func (rs *Reports) analyseWithin(ctx context.Context, userID int64, url string, mode pagecheck.RenderMode, shots report.ScreenshotMode, wait time.Duration) (o outcome, done bool, later <-chan outcome) {
 	if rs.jobs == nil {
-		a, err := rs.analyser.Analyse(ctx, userID, url, mode)
-		return outcome{a, err}, true, nil
+		return rs.analyse(ctx, userID, url, mode, shots), true, nil
 	}
 	ch := make(chan outcome, 1)
 	// The analysis outlives the request when it answers 202; the fetch
@@ -107,8 +108,7 @@ func (rs *Reports) analyseWithin(ctx context.Context, userID int64, url string, 
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rs.jobs.deadline(mode)+backstopGrace/2)
 	go func() {
 		defer cancel()
-		a, err := rs.analyser.Analyse(actx, userID, url, mode)
-		ch <- outcome{a, err}
+		ch <- rs.analyse(actx, userID, url, mode, shots)
 	}()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
@@ -180,7 +180,7 @@ func (rs *Reports) settle(r *report.Report, o outcome, keepURL bool) error {
 		return nil
 	}
 	url := r.URL
-	if err := r.Apply(o.a, now); err != nil {
+	if err := r.ApplyScreenshots(o.a, o.shots, now); err != nil {
 		return err
 	}
 	if keepURL {
@@ -238,7 +238,8 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 	case err != nil:
 		return &ports.RetryError{Err: err} // the store: try again later
 	}
-	a, err := rs.analyser.Analyse(admitted(ctx), job.UserID, r.URL, r.Render) // charged when accepted
+	o := rs.analyse(admitted(ctx), job.UserID, r.URL, r.Render, r.Screenshot) // charged when accepted
+	a, err := o.a, o.err
 	var wait interface{ RetryAfter() time.Duration }
 	if err != nil && fault.KindOf(err) != fault.Invalid && errors.As(err, &wait) {
 		_, uerr := rs.store.UpdateReport(ctx, job.UserID, job.ReportID, func(r *report.Report) error {
@@ -254,7 +255,7 @@ func (rs *Reports) RunAnalysis(ctx context.Context, job ports.AnalysisJob) error
 			r.Status, r.Failure = report.StatusPending, reasonOrStatus(err, a)
 			return nil
 		}
-		return rs.settle(r, outcome{a, err}, r.Rating != "") // a re-analysis keeps its URL
+		return rs.settle(r, o, r.Rating != "") // a re-analysis keeps its URL
 	})
 	switch {
 	case uerr != nil && !errors.Is(uerr, report.ErrNotFound):

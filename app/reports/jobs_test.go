@@ -25,8 +25,8 @@ func (c *capped) UserCap() int { return c.cap }
 // failing answers every analysis with err.
 type failing struct{ err error }
 
-func (f failing) Analyse(context.Context, int64, string, pagecheck.RenderMode) (pagecheck.Analysis, error) {
-	return pagecheck.Analysis{}, f.err
+func (f failing) AnalyseWithScreenshots(context.Context, int64, string, pagecheck.RenderMode, report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error) {
+	return pagecheck.Analysis{}, report.Screenshots{}, f.err
 }
 
 func storeReport(t *testing.T, store *memory.ReportStore, status report.Status) report.Report {

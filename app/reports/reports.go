@@ -18,10 +18,13 @@ import (
 // PageAnalyser analyses one URL. *Analyser is the one the server wires;
 // the interface lets tests of the report lifecycle choose their scores.
 type PageAnalyser interface {
-	// Analyse fetches rawURL and analyses it for user userID, within that
-	// user's quotas, rendering it in a browser too as mode says. Errors: *QuotaError, ErrBusy, *ThrottledError,
-	// *webpage.FetchError.
-	Analyse(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode) (pagecheck.Analysis, error)
+	// AnalyseWithScreenshots fetches rawURL and analyses it for user
+	// userID, within that user's quotas, rendering it in a browser too as
+	// mode says; a rendered analysis returns its screenshots beside it
+	// (the first screen's, and the whole page's with shots
+	// report.ScreenshotFull), none otherwise. Errors: *QuotaError,
+	// ErrBusy, *ThrottledError, *webpage.FetchError.
+	AnalyseWithScreenshots(ctx context.Context, userID int64, rawURL string, mode pagecheck.RenderMode, shots report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error)
 }
 
 // Reports is the report lifecycle: create (analyse and store), read, list,
@@ -77,6 +80,10 @@ type NewReport struct {
 	// off, on or auto (nil: the server's default, DefaultRender unless
 	// WithRenderDefault says otherwise).
 	Render *string
+	// Screenshot says which screenshots a rendered analysis keeps:
+	// viewport (nil: the default) or full (the whole page too; refused
+	// with render off).
+	Screenshot *string
 }
 
 // Created is the outcome of Create: the report and how it was answered.
@@ -107,6 +114,9 @@ type ReportUpdate struct {
 	// Render changes how this re-analysis and the report's later ones
 	// render the page (nil: as before). Only with Reanalyse.
 	Render *string
+	// Screenshot changes which screenshots this re-analysis and the
+	// report's later ones keep (nil: as before). Only with Reanalyse.
+	Screenshot *string
 }
 
 // Create validates in, analyses the URL and stores the report. With jobs,
@@ -147,17 +157,21 @@ func (rs *Reports) Create(ctx context.Context, userID int64, in NewReport) (Crea
 	if err != nil {
 		return Created{}, err
 	}
-	if in.IdempotencyKey != "" {
-		return rs.createOnce(ctx, userID, in, privacy, password, schedule, mode, min(wait, IdempotencyLock-backstopGrace))
+	shots, err := screenshotOf(in.Screenshot, mode)
+	if err != nil {
+		return Created{}, err
 	}
-	return rs.create(ctx, userID, in.URL, privacy, password, schedule, mode, nil, wait)
+	if in.IdempotencyKey != "" {
+		return rs.createOnce(ctx, userID, in, privacy, password, schedule, mode, shots, min(wait, IdempotencyLock-backstopGrace))
+	}
+	return rs.create(ctx, userID, in.URL, privacy, password, schedule, mode, shots, nil, wait)
 }
 
 // create hashes the password, analyses url within wait and stores the
 // report; with idem, in the transaction that finishes idem. An analysis
 // not finished within wait (or not run: wait 0) is stored pending with its
 // job (report.OutcomeAccepted).
-func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy report.Privacy, password string, schedule report.Schedule, mode pagecheck.RenderMode, idem *report.Idempotency, wait time.Duration) (Created, error) {
+func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy report.Privacy, password string, schedule report.Schedule, mode pagecheck.RenderMode, shots report.ScreenshotMode, idem *report.Idempotency, wait time.Duration) (Created, error) {
 	hash, err := rs.hash(ctx, password)
 	if err != nil {
 		return Created{}, err
@@ -166,12 +180,12 @@ func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy
 		return Created{}, err
 	}
 	now := rs.clock()
-	r := report.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, Render: mode, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
+	r := report.Report{UserID: userID, Privacy: privacy, PasswordHash: hash, Render: mode, Screenshot: shots, CreatedAt: now, UpdatedAt: now, GeneratedAt: now}
 	setSchedule(&r, schedule, now)
 	if rs.jobs != nil && wait == 0 {
 		return rs.createPending(ctx, r, url, idem, nil)
 	}
-	o, done, later := rs.analyseWithin(ctx, userID, url, mode, wait)
+	o, done, later := rs.analyseWithin(ctx, userID, url, mode, shots, wait)
 	if !done {
 		return rs.createPending(ctx, r, url, idem, later)
 	}
@@ -182,7 +196,7 @@ func (rs *Reports) create(ctx context.Context, userID int64, url string, privacy
 		return Created{}, o.err
 	}
 	r.Attempts = 1
-	if err := r.Apply(o.a, now); err != nil {
+	if err := r.ApplyScreenshots(o.a, o.shots, now); err != nil {
 		return Created{}, err
 	}
 	if idem == nil {
@@ -292,9 +306,18 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 	if in.Render != nil && !in.Reanalyse {
 		return report.Report{}, report.Invalid("render", "is only read with reanalyze: send reanalyze=true to analyse again with it")
 	}
+	if in.Screenshot != nil && !in.Reanalyse {
+		return report.Report{}, report.Invalid("screenshot", "is only read with reanalyze: send reanalyze=true to analyse again with it")
+	}
 	mode := cur.Render
 	if in.Render != nil {
 		if mode, err = rs.renderOf(in.Render); err != nil {
+			return report.Report{}, err
+		}
+	}
+	shots := cur.Screenshot
+	if in.Screenshot != nil {
+		if shots, err = screenshotOf(in.Screenshot, mode); err != nil {
 			return report.Report{}, err
 		}
 	}
@@ -305,25 +328,26 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 	if err != nil {
 		return report.Report{}, err
 	}
-	var a pagecheck.Analysis
+	var o outcome
 	if in.Reanalyse {
 		if ctx, err = rs.admit(ctx, userID, 1, mode); err != nil {
 			return report.Report{}, err
 		}
 		if rs.jobs != nil && wait == 0 {
-			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, mode, nil)
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, mode, shots, nil)
 		}
-		o, done, later := rs.analyseWithin(ctx, userID, cur.URL, mode, wait)
+		var done bool
+		var later <-chan outcome
+		o, done, later = rs.analyseWithin(ctx, userID, cur.URL, mode, shots, wait)
 		if !done {
-			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, mode, later)
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, mode, shots, later)
 		}
 		if o.err != nil && rs.deferred(o.err) {
-			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, mode, nil) // admitted: its job runs it
+			return rs.updatePending(ctx, userID, id, privacy, hash, schedule, mode, shots, nil) // admitted: its job runs it
 		}
 		if o.err != nil {
 			return report.Report{}, o.err
 		}
-		a = o.a
 	}
 	now := rs.clock()
 	out, err := rs.store.UpdateReport(ctx, userID, id, func(r *report.Report) error {
@@ -338,8 +362,8 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 			return nil
 		}
 		url := r.URL // set on creation; the analysis may have been redirected elsewhere
-		err := r.Apply(a, now)
-		r.URL, r.Attempts, r.Render = url, 1, mode
+		err := r.ApplyScreenshots(o.a, o.shots, now)
+		r.URL, r.Attempts, r.Render, r.Screenshot = url, 1, mode, shots
 		return err
 	})
 	if err == nil && in.Reanalyse {
@@ -351,7 +375,7 @@ func (rs *Reports) Update(ctx context.Context, userID, id int64, in ReportUpdate
 // updatePending is Update's write when the re-analysis did not finish
 // within its wait (later: it runs on in this process) or was not run
 // (wait 0): the report is pending, with its job, in one write.
-func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy report.Privacy, hash string, schedule *report.Schedule, mode pagecheck.RenderMode, later <-chan outcome) (report.Report, error) {
+func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy report.Privacy, hash string, schedule *report.Schedule, mode pagecheck.RenderMode, shots report.ScreenshotMode, later <-chan outcome) (report.Report, error) {
 	now := rs.clock()
 	var runAt time.Time
 	if later != nil {
@@ -365,7 +389,7 @@ func (rs *Reports) updatePending(ctx context.Context, userID, id int64, privacy 
 		if schedule != nil {
 			setSchedule(r, *schedule, now)
 		}
-		r.Status, r.Attempts, r.Render = report.StatusPending, 0, mode
+		r.Status, r.Attempts, r.Render, r.Screenshot = report.StatusPending, 0, mode, shots
 		if later != nil {
 			r.Status, r.Attempts = report.StatusRunning, 1
 		}

@@ -36,17 +36,17 @@ type scripted struct {
 	calls    atomic.Int32
 }
 
-func (s *scripted) Analyse(_ context.Context, _ int64, rawURL string, _ pagecheck.RenderMode) (pagecheck.Analysis, error) {
+func (s *scripted) AnalyseWithScreenshots(_ context.Context, _ int64, rawURL string, _ pagecheck.RenderMode, _ report.ScreenshotMode) (pagecheck.Analysis, report.Screenshots, error) {
 	s.calls.Add(1)
 	if s.err != nil {
-		return pagecheck.Analysis{}, s.err
+		return pagecheck.Analysis{}, report.Screenshots{}, s.err
 	}
 	final := s.finalURL
 	if final == "" {
 		final = rawURL
 	}
 	res := pagecheck.Results{pagecheck.SEO: {{ID: "title", Category: pagecheck.SEO, Importance: pagecheck.High, Passed: s.score > 0}}}
-	return pagecheck.Analysis{URL: final, Results: res, Score: s.score, Rating: pagecheck.RatingFor(s.score)}, nil
+	return pagecheck.Analysis{URL: final, Results: res, Score: s.score, Rating: pagecheck.RatingFor(s.score)}, report.Screenshots{}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -40,6 +40,10 @@ type renderedReportJSON struct {
 		ID    string `json:"id"`
 		Value any    `json:"value"`
 	} `json:"results"`
+	Screenshots *struct {
+		Viewport string `json:"viewport"`
+		Full     string `json:"full"`
+	} `json:"screenshots"`
 }
 
 // titleOf is the value of the report's title check.
@@ -79,6 +83,9 @@ func rendererState(t *testing.T, c *apiClient) (ready bool, state string) {
 // in Chromium when asked (render on), auditing what its script built (the
 // title, canonical, content and links), says so and why; auto renders the
 // shell too, and a re-analysis with render off audits the shell again.
+// The rendered report keeps the browser's JPEG of the first screen (and
+// of the whole page with screenshot=full), served to its owner, gone
+// after the re-analysis with render off.
 func TestRenderedReportOverHTTP(t *testing.T) {
 	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -117,6 +124,27 @@ func TestRenderedReportOverHTTP(t *testing.T) {
 	if !r.Rendering.TitleChanged || !r.Rendering.CanonicalChanged || !r.Rendering.ContentAddedByJS || !r.Rendering.LinksAddedByJS {
 		t.Errorf("render on: rendering %+v, want the title, canonical, content and links flagged as added by the script", r.Rendering)
 	}
+	shot := func(path string) int {
+		t.Helper()
+		st, h, body := c.callHeader(http.MethodGet, path, nil, nil)
+		if st == http.StatusOK && (h.Get("Content-Type") != "image/jpeg" || !strings.HasPrefix(body, "\xff\xd8\xff")) {
+			t.Errorf("GET %s: %s, %d bytes starting %q; want a JPEG", path, h.Get("Content-Type"), len(body), body[:min(len(body), 4)])
+		}
+		return st
+	}
+	if r.Screenshots == nil || r.Screenshots.Viewport == "" || r.Screenshots.Full != "" {
+		t.Fatalf("render on: screenshots %+v; want the first screen's alone", r.Screenshots)
+	}
+	if st := shot(r.Screenshots.Viewport); st != http.StatusOK {
+		t.Errorf("GET the first screen's screenshot = %d", st)
+	}
+	var full struct{ Data renderedReportJSON }
+	if st, raw := c.call(http.MethodPost, "/api/v1/reports?wait=60", map[string]any{"url": app.URL + "/shoes", "render": "on", "screenshot": "full"}, &full); st != http.StatusCreated ||
+		full.Data.Screenshots == nil || full.Data.Screenshots.Full == "" {
+		t.Errorf("screenshot=full = %d, screenshots %+v (%s); want the whole page's too", st, full.Data.Screenshots, raw)
+	} else if st := shot(full.Data.Screenshots.Full); st != http.StatusOK {
+		t.Errorf("GET the whole page's screenshot = %d", st)
+	}
 	var auto struct{ Data renderedReportJSON }
 	if st, raw := c.call(http.MethodPost, "/api/v1/reports?wait=60", map[string]any{"url": app.URL + "/", "render": "auto"}, &auto); st != http.StatusCreated ||
 		!auto.Data.Rendered || auto.Data.Rendering.Reason == "requested" {
@@ -126,6 +154,9 @@ func TestRenderedReportOverHTTP(t *testing.T) {
 	if st, raw := c.call(http.MethodPut, "/api/v1/reports/"+itoa(r.ID)+"?wait=60", map[string]any{"results": 1, "render": "off"}, &off); st != http.StatusOK ||
 		off.Data.Rendered || off.Data.Rendering != nil || off.Data.titleOf() != "Loading…" {
 		t.Errorf("re-analysis with render off = %d, rendered %v, rendering %+v, title %v (%s); want the shell's own title", st, off.Data.Rendered, off.Data.Rendering, off.Data.titleOf(), raw)
+	}
+	if st := shot(r.Screenshots.Viewport); off.Data.Screenshots != nil || st != http.StatusNotFound {
+		t.Errorf("after the re-analysis with render off: screenshots %+v, GET = %d; want none, 404", off.Data.Screenshots, st)
 	}
 	if st, raw := c.call(http.MethodPut, "/api/v1/reports/"+itoa(r.ID), map[string]any{"render": "on"}, nil); st != http.StatusUnprocessableEntity || !strings.Contains(raw, "reanalyze") && !strings.Contains(raw, "results") {
 		t.Errorf("render without results=1 = %d %s, want 422 on render", st, raw)

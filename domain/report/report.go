@@ -61,10 +61,26 @@ type Report struct {
 	NextRunAt    time.Time // of the next scheduled analysis; zero without a schedule
 	// Render is how the report's analyses render the page (asked on
 	// creation, changed by a re-analysis that names one); "" is off.
-	Render      pagecheck.RenderMode
-	GeneratedAt time.Time
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	Render pagecheck.RenderMode
+	// Screenshot is which screenshots the report's rendered analyses keep
+	// (asked on creation, changed by a re-analysis that names one); ""
+	// is ScreenshotViewport.
+	Screenshot ScreenshotMode
+	// Screenshots are the kinds of screenshot stored with the report's
+	// current analysis, viewport first (none when it did not render).
+	// Stores set it from the images they stored (NewScreenshots); the
+	// images themselves are read one at a time, never with a report
+	// (ports.ReportStore.Screenshot).
+	Screenshots []ScreenshotKind
+	// NewScreenshots, when not nil, replaces the stored screenshots on
+	// the write that carries it (CreateReport(s), UpdateReport): the
+	// store keeps its images (bounded, Screenshots.Bounded) and sets
+	// Screenshots to their kinds; empty, it deletes them. Apply sets it
+	// to none, ApplyScreenshots to a render's. Reads never fill it.
+	NewScreenshots *Screenshots
+	GeneratedAt    time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
 // HasPassword reports whether a share password is stored.
@@ -72,6 +88,8 @@ func (r Report) HasPassword() bool { return r.PasswordHash != "" }
 
 // Apply replaces the analysis part of the report (URL, project, score,
 // rating, results, rendering), sets GeneratedAt to at and the status to generated.
+// The write that stores it deletes the report's screenshots (an analysis
+// replaces them: ApplyScreenshots gives those of a render).
 // On a finished report (a re-analysis stored at once) GeneratedAt moves
 // at least a second past the previous one, so each analysis has its own
 // time, by which Finishes tells a new analysis from the same one.
@@ -86,6 +104,7 @@ func (r *Report) Apply(a pagecheck.Analysis, at time.Time) error {
 	r.URL, r.Project, r.Score, r.Rating, r.Results, r.GeneratedAt = a.URL, project, a.Score, pagecheck.RatingFor(a.Score), a.Results, at
 	r.Rendering = a.Rendering
 	r.Status, r.Failure = StatusGenerated, ""
+	r.NewScreenshots = &Screenshots{}
 	return nil
 }
 

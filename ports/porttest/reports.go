@@ -48,6 +48,13 @@ func newReport(userID int64, url string, score, n int, privacy report.Privacy) r
 type ReportStores struct {
 	Reports  ports.ReportStore
 	Accounts ports.AccountStore
+	// StoredScreenshots counts the images the store holds, of every
+	// report, so the suite tells a deleted screenshot from one only out of
+	// reach (nil: not counted).
+	StoredScreenshots func(t testing.TB) int
+	// DeleteUser deletes user id where the database deletes a user's
+	// reports with the user (nil: the store has no users to delete).
+	DeleteUser func(t testing.TB, id int64)
 }
 
 // owners are the ids of the three users a case's reports belong to:
@@ -93,6 +100,10 @@ func TestReportStore(t *testing.T, newStores func(t *testing.T) ReportStores) {
 	run("idempotency race", testIdempotencyRace)
 	run("schedule cap", testScheduleCap)
 	run("rendering", testReportRendering)
+	t.Run("screenshots", func(t *testing.T) {
+		st := newStores(t)
+		testReportScreenshots(t, st, newOwners(t, st.Accounts))
+	})
 }
 
 // testReportRendering: a report's render mode and what the browser showed

@@ -69,9 +69,9 @@ type sharePage struct {
 	opts     Options
 }
 
-// Register adds the page's GET (view), POST (password form) and the
-// owner's POST .../signin and .../signout to api, outside the OpenAPI
-// document. A token opens a report, else a crawl of cs (nil: none).
+// Register adds the page's GET (view), POST (password form), GET
+// .../screenshot (a report's screenshots) and the owner's POST
+// .../signin and .../signout to api, outside the OpenAPI document. A token opens a report, else a crawl of cs (nil: none).
 func Register(api huma.API, rs *reports.Reports, cs *crawls.Crawls, acc *accounts.Accounts, opts Options) {
 	if len(opts.CookieKey) == 0 {
 		opts.CookieKey = make([]byte, 32)
@@ -93,6 +93,7 @@ func Register(api huma.API, rs *reports.Reports, cs *crawls.Crawls, acc *account
 	}{
 		{http.MethodGet, "", p.view}, {http.MethodPost, "", p.unlock},
 		{http.MethodPost, middleware.SignInSuffix, p.signIn}, {http.MethodPost, "/signout", p.signOut},
+		{http.MethodGet, ScreenshotSuffix, p.screenshot},
 	} {
 		h := route.h
 		api.Adapter().Handle(&huma.Operation{Method: route.method, Path: Prefix + "{token}" + route.path}, func(ctx huma.Context) {
@@ -125,11 +126,19 @@ func (p *sharePage) view(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 	case s.UserID == viewer && signedIn:
 		p.renderShared(r.Context(), w, r, s, p.csrfToken(w, r))
-	case s.Privacy == report.Public || s.UserID == viewer || p.validCookie(r, s):
+	case p.allowed(r, s, viewer):
 		p.renderShared(r.Context(), w, r, s, "")
 	default:
 		p.render(w, r, http.StatusOK, "password", pageData{Kind: s.kind(), Title: "Protected " + s.kind(), Token: s.Token, Action: p.opts.BasePath + Path(s.Token)})
 	}
+}
+
+// allowed reports whether the viewer (lookup found s for them) may see s:
+// anyone a public one, its owner (a Bearer key or the owner's sign-in)
+// any, and a password-protected one whoever holds the cookie a correct
+// password left. The page and its screenshots ask the same.
+func (p *sharePage) allowed(r *http.Request, s shared, viewer int64) bool {
+	return s.Privacy == report.Public || s.UserID == viewer || p.validCookie(r, s)
 }
 
 // viewer is the user whose key the request carries, else the one its

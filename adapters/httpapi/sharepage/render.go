@@ -21,9 +21,9 @@ var shareFiles embed.FS
 var (
 	shareTemplates = template.Must(template.ParseFS(shareFiles, "share/page.html"))
 	shareCSS       = mustRead("share/page.css")
-	// shareCSP allows nothing but the page's own inline style sheet and
-	// form posts to itself.
-	shareCSP = "default-src 'none'; style-src 'sha256-" + hashCSS(shareCSS) + "'; form-action 'self'; " +
+	// shareCSP allows nothing but the page's own inline style sheet, images
+	// of its own origin (a report's screenshots) and form posts to itself.
+	shareCSP = "default-src 'none'; style-src 'sha256-" + hashCSS(shareCSS) + "'; img-src 'self'; form-action 'self'; " +
 		"base-uri 'none'; frame-ancestors 'none'"
 )
 
@@ -60,6 +60,10 @@ type pageData struct {
 	Fixes         []fixGroup // failed checks by importance, high first
 	Categories    []categoryView
 	Crawl         crawlView // on a crawl's page
+	// Rendered is set when the report's analysis rendered the page; Shots
+	// are then the paths of its screenshots.
+	Rendered bool
+	Shots    screenshotView
 }
 
 // reportView is what the page shows of a report besides its checks.
@@ -90,11 +94,13 @@ type checkView struct {
 
 // renderReport shows the failed checks first, grouped by importance (high
 // first, then in report order), each with its advice and what it blames;
-// then the passed checks by category.
+// then the passed checks by category. A rendered report shows the first
+// screen's screenshot first, with a link to the whole page's.
 // csrf is set when the owner's sign-in shows it: the page offers to sign out.
 func (p *sharePage) renderReport(w http.ResponseWriter, r *http.Request, rep report.Report, csrf string) {
 	d := pageData{Kind: "report", Title: rep.Project + " report", Token: rep.Token, Action: p.opts.BasePath + Path(rep.Token), CSRF: csrf, Report: reportView{URL: rep.URL, Project: rep.Project, Result: string(rep.Rating), Score: rep.Score},
-		Generated: rep.GeneratedAt.UTC().Format(time.RFC3339), GeneratedText: rep.GeneratedAt.UTC().Format("2 Jan 2006 15:04 UTC")}
+		Generated: rep.GeneratedAt.UTC().Format(time.RFC3339), GeneratedText: rep.GeneratedAt.UTC().Format("2 Jan 2006 15:04 UTC"),
+		Rendered: rep.Rendering != nil && rep.Rendering.Rendered, Shots: p.screenshotsOf(rep)}
 	failed := map[pagecheck.Importance][]checkView{}
 	for _, c := range pagecheck.Categories {
 		cv := categoryView{Name: string(c), Title: categoryTitle(c), Total: len(rep.Results[c])}

@@ -1,7 +1,6 @@
 package apitest
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -45,6 +44,9 @@ type FakeAnalyser struct {
 	busy   bool
 	calls  int
 	extra  []pagecheck.Check // checks added to every analysis (in their category)
+	// renders, shot, full: see SetRendering.
+	renders    bool
+	shot, full []byte
 }
 
 // NewFakeAnalyser returns an analyser scoring every URL 50.
@@ -87,10 +89,8 @@ func (f *FakeAnalyser) Calls() int {
 	return f.calls
 }
 
-// Analyse implements reports.PageAnalyser.
-func (f *FakeAnalyser) Analyse(_ context.Context, _ int64, rawURL string, _ pagecheck.RenderMode) (pagecheck.Analysis, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+// analyse is the analysis of rawURL, as the tables say; f.mu is held.
+func (f *FakeAnalyser) analyse(rawURL string) (pagecheck.Analysis, error) {
 	f.calls++
 	u, _ := url.Parse(rawURL)
 	switch {

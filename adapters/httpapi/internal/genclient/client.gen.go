@@ -836,6 +836,24 @@ func (e ReportBatchInputBodyRender) Valid() bool {
 	}
 }
 
+// Defines values for ReportBatchInputBodyScreenshot.
+const (
+	ReportBatchInputBodyScreenshotFull     ReportBatchInputBodyScreenshot = "full"
+	ReportBatchInputBodyScreenshotViewport ReportBatchInputBodyScreenshot = "viewport"
+)
+
+// Valid indicates whether the value is a known member of the ReportBatchInputBodyScreenshot enum.
+func (e ReportBatchInputBodyScreenshot) Valid() bool {
+	switch e {
+	case ReportBatchInputBodyScreenshotFull:
+		return true
+	case ReportBatchInputBodyScreenshotViewport:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportCreateInputBodyPrivacy.
 const (
 	ReportCreateInputBodyPrivacyN0 ReportCreateInputBodyPrivacy = 0
@@ -893,6 +911,24 @@ func (e ReportCreateInputBodySchedule) Valid() bool {
 	case ReportCreateInputBodyScheduleOff:
 		return true
 	case ReportCreateInputBodyScheduleWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportCreateInputBodyScreenshot.
+const (
+	ReportCreateInputBodyScreenshotFull     ReportCreateInputBodyScreenshot = "full"
+	ReportCreateInputBodyScreenshotViewport ReportCreateInputBodyScreenshot = "viewport"
+)
+
+// Valid indicates whether the value is a known member of the ReportCreateInputBodyScreenshot enum.
+func (e ReportCreateInputBodyScreenshot) Valid() bool {
+	switch e {
+	case ReportCreateInputBodyScreenshotFull:
+		return true
+	case ReportCreateInputBodyScreenshotViewport:
 		return true
 	default:
 		return false
@@ -980,6 +1016,24 @@ func (e ReportDataSchedule) Valid() bool {
 	case ReportDataScheduleOff:
 		return true
 	case ReportDataScheduleWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportDataScreenshot.
+const (
+	ReportDataScreenshotFull     ReportDataScreenshot = "full"
+	ReportDataScreenshotViewport ReportDataScreenshot = "viewport"
+)
+
+// Valid indicates whether the value is a known member of the ReportDataScreenshot enum.
+func (e ReportDataScreenshot) Valid() bool {
+	switch e {
+	case ReportDataScreenshotFull:
+		return true
+	case ReportDataScreenshotViewport:
 		return true
 	default:
 		return false
@@ -1097,6 +1151,24 @@ func (e ReportItemSchedule) Valid() bool {
 	}
 }
 
+// Defines values for ReportItemScreenshot.
+const (
+	ReportItemScreenshotFull     ReportItemScreenshot = "full"
+	ReportItemScreenshotViewport ReportItemScreenshot = "viewport"
+)
+
+// Valid indicates whether the value is a known member of the ReportItemScreenshot enum.
+func (e ReportItemScreenshot) Valid() bool {
+	switch e {
+	case ReportItemScreenshotFull:
+		return true
+	case ReportItemScreenshotViewport:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportItemStatus.
 const (
 	ReportItemStatusFailed    ReportItemStatus = "failed"
@@ -1196,6 +1268,24 @@ func (e ReportUpdateInputBodySchedule) Valid() bool {
 	case ReportUpdateInputBodyScheduleOff:
 		return true
 	case ReportUpdateInputBodyScheduleWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportUpdateInputBodyScreenshot.
+const (
+	ReportUpdateInputBodyScreenshotFull     ReportUpdateInputBodyScreenshot = "full"
+	ReportUpdateInputBodyScreenshotViewport ReportUpdateInputBodyScreenshot = "viewport"
+)
+
+// Valid indicates whether the value is a known member of the ReportUpdateInputBodyScreenshot enum.
+func (e ReportUpdateInputBodyScreenshot) Valid() bool {
+	switch e {
+	case ReportUpdateInputBodyScreenshotFull:
+		return true
+	case ReportUpdateInputBodyScreenshotViewport:
 		return true
 	default:
 		return false
@@ -1820,6 +1910,24 @@ func (e ListReportsParamsPerPage) Valid() bool {
 	case ListReportsParamsPerPageN25:
 		return true
 	case ListReportsParamsPerPageN50:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetReportScreenshotParamsKind.
+const (
+	GetReportScreenshotParamsKindFull     GetReportScreenshotParamsKind = "full"
+	GetReportScreenshotParamsKindViewport GetReportScreenshotParamsKind = "viewport"
+)
+
+// Valid indicates whether the value is a known member of the GetReportScreenshotParamsKind enum.
+func (e GetReportScreenshotParamsKind) Valid() bool {
+	switch e {
+	case GetReportScreenshotParamsKindFull:
+		return true
+	case GetReportScreenshotParamsKindViewport:
 		return true
 	default:
 		return false
@@ -3774,6 +3882,9 @@ type ReportBatchInputBody struct {
 	// Render How every report of the batch loads its page, as in create-report: on and auto take one rendered analysis per URL from the daily quota of renders when accepted.
 	Render *ReportBatchInputBodyRender `json:"render,omitempty"`
 
+	// Screenshot Which screenshots every report's rendered analyses keep, as in create-report: viewport (default) or full (422 with render off).
+	Screenshot *ReportBatchInputBodyScreenshot `json:"screenshot,omitempty"`
+
 	// Urls 1 to 100 URLs to analyse (http or https), each at most 2,048 characters.
 	Urls []string `json:"urls"`
 }
@@ -3783,6 +3894,9 @@ type ReportBatchInputBodyPrivacy int64
 
 // ReportBatchInputBodyRender How every report of the batch loads its page, as in create-report: on and auto take one rendered analysis per URL from the daily quota of renders when accepted.
 type ReportBatchInputBodyRender string
+
+// ReportBatchInputBodyScreenshot Which screenshots every report's rendered analyses keep, as in create-report: viewport (default) or full (422 with render off).
+type ReportBatchInputBodyScreenshot string
 
 // ReportCreateInputBody defines model for ReportCreateInputBody.
 type ReportCreateInputBody struct {
@@ -3798,6 +3912,9 @@ type ReportCreateInputBody struct {
 	// Schedule Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history). Scheduled runs are not charged to the daily quota of analyses, so at most 50 of a user's reports may be scheduled (a 51st is 422 on schedule).
 	Schedule *ReportCreateInputBodySchedule `json:"schedule,omitempty"`
 
+	// Screenshot Which screenshots a rendered analysis keeps (with render on or auto): viewport (the first screen, the default) or full (the whole page too). full with render off is 422 on screenshot. Kept on the report for its re-analyses and schedules; the report's screenshots lists the paths of those its current analysis kept (GET /reports/{id}/screenshot).
+	Screenshot *ReportCreateInputBodyScreenshot `json:"screenshot,omitempty"`
+
 	// Url The URL to analyse: http or https.
 	Url string `json:"url"`
 }
@@ -3810,6 +3927,9 @@ type ReportCreateInputBodyRender string
 
 // ReportCreateInputBodySchedule Re-analyse the report by itself daily or weekly (off: never, the default); each run is kept in its history (GET /reports/{id}/history). Scheduled runs are not charged to the daily quota of analyses, so at most 50 of a user's reports may be scheduled (a 51st is 422 on schedule).
 type ReportCreateInputBodySchedule string
+
+// ReportCreateInputBodyScreenshot Which screenshots a rendered analysis keeps (with render on or auto): viewport (the first screen, the default) or full (the whole page too). full with render off is 422 on screenshot. Kept on the report for its re-analyses and schedules; the report's screenshots lists the paths of those its current analysis kept (GET /reports/{id}/screenshot).
+type ReportCreateInputBodyScreenshot string
 
 // ReportData defines model for ReportData.
 type ReportData struct {
@@ -3855,6 +3975,10 @@ type ReportData struct {
 	// Score 100 x weight of passed checks / weight of all checks, truncated.
 	Score int64 `json:"score"`
 
+	// Screenshot Which screenshots the report's rendered analyses keep: viewport (the first screen) or full (the whole page too).
+	Screenshot  ReportDataScreenshot `json:"screenshot"`
+	Screenshots *ScreenshotsData     `json:"screenshots,omitempty"`
+
 	// ShareUrl Path of the report's HTML page on this server, /r/ (after the API's base path when a host mounts it under one: the path of the OpenAPI servers entry) followed by the report's share token (128 random bits in base32, drawn when the report is created and never changed or reused): give it, prefixed with the server's origin, to whoever may see the report. The page shows the report to anyone when privacy is 0, asks for the password when it is 2, and is 404 when it is 1 (unless the owner's key is sent). Report ids are never used in page addresses.
 	ShareUrl string `json:"share_url"`
 
@@ -3877,6 +4001,9 @@ type ReportDataResult string
 
 // ReportDataSchedule How often the report is re-analysed by itself.
 type ReportDataSchedule string
+
+// ReportDataScreenshot Which screenshots the report's rendered analyses keep: viewport (the first screen) or full (the whole page too).
+type ReportDataScreenshot string
 
 // ReportDataStatus Where the report's analysis is: pending (queued), running, generated (finished: results, score and result hold), failed (see failure). A page that answers with any HTTP status is generated.
 type ReportDataStatus string
@@ -3923,6 +4050,9 @@ type ReportItem struct {
 	// Score 100 x weight of passed checks / weight of all checks, truncated.
 	Score int64 `json:"score"`
 
+	// Screenshot Which screenshots the report's rendered analyses keep: viewport (the first screen) or full (the whole page too).
+	Screenshot ReportItemScreenshot `json:"screenshot"`
+
 	// ShareUrl Path of the report's HTML page on this server, /r/ (after the API's base path when a host mounts it under one: the path of the OpenAPI servers entry) followed by the report's share token (128 random bits in base32, drawn when the report is created and never changed or reused): give it, prefixed with the server's origin, to whoever may see the report. The page shows the report to anyone when privacy is 0, asks for the password when it is 2, and is 404 when it is 1 (unless the owner's key is sent). Report ids are never used in page addresses.
 	ShareUrl string `json:"share_url"`
 
@@ -3946,6 +4076,9 @@ type ReportItemResult string
 // ReportItemSchedule How often the report is re-analysed by itself.
 type ReportItemSchedule string
 
+// ReportItemScreenshot Which screenshots the report's rendered analyses keep: viewport (the first screen) or full (the whole page too).
+type ReportItemScreenshot string
+
 // ReportItemStatus Where the report's analysis is: pending (queued), running, generated (finished: results, score and result hold), failed (see failure). A page that answers with any HTTP status is generated.
 type ReportItemStatus string
 
@@ -3965,6 +4098,9 @@ type ReportUpdateInputBody struct {
 
 	// Schedule Re-analyse daily or weekly, the next run a period from now; off stops. At most 50 of a user's reports may be scheduled (422 on schedule beyond).
 	Schedule *ReportUpdateInputBodySchedule `json:"schedule,omitempty"`
+
+	// Screenshot With results=1 only (422 otherwise): which screenshots this re-analysis and the report's later ones keep, as in create-report (full with the resulting render off is 422); absent keeps the report's. The re-analysis replaces the report's screenshots; one that does not render deletes them.
+	Screenshot *ReportUpdateInputBodyScreenshot `json:"screenshot,omitempty"`
 }
 
 // ReportUpdateInputBodyPrivacy 0 public, 1 private, 2 password.
@@ -3978,6 +4114,9 @@ type ReportUpdateInputBodyResults int64
 
 // ReportUpdateInputBodySchedule Re-analyse daily or weekly, the next run a period from now; off stops. At most 50 of a user's reports may be scheduled (422 on schedule beyond).
 type ReportUpdateInputBodySchedule string
+
+// ReportUpdateInputBodyScreenshot With results=1 only (422 otherwise): which screenshots this re-analysis and the report's later ones keep, as in create-report (full with the resulting render off is 422); absent keeps the report's. The re-analysis replaces the report's screenshots; one that does not render deletes them.
+type ReportUpdateInputBodyScreenshot string
 
 // ReportsData defines model for ReportsData.
 type ReportsData struct {
@@ -4064,6 +4203,15 @@ type RunData struct {
 
 // RunDataResult defines model for RunData.Result.
 type RunDataResult string
+
+// ScreenshotsData defines model for ScreenshotsData.
+type ScreenshotsData struct {
+	// Full The whole page (at most 16,384 CSS pixels high), at most 2 MiB, kept with screenshot=full: /api/v1/reports/{id}/screenshot?kind=full.
+	Full *string `json:"full,omitempty"`
+
+	// Viewport The first screen (the browser's viewport, 1350 x 940 CSS pixels by default), at most 300 KiB: /api/v1/reports/{id}/screenshot?kind=viewport, after the API's base path.
+	Viewport *string `json:"viewport,omitempty"`
+}
 
 // SearchData defines model for SearchData.
 type SearchData struct {
@@ -4618,6 +4766,15 @@ type UpdateReportParams struct {
 	// Wait With results=1: see the operation's description.
 	Wait *int64 `form:"wait,omitempty" json:"wait,omitempty"`
 }
+
+// GetReportScreenshotParams defines parameters for GetReportScreenshot.
+type GetReportScreenshotParams struct {
+	// Kind viewport: the first screen; full: the whole page (kept with screenshot=full).
+	Kind *GetReportScreenshotParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
+}
+
+// GetReportScreenshotParamsKind defines parameters for GetReportScreenshot.
+type GetReportScreenshotParamsKind string
 
 // ListStatesParams defines parameters for ListStates.
 type ListStatesParams struct {
@@ -5417,7 +5574,7 @@ type ClientInterface interface {
 
 	// DeleteReport Delete one of the caller's reports
 	//
-	// Another user's report is 404.
+	// Its screenshots and history go with it. Another user's report is 404.
 	//
 	// Corresponds with DELETE /api/v1/reports/{id} (the `DeleteReport` operationId).
 	DeleteReport(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5462,6 +5619,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/reports/{id}/history (the `GetReportHistory` operationId).
 	GetReportHistory(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetReportScreenshot A screenshot of one of the caller's reports
+	//
+	// A rendered analysis (render on, or auto on an application shell) keeps a JPEG of the first screen (at most 300 KiB) and, with screenshot=full, one of the whole page (at most 16,384 CSS pixels high, 2 MiB); an image over its cap is dropped, never cut. They are stored once per report: a re-analysis replaces them, one that does not render deletes them, and they go with the report. The report's screenshots field lists the paths of those it keeps. The image is answered as image/jpeg with an ETag (If-None-Match answers 304) and Cache-Control: private, no-cache. 404 in the JSON envelope when the report keeps no screenshot of that kind (or is another user's). The report's page (share_url) shows the first screen's to whoever may see the page, at share_url/screenshot?kind=viewport|full.
+	//
+	// Corresponds with GET /api/v1/reports/{id}/screenshot (the `GetReportScreenshot` operationId).
+	GetReportScreenshot(ctx context.Context, id int64, params *GetReportScreenshotParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListStates States and union territories
 	//
@@ -6924,7 +7088,7 @@ func (c *Client) CreateReportBatch(ctx context.Context, params *CreateReportBatc
 
 // DeleteReport Delete one of the caller's reports
 //
-// Another user's report is 404.
+// Its screenshots and history go with it. Another user's report is 404.
 //
 // Corresponds with DELETE /api/v1/reports/{id} (the `DeleteReport` operationId).
 func (c *Client) DeleteReport(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7020,6 +7184,23 @@ func (c *Client) UpdateReportWithFormdataBody(ctx context.Context, id int64, par
 // Corresponds with GET /api/v1/reports/{id}/history (the `GetReportHistory` operationId).
 func (c *Client) GetReportHistory(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetReportHistoryRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReportScreenshot A screenshot of one of the caller's reports
+//
+// A rendered analysis (render on, or auto on an application shell) keeps a JPEG of the first screen (at most 300 KiB) and, with screenshot=full, one of the whole page (at most 16,384 CSS pixels high, 2 MiB); an image over its cap is dropped, never cut. They are stored once per report: a re-analysis replaces them, one that does not render deletes them, and they go with the report. The report's screenshots field lists the paths of those it keeps. The image is answered as image/jpeg with an ETag (If-None-Match answers 304) and Cache-Control: private, no-cache. 404 in the JSON envelope when the report keeps no screenshot of that kind (or is another user's). The report's page (share_url) shows the first screen's to whoever may see the page, at share_url/screenshot?kind=viewport|full.
+//
+// Corresponds with GET /api/v1/reports/{id}/screenshot (the `GetReportScreenshot` operationId).
+func (c *Client) GetReportScreenshot(ctx context.Context, id int64, params *GetReportScreenshotParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetReportScreenshotRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10623,6 +10804,67 @@ func NewGetReportHistoryRequest(server string, id int64) (*http.Request, error) 
 	return req, nil
 }
 
+// NewGetReportScreenshotRequest constructs an http.Request for the GetReportScreenshot method
+func NewGetReportScreenshotRequest(server string, id int64, params *GetReportScreenshotParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/reports/%s/screenshot", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Kind != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "kind", *params.Kind, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListStatesRequest constructs an http.Request for the ListStates method
 func NewListStatesRequest(server string, params *ListStatesParams) (*http.Request, error) {
 	var err error
@@ -11672,7 +11914,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteReportWithResponse Delete one of the caller's reports
 	//
-	// Another user's report is 404.
+	// Its screenshots and history go with it. Another user's report is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -11723,6 +11965,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/reports/{id}/history (the `GetReportHistory` operationId).
 	GetReportHistoryWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetReportHistoryResponse, error)
+
+	// GetReportScreenshotWithResponse A screenshot of one of the caller's reports
+	//
+	// A rendered analysis (render on, or auto on an application shell) keeps a JPEG of the first screen (at most 300 KiB) and, with screenshot=full, one of the whole page (at most 16,384 CSS pixels high, 2 MiB); an image over its cap is dropped, never cut. They are stored once per report: a re-analysis replaces them, one that does not render deletes them, and they go with the report. The report's screenshots field lists the paths of those it keeps. The image is answered as image/jpeg with an ETag (If-None-Match answers 304) and Cache-Control: private, no-cache. 404 in the JSON envelope when the report keeps no screenshot of that kind (or is another user's). The report's page (share_url) shows the first screen's to whoever may see the page, at share_url/screenshot?kind=viewport|full.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/reports/{id}/screenshot (the `GetReportScreenshot` operationId).
+	GetReportScreenshotWithResponse(ctx context.Context, id int64, params *GetReportScreenshotParams, reqEditors ...RequestEditorFn) (*GetReportScreenshotResponse, error)
 
 	// ListStatesWithResponse States and union territories
 	//
@@ -14522,6 +14773,40 @@ func (r GetReportHistoryResponse) ContentType() string {
 	return ""
 }
 
+type GetReportScreenshotResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r GetReportScreenshotResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetReportScreenshotResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetReportScreenshotResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetReportScreenshotResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListStatesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15987,7 +16272,7 @@ func (c *ClientWithResponses) CreateReportBatchWithResponse(ctx context.Context,
 
 // DeleteReportWithResponse Delete one of the caller's reports
 //
-// Another user's report is 404.
+// Its screenshots and history go with it. Another user's report is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -16073,6 +16358,21 @@ func (c *ClientWithResponses) GetReportHistoryWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseGetReportHistoryResponse(rsp)
+}
+
+// GetReportScreenshotWithResponse A screenshot of one of the caller's reports
+//
+// A rendered analysis (render on, or auto on an application shell) keeps a JPEG of the first screen (at most 300 KiB) and, with screenshot=full, one of the whole page (at most 16,384 CSS pixels high, 2 MiB); an image over its cap is dropped, never cut. They are stored once per report: a re-analysis replaces them, one that does not render deletes them, and they go with the report. The report's screenshots field lists the paths of those it keeps. The image is answered as image/jpeg with an ETag (If-None-Match answers 304) and Cache-Control: private, no-cache. 404 in the JSON envelope when the report keeps no screenshot of that kind (or is another user's). The report's page (share_url) shows the first screen's to whoever may see the page, at share_url/screenshot?kind=viewport|full.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/reports/{id}/screenshot (the `GetReportScreenshot` operationId).
+func (c *ClientWithResponses) GetReportScreenshotWithResponse(ctx context.Context, id int64, params *GetReportScreenshotParams, reqEditors ...RequestEditorFn) (*GetReportScreenshotResponse, error) {
+	rsp, err := c.GetReportScreenshot(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetReportScreenshotResponse(rsp)
 }
 
 // ListStatesWithResponse States and union territories
@@ -18105,6 +18405,22 @@ func ParseGetReportHistoryResponse(rsp *http.Response) (*GetReportHistoryRespons
 	case rsp.StatusCode == 401:
 		break // No content-type
 
+	}
+
+	return response, nil
+}
+
+// ParseGetReportScreenshotResponse parses an HTTP response from a GetReportScreenshotWithResponse call
+func ParseGetReportScreenshotResponse(rsp *http.Response) (*GetReportScreenshotResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetReportScreenshotResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
 	}
 
 	return response, nil

@@ -52,6 +52,7 @@ type ReportItem struct {
 	NextRunAt   *time.Time `json:"next_run_at,omitempty" doc:"When the next scheduled analysis is due; absent without a schedule."`
 	Render      string     `json:"render" enum:"off,on,auto" doc:"How the report's analyses load the page: off (the HTML the server sent), on (rendered in a browser too, always), auto (rendered when the HTML the server sent looks like an application shell)."`
 	Rendered    bool       `json:"rendered" doc:"Whether the current analysis audited the page as the browser rendered it; rendering.reason says why it did or did not."`
+	Screenshot  string     `json:"screenshot" enum:"viewport,full" doc:"Which screenshots the report's rendered analyses keep: viewport (the first screen) or full (the whole page too)."`
 	GeneratedAt time.Time  `json:"generated_at" doc:"When the analysis ran (for a report not generated yet, the time of its creation)."`
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
@@ -108,6 +109,15 @@ type ReportData struct {
 	// Rendering is what the browser showed, for a report whose analysis
 	// rendered or might have (render on or auto).
 	Rendering *pagecheck.Rendering `json:"rendering,omitempty" doc:"What the browser showed of the page, for an analysis with render on or auto: raw versus rendered (compare, and the flags of what JavaScript added or changed), what the page loaded (requests by type, failed, refused and robots-blocked requests, console errors), lab performance (TTFB, FCP, LCP, CLS, TBT, DOM size with Lighthouse's bands); for one that did not render, only rendered false and reason. Absent with render off."`
+	// Screenshots are the paths of the screenshots the report keeps.
+	Screenshots *ScreenshotsData `json:"screenshots,omitempty" doc:"The screenshots the current analysis' render kept, as paths of GET /reports/{id}/screenshot (JPEG, with the caller's key); absent when it kept none (it did not render, or the browser took none)."`
+}
+
+// ScreenshotsData are the paths of a report's screenshots, each absent
+// when the report keeps none of its kind.
+type ScreenshotsData struct {
+	Viewport string `json:"viewport,omitempty" doc:"The first screen (the browser's viewport, 1350 x 940 CSS pixels by default), at most 300 KiB: /api/v1/reports/{id}/screenshot?kind=viewport, after the API's base path."`
+	Full     string `json:"full,omitempty" doc:"The whole page (at most 16,384 CSS pixels high), at most 2 MiB, kept with screenshot=full: /api/v1/reports/{id}/screenshot?kind=full."`
 }
 
 // ReportsData is a page of reports.

@@ -1,0 +1,5 @@
+DROP TABLE report_screenshots;
+--bun:split
+ALTER TABLE reports DROP COLUMN screenshots;
+--bun:split
+ALTER TABLE reports DROP COLUMN screenshot;
