@@ -8,8 +8,10 @@ import (
 	"github.com/pinsight/pinsight/domain/crawl"
 )
 
-// Markers around the generated crawl issue catalogue in README.md.
+// The page holding the generated crawl issue catalogue, and the markers
+// around it.
 const (
+	crawlsPath  = "../../docs/crawls.md"
 	issuesBegin = "<!-- crawl-issues:begin (generated: go test ./cmd/pinsight -run TestCrawlIssueCatalogue -update-readme) -->\n"
 	issuesEnd   = "<!-- crawl-issues:end -->\n"
 )
@@ -25,27 +27,27 @@ func issueCatalogue() string {
 	return b.String()
 }
 
-// TestCrawlIssueCatalogue fails when README.md's crawl issue table
+// TestCrawlIssueCatalogue fails when docs/crawls.md's crawl issue table
 // differs from domain/crawl's catalogue; -update-readme rewrites it.
 func TestCrawlIssueCatalogue(t *testing.T) {
-	raw, err := os.ReadFile(readmePath)
+	raw, err := os.ReadFile(crawlsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	before, rest, ok1 := strings.Cut(string(raw), issuesBegin)
 	section, after, ok2 := strings.Cut(rest, issuesEnd)
 	if !ok1 || !ok2 {
-		t.Fatalf("README.md lacks the generated crawl issue catalogue between %q and %q", issuesBegin, issuesEnd)
+		t.Fatalf("docs/crawls.md lacks the generated crawl issue catalogue between %q and %q", issuesBegin, issuesEnd)
 	}
 	want := issueCatalogue()
 	if section == want {
 		return
 	}
 	if *updateReadme {
-		if err := os.WriteFile(readmePath, []byte(before+issuesBegin+want+issuesEnd+after), 0o644); err != nil {
+		if err := os.WriteFile(crawlsPath, []byte(before+issuesBegin+want+issuesEnd+after), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md's crawl issue catalogue is stale; run: go test ./cmd/pinsight -run TestCrawlIssueCatalogue -update-readme")
+	t.Errorf("docs/crawls.md's crawl issue catalogue is stale; run: go test ./cmd/pinsight -run TestCrawlIssueCatalogue -update-readme")
 }

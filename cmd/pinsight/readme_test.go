@@ -9,11 +9,13 @@ import (
 	"github.com/spf13/pflag"
 )
 
-var updateReadme = flag.Bool("update-readme", false, "rewrite the serve reference in README.md from the command")
+var updateReadme = flag.Bool("update-readme", false, "rewrite the generated regions of the documentation (the serve reference in docs/configuration.md, the crawl issue catalogue in docs/crawls.md)")
 
-// Markers around the generated serve reference in README.md.
+// The README, and the page holding the generated serve reference between
+// its markers.
 const (
 	readmePath  = "../../README.md"
+	configPath  = "../../docs/configuration.md"
 	refBegin    = "<!-- serve-flags:begin (generated: go test ./cmd/pinsight -run TestServeReference -update-readme) -->\n"
 	refEnd      = "<!-- serve-flags:end -->\n"
 	envSuffixAt = " (env " + envPrefix
@@ -35,34 +37,33 @@ func serveReference() string {
 	return b.String()
 }
 
-// TestServeReference fails when README.md's configuration reference differs
-// from the serve command's flags (a flag added, removed or changed without
-// the README); -update-readme rewrites that section only.
+// TestServeReference fails when docs/configuration.md's serve reference
+// differs from the serve command's flags (a flag added, removed or changed
+// without the documentation); -update-readme rewrites that section only.
 func TestServeReference(t *testing.T) {
-	raw, err := os.ReadFile(readmePath)
+	raw, err := os.ReadFile(configPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(raw)
-	before, rest, ok1 := strings.Cut(readme, refBegin)
+	before, rest, ok1 := strings.Cut(string(raw), refBegin)
 	section, after, ok2 := strings.Cut(rest, refEnd)
 	if !ok1 || !ok2 {
-		t.Fatalf("README.md lacks the generated serve reference between %q and %q", refBegin, refEnd)
+		t.Fatalf("docs/configuration.md lacks the generated serve reference between %q and %q", refBegin, refEnd)
 	}
 	want := serveReference()
 	if section == want {
 		return
 	}
 	if *updateReadme {
-		if err := os.WriteFile(readmePath, []byte(before+refBegin+want+refEnd+after), 0o644); err != nil {
+		if err := os.WriteFile(configPath, []byte(before+refBegin+want+refEnd+after), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	newServeCmd().Flags().VisitAll(func(f *pflag.Flag) {
 		if !strings.Contains(section, "| `--"+f.Name+"` | `"+envName(f.Name)+"` |") {
-			t.Errorf("README.md does not document serve flag --%s (%s)", f.Name, envName(f.Name))
+			t.Errorf("docs/configuration.md does not document serve flag --%s (%s)", f.Name, envName(f.Name))
 		}
 	})
-	t.Errorf("README.md's serve reference is stale; run: go test ./cmd/pinsight -run TestServeReference -update-readme")
+	t.Errorf("docs/configuration.md's serve reference is stale; run: go test ./cmd/pinsight -run TestServeReference -update-readme")
 }

@@ -74,19 +74,32 @@ func goVersionOf(t *testing.T) string {
 }
 
 // demoFindings are what the README says the report of the demo page
-// shows: its rating and the failed checks it names.
-var demoFindings = []string{`"result":"decent"`, `"score":74`, `"id":"meta_description","title":"Meta description","passed":false`,
+// shows: its rating, the failed checks it names, and that render=auto
+// left it unrendered (it runs no script).
+var demoFindings = []string{`"result":"decent"`, `"score":74`, `"rendering":{"rendered":false,"reason":"no_scripts"}`, `"id":"meta_description","title":"Meta description","passed":false`,
 	`"id":"image_keywords","title":"Image alt text","passed":false`, `"id":"link_text","title":"Descriptive link text","passed":false`,
 	`"id":"canonical","title":"Canonical link","passed":false`, `"id":"structured_data","title":"Structured data","passed":false`,
 	`"id":"https_encryption","title":"HTTPS encryption","passed":false`}
 
+// What the README says the report of /docs (Swagger UI, built by its
+// scripts) asked with render=auto shows: rendered where Chromium is
+// installed, the HTML as served with the reason where it is not.
+const (
+	docsRendered   = `"rendering":{"rendered":true,"reason":"little_text"`
+	docsUnrendered = `"rendering":{"rendered":false,"reason":"renderer_unavailable"}`
+	docsRawWords   = `{"field":"words","raw":"0","rendered":"`
+	docsNoWords    = `"id":"content_length","title":"Content length","passed":false,"importance":"low","value":0,`
+)
+
 // TestReadmeTour runs the README's five-minute tour as written: the serve
 // command's flags through the real serve command and graph (on the default
 // storage, in an empty directory), then every curl command of the tour in
-// one shell, 127.0.0.1:8080 and localhost:8080 pointing at that server.
+// one shell, 127.0.0.1:$PORT and localhost:$PORT pointing at that server.
 // It fails when a command no longer works (an answer that is not a
-// success, a report not generated, no report page) or the tour loses a
-// step; the README's first screen must also name go.mod's Go version.
+// success or not 2xx, a report not generated, no report page), the tour
+// loses a step, or a report lacks what the README says it shows (the demo
+// page's findings; /docs rendered, or without Chromium its reason); the
+// README's first screen must also name go.mod's Go version.
 func TestReadmeTour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses a page through a real server")
@@ -118,11 +131,19 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatalf("the tour's commands start with %q, want %s", commands, tourPortLine)
 	}
 	commands = commands[1:] // the test sets PORT
+	for _, said := range []string{demoFindings[2], docsRendered, docsUnrendered} {
+		if !strings.Contains(readme, "`"+said) {
+			t.Errorf("README.md no longer says the tour's reports show `%s`: change the test with it", said)
+		}
+	}
 	script := strings.Join(commands, "\n")
-	for _, step := range []string{"/api/v1/register", "/api/v1/login", "/api/v1/reports", "share_url"} {
+	for _, step := range []string{"/api/v1/register", "/api/v1/login", "/api/v1/reports", "share_url", "$PORT/docs -d render=auto"} {
 		if !strings.Contains(script, step) {
 			t.Errorf("the tour lost the step using %s", step)
 		}
+	}
+	if _, first, _ := strings.Cut(script, "url="); !strings.HasPrefix(first, "http://127.0.0.1:$PORT/demo -d render=auto") {
+		t.Errorf("the tour's first analysis is not of /demo with render=auto:\n%s", script)
 	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -161,7 +182,8 @@ func TestReadmeTour(t *testing.T) {
 	for i, c := range commands {
 		fmt.Fprintf(&b, "echo '@@@ %d'\n%s\n", i, here.Replace(c))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// Minutes for what takes about 40 s (the render of /docs up to 35 s).
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, sh, "-c", b.String()).CombinedOutput()
 	if err != nil {
@@ -171,7 +193,7 @@ func TestReadmeTour(t *testing.T) {
 	if len(outputs) != len(commands) {
 		t.Fatalf("%d outputs for %d commands:\n%s", len(outputs), len(commands), out)
 	}
-	var sawGenerated, sawPage bool
+	var sawGenerated, sawPage, sawDocs bool
 	statusLine := regexp.MustCompile(`\} (\d{3})$`) // curl -w ' %{http_code}' after the body
 	for i, o := range outputs {
 		o = strings.TrimSpace(o)
@@ -182,6 +204,20 @@ func TestReadmeTour(t *testing.T) {
 		case strings.HasPrefix(o, "{"):
 			if !strings.HasPrefix(o, `{"success":true`) {
 				t.Errorf("%s\nanswered %s", commands[i], o)
+			}
+			if strings.Contains(o, `"url":"http://`+addr+`/docs"`) && strings.Contains(o, `"status":"generated"`) {
+				sawDocs = true
+				rendered := strings.Contains(o, docsRendered) && strings.Contains(o, docsRawWords) && !strings.Contains(o, docsRawWords+`0"`)
+				unrendered := strings.Contains(o, docsUnrendered) && strings.Contains(o, docsNoWords)
+				if m := regexp.MustCompile(`"reason":"render_failed: [^"]*"`).FindString(o); m != "" {
+					// The browser crashed or got no answer in time (a machine too busy): the
+					// report keeps the served HTML, as documented; the README's two cases
+					// cannot be told here.
+					t.Logf("the render of /docs failed on this machine (%s): its outcome not checked", m)
+				} else if !rendered && !unrendered || !rendered && os.Getenv("PINSIGHT_REQUIRE_CHROMIUM") != "" {
+					t.Errorf("the report of /docs shows neither what the README says of a render (%s, words added) nor of no Chromium (%s, 0 words):\n%s", docsRendered, docsUnrendered, o)
+				}
+				t.Logf("/docs rendered: %v", rendered)
 			}
 			if strings.Contains(o, `"url":"http://`+addr+`/demo"`) && strings.Contains(o, `"status":"generated"`) && strings.Contains(o, `"results":`) {
 				sawGenerated = true
@@ -201,6 +237,9 @@ func TestReadmeTour(t *testing.T) {
 	}
 	if !sawPage {
 		t.Errorf("no command showed the report page:\n%s", out)
+	}
+	if !sawDocs {
+		t.Errorf("no command showed the generated report of http://%s/docs:\n%s", addr, out)
 	}
 }
 

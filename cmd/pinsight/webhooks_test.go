@@ -21,7 +21,7 @@ import (
 )
 
 // webhookReceiver is a local endpoint that verifies each delivery's
-// signature and timestamp as the README tells receivers to, and answers
+// signature and timestamp as docs/site-analysis.md tells receivers to, and answers
 // the statuses of fail in turn (then 200).
 type webhookReceiver struct {
 	*httptest.Server

@@ -1,6 +1,7 @@
 package arch
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // guideFile is the contributor's guide to writing an adapter.
@@ -334,5 +336,214 @@ func TestCitations(t *testing.T) {
 		if got := citations(md(tt.name), md(tt.src), repo); len(got) != tt.bad {
 			t.Errorf("citations(%s, %q) = %q, want %d", tt.name, tt.src, got, tt.bad)
 		}
+	}
+}
+
+// TestReadmeFirstScreen fails when the README's first screen (what comes
+// before its first ## heading) stops giving exactly the two set-up
+// commands of a fresh machine, each in a block of its own: the server on
+// its embedded default, then the tests exactly as CI runs them (the go
+// test list that .ci/run calls, character for character).
+func TestReadmeFirstScreen(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile(filepath.Join(repoRoot, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ciTestCommand.FindSubmatch(ci)
+	if m == nil {
+		t.Fatalf(".ci/run has no line `if ! { go test ...; }; then`: %s", ciTestCommand)
+	}
+	firstScreen, _, _ := strings.Cut(string(readme), "\n## ")
+	want := []string{"go run ./cmd/pinsight serve", string(m[1])}
+	if got := fencedBlocks(firstScreen); !slices.Equal(got, want) {
+		t.Errorf("README.md's first screen has the code blocks %q, want exactly %q (the second is what .ci/run calls)", got, want)
+	}
+}
+
+// ciTestCommand finds the test command in .ci/run: the list that CI tests
+// explicitly (errexit ignores the failure of an && list's first command).
+var ciTestCommand = regexp.MustCompile(`(?m)^if ! \{ (go test [^\n]*?); \}; then$`)
+
+// fencedBlocks returns the bodies of the fenced code blocks of a Markdown
+// text, trimmed.
+func fencedBlocks(md string) []string {
+	var blocks []string
+	var cur strings.Builder
+	in := false
+	for line := range strings.Lines(md) {
+		if strings.HasPrefix(line, "```") {
+			if in {
+				blocks = append(blocks, strings.TrimSpace(cur.String()))
+				cur.Reset()
+			}
+			in = !in
+			continue
+		}
+		if in {
+			cur.WriteString(line)
+		}
+	}
+	return blocks
+}
+
+// TestDocLinks fails when a relative link of README.md or of a page in
+// docs/ leads nowhere: to no file of the work tree, or, with an #anchor,
+// to no heading of its Markdown target (anchors as GitHub makes them:
+// githubAnchors). Links in code (fenced blocks, code spans) are text.
+func TestDocLinks(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, filepath.Join(repoRoot, "README.md"))
+	if len(pages) < 10 {
+		t.Fatalf("only %d pages: %v", len(pages), pages)
+	}
+	anchors := map[string]map[string]bool{} // by file, as read
+	anchorsOf := func(file string) map[string]bool {
+		if a, ok := anchors[file]; ok {
+			return a
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		anchors[file] = githubAnchors(string(src))
+		return anchors[file]
+	}
+	links := 0
+	for _, page := range pages {
+		src, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := filepath.Rel(repoRoot, page)
+		for _, link := range markdownLinks(string(src)) {
+			links++
+			target, anchor, _ := strings.Cut(link, "#")
+			file := page
+			if target != "" {
+				file = filepath.Join(filepath.Dir(page), filepath.FromSlash(target))
+				if _, err := os.Stat(file); err != nil {
+					t.Errorf("%s links to %s: no such file", name, link)
+					continue
+				}
+			}
+			if anchor == "" {
+				continue
+			}
+			if !strings.HasSuffix(file, ".md") {
+				t.Errorf("%s links to %s: an anchor into a file that is not Markdown", name, link)
+			} else if !anchorsOf(file)[anchor] {
+				t.Errorf("%s links to %s: no heading of %s has the anchor #%s", name, link, filepath.Base(file), anchor)
+			}
+		}
+	}
+	if links < 30 {
+		t.Fatalf("only %d relative links found in %d pages", links, len(pages))
+	}
+}
+
+var (
+	codeSpanPattern = regexp.MustCompile("`+[^`]*`+")
+	headingPattern  = regexp.MustCompile(`^#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
+	inlineLink      = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+)
+
+// markdownLinks returns the relative link targets of a Markdown text: not
+// those with a scheme (https:, mailto:), not those in code.
+func markdownLinks(md string) []string {
+	var links []string
+	for _, line := range proseLines(md) {
+		line = codeSpanPattern.ReplaceAllString(line, "")
+		for _, m := range linkPattern.FindAllStringSubmatch(line, -1) {
+			if !strings.Contains(m[1], ":") {
+				links = append(links, m[1])
+			}
+		}
+	}
+	return links
+}
+
+// proseLines returns the lines of a Markdown text outside fenced code
+// blocks.
+func proseLines(md string) []string {
+	var lines []string
+	in := false
+	for line := range strings.Lines(md) {
+		line = strings.TrimRight(line, "\r\n")
+		if strings.HasPrefix(strings.TrimLeft(line, " "), "```") {
+			in = !in
+			continue
+		}
+		if !in {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// githubAnchors returns the anchors GitHub gives the ATX headings of a
+// Markdown text: the heading's text (code spans and links reduced to
+// their text) lower-cased, every character but letters, digits, marks,
+// spaces, hyphens and underscores dropped, each space a hyphen; a
+// heading whose anchor was taken gets -1, -2... appended.
+func githubAnchors(md string) map[string]bool {
+	anchors := map[string]bool{}
+	for _, line := range proseLines(md) {
+		m := headingPattern.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		text := inlineLink.ReplaceAllString(m[1], "$1")
+		var b strings.Builder
+		for _, r := range strings.ToLower(text) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+				b.WriteRune(r)
+			}
+		}
+		slug := b.String()
+		for n := 1; anchors[slug]; n++ {
+			slug = fmt.Sprintf("%s-%d", b.String(), n)
+		}
+		anchors[slug] = true
+	}
+	return anchors
+}
+
+// TestGithubAnchors checks githubAnchors and markdownLinks themselves on
+// made-up pages, against anchors GitHub gives such headings. The fixtures
+// write {md} for the extension, so this file cites nothing itself.
+func TestGithubAnchors(t *testing.T) {
+	md := func(s string) string { return strings.ReplaceAll(s, "{md}", ".md") }
+	page := "# Pinsight\n\n## AI assistants (MCP)\n\n### `--addr` and the port\n\n## Crawls: whole-site audits\n\n" +
+		"## One page's analysis\n\n## Tests\n\n## Tests\n\n```sh\n# a comment, not a heading\n```\n\n## [Link](x{md}) in a heading ##\n\n## Ünïcode ok\n"
+	got := githubAnchors(md(page))
+	want := []string{"pinsight", "ai-assistants-mcp", "--addr-and-the-port", "crawls-whole-site-audits", "one-pages-analysis", "tests", "tests-1", "link-in-a-heading", "ünïcode-ok"}
+	for _, a := range want {
+		if !got[a] {
+			t.Errorf("githubAnchors lacks %q: %v", a, got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("githubAnchors = %v, want exactly %v", got, want)
+	}
+	links := markdownLinks(md("See [a](docs/a{md}#x), [b](https://example.com/b{md}), `[c](c{md})` and [d](#top).\n```\n[e](e{md})\n```\n"))
+	if !slices.Equal(links, []string{md("docs/a{md}#x"), "#top"}) {
+		t.Errorf("markdownLinks = %q, want the relative links outside code", links)
+	}
+	blocks := fencedBlocks("x\n```sh\na\n```\ny\n```\nb\nc\n```\n")
+	if !slices.Equal(blocks, []string{"a", "b\nc"}) {
+		t.Errorf("fencedBlocks = %q", blocks)
+	}
+	if m := ciTestCommand.FindStringSubmatch("x\nif ! { go test ./... && go test -short ./...; }; then\n"); m == nil || m[1] != "go test ./... && go test -short ./..." {
+		t.Errorf("ciTestCommand = %q", m)
 	}
 }
