@@ -45,6 +45,7 @@ type crawlCreateInput struct {
 		Headers     map[string]string `json:"headers,omitempty" doc:"Up to 5 request headers (a Cookie, an Authorization) for a site behind a login: sent only to url's host, never to another host or a redirect off it, never stored past the crawl's end, never shown back or logged. Host, User-Agent, Accept-Encoding, hop-by-hop and body-framing headers are refused; names are 1 to 64 token characters, values 1 to 8192 printable ASCII characters."`
 		Privacy     *int              `json:"privacy,omitempty" enum:"0,1,2" doc:"0 public, 1 private (default), 2 password, as reports."`
 		Password    *string           `json:"password,omitempty" maxLength:"1024" doc:"Required with privacy 2, refused otherwise; the rules of report share passwords."`
+		Render      *string           `json:"render,omitempty" enum:"off,on,auto" doc:"Render the crawl's HTML pages in a browser (Chromium) as well: off (the default), on (every HTML page) or auto (pages whose HTML looks like an application shell, by the rule of rendered reports). A rendered page is audited as the browser rendered it (with the rendered-only checks), its links are followed from the rendered DOM (found_by_js marks URLs only a rendered DOM links to), and the crawl finds the rendered issue types (content_needs_js, rendered_canonical_differs, rendered_noindex_differs, js_errors, blocked_resources, slow_lcp, layout_shift). on is 422 where no browser can run; auto then audits the HTML. A rendered crawl's max_pages is charged to the daily quota of rendered pages too (shared with rendered reports; at most that quota, else 422 on max_pages), and what it did not crawl goes back."`
 		Schedule    string            `json:"schedule,omitempty" enum:"daily,weekly,off" doc:"Crawl the site again by itself daily or weekly (off: never, the default), as a report's schedule: one period after this crawl is accepted, and then every period, once this crawl and its previous run have ended, a new crawl with the same settings is created (its scheduled_from names this crawl; the diff of each run against the previous finished crawl of the site shows what changed). Each run is charged to the daily page quota and counted against the active crawls cap when it starts: a run the quota refuses waits until it fits, one the cap refuses 15 minutes. Refused with headers (422 on schedule): request headers are never kept past a crawl's end, so its runs could not send them. PATCH /crawls/{id} changes or stops the schedule."`
 	}
 }
@@ -61,7 +62,7 @@ func (in *crawlCreateInput) params() crawl.Params {
 	b := in.Body
 	return crawl.Params{URL: b.URL, MaxPages: b.MaxPages, MaxDepth: b.MaxDepth, Concurrency: b.Concurrency, DelayMS: b.DelayMS,
 		Include: b.Include, Exclude: b.Exclude, Subdomains: b.Subdomains, Headers: b.Headers, Privacy: b.Privacy, Password: b.Password,
-		Schedule: b.Schedule}
+		Schedule: b.Schedule, Render: b.Render}
 }
 
 type crawlListInput struct {

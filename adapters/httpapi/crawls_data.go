@@ -7,6 +7,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/adapters/httpapi/sharepage"
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -51,10 +52,19 @@ type llmsTxtData struct {
 // crawlData is one crawl with what it found.
 type crawlData struct {
 	wire.CrawlItem
-	Issues  []issueCountData `json:"issues" doc:"One entry per issue type found, in catalogue order, with its count; empty until the crawl ends."`
-	Checks  []checkCountData `json:"checks" doc:"For each page check some crawled page fails, how many pages fail it; empty until the crawl ends."`
-	AI      []aiAccessData   `json:"ai_readiness" doc:"Whether robots.txt lets each well-known AI crawler fetch the start URL; empty until the crawl ends."`
-	LLMsTxt llmsTxtData      `json:"llms_txt" doc:"The site's /llms.txt; found is false until the crawl ends."`
+	Issues    []issueCountData  `json:"issues" doc:"One entry per issue type found, in catalogue order, with its count; empty until the crawl ends."`
+	Checks    []checkCountData  `json:"checks" doc:"For each page check some crawled page fails, how many pages fail it; empty until the crawl ends."`
+	AI        []aiAccessData    `json:"ai_readiness" doc:"Whether robots.txt lets each well-known AI crawler fetch the start URL; empty until the crawl ends."`
+	LLMsTxt   llmsTxtData       `json:"llms_txt" doc:"The site's /llms.txt; found is false until the crawl ends."`
+	Rendering []renderCountData `json:"rendering" doc:"For a rendered crawl, its audited pages counted by whether a browser rendered them and why (rendered first); empty until the crawl ends, and for a crawl that does not render."`
+}
+
+// renderCountData is how many pages a rendered crawl rendered, or not,
+// for one reason.
+type renderCountData struct {
+	Rendered bool   `json:"rendered" doc:"Whether a browser rendered these pages."`
+	Reason   string `json:"reason" doc:"Why: requested, an automatic rule's reason, renderer_unavailable or render_failed: and why (see a page's render_reason)."`
+	Pages    int    `json:"pages" doc:"How many audited pages."`
 }
 
 // crawlsData is a page of crawls.
@@ -81,7 +91,7 @@ func crawlItemOf(c crawl.Crawl, base string) wire.CrawlItem {
 		NextRunAt: timeOrNil(c.NextRunAt), ScheduledFrom: c.ScheduledFrom,
 		Settings: wire.CrawlSettingsData{MaxPages: s.MaxPages, MaxDepth: s.MaxDepth, Concurrency: s.Concurrency,
 			DelayMS: int(s.Delay / time.Millisecond), Include: list(s.Include), Exclude: list(s.Exclude),
-			Subdomains: s.Subdomains, Headers: len(s.Headers)},
+			Subdomains: s.Subdomains, Headers: len(s.Headers), Render: string(cmp.Or(s.Render, pagecheck.RenderOff))},
 		Progress: wire.CrawlProgressData{Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled,
 			Failed: c.Progress.Failed, Blocked: c.Progress.Blocked, NotQueued: c.Progress.NotQueued, LinksNotRead: c.Progress.LinksNotRead},
 		Score: c.Score, Result: string(c.Rating),
@@ -90,7 +100,7 @@ func crawlItemOf(c crawl.Crawl, base string) wire.CrawlItem {
 
 func crawlDataOf(c crawl.Crawl, base string) crawlData {
 	sum := c.Summary
-	out := crawlData{CrawlItem: crawlItemOf(c, base), Issues: []issueCountData{}, Checks: []checkCountData{}, AI: []aiAccessData{},
+	out := crawlData{CrawlItem: crawlItemOf(c, base), Issues: []issueCountData{}, Checks: []checkCountData{}, AI: []aiAccessData{}, Rendering: []renderCountData{},
 		LLMsTxt: llmsTxtData{Found: sum.LLMsTxt.Found, WellFormed: sum.LLMsTxt.Found && len(sum.LLMsTxt.Findings) == 0, Findings: []llmsFindingData{}}}
 	for _, t := range sum.Issues {
 		d, _ := crawl.Definition(t.Type)
@@ -101,6 +111,9 @@ func crawlDataOf(c crawl.Crawl, base string) crawlData {
 	}
 	for _, a := range sum.AI {
 		out.AI = append(out.AI, aiAccessData{Token: a.Token, Operator: a.Operator, Purpose: a.Purpose, Allowed: a.Allowed, Group: a.Group, Rule: a.Rule})
+	}
+	for _, r := range sum.Rendering {
+		out.Rendering = append(out.Rendering, renderCountData{Rendered: r.Rendered, Reason: r.Reason, Pages: r.Pages})
 	}
 	for _, f := range sum.LLMsTxt.Findings {
 		out.LLMsTxt.Findings = append(out.LLMsTxt.Findings, llmsFindingData{Code: f.Code, Line: f.Line, Message: f.Message})
@@ -121,6 +134,9 @@ type crawlPageData struct {
 	wire.CrawlPageItem
 	Links   []string         `json:"links" doc:"The on-site URLs the page links to, each once."`
 	Results wire.ResultsData `json:"results" doc:"The page audit, every check as a report shows it (empty lists when the page was not audited)."`
+	// Rendering is what the browser showed, for a page a rendered crawl
+	// rendered.
+	Rendering *pagecheck.Rendering `json:"rendering,omitempty" doc:"What the browser showed of the page, when a rendered crawl rendered it, as a rendered report's rendering: raw versus rendered, what the page loaded, lab performance. Absent otherwise."`
 }
 
 // crawlPagesData is a page of crawled pages.
@@ -144,7 +160,7 @@ func crawlPageItemOf(p ports.CrawlPage) wire.CrawlPageItem {
 		InSitemap: pg.InSitemap, BlockedByRobots: pg.BlockedByRobots, Redirects: list(pg.Redirects), Title: pg.Title,
 		Description: pg.Description, Score: p.Score, Result: string(p.Rating), Inlinks: p.Inlinks, Outlinks: p.Outlinks,
 		ResponseTimeMS: p.ResponseTime.Milliseconds(), Bytes: p.Bytes, Canonical: pg.Canonical, Indexable: p.Indexable,
-		IssueTypes: types, FetchedAt: p.FetchedAt.UTC()}
+		IssueTypes: types, FetchedAt: p.FetchedAt.UTC(), Rendered: pg.Render.Rendered, RenderReason: pg.Render.Reason, FoundByJS: pg.FoundByJS}
 }
 
 // crawlIssueData is one site-level issue.

@@ -79,7 +79,7 @@ func registerCrawlPages(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 		if err != nil {
 			return nil, toHTTP(err)
 		}
-		return ok(crawlPageData{CrawlPageItem: crawlPageItemOf(p), Links: list(p.Page.Links()), Results: resultsDataOf(p.Results)}), nil
+		return ok(crawlPageData{CrawlPageItem: crawlPageItemOf(p), Links: list(p.Page.Links()), Results: resultsDataOf(p.Results), Rendering: p.Rendering}), nil
 	})
 }
 
@@ -127,14 +127,18 @@ const duplicateContentDoc = "duplicate_content: two indexable pages whose visibl
 	"templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased " +
 	"runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3)."
 
-// issueTypesDoc lists the issue types with their severities.
+// issueTypesDoc lists the issue types with their severities, those only
+// rendered crawls find last.
 func issueTypesDoc() string {
-	s := ""
-	for i, d := range crawl.Catalogue {
-		if i > 0 {
-			s += ", "
+	list := func(defs []crawl.IssueDef) string {
+		s := ""
+		for i, d := range defs {
+			if i > 0 {
+				s += ", "
+			}
+			s += string(d.Type) + " (" + string(d.Severity) + ")"
 		}
-		s += string(d.Type) + " (" + string(d.Severity) + ")"
+		return s
 	}
-	return s
+	return list(crawl.Catalogue) + "; in rendered crawls (render on or auto) also " + list(crawl.RenderedCatalogue)
 }

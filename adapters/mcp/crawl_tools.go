@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 )
 
 type crawlStartArgs struct {
@@ -22,6 +24,7 @@ type crawlStartArgs struct {
 	DelayMS     *int              `json:"delay_ms,omitempty" jsonschema:"Pause between two requests to the site in milliseconds, 0 to 10000; default 0, besides robots.txt's Crawl-delay."`
 	Headers     map[string]string `json:"headers,omitempty" jsonschema:"Up to 5 request headers (a Cookie, an Authorization) for a site behind a login: sent only to the start URL's host, never stored past the crawl's end, never shown back or logged."`
 	Schedule    string            `json:"schedule,omitempty" jsonschema:"daily or weekly: crawl the site again by itself every period, each run charged to the daily page quota; off (the default): never. Refused with headers."`
+	Render      *string           `json:"render,omitempty" jsonschema:"off (the default), on or auto: render the HTML pages in a browser too (auto: those that look like an application shell), audit them as rendered, follow links only scripts add, and find the rendered issue types (content_needs_js, js_errors, slow_lcp, ...). max_pages then counts against the daily quota of rendered pages too. on is refused where no browser can run."`
 }
 
 type crawlIDArgs struct {
@@ -52,6 +55,8 @@ type crawlItem struct {
 	Failure      string       `json:"failure,omitempty"`
 	Concurrency  int          `json:"concurrency" jsonschema:"Requests to the site at once."`
 	Schedule     string       `json:"schedule,omitempty" jsonschema:"daily or weekly when the site is crawled again by itself."`
+	Render       string       `json:"render" jsonschema:"off, on or auto: whether the crawl renders pages in a browser."`
+	Rendered     int          `json:"rendered" jsonschema:"Pages a browser rendered, once finished."`
 	Discovered   int          `json:"discovered" jsonschema:"URLs in scope found so far."`
 	Crawled      int          `json:"crawled" jsonschema:"Pages fetched and audited."`
 	Failed       int          `json:"failed"`
@@ -98,7 +103,7 @@ func (t *tools) addCrawls(s *sdk.Server) {
 			}
 			c, err := cs.Create(ctx, user, crawl.Params{URL: in.URL, MaxPages: in.MaxPages, MaxDepth: in.MaxDepth,
 				Concurrency: in.Concurrency, DelayMS: in.DelayMS, Include: in.Include, Exclude: in.Exclude,
-				Subdomains: in.Subdomains, Headers: in.Headers, Schedule: in.Schedule}, nil)
+				Subdomains: in.Subdomains, Headers: in.Headers, Schedule: in.Schedule, Render: in.Render}, nil)
 			if err != nil {
 				return crawlItem{}, "", err
 			}
@@ -148,7 +153,13 @@ func crawlItemOf(c crawl.Crawl) crawlItem {
 		Concurrency: c.Settings.Concurrency, Schedule: string(c.Settings.Schedule),
 		Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled, Failed: c.Progress.Failed, Blocked: c.Progress.Blocked,
 		NotQueued: c.Progress.NotQueued, LinksNotRead: c.Progress.LinksNotRead,
-		Score: c.Score, Result: string(c.Rating), Issues: []issueCount{}, CreatedAt: c.CreatedAt.UTC()}
+		Score: c.Score, Result: string(c.Rating), Issues: []issueCount{}, CreatedAt: c.CreatedAt.UTC(),
+		Render: string(cmp.Or(c.Settings.Render, pagecheck.RenderOff))}
+	for _, r := range c.Summary.Rendering {
+		if r.Rendered {
+			it.Rendered += r.Pages
+		}
+	}
 	for _, n := range c.Summary.Issues {
 		it.Issues = append(it.Issues, issueCount{Type: string(n.Type), Severity: string(n.Severity), Count: n.Count})
 	}

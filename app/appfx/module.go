@@ -147,6 +147,10 @@ type crawlsParams struct {
 	Log       *slog.Logger  `optional:"true"`
 	// Keys keeps Idempotency-Key records: the report store's.
 	Keys ports.ReportStore `optional:"true"`
+	// Renderer renders the crawls that ask for it (optional), whose pages
+	// count against the analyser's daily quota of renders.
+	Renderer ports.Renderer    `optional:"true"`
+	Analyser *reports.Analyser `optional:"true"`
 }
 
 func newCrawls(p crawlsParams) *crawls.Crawls {
@@ -157,6 +161,12 @@ func newCrawls(p crawlsParams) *crawls.Crawls {
 	}
 	if cfg.Log == nil {
 		cfg.Log = p.Log
+	}
+	if cfg.Renderer == nil {
+		cfg.Renderer = p.Renderer
+	}
+	if cfg.Renders == nil && p.Analyser != nil {
+		cfg.Renders = p.Analyser
 	}
 	return crawls.New(p.Store, p.Queue, p.Fetcher, p.Passwords, cfg)
 }

@@ -14,7 +14,8 @@ import (
 // (streamed, while llms.txt is fetched and the failing checks counted),
 // its issues saved, the site's score (the average of its
 // audited pages'), rating and summary (issue counts, failing page checks,
-// AI crawlers' access, llms.txt; neither when the run fetched nothing)
+// AI crawlers' access, llms.txt, the pages rendered and why; neither
+// when the run fetched nothing)
 // stored with the status (failed, with why, when its start URL did not
 // answer and no page did: outcome); then the pages it did not crawl go
 // back to the daily quota.
@@ -38,10 +39,12 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 	side.Go(func() { checks, checksErr = cs.store.FailingChecks(ctx, r.c.ID) })
 	d := crawl.NewDetector(site)
 	o := outcome{start: r.c.Settings.URL}
+	renders := crawl.RenderTally{}
 	sum, n := 0, 0
 	err := cs.store.EachPage(ctx, r.c.ID, func(p ports.CrawlPage) error {
 		d.Add(p.Page)
 		o.add(p.Page)
+		renders.Add(p.Page)
 		if p.Rating != "" {
 			sum += p.Score
 			n++
@@ -67,7 +70,7 @@ func (r *run) finish(ctx context.Context, status crawl.Status) error {
 		rf, _ := r.robotsFile()
 		f.Summary.AI = crawl.AIReadiness(rf, r.c.Settings.URL)
 	}
-	f.Summary.LLMsTxt = llms
+	f.Summary.LLMsTxt, f.Summary.Rendering = llms, renders.Counts()
 	done, err := cs.store.FinishCrawl(ctx, r.c.ID, f)
 	switch {
 	case errors.Is(err, crawl.ErrNotFound), errors.Is(err, crawl.ErrTransition):

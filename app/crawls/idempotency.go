@@ -12,6 +12,7 @@ import (
 
 	"github.com/pinsight/pinsight/app/reports"
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/report"
 )
 
@@ -84,6 +85,9 @@ func (cs *Crawls) CreateOnce(ctx context.Context, userID int64, p crawl.Params, 
 // match: its validated settings (defaults applied), salted with the user
 // and key so the digest of its password and headers is of no use elsewhere.
 func fingerprint(userID int64, key string, s crawl.Settings) string {
+	if s.Render == pagecheck.RenderOff {
+		s.Render = "" // off keeps the fingerprints of requests from before rendering
+	}
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(fmt.Appendf(nil, "create-crawl\x00%d\x00%s\x00%s", userID, key, b))
 	return hex.EncodeToString(sum[:])

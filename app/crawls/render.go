@@ -21,9 +21,9 @@ type RenderQuota interface {
 	// RenderDailyLimit is the quota (not Enabled: none).
 	RenderDailyLimit() ratelimit.Limit
 	// ChargeRenders takes n renders of user's quota, all or none,
-	// answering when that charge is all back by itself (zero: nothing
-	// charged); denied, a *reports.QuotaError (fault.RateLimited).
-	ChargeRenders(ctx context.Context, user int64, n int) (time.Time, error)
+	// answering how long until that charge is all back by itself (zero:
+	// nothing charged); denied, a *reports.QuotaError (fault.RateLimited).
+	ChargeRenders(ctx context.Context, user int64, n int) (time.Duration, error)
 	// ReturnRenders gives back up to n renders of the charge that is all
 	// back by until, once per receipt (failures are logged).
 	ReturnRenders(ctx context.Context, user int64, n int, until time.Time, receipt string)
@@ -59,7 +59,11 @@ func (cs *Crawls) admitRenders(ctx context.Context, userID int64, s crawl.Settin
 	if !s.Renders() || cs.cfg.Renders == nil {
 		return time.Time{}, nil
 	}
-	return cs.cfg.Renders.ChargeRenders(ctx, userID, s.MaxPages)
+	reset, err := cs.cfg.Renders.ChargeRenders(ctx, userID, s.MaxPages)
+	if err != nil || reset <= 0 {
+		return time.Time{}, err
+	}
+	return cs.clock().Add(reset), nil
 }
 
 // returnRenders gives back n of the renders rendered crawl c was charged

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/pinsight/pinsight/domain/ratelimit"
 	"github.com/pinsight/pinsight/domain/report"
@@ -47,30 +48,33 @@ func (a *Analyser) DailyLimit() ratelimit.Limit {
 // failing limiter lets the work through (logged) rather than take the
 // feature down.
 func (a *Analyser) Admit(ctx context.Context, user int64, n int) error {
-	return a.takeDailyN(ctx, "analyses-user:", a.DailyLimit(), user, n, false)
+	_, err := a.takeDailyN(ctx, "analyses-user:", a.DailyLimit(), user, n, false)
+	return err
 }
 
 // takeDailyN takes n from user's daily quota limit under key prefix
-// (analyses, or rendered ones: rendered), all or none, as Admit says.
-func (a *Analyser) takeDailyN(ctx context.Context, prefix string, limit ratelimit.Limit, user int64, n int, rendered bool) error {
+// (analyses, or rendered ones: rendered), all or none, as Admit says,
+// answering when the charge is all back by itself, from now (zero: no
+// charge).
+func (a *Analyser) takeDailyN(ctx context.Context, prefix string, limit ratelimit.Limit, user int64, n int, rendered bool) (time.Duration, error) {
 	if !limit.Enabled() {
-		return nil
+		return 0, nil
 	}
 	what := "analyses"
 	if rendered {
 		what = "rendered analyses"
 	}
 	if n > limit.Requests {
-		return report.Invalid("urls", "holds "+strconv.Itoa(n)+" URLs, more than the "+strconv.Itoa(limit.Requests)+
+		return 0, report.Invalid("urls", "holds "+strconv.Itoa(n)+" URLs, more than the "+strconv.Itoa(limit.Requests)+
 			" "+what+" a day your quota allows: send at most "+strconv.Itoa(limit.Requests)+" at once")
 	}
 	d, err := a.limiter.TakeN(ctx, prefix+strconv.FormatInt(user, 10), limit, n)
 	if err != nil {
 		slog.WarnContext(ctx, "daily quota unavailable; admitting anyway", "quota", what, "user", user, "n", n, "err", err)
-		return nil
+		return 0, nil
 	}
 	if !d.Allowed {
-		return &QuotaError{Daily: true, Rendered: rendered, Limit: limit.Requests, Wait: d.RetryAfter, Asked: n, Fit: d.Remaining}
+		return 0, &QuotaError{Daily: true, Rendered: rendered, Limit: limit.Requests, Wait: d.RetryAfter, Asked: n, Fit: d.Remaining}
 	}
-	return nil
+	return d.Reset, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/pinsight/pinsight/domain/pagecheck"
@@ -46,7 +47,34 @@ func (a *Analyser) RenderDailyLimit() ratelimit.Limit {
 // the work is accepted, render on or auto alike (auto may render).
 // Denied, it is a daily *QuotaError with Rendered set.
 func (a *Analyser) AdmitRenders(ctx context.Context, user int64, n int) error {
-	return a.takeDailyN(ctx, "renders-user:", a.RenderDailyLimit(), user, n, true)
+	_, err := a.ChargeRenders(ctx, user, n)
+	return err
+}
+
+// renderPrefix prefixes the limiter's key of a user's daily quota of
+// renders (takeDailyN's key).
+const renderPrefix = "renders-user:"
+
+// ChargeRenders is AdmitRenders, answering when the charge is all back by
+// itself, from now (zero: nothing charged): rendered crawls charge their
+// pages with it and give back what they did not crawl (ReturnRenders).
+func (a *Analyser) ChargeRenders(ctx context.Context, user int64, n int) (time.Duration, error) {
+	return a.takeDailyN(ctx, renderPrefix, a.RenderDailyLimit(), user, n, true)
+}
+
+// ReturnRenders gives back up to n renders of one charge to user's daily
+// quota of renders (until: when that charge is all back by itself), once
+// per receipt, when the limiter can (ports.QuotaReturner); a failing
+// limiter keeps them (logged).
+func (a *Analyser) ReturnRenders(ctx context.Context, user int64, n int, until time.Time, receipt string) {
+	r, ok := a.limiter.(ports.QuotaReturner)
+	limit := a.RenderDailyLimit()
+	if !ok || !limit.Enabled() || n <= 0 {
+		return
+	}
+	if _, err := r.GiveBack(ctx, renderPrefix+strconv.FormatInt(user, 10), limit, n, until, receipt); err != nil {
+		slog.WarnContext(ctx, "renders not given back to the daily quota", "user", user, "n", n, "err", err)
+	}
 }
 
 // analyse scores f as mode says: the HTML the server sent (off, or auto

@@ -63,6 +63,7 @@ func TestCrawlStore(t *testing.T, newStores func(t *testing.T) CrawlStores) {
 	run("share of workers", testCrawlShare)
 	run("politeness units", testCrawlPoliteness)
 	run("site turns", testCrawlSiteTurns)
+	run("rendered pages", testCrawlRendered)
 }
 
 // newCrawl is a crawl of user of url, created n minutes after crawlEpoch.

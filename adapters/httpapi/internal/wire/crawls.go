@@ -13,6 +13,7 @@ type CrawlSettingsData struct {
 	Exclude     []string `json:"exclude" doc:"Paths matching one of these patterns are not crawled."`
 	Subdomains  bool     `json:"subdomains" doc:"Whether the start URL's registrable domain with its subdomains is crawled, not only its host."`
 	Headers     int      `json:"headers" doc:"How many request headers the crawl sends to the site while it runs (never shown back, forgotten when it ends)."`
+	Render      string   `json:"render" enum:"off,on,auto" doc:"Whether the crawl renders its HTML pages in a browser: off, on (every one) or auto (those whose HTML looks like an application shell)."`
 }
 
 // CrawlProgressData counts a crawl's URLs.
@@ -70,4 +71,7 @@ type CrawlPageItem struct {
 	Indexable       bool      `json:"indexable" doc:"Whether search engines may index the page: it answered 2xx itself, says no noindex and names no other URL as canonical."`
 	IssueTypes      []string  `json:"issue_types" doc:"Types of the site-level issues about this URL, in catalogue order."`
 	FetchedAt       time.Time `json:"fetched_at" doc:"When it was fetched."`
+	Rendered        bool      `json:"rendered" doc:"Whether a browser rendered the page (a rendered crawl's audited pages): its title, description, canonical, noindex, links and audit are then the rendered DOM's."`
+	RenderReason    string    `json:"render_reason" doc:"Why the page was rendered or not, in a rendered crawl: requested (render on), the automatic rule's reason (app_shell, noscript_notice, little_text, not_html, no_scripts, server_rendered), renderer_unavailable, or render_failed: and why; empty in a crawl that does not render, or for a page not audited."`
+	FoundByJS       bool      `json:"found_by_js" doc:"Whether the URL was first found through a link that only the rendered DOM of the page linking to it has: a crawler that does not run scripts would not find it there."`
 }
