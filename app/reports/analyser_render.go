@@ -14,10 +14,11 @@ import (
 	"github.com/pinsight/pinsight/ports"
 )
 
-// DefaultUserRenderDaily is how many rendered analyses one user may start
-// a day: a render costs a browser context for seconds, far more than a
-// fetch, so it has its own quota beside the analyses' (DefaultUserDaily).
-var DefaultUserRenderDaily = ratelimit.Limit{Requests: 100, Window: 24 * time.Hour}
+// DefaultUserRenderDaily is how many rendered pages one user may ask for
+// a day (rendered analyses, and each page of a rendered crawl): a render
+// costs a browser context for about a second, far more than a fetch, so
+// it has its own quota beside the analyses' (DefaultUserDaily).
+var DefaultUserRenderDaily = ratelimit.Limit{Requests: 1000, Window: 24 * time.Hour}
 
 // ErrNoRenderer is the answer to render on where the analyser has no
 // renderer (a library user who passed none, a server without a browser):

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,11 +17,15 @@ const (
 	issuesEnd   = "<!-- crawl-issues:end -->\n"
 )
 
-// issueCatalogue renders domain/crawl's catalogue as a Markdown table.
+// issueCatalogue renders domain/crawl's catalogue as a Markdown table,
+// the types only rendered crawls find last, marked.
 func issueCatalogue() string {
 	var b strings.Builder
 	b.WriteString("| type | severity | one per | what | why | advice |\n|---|---|---|---|---|---|\n")
-	for _, d := range crawl.Catalogue {
+	for _, d := range slices.Concat(crawl.Catalogue, crawl.RenderedCatalogue) {
+		if slices.ContainsFunc(crawl.RenderedCatalogue, func(r crawl.IssueDef) bool { return r.Type == d.Type }) {
+			d.Title += " (rendered crawls)"
+		}
 		b.WriteString("| `" + string(d.Type) + "` | " + string(d.Severity) + " | " + d.OnePer + " | " + d.Title + " | " +
 			strings.ReplaceAll(d.Why, "|", `\|`) + " | " + strings.ReplaceAll(d.Advice, "|", `\|`) + " |\n")
 	}

@@ -28,7 +28,7 @@ func renderFlags(f *pflag.FlagSet, c *renderConfig) {
 	f.IntVar(&c.Browser.Contexts, "render-contexts", render.DefaultContexts, "pages rendered at once (one incognito browser context each); further renders wait their turn")
 	f.DurationVar(&c.Browser.Total, "render-timeout", render.DefaultTotal, "one deadline for a render, from its turn in the pool to its snapshot; a page that never settles is audited as it stands then")
 	f.IntVar(&c.Browser.MemoryMB, "render-memory-mb", render.DefaultMemoryMB, "memory cap of the browser's processes in MB; over it the browser is restarted and the renders in flight fail (their reports keep the audit of the HTML the server sent)")
-	f.IntVar(&c.Daily, "user-daily-renders", reports.DefaultUserRenderDaily.Requests, "rendered analyses one user may start in 24 h (render on or auto, charged when accepted), besides --user-daily-analyses; beyond, 429 with Retry-After (0: no quota)")
+	f.IntVar(&c.Daily, "user-daily-renders", reports.DefaultUserRenderDaily.Requests, "rendered pages one user may ask for in 24 h (analyses with render on or auto, and each page of a rendered crawl; charged when accepted), besides --user-daily-analyses; beyond, 429 with Retry-After (0: no quota)")
 	f.StringVar(&c.Default, "render-default", string(reports.DefaultRender), "render mode of analyses whose request names none: off, on or auto")
 }
 

@@ -43,7 +43,9 @@
 //     MaxRelated. Counts gives the per-type counts of a crawl's summary.
 //     RenderedCatalogue (rendered.go) lists the issue types of rendered
 //     pages (content_needs_js, slow_lcp, ...), after Catalogue's;
-//     RenderedIssueTypes reads them from a pagecheck.Rendering.
+//     RenderedIssues reads them, with details, from a pagecheck.Rendering
+//     into a page's PageRender (RenderOf), which the Detector lists;
+//     RenderTally counts a rendered crawl's pages rendered and why.
 //   - Diff (diff.go): DiffIssues compares two crawls' issues by Issue.Key
 //     into new, fixed and persisting issues grouped by type.
 package crawl

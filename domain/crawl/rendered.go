@@ -24,7 +24,7 @@ const (
 // RenderedCatalogue lists the issue types only a rendered crawl finds, one
 // per page each, in catalogue order after Catalogue's: Definition,
 // ParseIssueType, SortIssueTypes and Counts know them. They are kept out
-// of Catalogue, which lists what every crawl can find, until crawls render.
+// of Catalogue, which lists what every crawl can find.
 var RenderedCatalogue = []IssueDef{
 	{ContentNeedsJS, pagecheck.Medium, "Content needs JavaScript", "page",
 		"Render the page's main text and links on the server (server-side rendering or static generation), so they are in its HTML.",

@@ -173,6 +173,27 @@ func (e CrawlCreateInputBodyPrivacy) Valid() bool {
 	}
 }
 
+// Defines values for CrawlCreateInputBodyRender.
+const (
+	CrawlCreateInputBodyRenderAuto CrawlCreateInputBodyRender = "auto"
+	CrawlCreateInputBodyRenderOff  CrawlCreateInputBodyRender = "off"
+	CrawlCreateInputBodyRenderOn   CrawlCreateInputBodyRender = "on"
+)
+
+// Valid indicates whether the value is a known member of the CrawlCreateInputBodyRender enum.
+func (e CrawlCreateInputBodyRender) Valid() bool {
+	switch e {
+	case CrawlCreateInputBodyRenderAuto:
+		return true
+	case CrawlCreateInputBodyRenderOff:
+		return true
+	case CrawlCreateInputBodyRenderOn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CrawlCreateInputBodySchedule.
 const (
 	CrawlCreateInputBodyScheduleDaily  CrawlCreateInputBodySchedule = "daily"
@@ -347,6 +368,27 @@ func (e CrawlItemStatus) Valid() bool {
 	case CrawlItemStatusQueued:
 		return true
 	case CrawlItemStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlSettingsDataRender.
+const (
+	CrawlSettingsDataRenderAuto CrawlSettingsDataRender = "auto"
+	CrawlSettingsDataRenderOff  CrawlSettingsDataRender = "off"
+	CrawlSettingsDataRenderOn   CrawlSettingsDataRender = "on"
+)
+
+// Valid indicates whether the value is a known member of the CrawlSettingsDataRender enum.
+func (e CrawlSettingsDataRender) Valid() bool {
+	switch e {
+	case CrawlSettingsDataRenderAuto:
+		return true
+	case CrawlSettingsDataRenderOff:
+		return true
+	case CrawlSettingsDataRenderOn:
 		return true
 	default:
 		return false
@@ -2224,6 +2266,9 @@ type CrawlCreateInputBody struct {
 	// Privacy 0 public, 1 private (default), 2 password, as reports.
 	Privacy *CrawlCreateInputBodyPrivacy `json:"privacy,omitempty"`
 
+	// Render Render the crawl's HTML pages in a browser (Chromium) as well: off (the default), on (every HTML page) or auto (pages whose HTML looks like an application shell, by the rule of rendered reports). A rendered page is audited as the browser rendered it (with the rendered-only checks), its links are followed from the rendered DOM (found_by_js marks URLs only a rendered DOM links to), and the crawl finds the rendered issue types (content_needs_js, rendered_canonical_differs, rendered_noindex_differs, js_errors, blocked_resources, slow_lcp, layout_shift). on is 422 where no browser can run; auto then audits the HTML. A rendered crawl's max_pages is charged to the daily quota of rendered pages too (shared with rendered reports; at most that quota, else 422 on max_pages), and what it did not crawl goes back.
+	Render *CrawlCreateInputBodyRender `json:"render,omitempty"`
+
 	// Schedule Crawl the site again by itself daily or weekly (off: never, the default), as a report's schedule: one period after this crawl is accepted, and then every period, once this crawl and its previous run have ended, a new crawl with the same settings is created (its scheduled_from names this crawl; the diff of each run against the previous finished crawl of the site shows what changed). Each run is charged to the daily page quota and counted against the active crawls cap when it starts: a run the quota refuses waits until it fits, one the cap refuses 15 minutes. Refused with headers (422 on schedule): request headers are never kept past a crawl's end, so its runs could not send them. PATCH /crawls/{id} changes or stops the schedule.
 	Schedule *CrawlCreateInputBodySchedule `json:"schedule,omitempty"`
 
@@ -2236,6 +2281,9 @@ type CrawlCreateInputBody struct {
 
 // CrawlCreateInputBodyPrivacy 0 public, 1 private (default), 2 password, as reports.
 type CrawlCreateInputBodyPrivacy int64
+
+// CrawlCreateInputBodyRender Render the crawl's HTML pages in a browser (Chromium) as well: off (the default), on (every HTML page) or auto (pages whose HTML looks like an application shell, by the rule of rendered reports). A rendered page is audited as the browser rendered it (with the rendered-only checks), its links are followed from the rendered DOM (found_by_js marks URLs only a rendered DOM links to), and the crawl finds the rendered issue types (content_needs_js, rendered_canonical_differs, rendered_noindex_differs, js_errors, blocked_resources, slow_lcp, layout_shift). on is 422 where no browser can run; auto then audits the HTML. A rendered crawl's max_pages is charged to the daily quota of rendered pages too (shared with rendered reports; at most that quota, else 422 on max_pages), and what it did not crawl goes back.
+type CrawlCreateInputBodyRender string
 
 // CrawlCreateInputBodySchedule Crawl the site again by itself daily or weekly (off: never, the default), as a report's schedule: one period after this crawl is accepted, and then every period, once this crawl and its previous run have ended, a new crawl with the same settings is created (its scheduled_from names this crawl; the diff of each run against the previous finished crawl of the site shows what changed). Each run is charged to the daily page quota and counted against the active crawls cap when it starts: a run the quota refuses waits until it fits, one the cap refuses 15 minutes. Refused with headers (422 on schedule): request headers are never kept past a crawl's end, so its runs could not send them. PATCH /crawls/{id} changes or stops the schedule.
 type CrawlCreateInputBodySchedule string
@@ -2273,6 +2321,9 @@ type CrawlData struct {
 
 	// Privacy 0 public, 1 private, 2 password.
 	Privacy CrawlDataPrivacy `json:"privacy"`
+
+	// Rendering For a rendered crawl, its audited pages counted by whether a browser rendered them and why (rendered first); empty until the crawl ends, and for a crawl that does not render.
+	Rendering []RenderCountData `json:"rendering"`
 
 	// Result Band of the score: good, decent or bad; empty until the crawl ends.
 	Result string `json:"result"`
@@ -2464,6 +2515,9 @@ type CrawlPageData struct {
 	// FinalUrl The URL after redirects; url when there were none.
 	FinalUrl string `json:"final_url"`
 
+	// FoundByJs Whether the URL was first found through a link that only the rendered DOM of the page linking to it has: a crawler that does not run scripts would not find it there.
+	FoundByJs bool `json:"found_by_js"`
+
 	// Id Page id within the crawl (GET /crawls/{id}/pages/{page}).
 	Id int64 `json:"id"`
 
@@ -2487,6 +2541,13 @@ type CrawlPageData struct {
 
 	// Redirects The URLs that answered a redirect, in order, the first being url; empty when url answered itself.
 	Redirects []string `json:"redirects"`
+
+	// RenderReason Why the page was rendered or not, in a rendered crawl: requested (render on), the automatic rule's reason (app_shell, noscript_notice, little_text, not_html, no_scripts, server_rendered), renderer_unavailable, or render_failed: and why; empty in a crawl that does not render, or for a page not audited.
+	RenderReason string `json:"render_reason"`
+
+	// Rendered Whether a browser rendered the page (a rendered crawl's audited pages): its title, description, canonical, noindex, links and audit are then the rendered DOM's.
+	Rendered  bool       `json:"rendered"`
+	Rendering *Rendering `json:"rendering,omitempty"`
 
 	// ResponseTimeMs Time to the final answer's body, in milliseconds.
 	ResponseTimeMs int64 `json:"response_time_ms"`
@@ -2534,6 +2595,9 @@ type CrawlPageItem struct {
 	// FinalUrl The URL after redirects; url when there were none.
 	FinalUrl string `json:"final_url"`
 
+	// FoundByJs Whether the URL was first found through a link that only the rendered DOM of the page linking to it has: a crawler that does not run scripts would not find it there.
+	FoundByJs bool `json:"found_by_js"`
+
 	// Id Page id within the crawl (GET /crawls/{id}/pages/{page}).
 	Id int64 `json:"id"`
 
@@ -2554,6 +2618,12 @@ type CrawlPageItem struct {
 
 	// Redirects The URLs that answered a redirect, in order, the first being url; empty when url answered itself.
 	Redirects []string `json:"redirects"`
+
+	// RenderReason Why the page was rendered or not, in a rendered crawl: requested (render on), the automatic rule's reason (app_shell, noscript_notice, little_text, not_html, no_scripts, server_rendered), renderer_unavailable, or render_failed: and why; empty in a crawl that does not render, or for a page not audited.
+	RenderReason string `json:"render_reason"`
+
+	// Rendered Whether a browser rendered the page (a rendered crawl's audited pages): its title, description, canonical, noindex, links and audit are then the rendered DOM's.
+	Rendered bool `json:"rendered"`
 
 	// ResponseTimeMs Time to the final answer's body, in milliseconds.
 	ResponseTimeMs int64 `json:"response_time_ms"`
@@ -2626,9 +2696,15 @@ type CrawlSettingsData struct {
 	// MaxPages At most this many URLs are fetched (robots.txt-blocked ones not counted).
 	MaxPages int64 `json:"max_pages"`
 
+	// Render Whether the crawl renders its HTML pages in a browser: off, on (every one) or auto (those whose HTML looks like an application shell).
+	Render CrawlSettingsDataRender `json:"render"`
+
 	// Subdomains Whether the start URL's registrable domain with its subdomains is crawled, not only its host.
 	Subdomains bool `json:"subdomains"`
 }
+
+// CrawlSettingsDataRender Whether the crawl renders its HTML pages in a browser: off, on (every one) or auto (those whose HTML looks like an application shell).
+type CrawlSettingsDataRender string
 
 // CrawlUpdateInputBody defines model for CrawlUpdateInputBody.
 type CrawlUpdateInputBody struct {
@@ -3845,6 +3921,18 @@ type ReleaseData struct {
 
 // ReleaseDataSource Where the release was read from.
 type ReleaseDataSource string
+
+// RenderCountData defines model for RenderCountData.
+type RenderCountData struct {
+	// Pages How many audited pages.
+	Pages int64 `json:"pages"`
+
+	// Reason Why: requested, an automatic rule's reason, renderer_unavailable or render_failed: and why (see a page's render_reason).
+	Reason string `json:"reason"`
+
+	// Rendered Whether a browser rendered these pages.
+	Rendered bool `json:"rendered"`
+}
 
 // Rendering defines model for Rendering.
 type Rendering struct {
@@ -5129,7 +5217,7 @@ type ClientInterface interface {
 
 	// ListCrawlIssues List the site-level issues a crawl found
 	//
-	// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium). duplicate_content: two indexable pages whose visible <body> text (scripts, styles, noscript and templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3). Another user's crawl is 404. data: {issues, meta}.
+	// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium); in rendered crawls (render on or auto) also content_needs_js (medium), rendered_canonical_differs (high), rendered_noindex_differs (high), js_errors (low), blocked_resources (medium), slow_lcp (medium), layout_shift (medium). duplicate_content: two indexable pages whose visible <body> text (scripts, styles, noscript and templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3). Another user's crawl is 404. data: {issues, meta}.
 	//
 	// Corresponds with GET /api/v1/crawls/{id}/issues (the `ListCrawlIssues` operationId).
 	ListCrawlIssues(ctx context.Context, id int64, params *ListCrawlIssuesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6073,7 +6161,7 @@ func (c *Client) ExportCrawl(ctx context.Context, id int64, params *ExportCrawlP
 
 // ListCrawlIssues List the site-level issues a crawl found
 //
-// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium). duplicate_content: two indexable pages whose visible <body> text (scripts, styles, noscript and templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3). Another user's crawl is 404. data: {issues, meta}.
+// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium); in rendered crawls (render on or auto) also content_needs_js (medium), rendered_canonical_differs (high), rendered_noindex_differs (high), js_errors (low), blocked_resources (medium), slow_lcp (medium), layout_shift (medium). duplicate_content: two indexable pages whose visible <body> text (scripts, styles, noscript and templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3). Another user's crawl is 404. data: {issues, meta}.
 //
 // Corresponds with GET /api/v1/crawls/{id}/issues (the `ListCrawlIssues` operationId).
 func (c *Client) ListCrawlIssues(ctx context.Context, id int64, params *ListCrawlIssuesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11413,7 +11501,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListCrawlIssuesWithResponse List the site-level issues a crawl found
 	//
-	// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium). duplicate_content: two indexable pages whose visible <body> text (scripts, styles, noscript and templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3). Another user's crawl is 404. data: {issues, meta}.
+	// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium); in rendered crawls (render on or auto) also content_needs_js (medium), rendered_canonical_differs (high), rendered_noindex_differs (high), js_errors (low), blocked_resources (medium), slow_lcp (medium), layout_shift (medium). duplicate_content: two indexable pages whose visible <body> text (scripts, styles, noscript and templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3). Another user's crawl is 404. data: {issues, meta}.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15429,7 +15517,7 @@ func (c *ClientWithResponses) ExportCrawlWithResponse(ctx context.Context, id in
 
 // ListCrawlIssuesWithResponse List the site-level issues a crawl found
 //
-// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium). duplicate_content: two indexable pages whose visible <body> text (scripts, styles, noscript and templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3). Another user's crawl is 404. data: {issues, meta}.
+// Issues no single page shows, found when the crawl ends, in catalogue order then by URL, each with a detail, its related URLs and advice. Types: broken_link (high), redirect_chain (medium), redirect_loop (high), orphan_page (medium), duplicate_title (medium), duplicate_description (low), duplicate_content (medium), noindex_in_sitemap (medium), non_canonical_in_sitemap (medium), sitemap_url_error (medium), blocked_by_robots (low), deep_page (low), canonical_target_error (high), hreflang_no_return (medium), robots_txt_invalid (medium); in rendered crawls (render on or auto) also content_needs_js (medium), rendered_canonical_differs (high), rendered_noindex_differs (high), js_errors (low), blocked_resources (medium), slow_lcp (medium), layout_shift (medium). duplicate_content: two indexable pages whose visible <body> text (scripts, styles, noscript and templates left out) is the same or nearly the same: the 64-bit SimHash of each page's 3-word shingles (lower-cased runs of letters and digits) differs in at most 3 bits (Hamming distance <= 3). Another user's crawl is 404. data: {issues, meta}.
 //
 // Returns a wrapper object for the known response body format(s).
 //

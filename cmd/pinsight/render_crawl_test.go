@@ -1,0 +1,156 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxtest"
+
+	"github.com/pinsight/pinsight/adapters/httpapi"
+)
+
+// TestRenderedCrawlOverHTTP crawls a loopback single-page application
+// with render auto in the real server and a real Chromium: every page is
+// a shell whose links exist only once its script ran, so the crawl
+// reaches /shoes/men and /shoes/women only by rendering (found_by_js),
+// audits the pages as rendered, finds content_needs_js, counts the pages
+// rendered, and a page's read carries its rendering.
+func TestRenderedCrawlOverHTTP(t *testing.T) {
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/app.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			_, _ = w.Write([]byte(spaJS))
+		case "/", "/shoes", "/shoes/men", "/shoes/women":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write([]byte(spaHTML))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer app.Close()
+	cfg := jobsServeConfig("sqlite:"+filepath.Join(t.TempDir(), "p.db"), 10*time.Second)
+	cfg.Site.Fetch.AllowPrivate = false
+	cfg.Site.Fetch.AllowTargets = []string{hostOf(t, app.URL)}
+	var srv *httpapi.Server
+	a := fxtest.New(t, mustOptions(t, cfg), fx.Populate(&srv))
+	a.RequireStart()
+	defer a.RequireStop()
+	c := newUser(t, "http://"+srv.Addr(), "render-crawl@example.com")
+	if ready, state := rendererState(t, c); state != "ready" {
+		if os.Getenv("PINSIGHT_REQUIRE_CHROMIUM") != "" {
+			t.Fatalf("renderer %s (ready %v) with PINSIGHT_REQUIRE_CHROMIUM set", state, ready)
+		}
+		t.Skip("no chromium binary (apt-get install chromium, or set PINSIGHT_CHROMIUM): rendering tests skipped")
+	}
+	var created struct {
+		Data struct {
+			ID       int64 `json:"id"`
+			Settings struct {
+				Render string `json:"render"`
+			} `json:"settings"`
+		}
+	}
+	if st, raw := c.call(http.MethodPost, "/api/v1/crawls", map[string]any{"url": app.URL + "/", "max_pages": 20, "render": "auto"}, &created); st != http.StatusAccepted || created.Data.Settings.Render != "auto" {
+		t.Fatalf("POST /crawls render auto = %d %s", st, raw)
+	}
+	id := created.Data.ID
+	deadline := time.Now().Add(3 * time.Minute)
+	for c.crawl(id).Status == "queued" || c.crawl(id).Status == "running" {
+		if time.Now().After(deadline) {
+			t.Fatalf("crawl %d not finished after 3 minutes: %+v", id, c.crawl(id))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	var done struct {
+		Data struct {
+			Status    string `json:"status"`
+			Rendering []struct {
+				Rendered bool   `json:"rendered"`
+				Reason   string `json:"reason"`
+				Pages    int    `json:"pages"`
+			} `json:"rendering"`
+			Issues []struct {
+				Type  string `json:"type"`
+				Count int    `json:"count"`
+			} `json:"issues"`
+		}
+	}
+	if st, raw := c.call(http.MethodGet, "/api/v1/crawls/"+itoa(id), nil, &done); st != http.StatusOK || done.Data.Status != "finished" {
+		t.Fatalf("crawl = %d %s", st, raw)
+	}
+	rendered := 0
+	for _, r := range done.Data.Rendering {
+		if r.Rendered {
+			rendered += r.Pages
+		}
+	}
+	if rendered != 4 {
+		t.Errorf("rendering = %+v; want the 4 shells rendered", done.Data.Rendering)
+	}
+	needsJS := 0
+	for _, is := range done.Data.Issues {
+		if is.Type == "content_needs_js" {
+			needsJS = is.Count
+		}
+	}
+	if needsJS != 4 {
+		t.Errorf("issues = %+v; want content_needs_js on the 4 pages", done.Data.Issues)
+	}
+	var pages struct {
+		Data struct {
+			Pages []struct {
+				ID           int64  `json:"id"`
+				URL          string `json:"url"`
+				Title        string `json:"title"`
+				Rendered     bool   `json:"rendered"`
+				RenderReason string `json:"render_reason"`
+				FoundByJS    bool   `json:"found_by_js"`
+			} `json:"pages"`
+		}
+	}
+	if st, raw := c.call(http.MethodGet, "/api/v1/crawls/"+itoa(id)+"/pages?per_page=25", nil, &pages); st != http.StatusOK {
+		t.Fatalf("pages = %d %s", st, raw)
+	}
+	seen := map[string]bool{}
+	var home int64
+	for _, p := range pages.Data.Pages {
+		path := strings.TrimPrefix(p.URL, app.URL)
+		if strings.HasSuffix(path, ".js") {
+			continue
+		}
+		seen[path] = true
+		if !p.Rendered || p.Title != "Trail shoes | Acme" {
+			t.Errorf("page %s: rendered %v (%s), title %q; want rendered with the script's title", path, p.Rendered, p.RenderReason, p.Title)
+		}
+		if want := path == "/shoes/men" || path == "/shoes/women"; p.FoundByJS != want {
+			t.Errorf("page %s: found_by_js %v, want %v", path, p.FoundByJS, want)
+		}
+		if path == "/" {
+			home = p.ID
+		}
+	}
+	for _, p := range []string{"/", "/shoes", "/shoes/men", "/shoes/women"} {
+		if !seen[p] {
+			t.Errorf("page %s not crawled (crawled: %v)", p, seen)
+		}
+	}
+	var one struct {
+		Data struct {
+			Rendering *struct {
+				Rendered         bool `json:"rendered"`
+				ContentAddedByJS bool `json:"content_added_by_js"`
+			} `json:"rendering"`
+		}
+	}
+	if st, raw := c.call(http.MethodGet, "/api/v1/crawls/"+itoa(id)+"/pages/"+itoa(home), nil, &one); st != http.StatusOK ||
+		one.Data.Rendering == nil || !one.Data.Rendering.Rendered || !one.Data.Rendering.ContentAddedByJS {
+		t.Errorf("page / = %d %s; want its rendering", st, raw)
+	}
+}
