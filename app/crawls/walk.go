@@ -20,6 +20,11 @@ const urlLeaseFactor = 2
 // run records and claims.
 const claimedPerSlot = 16
 
+// renderedPerSlot is claimedPerSlot for a crawl that renders: a render
+// takes a second or so where a fetch takes milliseconds, and what is
+// claimed at the slice's end is still rendered before the slice ends.
+const renderedPerSlot = 2
+
 // recordWait is how long a run waits for more fetched URLs to record them
 // in one batch once one is done (it records sooner when recordPerSlot
 // slots' worth are done, or nothing else is in flight).
@@ -58,6 +63,9 @@ type fetched struct {
 func (r *run) walk(ctx context.Context, end time.Time) (more bool, err error) {
 	slots := r.c.Settings.Concurrency
 	want := claimedPerSlot * slots
+	if r.c.Settings.Renders() {
+		want = renderedPerSlot * slots
+	}
 	done := make(chan fetched, want) // never full: at most want claimed and not taken
 	// Workers fetch and audit the claimed URLs: enough that the slots stay
 	// busy while pages are audited, and no more, so that the run's own
