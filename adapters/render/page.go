@@ -32,6 +32,28 @@ type session struct {
 	hardEnd time.Time // the snapshot starts by then at the latest
 	end     time.Time // Total's deadline
 	target  target.ID
+
+	// The render's steps as they ended, for Renderer.traced.
+	marked time.Time
+	phases []phase
+}
+
+// phase is one step of a render and how long it took.
+type phase struct {
+	name string
+	took time.Duration
+}
+
+// mark ends the step name now.
+func (s *session) mark(name string) { s.markAt(name, time.Now()) }
+
+// markAt ends the step name at t.
+func (s *session) markAt(name string, t time.Time) {
+	if s.marked.IsZero() {
+		s.marked = s.start
+	}
+	s.phases = append(s.phases, phase{name, t.Sub(s.marked)})
+	s.marked = t
 }
 
 // snapshotReserve is the part of Total kept for the snapshot (DOM,
@@ -47,6 +69,9 @@ func (r *Renderer) renderOn(parent context.Context, b *browser, rawURL string, o
 	s := &session{r: r, b: b, rec: newRecorder(r.cfg.MaxRequests), key: "__pinsight_" + nonce(), start: start,
 		end: start.Add(r.cfg.Total)}
 	s.hardEnd = s.end.Add(-snapshotReserve(r.cfg.Total))
+	if r.traced != nil {
+		defer func() { r.traced(s.phases) }() // last: after the disposal
+	}
 	ctx, cancel := context.WithDeadline(parent, s.end)
 	defer cancel()
 	px, err := newProxy(ctx, r.guard, admit, b.fromBrowser)
@@ -55,13 +80,17 @@ func (r *Renderer) renderOn(parent context.Context, b *browser, rawURL string, o
 	}
 	defer px.close()
 	s.px = px
+	s.mark("proxy")
 	tctx, tcancel := chromedp.NewContext(b.ctx,
 		chromedp.WithNewBrowserContext(func(p *target.CreateBrowserContextParams) {
 			p.ProxyServer = px.url()
 			p.ProxyBypassList = "<-loopback>"
 		}),
 		chromedp.WithListener(s.rec.event))
-	defer tcancel() // closes the tab and disposes of its browser context
+	defer func() {
+		tcancel() // closes the tab and disposes of its browser context
+		s.mark("dispose")
+	}()
 	actx, acancel := context.WithDeadline(tctx, s.end)
 	defer acancel()
 	actx, mcancel := mergeCancel(actx, parent)
@@ -70,9 +99,11 @@ func (r *Renderer) renderOn(parent context.Context, b *browser, rawURL string, o
 	if err := chromedp.Do(actx, chromedp.Func(s.setup)); err != nil {
 		return nil, s.failure(actx, err)
 	}
+	s.mark("context") // the browser context, its tab, the tab's setup
 	navCtx, navCancel := context.WithDeadline(actx, minTime(start.Add(r.cfg.NavigationTimeout), s.hardEnd))
 	nav, err := chromedp.Call(navCtx, page.Navigate, page.NavigateParams{URL: rawURL})
 	navCancel()
+	s.mark("navigate")
 	if err == nil && nav.ErrorText == "" && nav.IsDownload {
 		err = errors.New("the URL is a download")
 	}
@@ -150,8 +181,10 @@ func (s *session) wait(ctx context.Context) bool {
 		now := time.Now()
 		if loaded && loadedAt.IsZero() {
 			loadedAt = now
+			s.markAt("load", now)
 		}
 		if loaded && inflight == 0 && quiet >= quietPeriod {
+			s.markAt("idle", now)
 			return true
 		}
 		limit := navEnd
@@ -159,6 +192,7 @@ func (s *session) wait(ctx context.Context) bool {
 			limit = minTime(loadedAt.Add(s.r.cfg.IdleTimeout), s.hardEnd)
 		}
 		if !now.Before(limit) {
+			s.markAt("unsettled", now)
 			return false
 		}
 		select {

@@ -28,6 +28,10 @@ type Renderer struct {
 	// navigated, when not nil, is called once a render's navigation
 	// answered (the tests crash the tab with it).
 	navigated func(ctx context.Context)
+	// traced, when not nil, is given each render's steps and their
+	// durations once it ended, its browser context disposed of (the
+	// benchmarks trace with it).
+	traced func(phases []phase)
 
 	mu       sync.Mutex
 	b        *browser
