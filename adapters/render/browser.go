@@ -81,9 +81,15 @@ func (r *Renderer) flags(own *proxy) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
 		// Frames stay in their page's process, so their requests reach the
 		// render's events; HTTPS upgrades would load another URL than asked.
+		// Each render's context opens a window, and Chromium 13x+ preloads
+		// the WebUI omnibox popups (chrome://omnibox-popup.top-chrome/, some
+		// 340 scripts in a renderer of their own) into every window: about
+		// 2 s of processor time a render for a popup a headless browser
+		// never shows, so those features are off.
 		chromedp.Flag("disable-site-isolation-trials", true),
 		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,IsolateOrigins,site-per-process,HttpsUpgrades,"+
-			"MediaRouter,DialMediaRouteProvider,OptimizationHints,AutofillServerCommunication,InterestFeedContentSuggestions"),
+			"MediaRouter,DialMediaRouteProvider,OptimizationHints,AutofillServerCommunication,InterestFeedContentSuggestions,"+
+			"WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
 		// A page's JavaScript heap is capped below the process tree's cap:
 		// over it the page's renderer dies (out of memory), not the browser.
 		chromedp.Flag("js-flags", "--max-old-space-size="+strconv.Itoa(r.cfg.MemoryMB/2)),
