@@ -36,10 +36,12 @@
 // # Resources
 //
 // At most Config.Contexts renders run at once, each in a fresh browser
-// context (an incognito profile), within Config.Total: a page that never
-// settles is taken as it stands (Settled false). The browser starts on the
-// first render; its process tree's memory is watched and over
-// Config.MemoryMB the browser is killed (its renders fail, out of memory)
-// and started again by the next render, as after a crash. Close kills it
-// and waits for every process of it.
+// context (an incognito profile), within Config.Total. A page is taken
+// once its load event fired and no request of it was in flight for
+// Config.QuietPeriod (250 ms), or when Config.IdleTimeout ran out after
+// the load event: a page that never settles is taken as it stands
+// (Settled false). The browser starts on the first render; its process
+// tree's memory is watched and over Config.MemoryMB the browser is killed
+// (its renders fail, out of memory) and started again by the next render,
+// as after a crash. Close kills it and waits for every process of it.
 package render

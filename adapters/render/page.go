@@ -183,7 +183,7 @@ func (s *session) wait(ctx context.Context) bool {
 			loadedAt = now
 			s.markAt("load", now)
 		}
-		if loaded && inflight == 0 && quiet >= quietPeriod {
+		if loaded && inflight == 0 && quiet >= s.r.cfg.QuietPeriod {
 			s.markAt("idle", now)
 			return true
 		}
