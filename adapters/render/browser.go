@@ -81,9 +81,15 @@ func (r *Renderer) flags(own *proxy) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
 		// Frames stay in their page's process, so their requests reach the
 		// render's events; HTTPS upgrades would load another URL than asked.
+		// Each render's context opens a window, and Chromium 13x+ preloads
+		// the WebUI omnibox popups (chrome://omnibox-popup.top-chrome/, some
+		// 340 scripts in a renderer of their own) into every window: about
+		// 2 s of processor time a render for a popup a headless browser
+		// never shows, so those features are off.
 		chromedp.Flag("disable-site-isolation-trials", true),
 		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,IsolateOrigins,site-per-process,HttpsUpgrades,"+
-			"MediaRouter,DialMediaRouteProvider,OptimizationHints,AutofillServerCommunication,InterestFeedContentSuggestions"),
+			"MediaRouter,DialMediaRouteProvider,OptimizationHints,AutofillServerCommunication,InterestFeedContentSuggestions,"+
+			"WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
 		// A page's JavaScript heap is capped below the process tree's cap:
 		// over it the page's renderer dies (out of memory), not the browser.
 		chromedp.Flag("js-flags", "--max-old-space-size="+strconv.Itoa(r.cfg.MemoryMB/2)),
@@ -156,7 +162,7 @@ func (b *browser) watch(limit int64) {
 		case <-b.stopped:
 			return
 		case <-t.C:
-			if m := b.memory(); m > limit {
+			if m := b.memory(limit); m > limit {
 				b.kill(fmt.Sprintf("the browser went over its memory cap (%d MB, it used %d MB)", limit>>20, m>>20))
 				return
 			}
@@ -176,13 +182,27 @@ func (b *browser) alive() bool {
 	}
 }
 
-// memory is what the browser's process tree takes, in bytes.
-func (b *browser) memory() int64 {
+// memory is what the browser's process tree takes, in bytes: the sum of
+// its processes' resident sets when that is at most limit (the resident
+// sets count shared pages in full, so their sum bounds the proportional
+// set sizes' from above), else the sum of their proportional set sizes.
+// The resident set is read from statm, cheaply; the proportional set size
+// walks the page tables (smaps_rollup), about 30 ms of kernel time for a
+// browser's tree, too much to pay every watchEvery.
+func (b *browser) memory(limit int64) int64 {
 	if !hasArg(b.pid, b.marker()) { // gone: its pid may be another program's now
 		return 0
 	}
+	tree := descendants(b.pid)
+	var rss int64
+	for _, pid := range tree {
+		rss += residentSet(pid)
+	}
+	if rss <= limit {
+		return rss
+	}
 	var total int64
-	for _, pid := range descendants(b.pid) {
+	for _, pid := range tree {
 		total += processMemory(pid)
 	}
 	return total

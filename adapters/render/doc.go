@@ -15,10 +15,14 @@
 //     the host resolved once and the address checked the one dialled) and
 //     asks the render's admit before each. Plain requests are forwarded,
 //     CONNECT (https, websockets) tunnelled. Each render has its own
-//     proxy, in its own browser context, closed with it; the browser's
-//     default context has one that refuses everything. Chromium's implicit
-//     bypass of loopback is removed ("<-loopback>"), QUIC is off and WebRTC
-//     may only use proxied connections, so nothing leaves around the proxy.
+//     proxy, in its own browser context, both used by that render only:
+//     made ahead of it (the proxy refuses everything until the render
+//     takes it), they end with it (from the result on the proxy refuses
+//     everything, and it keeps its port until the context is disposed
+//     of); the browser's default context has one that refuses everything.
+//     Chromium's implicit bypass of loopback is removed ("<-loopback>"),
+//     QUIC is off and WebRTC may only use proxied connections, so nothing
+//     leaves around the proxy.
 //   - A refused request never reaches the network: the browser gets a 403
 //     or a failed tunnel, and the render records it as a Request, Refused,
 //     with the guard's reason. A main document refused (the URL, or a
@@ -36,10 +40,21 @@
 // # Resources
 //
 // At most Config.Contexts renders run at once, each in a fresh browser
-// context (an incognito profile), within Config.Total: a page that never
-// settles is taken as it stands (Settled false). The browser starts on the
-// first render; its process tree's memory is watched and over
-// Config.MemoryMB the browser is killed (its renders fail, out of memory)
-// and started again by the next render, as after a crash. Close kills it
-// and waits for every process of it.
+// context (an incognito profile), within Config.Total. Up to
+// Config.Contexts of these contexts, each with its blank tab set up
+// (about 30 MB each), are made ahead, while a render waits for its
+// network to go quiet, so the next render does not wait for one; a
+// render's context is disposed of in the background once its result is
+// known.
+//
+// A page is taken once its load event fired and no request of it was in
+// flight for Config.QuietPeriod (250 ms), or when Config.IdleTimeout ran
+// out after the load event: a page that never settles is taken as it
+// stands (Settled false).
+//
+// The browser starts on the first render; its process tree's memory is
+// watched and over Config.MemoryMB the browser is killed (its renders
+// fail, out of memory) and started again by the next render, as after a
+// crash. Close kills it and waits for every process of it and for the
+// contexts being made or disposed of.
 package render

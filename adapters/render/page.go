@@ -8,10 +8,6 @@ import (
 	"strings"
 	"time"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -32,6 +28,28 @@ type session struct {
 	hardEnd time.Time // the snapshot starts by then at the latest
 	end     time.Time // Total's deadline
 	target  target.ID
+
+	// The render's steps as they ended, for Renderer.traced.
+	marked time.Time
+	phases []phase
+}
+
+// phase is one step of a render and how long it took.
+type phase struct {
+	name string
+	took time.Duration
+}
+
+// mark ends the step name now.
+func (s *session) mark(name string) { s.markAt(name, time.Now()) }
+
+// markAt ends the step name at t.
+func (s *session) markAt(name string, t time.Time) {
+	if s.marked.IsZero() {
+		s.marked = s.start
+	}
+	s.phases = append(s.phases, phase{name, t.Sub(s.marked)})
+	s.marked = t
 }
 
 // snapshotReserve is the part of Total kept for the snapshot (DOM,
@@ -40,39 +58,36 @@ func snapshotReserve(total time.Duration) time.Duration {
 	return min(3*time.Second, total/4)
 }
 
-// renderOn renders rawURL on b, in a browser context of its own whose
-// proxy is px.
+// renderOn renders rawURL on b, in a tab (a browser context of its own,
+// with its own proxy) made ahead or now; the tab is disposed of once the
+// result is known, in the background (Close waits for it).
 func (r *Renderer) renderOn(parent context.Context, b *browser, rawURL string, opts ports.RenderOptions, admit ports.Admit) (*webpage.Rendered, error) {
 	start := time.Now()
-	s := &session{r: r, b: b, rec: newRecorder(r.cfg.MaxRequests), key: "__pinsight_" + nonce(), start: start,
-		end: start.Add(r.cfg.Total)}
+	s := &session{r: r, b: b, rec: newRecorder(r.cfg.MaxRequests), start: start, end: start.Add(r.cfg.Total)}
 	s.hardEnd = s.end.Add(-snapshotReserve(r.cfg.Total))
 	ctx, cancel := context.WithDeadline(parent, s.end)
 	defer cancel()
-	px, err := newProxy(ctx, r.guard, admit, b.fromBrowser)
+	t, err := r.takeTab(ctx, b)
 	if err != nil {
-		return nil, &webpage.FetchError{Reason: "the renderer's proxy could not listen", Err: err}
+		if fe := (*webpage.FetchError)(nil); errors.As(err, &fe) {
+			return nil, err
+		}
+		return nil, s.failure(ctx, err)
 	}
-	defer px.close()
-	s.px = px
-	tctx, tcancel := chromedp.NewContext(b.ctx,
-		chromedp.WithNewBrowserContext(func(p *target.CreateBrowserContextParams) {
-			p.ProxyServer = px.url()
-			p.ProxyBypassList = "<-loopback>"
-		}),
-		chromedp.WithListener(s.rec.event))
-	defer tcancel() // closes the tab and disposes of its browser context
-	actx, acancel := context.WithDeadline(tctx, s.end)
+	s.px, s.rec, s.key, s.target = t.px, t.rec, t.key, t.target
+	defer r.dispose(t, s)
+	s.mark("context") // the browser context, its proxy, its tab set up (or taken ready)
+	t.px.bind(ctx, admit)
+	t.rec.begin()
+	actx, acancel := context.WithDeadline(t.ctx, s.end)
 	defer acancel()
 	actx, mcancel := mergeCancel(actx, parent)
 	defer mcancel()
 
-	if err := chromedp.Do(actx, chromedp.Func(s.setup)); err != nil {
-		return nil, s.failure(actx, err)
-	}
 	navCtx, navCancel := context.WithDeadline(actx, minTime(start.Add(r.cfg.NavigationTimeout), s.hardEnd))
 	nav, err := chromedp.Call(navCtx, page.Navigate, page.NavigateParams{URL: rawURL})
 	navCancel()
+	s.mark("navigate")
 	if err == nil && nav.ErrorText == "" && nav.IsDownload {
 		err = errors.New("the URL is a download")
 	}
@@ -106,33 +121,23 @@ func (r *Renderer) renderOn(parent context.Context, b *browser, rawURL string, o
 	return out, nil
 }
 
-// setup prepares the new tab before the navigation: the timing script,
-// no service workers, no downloads, the viewport.
-func (s *session) setup(ctx context.Context, t *chromedp.Target) error {
-	s.target = t.TargetID
-	tree, err := cdp.Call(ctx, t, page.GetFrameTree, cdp.Empty{})
-	if err != nil {
-		return err
-	}
-	if tree.FrameTree != nil && tree.FrameTree.Frame != nil {
-		s.rec.setMain(tree.FrameTree.Frame.ID)
-	}
-	if _, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: strings.ReplaceAll(timingJS, "__PINSIGHT_KEY__", s.key)}); err != nil {
-		return err
-	}
-	if _, err := cdp.Call(ctx, t, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
-		return err
-	}
-	v := s.r.cfg.Viewport
-	if _, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: int64(v.Width), Height: int64(v.Height), DeviceScaleFactor: v.Scale, Mobile: v.Mobile}); err != nil {
-		return err
-	}
-	c := chromedp.FromContext(ctx)
-	_, err = cdp.Call(ctx, c.Browser, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: c.BrowserContextID})
-	return err
+// dispose ends the render of s in t: its proxy serves nothing more from
+// now on, and in the background the tab is closed, its browser context
+// disposed of, then the proxy's port is let go (so no later render's
+// proxy can have the port while the context may still use it).
+func (r *Renderer) dispose(t *tab, s *session) {
+	t.px.unbind()
+	r.bg.Add(1)
+	go func() {
+		defer r.bg.Done()
+		t.cancel()
+		t.px.close()
+		r.refill(s.b) // when the page never loaded
+		s.mark("dispose")
+		if r.traced != nil {
+			r.traced(s.phases)
+		}
+	}()
 }
 
 // wait waits for the load event and then for the network to go idle,
@@ -150,8 +155,11 @@ func (s *session) wait(ctx context.Context) bool {
 		now := time.Now()
 		if loaded && loadedAt.IsZero() {
 			loadedAt = now
+			s.markAt("load", now)
+			s.r.refill(s.b) // the next render's tab, while this one waits for the network
 		}
-		if loaded && inflight == 0 && quiet >= quietPeriod {
+		if loaded && inflight == 0 && quiet >= s.r.cfg.QuietPeriod {
+			s.markAt("idle", now)
 			return true
 		}
 		limit := navEnd
@@ -159,6 +167,7 @@ func (s *session) wait(ctx context.Context) bool {
 			limit = minTime(loadedAt.Add(s.r.cfg.IdleTimeout), s.hardEnd)
 		}
 		if !now.Before(limit) {
+			s.markAt("unsettled", now)
 			return false
 		}
 		select {

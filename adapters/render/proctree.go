@@ -75,7 +75,13 @@ func processMemory(pid int) int64 {
 			}
 		}
 	}
-	b, err := os.ReadFile(dir + "/statm")
+	return residentSet(pid)
+}
+
+// residentSet is pid's resident set size in bytes, read from its statm (0
+// when it is gone).
+func residentSet(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
 	if err != nil {
 		return 0
 	}

@@ -23,19 +23,26 @@ import (
 // check. A plain request is forwarded; a CONNECT (https, websockets) is
 // tunnelled. What it refuses never reaches the network: it is recorded,
 // and the browser gets a 403 or a failed tunnel.
+//
+// A proxy made ahead of its render (with its browser context, see tab)
+// refuses everything until bind gives it the render's context and admit;
+// unbind ends the render: from then on it refuses everything, unrecorded,
+// without a dial, but keeps its port until close, so no other render's
+// proxy can take the port while the browser context may still use it.
 type proxy struct {
 	guard  Guard
-	admit  ports.Admit
-	ctx    context.Context // the render's: every upstream dial is bounded by it
 	ln     net.Listener
 	srv    *http.Server
 	tr     *http.Transport
 	accept func(net.Conn) bool // nil: every loopback client
 
 	mu       sync.Mutex
+	admit    ports.Admit
+	ctx      context.Context // the render's: every upstream dial is bounded by it
 	refusals []refusal
 	tunnels  map[net.Conn]bool
 	closed   bool
+	unbound  bool // the render ended
 }
 
 // refusal is one request the proxy refused.
@@ -90,8 +97,44 @@ func newProxy(ctx context.Context, g Guard, admit ports.Admit, accept func(net.C
 // url is the proxy's address as the browser is given it.
 func (p *proxy) url() string { return "http://" + p.ln.Addr().String() }
 
+// bind gives the proxy its render: ctx bounds every upstream dial, admit
+// is asked before each; the refusals so far (none, before a navigation)
+// are forgotten.
+func (p *proxy) bind(ctx context.Context, admit ports.Admit) {
+	p.mu.Lock()
+	p.ctx, p.admit, p.refusals = ctx, admit, nil
+	p.mu.Unlock()
+}
+
+// unbind ends the render: every later request is refused without a dial
+// and unrecorded, the tunnels are closed and the upstream connections
+// kept alive are dropped; the port stays taken until close.
+func (p *proxy) unbind() {
+	p.mu.Lock()
+	p.unbound = true
+	p.admit = refuseAll
+	tunnels := p.tunnels
+	p.tunnels = map[net.Conn]bool{}
+	p.mu.Unlock()
+	for c := range tunnels {
+		c.Close()
+	}
+	p.tr.CloseIdleConnections()
+}
+
+func (p *proxy) ended() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.unbound || p.closed
+}
+
 func (p *proxy) handler(rp *httputil.ReverseProxy) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p.ended() {
+			w.Header().Set("Connection", "close")
+			http.Error(w, "refused by Pinsight: the render ended", http.StatusForbidden)
+			return
+		}
 		if r.Method == http.MethodConnect {
 			p.tunnel(w, r)
 			return
@@ -111,9 +154,15 @@ func (p *proxy) handler(rp *httputil.ReverseProxy) http.Handler {
 
 // dial is the transport's: through the guard, with the render's admit.
 func (p *proxy) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	ctx, cancel := mergeCancel(ctx, p.ctx)
+	p.mu.Lock()
+	rctx, admit, ended := p.ctx, p.admit, p.unbound || p.closed
+	p.mu.Unlock()
+	if ended {
+		return nil, context.Canceled // not a refusal: nothing to record
+	}
+	ctx, cancel := mergeCancel(ctx, rctx)
 	defer cancel()
-	return p.guard.Dial(ctx, network, addr, p.admit)
+	return p.guard.Dial(ctx, network, addr, admit)
 }
 
 // failed answers a plain request whose upstream failed: a guard's refusal
@@ -224,7 +273,7 @@ func (p *proxy) refused() []refusal {
 func (p *proxy) track(conns ...net.Conn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
+	if p.closed || p.unbound {
 		return false
 	}
 	for _, c := range conns {

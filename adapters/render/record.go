@@ -180,6 +180,22 @@ func (r *recorder) setMain(f cdp.FrameID) {
 	r.mu.Unlock()
 }
 
+// begin readies the recorder for the navigation: a load event seen
+// before (the blank page's) is forgotten, and the quiet starts now.
+func (r *recorder) begin() {
+	r.mu.Lock()
+	r.loaded = false
+	r.changed = time.Now()
+	r.mu.Unlock()
+}
+
+// isCrashed reports whether the tab crashed.
+func (r *recorder) isCrashed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.crashed
+}
+
 // state is the load's progress: the load event fired, the requests in
 // flight, since when their number has not changed, a crash.
 func (r *recorder) state() (loaded bool, inflight int, quiet time.Duration, crashed bool) {

@@ -28,11 +28,62 @@ type Renderer struct {
 	// navigated, when not nil, is called once a render's navigation
 	// answered (the tests crash the tab with it).
 	navigated func(ctx context.Context)
+	// traced, when not nil, is given each render's steps and their
+	// durations once it ended, its browser context disposed of (the
+	// benchmarks trace with it).
+	traced func(phases []phase)
 
 	mu       sync.Mutex
 	b        *browser
 	startErr error
 	closed   bool
+
+	// The tabs made ahead (at most Config.Contexts, see tab) and the
+	// background work (making and disposing of tabs) Close waits for.
+	spareMu     sync.Mutex
+	spares      []*tab
+	making      int
+	spareClosed bool
+	bg          background
+}
+
+// background counts goroutines that Close waits for; unlike a
+// sync.WaitGroup, one may start while Close waits (a render that was in
+// flight disposing of its tab).
+type background struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{} // closed when n drops to 0; nil while n is 0
+}
+
+// Add counts n more goroutines.
+func (g *background) Add(n int) {
+	g.mu.Lock()
+	if g.n == 0 {
+		g.idle = make(chan struct{})
+	}
+	g.n += n
+	g.mu.Unlock()
+}
+
+// Done counts one goroutine less.
+func (g *background) Done() {
+	g.mu.Lock()
+	if g.n--; g.n == 0 {
+		close(g.idle)
+	}
+	g.mu.Unlock()
+}
+
+// Wait returns once no goroutine is counted.
+func (g *background) Wait() {
+	g.mu.Lock()
+	idle := g.n > 0
+	ch := g.idle
+	g.mu.Unlock()
+	if idle {
+		<-ch
+	}
 }
 
 // New returns a renderer for cfg (zero fields defaulted) whose every
@@ -127,13 +178,15 @@ func (r *Renderer) browserNow() (*browser, error) {
 // Close kills the browser and waits until its processes are gone. Renders
 // in flight fail; later ones return ErrClosed.
 func (r *Renderer) Close() error {
+	r.dropSpares()
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.closed = true
 	if r.b != nil {
 		r.b.stop("closed")
 		r.b = nil
 	}
+	r.mu.Unlock()
+	r.bg.Wait() // the tabs being made or disposed of, on a browser now gone
 	return nil
 }
 

@@ -54,6 +54,7 @@ func (s *session) snapshot(ctx context.Context, opts ports.RenderOptions) (*webp
 	if err != nil {
 		return nil, err
 	}
+	s.mark("evaluate") // the DOM serialised, the lab metrics read
 	out := &webpage.Rendered{URL: data.URL}
 	html := []byte(data.Doctype + data.HTML)
 	if len(html) > s.r.cfg.MaxHTML {
@@ -61,13 +62,16 @@ func (s *session) snapshot(ctx context.Context, opts ports.RenderOptions) (*webp
 	}
 	out.HTML = html
 	out.Document = parseDocument(html)
+	s.mark("parse")
 	out.Timing = webpage.Timing{TTFB: ms(data.TTFB), FCP: ms(data.FCP), LCP: ms(data.LCP), LCPElement: data.LCPEl,
 		CLS: data.CLS, TBT: ms(data.TBT), DOMNodes: data.Nodes}
 	shotCtx, cancel := context.WithDeadline(ctx, s.end)
 	defer cancel()
 	out.Screenshot = s.screenshot(shotCtx, false)
+	s.mark("screenshot")
 	if opts.FullPage {
 		out.FullPage = s.screenshot(shotCtx, true)
+		s.mark("fullpage")
 	}
 	out.Elapsed = time.Since(s.start)
 	reqs, omitted, console := s.rec.result()
