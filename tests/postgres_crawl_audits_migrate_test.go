@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,8 +58,17 @@ func TestPostgresCrawlAuditBytesMigration(t *testing.T) {
 	}
 	audit := pagecheck.Results{pagecheck.SEO: {{ID: "title", Title: "Title", Category: pagecheck.SEO, Importance: pagecheck.High,
 		Passed: true, Value: "Hello", Message: "The title is fine."}}}
-	if err := store.RecordPages(ctx, c.ID, nil, []ports.FetchedPage{page("object", nil), page("string", nil)}); err != nil {
-		t.Fatal(err)
+	// The pages' rows as the schema of then has them (today's store
+	// writes columns added since).
+	for _, p := range []string{"object", "string"} {
+		u := "https://example.com/" + p
+		if _, err := db.ExecContext(ctx, `INSERT INTO crawl_urls (crawl_id, url, depth, in_sitemap, source, attempts, lease_until, recorded,
+			final_url, status_code, failure, redirects, redirect_loop, title, description, canonical, noindex, fingerprint, hreflang,
+			blocked, indexable, outlinks, inlinks, score, rating, response_us, bytes, fetched_at, results)
+			VALUES (?, ?, 0, FALSE, 'start', 0, '0001-01-01 00:00:00+00', TRUE, ?, 200, '', '[]', FALSE, '', '', '', FALSE, 0, '[]',
+			FALSE, TRUE, 0, 0, 0, '', 0, 0, '0001-01-01 00:00:00+00', '{}')`, c.ID, u, u); err != nil {
+			t.Fatal(err)
+		}
 	}
 	plain, _ := json.Marshal(audit)
 	for path, stored := range map[string]string{"object": string(plain), "string": strconv.Quote(base64.StdEncoding.EncodeToString(s2.Encode(nil, plain)))} {
@@ -100,7 +110,12 @@ func TestPostgresCrawlAuditBytesMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer again.Close()
-	read(postgres.NewCrawlStore(again), "object", "string")
+	// Today's store reads columns the old schema lacks: the rolled-back
+	// audits are read as JSON, as the store of then read them.
+	var back string
+	if err := again.QueryRowContext(ctx, `SELECT results::text FROM crawl_audits WHERE url_id = ?`, ids["object"]).Scan(&back); err != nil || !strings.Contains(back, "The title is fine.") {
+		t.Errorf("after the rollback the object audit is %q (%v), want the JSON stored", back, err)
+	}
 	var n int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM crawl_audits`).Scan(&n); err != nil || n != 2 {
 		t.Errorf("after the rollback %d audits (%v), want the 2 stored as JSON", n, err)
