@@ -2,8 +2,6 @@ package main
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,19 +20,7 @@ import (
 // audits the pages as rendered, finds content_needs_js, counts the pages
 // rendered, and a page's read carries its rendering.
 func TestRenderedCrawlOverHTTP(t *testing.T) {
-	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/app.js":
-			w.Header().Set("Content-Type", "text/javascript")
-			_, _ = w.Write([]byte(spaJS))
-		case "/", "/shoes", "/shoes/men", "/shoes/women":
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write([]byte(spaHTML))
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer app.Close()
+	app := spaServer(t, "/", "/shoes", "/shoes/men", "/shoes/women")
 	cfg := jobsServeConfig("sqlite:"+filepath.Join(t.TempDir(), "p.db"), 10*time.Second)
 	cfg.Site.Fetch.AllowPrivate = false
 	cfg.Site.Fetch.AllowTargets = []string{hostOf(t, app.URL)}
@@ -43,12 +29,7 @@ func TestRenderedCrawlOverHTTP(t *testing.T) {
 	a.RequireStart()
 	defer a.RequireStop()
 	c := newUser(t, "http://"+srv.Addr(), "render-crawl@example.com")
-	if ready, state := rendererState(t, c); state != "ready" {
-		if os.Getenv("PINSIGHT_REQUIRE_CHROMIUM") != "" {
-			t.Fatalf("renderer %s (ready %v) with PINSIGHT_REQUIRE_CHROMIUM set", state, ready)
-		}
-		t.Skip("no chromium binary (apt-get install chromium, or set PINSIGHT_CHROMIUM): rendering tests skipped")
-	}
+	requireRenderer(t, c)
 	var created struct {
 		Data struct {
 			ID       int64 `json:"id"`

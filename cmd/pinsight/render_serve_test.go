@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +80,39 @@ func rendererState(t *testing.T, c *apiClient) (ready bool, state string) {
 	return false, ""
 }
 
+// spaServer serves the fixture single-page application (testdata): its
+// shell at each of paths, its script at /app.js, 404 elsewhere.
+func spaServer(t *testing.T, paths ...string) *httptest.Server {
+	t.Helper()
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/app.js":
+			w.Header().Set("Content-Type", "text/javascript")
+			_, _ = w.Write([]byte(spaJS))
+		case slices.Contains(paths, r.URL.Path):
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write([]byte(spaHTML))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(app.Close)
+	return app
+}
+
+// requireRenderer skips the test when the server at c cannot render (no
+// Chromium), as the container tests skip without Docker; with
+// PINSIGHT_REQUIRE_CHROMIUM set (CI), that fails it instead.
+func requireRenderer(t *testing.T, c *apiClient) {
+	t.Helper()
+	if ready, state := rendererState(t, c); state != "ready" {
+		if os.Getenv("PINSIGHT_REQUIRE_CHROMIUM") != "" {
+			t.Fatalf("renderer %s (ready %v) with PINSIGHT_REQUIRE_CHROMIUM set", state, ready)
+		}
+		t.Skip("no chromium binary (apt-get install chromium, or set PINSIGHT_CHROMIUM): rendering tests skipped")
+	}
+}
+
 // TestRenderedReportOverHTTP: the server renders a single-page application
 // in Chromium when asked (render on), auditing what its script built (the
 // title, canonical, content and links), says so and why; auto renders the
@@ -87,31 +121,14 @@ func rendererState(t *testing.T, c *apiClient) (ready bool, state string) {
 // of the whole page with screenshot=full), served to its owner, gone
 // after the re-analysis with render off.
 func TestRenderedReportOverHTTP(t *testing.T) {
-	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/app.js":
-			w.Header().Set("Content-Type", "text/javascript")
-			_, _ = w.Write([]byte(spaJS))
-		case "/", "/shoes":
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write([]byte(spaHTML))
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer app.Close()
+	app := spaServer(t, "/", "/shoes")
 	cfg := jobsServeConfig("sqlite:"+filepath.Join(t.TempDir(), "p.db"), 10*time.Second)
 	var srv *httpapi.Server
 	a := fxtest.New(t, mustOptions(t, cfg), fx.Populate(&srv))
 	a.RequireStart()
 	defer a.RequireStop()
 	c := newUser(t, "http://"+srv.Addr(), "render@example.com")
-	if ready, state := rendererState(t, c); state != "ready" {
-		if os.Getenv("PINSIGHT_REQUIRE_CHROMIUM") != "" {
-			t.Fatalf("renderer %s (ready %v) with PINSIGHT_REQUIRE_CHROMIUM set", state, ready)
-		}
-		t.Skip("no chromium binary (apt-get install chromium, or set PINSIGHT_CHROMIUM): rendering tests skipped")
-	}
+	requireRenderer(t, c)
 
 	var on struct{ Data renderedReportJSON }
 	if st, raw := c.call(http.MethodPost, "/api/v1/reports?wait=60", map[string]any{"url": app.URL + "/", "render": "on"}, &on); st != http.StatusCreated {
