@@ -218,13 +218,13 @@ func TestCrawlSurvivesKill(t *testing.T) {
 	// A running crawl stops soon after its cancel, long before its end: the
 	// bound, 30 s, is six times the 5 s target (it takes well under a
 	// second, logged), for a loaded machine.
-	if st, raw := c.call(http.MethodPost, "/api/v1/crawls", map[string]any{"url": site.URL + crawlsite.StartPath, "max_pages": 2000}, &created); st != http.StatusAccepted {
+	if st, raw := c.callPatient(http.MethodPost, "/api/v1/crawls", map[string]any{"url": site.URL + crawlsite.StartPath, "max_pages": 2000}, &created); st != http.StatusAccepted {
 		t.Fatalf("second crawl = %d %s", st, raw)
 	}
 	next := created.Data.ID
 	c.waitCrawl(next, 3*time.Minute, "running with pages crawled", func(cr crawlJSON) bool { return cr.Status == "running" && cr.Pages.Crawled > 5 })
 	asked := time.Now()
-	if st, raw := c.call(http.MethodPost, "/api/v1/crawls/"+itoa(next)+"/cancel", nil, nil); st != http.StatusOK {
+	if st, raw := c.callPatient(http.MethodPost, "/api/v1/crawls/"+itoa(next)+"/cancel", nil, nil); st != http.StatusOK {
 		t.Fatalf("cancel = %d %s", st, raw)
 	}
 	end := c.waitCrawl(next, 30*time.Second, "cancelled", func(cr crawlJSON) bool { return cr.Status != "running" })

@@ -44,18 +44,9 @@ type crawlJSON struct {
 func (c *apiClient) crawl(id int64) crawlJSON {
 	c.t.Helper()
 	var env struct{ Data crawlJSON }
-	for range 120 { // a poll that meets the per-user rate limit waits its turn, as a client does
-		st, raw := c.call(http.MethodGet, "/api/v1/crawls/"+itoa(id), nil, &env)
-		if st == http.StatusTooManyRequests {
-			time.Sleep(time.Second)
-			continue
-		}
-		if st != http.StatusOK {
-			c.t.Fatalf("GET crawl %d = %d %s", id, st, raw)
-		}
-		return env.Data
+	if st, raw := c.callPatient(http.MethodGet, "/api/v1/crawls/"+itoa(id), nil, &env); st != http.StatusOK {
+		c.t.Fatalf("GET crawl %d = %d %s", id, st, raw)
 	}
-	c.t.Fatalf("GET crawl %d: rate limited for 2 minutes", id)
 	return env.Data
 }
 
