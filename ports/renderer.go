@@ -35,4 +35,9 @@ type RenderOptions struct {
 	// FullPage asks for a screenshot of the whole page besides the first
 	// screen's.
 	FullPage bool
+	// Party names who the render is for (the user's id, "7"): a renderer whose
+	// renders wait for a turn serves the waiting parties in turns, so one
+	// party's backlog does not hold another's render. Empty is a party of
+	// its own.
+	Party string
 }

@@ -23,7 +23,7 @@ type Renderer struct {
 	guard   Guard
 	path    string
 	pathErr error
-	slots   chan struct{}
+	slots   *turns
 
 	// navigated, when not nil, is called once a render's navigation
 	// answered (the tests crash the tab with it).
@@ -95,7 +95,7 @@ func New(cfg Config, guard Guard) (*Renderer, error) {
 		return nil, errors.New("render: a renderer needs the fetcher's guard")
 	}
 	cfg = cfg.withDefaults()
-	r := &Renderer{cfg: cfg, guard: guard, slots: make(chan struct{}, cfg.Contexts)}
+	r := &Renderer{cfg: cfg, guard: guard, slots: newTurns(cfg.Contexts)}
 	if cfg.Chromium != "" {
 		if r.path, r.pathErr = exec.LookPath(cfg.Chromium); r.pathErr != nil {
 			r.pathErr = fmt.Errorf("%w (%v)", ports.ErrNoBrowser, r.pathErr)
@@ -123,8 +123,9 @@ func (r *Renderer) Available() error {
 
 // Render implements ports.Renderer. rawURL is checked by the guard first
 // (a refusal is a *webpage.FetchError, Refused, and nothing is started);
-// the render then waits for a turn in the pool as long as ctx lets it,
-// and from its turn it takes at most Config.Total. With no browser to run,
+// the render then waits for a turn in the pool as long as ctx lets it
+// (the waiting parties, opts.Party, served in turns: see turns), and from
+// its turn it takes at most Config.Total. With no browser to run,
 // the error wraps ports.ErrNoBrowser.
 func (r *Renderer) Render(ctx context.Context, rawURL string, opts ports.RenderOptions, admit ports.Admit) (*webpage.Rendered, error) {
 	if r.pathErr != nil {
@@ -133,12 +134,10 @@ func (r *Renderer) Render(ctx context.Context, rawURL string, opts ports.RenderO
 	if err := r.guard.Check(ctx, rawURL); err != nil {
 		return nil, err
 	}
-	select {
-	case r.slots <- struct{}{}:
-	case <-ctx.Done():
+	if !r.slots.take(ctx, opts.Party) {
 		return nil, &webpage.FetchError{Reason: "no turn to render before the request ended", Transient: true, Err: ctx.Err()}
 	}
-	defer func() { <-r.slots }()
+	defer r.slots.give()
 	b, err := r.browserNow()
 	if err != nil {
 		return nil, err

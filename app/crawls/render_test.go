@@ -27,20 +27,23 @@ const shellHTML = `<!doctype html><html lang="en"><head><title>App</title></head
 	`<a href="/static">Static</a><script src="/app.js"></script></body></html>`
 
 // appRenderer renders each path as its rendered DOM says (dom), with a
-// console error on every render, counting renders by path.
+// console error on every render, counting renders by path and keeping
+// the parties they were for.
 type appRenderer struct {
 	dom         map[string]string
 	unavailable error
 	mu          sync.Mutex
 	renders     map[string]int
+	parties     []string
 }
 
 func (r *appRenderer) Available() error { return r.unavailable }
 
-func (r *appRenderer) Render(_ context.Context, rawURL string, _ ports.RenderOptions, _ ports.Admit) (*webpage.Rendered, error) {
+func (r *appRenderer) Render(_ context.Context, rawURL string, opts ports.RenderOptions, _ ports.Admit) (*webpage.Rendered, error) {
 	path := rawURL[strings.Index(rawURL[len("http://"):], "/")+len("http://"):]
 	r.mu.Lock()
 	r.renders[path]++
+	r.parties = append(r.parties, opts.Party)
 	r.mu.Unlock()
 	html, ok := r.dom[path]
 	if !ok {
@@ -111,6 +114,11 @@ func TestRenderedCrawl(t *testing.T) {
 	}
 	if rd.count("/") != 1 || rd.count("/js-only") != 1 || rd.count("/static") != 0 {
 		t.Errorf("renders = %v, want / and /js-only once each, /static never", rd.renders)
+	}
+	for _, p := range rd.parties {
+		if p != "1" {
+			t.Errorf("a render for party %q, want the crawl's user (\"1\"), so the renderer serves users in turns", p)
+		}
 	}
 	pages, _, err := e.crawls.Pages(ctx, 1, c.ID, ports.PageQuery{Page: paging.Page{Number: 1, PerPage: 10}})
 	if err != nil {

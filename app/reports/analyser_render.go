@@ -111,7 +111,7 @@ func (a *Analyser) analyse(ctx context.Context, userID int64, f *webpage.Fetched
 	// The raw fetch took the site's and the address's throttles for this
 	// analysis; the browser's requests are guarded, not throttled again.
 	full := shots == report.ScreenshotFull
-	r, err := a.renderer.Render(ctx, f.FinalURL(), ports.RenderOptions{FullPage: full}, nil)
+	r, err := a.renderer.Render(ctx, f.FinalURL(), ports.RenderOptions{FullPage: full, Party: strconv.FormatInt(userID, 10)}, nil)
 	if err != nil && ctx.Err() != nil {
 		return pagecheck.Analysis{}, report.Screenshots{}, err // the analysis' own deadline: jobs try again
 	}

@@ -48,6 +48,7 @@ type fakeRenderer struct {
 	renders     int
 	shot, full  []byte
 	fullAsked   int
+	party       string // the last render's
 }
 
 func (r *fakeRenderer) Available() error { return r.unavailable }
@@ -55,6 +56,7 @@ func (r *fakeRenderer) Available() error { return r.unavailable }
 func (r *fakeRenderer) Render(ctx context.Context, rawURL string, opts ports.RenderOptions, _ ports.Admit) (*webpage.Rendered, error) {
 	r.mu.Lock()
 	r.renders++
+	r.party = opts.Party
 	shot, full := r.shot, []byte(nil)
 	if opts.FullPage {
 		r.fullAsked++
@@ -131,6 +133,9 @@ func TestRenderModes(t *testing.T) {
 	}
 	if !on.Rendering.TitleChanged {
 		t.Errorf("on: title_changed = false for a title a script set")
+	}
+	if r.party != "1" {
+		t.Errorf("on: rendered for party %q, want the user (\"1\"), so the renderer serves users in turns", r.party)
 	}
 	shell, err := rs.Create(ctx, 1, reports.NewReport{URL: "https://shop.example/", Render: mode("auto")})
 	if err != nil {
