@@ -24,6 +24,7 @@ type crawlView struct {
 	AI                                   []crawl.AIAccess
 	LLMsFound, LLMsWellFormed            bool
 	LLMsFindings                         []crawl.LLMsFinding
+	Rendering                            []crawl.RenderCount
 }
 
 // issueTypeView is how many issues of one type a crawl found.
@@ -44,13 +45,14 @@ const relatedShown = 5
 
 // renderCrawl shows a crawl's summary: its score and rating, progress,
 // issue counts by type with their severity, its most severe issues with
-// their URLs, AI crawlers' access and /llms.txt.
+// their URLs, AI crawlers' access and /llms.txt, and for a rendered crawl
+// how many pages a browser rendered and why the others were not.
 func (p *sharePage) renderCrawl(ctx context.Context, w http.ResponseWriter, r *http.Request, c crawl.Crawl, csrf string) {
 	v := crawlView{URL: c.Settings.URL, Site: c.Site, Status: string(c.Status), Result: string(c.Rating), Failure: c.Failure,
 		Score: c.Score, Discovered: c.Progress.Discovered, Crawled: c.Progress.Crawled, Failed: c.Progress.Failed,
 		Blocked: c.Progress.Blocked, Final: c.Status.Final(), AI: c.Summary.AI,
 		LLMsFound: c.Summary.LLMsTxt.Found, LLMsWellFormed: c.Summary.LLMsTxt.Found && len(c.Summary.LLMsTxt.Findings) == 0,
-		LLMsFindings: c.Summary.LLMsTxt.Findings}
+		LLMsFindings: c.Summary.LLMsTxt.Findings, Rendering: c.Summary.Rendering}
 	if !c.FinishedAt.IsZero() {
 		v.Finished, v.FinishedText = c.FinishedAt.UTC().Format(time.RFC3339), c.FinishedAt.UTC().Format("2 Jan 2006 15:04 UTC")
 	}

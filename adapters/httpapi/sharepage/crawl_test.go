@@ -75,8 +75,9 @@ func endCrawl(t *testing.T, s *memory.CrawlStore, id int64) {
 		t.Fatal(err)
 	}
 	sum := crawl.Summary{Issues: crawl.Counts(issues),
-		AI:      crawl.AIReadiness(robots.Parse([]byte("User-agent: GPTBot\nDisallow: /\n")), c.Settings.URL),
-		LLMsTxt: crawl.LLMsTxt{Found: true, Findings: crawl.CheckLLMsTxt([]byte("no title\n"))}}
+		AI:        crawl.AIReadiness(robots.Parse([]byte("User-agent: GPTBot\nDisallow: /\n")), c.Settings.URL),
+		LLMsTxt:   crawl.LLMsTxt{Found: true, Findings: crawl.CheckLLMsTxt([]byte("no title\n"))},
+		Rendering: []crawl.RenderCount{{Rendered: true, Reason: "little_text", Pages: 7}, {Reason: "renderer_unavailable", Pages: 1}}}
 	if _, err := s.FinishCrawl(ctx, id, ports.CrawlFinish{Status: crawl.StatusFinished, Score: 64, Rating: pagecheck.RatingFor(64),
 		Summary: sum, At: time.Now()}); err != nil {
 		t.Fatal(err)
@@ -120,7 +121,8 @@ func TestCrawlSharePage(t *testing.T) {
 		`<span class="importance imp-high">high</span>`,
 		`<code class="issue-url">https://alpha.com/gone&#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</code>`,
 		`answers 404 &lt;b&gt;gone&lt;/b&gt;`, `<li><code>https://alpha.com/a</code></li>`, `7 more not shown`,
-		`data-agent="GPTBot"`, `aria-label="blocked"`, `/llms.txt: found, with problems`, `Issues <span class="muted">3 found</span>`,
+		`data-agent="GPTBot"`, `aria-label="blocked"`,
+		`<strong>7 pages rendered</strong> <code>little_text</code>`, `<strong>1 page not rendered</strong> <code>renderer_unavailable</code>`, `/llms.txt: found, with problems`, `Issues <span class="muted">3 found</span>`,
 	} {
 		if !strings.Contains(p.Body, want) {
 			t.Errorf("public crawl page lacks %s", want)
