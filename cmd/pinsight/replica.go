@@ -158,9 +158,11 @@ func (r *replica) run(ctx context.Context) {
 // sync loads the database's dataset when its generation differs from the
 // one served, importing the configured files first when there is none.
 func (r *replica) sync(ctx context.Context) error {
-	gen, err := postgres.DatasetGeneration(ctx, r.db)
-	if err != nil || gen == r.gen {
-		return err
+	// The generation is read first to spare a full read of the one served.
+	// That read is bounded by the serving statement timeout, which a busy
+	// database can outlast: then the load goes ahead, within its own budget.
+	if gen, err := postgres.DatasetGeneration(ctx, r.db); err == nil && gen == r.gen {
+		return nil
 	}
 	start := time.Now()
 	ds, gen, err := postgres.LoadDataset(ctx, r.db)
