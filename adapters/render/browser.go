@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +23,11 @@ const startTimeout = 30 * time.Second
 
 // watchEvery is how often the browser's memory is read.
 const watchEvery = 300 * time.Millisecond
+
+// overReadings is how many readings in a row over the cap kill the
+// browser: one reading can catch memory on its way back (a tab that just
+// crashed, its pages not yet unmapped), two cannot.
+const overReadings = 2
 
 // browser is one Chromium process and what it needs: its chromedp
 // context, the proxy of its own traffic (which refuses everything) and the
@@ -150,11 +156,12 @@ func (r *Renderer) startBrowser() (*browser, error) {
 	return b, nil
 }
 
-// watch kills the browser when its process tree's memory goes over
-// limit bytes.
+// watch kills the browser when its process tree's memory is over limit
+// bytes for overReadings readings in a row.
 func (b *browser) watch(limit int64) {
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
+	over := 0 // readings in a row over limit
 	for {
 		select {
 		case <-b.lost:
@@ -162,7 +169,12 @@ func (b *browser) watch(limit int64) {
 		case <-b.stopped:
 			return
 		case <-t.C:
-			if m := b.memory(limit); m > limit {
+			m := b.memory(limit)
+			if m <= limit {
+				over = 0
+				continue
+			}
+			if over++; over >= overReadings {
 				b.kill(fmt.Sprintf("the browser went over its memory cap (%d MB, it used %d MB)", limit>>20, m>>20))
 				return
 			}
@@ -182,10 +194,11 @@ func (b *browser) alive() bool {
 	}
 }
 
-// memory is what the browser's process tree takes, in bytes: the sum of
-// its processes' resident sets when that is at most limit (the resident
-// sets count shared pages in full, so their sum bounds the proportional
-// set sizes' from above), else the sum of their proportional set sizes.
+// memory is what the browser's process tree takes, in bytes, its
+// processes on their way out not counted: the sum of their resident sets
+// when that is at most limit (the resident sets count shared pages in
+// full, so their sum bounds the proportional set sizes' from above), else
+// the sum of their proportional set sizes.
 // The resident set is read from statm, cheaply; the proportional set size
 // walks the page tables (smaps_rollup), about 30 ms of kernel time for a
 // browser's tree, too much to pay every watchEvery.
@@ -193,7 +206,7 @@ func (b *browser) memory(limit int64) int64 {
 	if !hasArg(b.pid, b.marker()) { // gone: its pid may be another program's now
 		return 0
 	}
-	tree := descendants(b.pid)
+	tree := slices.DeleteFunc(descendants(b.pid), exiting)
 	var rss int64
 	for _, pid := range tree {
 		rss += residentSet(pid)

@@ -44,21 +44,46 @@ func descendants(root int) []int {
 
 // parentOf reads the parent of pid from /proc/pid/stat.
 func parentOf(pid int) (int, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
+	f, ok := statFields(pid)
+	if !ok || len(f) < 2 {
 		return 0, false
 	}
 	ppid, err := strconv.Atoi(f[1])
 	return ppid, err == nil
+}
+
+// pfExiting is the kernel's PF_EXITING, the flag of a process on its way
+// out (include/linux/sched.h).
+const pfExiting = 0x4
+
+// exiting reports whether pid is gone, a zombie, or on its way out: a
+// crashed tab's renderer keeps its resident set while the kernel unmaps
+// it, which is no longer the browser's to answer for.
+func exiting(pid int) bool {
+	f, ok := statFields(pid)
+	if !ok || len(f) < 7 {
+		return true
+	}
+	if f[0] == "Z" || f[0] == "X" {
+		return true
+	}
+	flags, err := strconv.ParseUint(f[6], 10, 64)
+	return err == nil && flags&pfExiting != 0
+}
+
+// statFields reads /proc/pid/stat's fields after the command name: state,
+// ppid, pgrp, session, tty_nr, tpgid, flags, and on (proc(5)).
+func statFields(pid int) ([]string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil, false
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil, false
+	}
+	return strings.Fields(string(b[i+1:])), true
 }
 
 // processMemory is pid's memory in bytes: its proportional set size
