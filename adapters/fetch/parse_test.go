@@ -2,15 +2,18 @@ package fetch_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	xhtml "golang.org/x/net/html"
 
 	"github.com/pinsight/pinsight/adapters/fetch"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/domain/webpage"
 )
 
@@ -97,4 +100,52 @@ func copyChildren(n *xhtml.Node) []*webpage.Node {
 		out = append(out, d)
 	}
 	return out
+}
+
+// TestParseHTMLStopsAtMaxElements: a page of more elements than
+// webpage.MaxElements is parsed up to the start tag of the one after the
+// cap (the parser's own html, head and body added), and the DOM-size
+// check says the page was cut; a page at the cap is parsed whole.
+func TestParseHTMLStopsAtMaxElements(t *testing.T) {
+	page := func(links int) []byte {
+		var b bytes.Buffer
+		b.WriteString("<!doctype html><title>Links</title><body><!-- < not a tag -->")
+		for i := range links {
+			fmt.Fprintf(&b, "<a href=\"/p/%d\">%d</a>\n", i, i)
+		}
+		b.WriteString("<footer id=end>end</footer>")
+		return b.Bytes()
+	}
+	count := func(doc *webpage.Node) (elements, links int, footer bool) {
+		doc.Walk(func(n *webpage.Node) bool {
+			if n.Type == webpage.ElementNode {
+				elements++
+				switch n.Tag {
+				case "a":
+					links++
+				case "footer":
+					footer = true
+				}
+			}
+			return true
+		})
+		return
+	}
+	// The source's elements: title, body, the links, the footer.
+	whole := fetch.ParseHTML(page(webpage.MaxElements - 3))
+	if els, links, footer := count(whole); links != webpage.MaxElements-3 || !footer || els != webpage.MaxElements+2 {
+		t.Errorf("at the cap: %d elements, %d links, footer %v; want all %d links and the footer (html and head added)", els, links, footer, webpage.MaxElements-3)
+	}
+	cut := fetch.ParseHTML(page(webpage.MaxElements + 1000))
+	if els, links, footer := count(cut); links != webpage.MaxElements-2 || footer || els != webpage.MaxElements+2 {
+		t.Errorf("over the cap: %d elements, %d links, footer %v; want %d links and no footer", els, links, footer, webpage.MaxElements-2)
+	}
+	for name, doc := range map[string]*webpage.Node{"at the cap": whole, "over it": cut} {
+		fd := &webpage.Fetched{RequestedURL: "https://a.example/", Page: webpage.Response{URL: "https://a.example/", Status: 200}, Document: doc}
+		a := pagecheck.Analyse(fd, pagecheck.DefaultWeights)
+		c := byID(t, a)["dom_size"]
+		if !slices.Contains(c.Errors, "truncated") || !strings.Contains(c.Message, "at least 50000 elements") {
+			t.Errorf("%s: dom_size %v %q; want truncated, at least 50000 elements", name, c.Errors, c.Message)
+		}
+	}
 }

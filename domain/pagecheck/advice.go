@@ -145,8 +145,9 @@ var advice = map[string]map[string]string{
 		"not_deferred": "Add defer (or async for independent scripts) to the listed <script src> elements so they do not block rendering.",
 	},
 	"dom_size": {
-		"":         "Keep the page under 1,500 elements.",
-		"too_many": "Reduce the page's elements: remove wrapper <div>s, paginate or lazy-render long lists.",
+		"":          "Keep the page under 1,500 elements.",
+		"too_many":  "Reduce the page's elements: remove wrapper <div>s, paginate or lazy-render long lists.",
+		"truncated": "Split the page: the analyser reads its first 50,000 elements, and a browser struggles long before that.",
 	},
 	"image_dimensions": {
 		"":        "Give every image width and height attributes.",

@@ -161,6 +161,9 @@ func checkDeferJavaScript(p *page) Check {
 
 func checkDOMSize(p *page) Check {
 	n := p.elements
+	if n >= webpage.MaxElements { // the tree may have been cut there
+		return defDOMSize.fail(num(n), fmt.Sprintf("The page has at least %d elements (the analyser reads no more); aim for %d at most.", webpage.MaxElements, maxDOMElements), "too_many", "truncated")
+	}
 	if n > maxDOMElements {
 		return defDOMSize.fail(num(n), fmt.Sprintf("The page has %d elements; aim for %d at most.", n, maxDOMElements), "too_many")
 	}

@@ -13,9 +13,10 @@ import (
 )
 
 // Parse parses b with the HTML5 parsing algorithm (which accepts any
-// input, as browsers do) into the domain's document tree.
+// input, as browsers do) into the domain's document tree, up to the start
+// tag of its element webpage.MaxElements+1 (see cut).
 func Parse(b []byte) *webpage.Node {
-	doc, err := html.Parse(bytes.NewReader(b))
+	doc, err := html.Parse(bytes.NewReader(cut(b, webpage.MaxElements)))
 	if err != nil { // only a read error, impossible on a byte slice
 		return &webpage.Node{Type: webpage.DocumentNode}
 	}
@@ -133,4 +134,29 @@ func fill(n *webpage.Node, src *html.Node, ats []webpage.Attr) []webpage.Attr {
 		n.Text = strings.Join(ids, " ")
 	}
 	return ats
+}
+
+// cut returns b up to the start tag of its element limit+1, or b whole
+// when it has at most limit elements. Every start tag begins with "<", so
+// a page with at most limit of those is returned at once; others are read
+// by the tokenizer, which builds no tree. The parser closes what the cut
+// leaves open, as it does for a page whose connection ended there.
+func cut(b []byte, limit int) []byte {
+	if bytes.Count(b, []byte("<")) <= limit {
+		return b
+	}
+	z := html.NewTokenizer(bytes.NewReader(b))
+	at, tags := 0, 0
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return b
+		case html.StartTagToken, html.SelfClosingTagToken:
+			if tags++; tags > limit {
+				return b[:at]
+			}
+		}
+		at += len(z.Raw())
+	}
 }
