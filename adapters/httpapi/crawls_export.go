@@ -29,7 +29,7 @@ type crawlExportInput struct {
 var (
 	pageColumns = []string{"id", "url", "final_url", "status_code", "failure", "depth", "in_sitemap", "blocked_by_robots",
 		"title", "description", "score", "result", "inlinks", "outlinks", "response_time_ms", "bytes", "canonical",
-		"indexable", "fetched_at", "issue_types"}
+		"indexable", "fetched_at", "issue_types", "rendered", "render_reason", "found_by_js"}
 	issueColumns = []string{"type", "severity", "url", "line", "line_text", "detail", "related", "related_total"}
 	linkColumns  = []string{"from", "to"}
 )
@@ -171,7 +171,8 @@ func pageRow(p ports.CrawlPage) []string {
 		strconv.FormatBool(pg.InSitemap), strconv.FormatBool(pg.BlockedByRobots), pg.Title, pg.Description,
 		strconv.Itoa(p.Score), string(p.Rating), strconv.Itoa(p.Inlinks), strconv.Itoa(p.Outlinks),
 		strconv.FormatInt(p.ResponseTime.Milliseconds(), 10), strconv.FormatInt(p.Bytes, 10), pg.Canonical,
-		strconv.FormatBool(p.Indexable), p.FetchedAt.UTC().Format(time.RFC3339), issueTypesText(p.IssueTypes)}
+		strconv.FormatBool(p.Indexable), p.FetchedAt.UTC().Format(time.RFC3339), issueTypesText(p.IssueTypes),
+		strconv.FormatBool(pg.Render.Rendered), pg.Render.Reason, strconv.FormatBool(pg.FoundByJS)}
 }
 
 // issueTypesText is a page's issue types, space-separated as a CSV cell.

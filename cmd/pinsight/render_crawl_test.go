@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/csv"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,6 +122,32 @@ func TestRenderedCrawlOverHTTP(t *testing.T) {
 	for _, p := range []string{"/", "/shoes", "/shoes/men", "/shoes/women"} {
 		if !seen[p] {
 			t.Errorf("page %s not crawled (crawled: %v)", p, seen)
+		}
+	}
+	// The CSV export carries the same: rendered, render_reason, found_by_js.
+	_, _, raw := c.callHeader(http.MethodGet, "/api/v1/crawls/"+itoa(id)+"/export?what=pages&format=csv", nil, nil)
+	recs, err := csv.NewReader(strings.NewReader(raw)).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("pages export = %v %.300s", err, raw)
+	}
+	col := map[string]int{}
+	for i, name := range recs[0] {
+		col[name] = i
+	}
+	for _, name := range []string{"url", "rendered", "render_reason", "found_by_js"} {
+		if _, ok := col[name]; !ok {
+			t.Fatalf("pages export header %v lacks %s", recs[0], name)
+		}
+	}
+	for _, rec := range recs[1:] {
+		path := strings.TrimPrefix(rec[col["url"]], app.URL)
+		if strings.HasSuffix(path, ".js") {
+			continue
+		}
+		js := strconv.FormatBool(path == "/shoes/men" || path == "/shoes/women")
+		if rec[col["rendered"]] != "true" || rec[col["render_reason"]] == "" || rec[col["found_by_js"]] != js {
+			t.Errorf("export row %s: rendered %q, render_reason %q, found_by_js %q; want true, a reason, %s",
+				path, rec[col["rendered"]], rec[col["render_reason"]], rec[col["found_by_js"]], js)
 		}
 	}
 	var one struct {
