@@ -35,6 +35,9 @@ type RenderOptions struct {
 	// FullPage asks for a screenshot of the whole page besides the first
 	// screen's.
 	FullPage bool
+	// NoScreenshot asks for no screenshot at all (FullPage then ignored),
+	// for renders whose screenshots nothing keeps: a crawl's pages.
+	NoScreenshot bool
 	// Party names who the render is for (the user's id, "7"): a renderer whose
 	// renders wait for a turn serves the waiting parties in turns, so one
 	// party's backlog does not hold another's render. Empty is a party of

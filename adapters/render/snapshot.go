@@ -67,11 +67,13 @@ func (s *session) snapshot(ctx context.Context, opts ports.RenderOptions) (*webp
 		CLS: data.CLS, TBT: ms(data.TBT), DOMNodes: data.Nodes}
 	shotCtx, cancel := context.WithDeadline(ctx, s.end)
 	defer cancel()
-	out.Screenshot = s.screenshot(shotCtx, false)
-	s.mark("screenshot")
-	if opts.FullPage {
-		out.FullPage = s.screenshot(shotCtx, true)
-		s.mark("fullpage")
+	if !opts.NoScreenshot {
+		out.Screenshot = s.screenshot(shotCtx, false)
+		s.mark("screenshot")
+		if opts.FullPage {
+			out.FullPage = s.screenshot(shotCtx, true)
+			s.mark("fullpage")
+		}
 	}
 	out.Elapsed = time.Since(s.start)
 	reqs, omitted, console := s.rec.result()

@@ -1,8 +1,12 @@
 package render
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/pinsight/pinsight/ports"
 )
 
 // TestSinglePageAppIsRendered: the title, canonical, body text and links a
@@ -55,5 +59,25 @@ func TestSinglePageAppIsRendered(t *testing.T) {
 	}
 	if got.Timing.DOMNodes < 8 || got.Timing.Bytes <= 0 || got.Timing.TTFB <= 0 {
 		t.Errorf("timing %+v, want nodes, bytes and TTFB", got.Timing)
+	}
+}
+
+// TestNoScreenshotTakesNone: a render asked for no screenshot (a crawl's
+// page) has the rendered document and no screenshot, not even with
+// FullPage.
+func TestNoScreenshotTakesNone(t *testing.T) {
+	fx := newFixtures(t)
+	r := newTestRenderer(t, Config{}, fx.host())
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	got, err := r.Render(ctx, fx.url("/spa.html"), ports.RenderOptions{NoScreenshot: true, FullPage: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Screenshot) != 0 || len(got.FullPage) != 0 {
+		t.Errorf("screenshots of %d and %d bytes, want none", len(got.Screenshot), len(got.FullPage))
+	}
+	if body := textOf(find(got.Document, "body")); !strings.Contains(body, "Body text the server never sent.") {
+		t.Errorf("body text %q lacks the script's", body)
 	}
 }

@@ -108,7 +108,8 @@ func (r *run) render(ctx context.Context, f *webpage.Fetched, raw pagecheck.Anal
 	}
 	// The raw fetch took the crawl's pause for this page; the browser's
 	// requests are guarded, not paced again.
-	page, err := rd.Render(ctx, f.FinalURL(), ports.RenderOptions{Party: strconv.FormatInt(r.c.UserID, 10)}, nil)
+	// A crawl keeps no screenshots of its pages: it asks for none.
+	page, err := rd.Render(ctx, f.FinalURL(), ports.RenderOptions{Party: strconv.FormatInt(r.c.UserID, 10), NoScreenshot: true}, nil)
 	<-r.renders
 	if ctx.Err() != nil {
 		return rendered{}, false

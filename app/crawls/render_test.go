@@ -35,6 +35,7 @@ type appRenderer struct {
 	mu          sync.Mutex
 	renders     map[string]int
 	parties     []string
+	shots       int // renders that asked for a screenshot
 }
 
 func (r *appRenderer) Available() error { return r.unavailable }
@@ -44,6 +45,9 @@ func (r *appRenderer) Render(_ context.Context, rawURL string, opts ports.Render
 	r.mu.Lock()
 	r.renders[path]++
 	r.parties = append(r.parties, opts.Party)
+	if !opts.NoScreenshot {
+		r.shots++
+	}
 	r.mu.Unlock()
 	html, ok := r.dom[path]
 	if !ok {
@@ -119,6 +123,9 @@ func TestRenderedCrawl(t *testing.T) {
 		if p != "1" {
 			t.Errorf("a render for party %q, want the crawl's user (\"1\"), so the renderer serves users in turns", p)
 		}
+	}
+	if rd.shots != 0 {
+		t.Errorf("%d renders asked for a screenshot; a crawl keeps none, so it asks for none", rd.shots)
 	}
 	pages, _, err := e.crawls.Pages(ctx, 1, c.ID, ports.PageQuery{Page: paging.Page{Number: 1, PerPage: 10}})
 	if err != nil {
