@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -59,7 +60,7 @@ const spaPages = 200
 // single-page application (each /p/N a shell whose script fetches its
 // JSON and builds the title, canonical, text and links to a few other
 // pages) as a crawl does: two renders at once over the pool of two
-// contexts, b.N pages in all (-benchtime 200x renders the site once). It
+// contexts, no screenshots, b.N pages in all (-benchtime 200x renders the site once). It
 // reports the pages rendered a second, the median wall time of a render,
 // and the peak of the browser's process tree, as the sum of the resident
 // sets (rss-MB) and as the proportional set size the memory cap reads
@@ -72,7 +73,7 @@ func BenchmarkRenderThroughput(b *testing.B) {
 	var wg sync.WaitGroup
 	for i := range 2 { // warm up: the browser and both slots
 		wg.Go(func() {
-			if _, err := r.Render(ctx, site.page(spaPages-1-i), ports.RenderOptions{}, nil); err != nil {
+			if _, err := r.Render(ctx, site.page(spaPages-1-i), ports.RenderOptions{NoScreenshot: true}, nil); err != nil {
 				b.Error(err)
 			}
 		})
@@ -98,7 +99,7 @@ func BenchmarkRenderThroughput(b *testing.B) {
 				}
 				n := i % spaPages
 				t0 := time.Now()
-				got, err := r.Render(ctx, site.page(n), ports.RenderOptions{}, nil)
+				got, err := r.Render(ctx, site.page(n), ports.RenderOptions{NoScreenshot: true}, nil)
 				d := time.Since(t0)
 				if err != nil {
 					b.Error(err)
@@ -118,10 +119,11 @@ func BenchmarkRenderThroughput(b *testing.B) {
 	elapsed := time.Since(start)
 	b.StopTimer()
 	rss, pss := peak()
-	cpu := cpuTime(r) - cpu0
+	spent, cpu := cpuSpent(cpu0, cpuTime(r))
 	if b.Failed() {
 		return
 	}
+	logCPU(b, spent, b.N)
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "pages/s")
 	b.ReportMetric(median(took), "ms/page")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/page")
@@ -251,35 +253,65 @@ func watchPeak(r *Renderer) func() (rss, pss int64) {
 }
 
 // cpuTime is the processor time used so far by this process (the test,
-// its servers, the renderer and its proxies) and by the browser's process
-// tree, its reaped children included: unlike the wall time, it hardly
-// depends on what else the machine runs.
-func cpuTime(r *Renderer) time.Duration {
+// its servers, the renderer and its proxies), as "self", and by the
+// browser's process tree by the kind of process (Chromium's --type:
+// "browser" for the one without, renderer, gpu-process, utility,
+// zygote), each with its reaped children: unlike the wall time, it
+// hardly depends on what else the machine runs.
+func cpuTime(r *Renderer) map[string]time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	total := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	out := map[string]time.Duration{"self": time.Duration(ru.Utime.Nano() + ru.Stime.Nano())}
 	r.mu.Lock()
 	root := r.b.pid
 	r.mu.Unlock()
 	for _, pid := range descendants(root) {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
+		f, ok := statFields(pid) // f[0] is the state, field 3 of proc(5)
+		if !ok || len(f) < 15 {
 			continue
 		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:])) // f[0] is the state, field 3
-		if len(f) < 15 {
-			continue
-		}
+		kind := processType(pid)
 		for _, v := range f[11:15] { // utime, stime, cutime, cstime
 			ticks, _ := strconv.ParseInt(v, 10, 64)
-			total += time.Duration(ticks) * time.Second / 100 // USER_HZ
+			out[kind] += time.Duration(ticks) * time.Second / 100 // USER_HZ
 		}
 	}
-	return total
+	return out
+}
+
+// processType is the --type= argument of pid's command line, "browser"
+// when it has none.
+func processType(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	// Chromium rewrites its children's command lines, spaces between.
+	for _, a := range bytes.Fields(bytes.ReplaceAll(b, []byte{0}, []byte{' '})) {
+		if t, ok := bytes.CutPrefix(a, []byte("--type=")); ok {
+			return string(t)
+		}
+	}
+	return "browser"
+}
+
+// cpuSpent is what each kind of process used between two cpuTime
+// readings, and their total.
+func cpuSpent(before, after map[string]time.Duration) (map[string]time.Duration, time.Duration) {
+	out := map[string]time.Duration{}
+	var total time.Duration
+	for k, v := range after {
+		out[k] = max(0, v-before[k]) // a process gone since is not in after
+		total += out[k]
+	}
+	return out, total
+}
+
+// logCPU logs the processor time of each kind of process a page.
+func logCPU(b *testing.B, spent map[string]time.Duration, pages int) {
+	kinds := slices.Sorted(maps.Keys(spent))
+	parts := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s %d", k, spent[k].Milliseconds()/int64(max(pages, 1))))
+	}
+	b.Logf("cpu-ms/page by process: %s", strings.Join(parts, ", "))
 }
 
 // stepTrace gathers the steps of the renders of a renderer.
