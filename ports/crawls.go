@@ -65,9 +65,10 @@ type CrawlStore interface {
 	// a schedule (its run was refused for now); nothing otherwise.
 	// Errors: crawl.ErrNotFound.
 	DeferRun(ctx context.Context, id int64, next time.Time) error
-	// PreviousCrawl returns the user's newest finished crawl of the same
-	// site as crawl id created before it, or crawl.ErrNotFound (also when
-	// the user has no crawl id).
+	// PreviousCrawl returns the user's newest finished crawl comparable
+	// with crawl id (crawl.Crawl.Comparable: the same start URL and scope)
+	// created before it, or crawl.ErrNotFound (also when the user has no
+	// crawl id).
 	PreviousCrawl(ctx context.Context, userID, id int64) (crawl.Crawl, error)
 	// CancelCrawl cancels the user's crawl id: a queued crawl, or a
 	// running one whose site no run holds unexpired at at (its job

@@ -38,7 +38,7 @@ type crawlIssuesInput struct {
 
 type crawlDiffInput struct {
 	ID      int64 `path:"id" doc:"Crawl id: the later crawl."`
-	Against int64 `query:"against" minimum:"1" doc:"The crawl to compare with; absent: the caller's newest finished crawl of the same site created before this one (none is 422 on against)."`
+	Against int64 `query:"against" minimum:"1" doc:"The crawl to compare with; absent: the caller's newest finished crawl created before this one with the same start URL (normalised: so the same scheme, host and port) and the same subdomains setting; crawls of another port or section of the site are not compared (none is 422 on against)."`
 }
 
 func registerCrawlPages(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {

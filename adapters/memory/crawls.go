@@ -199,7 +199,7 @@ func (s *CrawlStore) PreviousCrawl(_ context.Context, userID, id int64) (crawl.C
 	}
 	var best *crawlData
 	for _, o := range s.crawls {
-		if o.c.UserID == userID && o.c.Site == d.c.Site && o.c.ID < id && o.c.Status == crawl.StatusFinished &&
+		if o.c.UserID == userID && d.c.Comparable(o.c) && o.c.ID < id && o.c.Status == crawl.StatusFinished &&
 			(best == nil || o.c.ID > best.c.ID) {
 			best = o
 		}

@@ -266,9 +266,37 @@ func (s *CrawlStore) PreviousCrawl(ctx context.Context, userID, id int64) (crawl
 	if err != nil {
 		return crawl.Crawl{}, err
 	}
-	return s.oneCrawl(ctx, "id = (SELECT max(id) FROM crawls WHERE user_id = ? AND site = ? AND status = ? AND id < ?)",
-		userID, c.Site, string(crawl.StatusFinished), id)
+	// The start URL is in the settings' JSON: the finished crawls of the
+	// site (which every comparable crawl shares) are read newest first,
+	// a page at a time, until one is comparable.
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	before := id
+	for {
+		var rows []crawlRow
+		err := s.e.Read.NewSelect().Model(&rows).Where("user_id = ? AND site = ? AND status = ? AND id < ?",
+			userID, c.Site, string(crawl.StatusFinished), before).Order("id DESC").Limit(previousPage).Scan(ctx)
+		if err != nil {
+			return crawl.Crawl{}, s.wrap("read previous crawl", err)
+		}
+		for _, row := range rows {
+			o, err := row.toDomain()
+			if err != nil {
+				return crawl.Crawl{}, err
+			}
+			if c.Comparable(o) {
+				return o, nil
+			}
+			before = o.ID
+		}
+		if len(rows) < previousPage {
+			return crawl.Crawl{}, crawl.ErrNotFound
+		}
+	}
 }
+
+// previousPage is how many earlier crawls PreviousCrawl reads at a time.
+const previousPage = 50
 
 // lockCrawl reads crawl id (the user's when userID is not 0) in tx,
 // locking its row where rows lock.

@@ -144,12 +144,12 @@ type Compared struct {
 }
 
 // ErrNothingToCompare is returned by Diff when the crawl has no earlier
-// finished crawl of its site to compare with.
-var ErrNothingToCompare = report.Invalid("against", "this crawl has no earlier finished crawl of the same site: name one to compare with")
+// finished crawl comparable with it (crawl.Crawl.Comparable).
+var ErrNothingToCompare = report.Invalid("against", "this crawl has no earlier finished crawl of the same start URL and subdomains setting: name one to compare with")
 
 // Diff compares the issues of the user's crawl id with those of the
 // user's crawl against, or, when against is 0, of the user's newest
-// finished crawl of the same site created before it. Errors:
+// finished crawl comparable with it (crawl.Crawl.Comparable). Errors:
 // crawl.ErrNotFound (either crawl), ErrNothingToCompare, and a
 // *report.ValidationError when against is id itself.
 func (cs *Crawls) Diff(ctx context.Context, userID, id, against int64) (Compared, error) {

@@ -10,6 +10,15 @@ type Diff struct {
 	Persisting []TypeIssues // in both (as the later crawl found them)
 }
 
+// Comparable reports whether a diff of crawls c and o compares like with
+// like, which a diff without a crawl named picks its earlier crawl by: the
+// same start URL (normalised, so the same origin: scheme, host and port)
+// and the same scope (Subdomains). Crawls of two ports of one host, or of
+// two sections of one site, are not comparable.
+func (c Crawl) Comparable(o Crawl) bool {
+	return c.Settings.URL == o.Settings.URL && c.Settings.Subdomains == o.Settings.Subdomains
+}
+
 // TypeIssues are the issues of one type, in issue order.
 type TypeIssues struct {
 	Type   IssueType

@@ -270,10 +270,16 @@ func testCrawlList(t *testing.T, st CrawlStores, u owners) {
 			t.Errorf("Crawls(%+v) = %v (total %d), %v; want %v (total %d)", tc.p, ids(got), total, err, tc.want, tc.total)
 		}
 	}
-	// The previous finished crawl of the same site by the same user.
-	a2 := create(t, s, newCrawl(u[1], "https://alpha.example/x", 5))
+	// The previous finished crawl of the same start URL and scope by the
+	// same user: not one of another section, port or scope of the site.
+	finishCrawl(t, s, running(t, s, newCrawl(u[1], "https://alpha.example/x", 3)).ID, 70)
+	finishCrawl(t, s, running(t, s, newCrawl(u[1], "https://alpha.example:8443/", 4)).ID, 70)
+	wide := newCrawl(u[1], "https://alpha.example/", 5)
+	wide.Settings.Subdomains = true
+	finishCrawl(t, s, running(t, s, wide).ID, 70)
+	a2 := create(t, s, newCrawl(u[1], "https://alpha.example/", 6))
 	if prev, err := s.PreviousCrawl(ctx, u[1], a2.ID); err != nil || prev.ID != a.ID {
-		t.Errorf("PreviousCrawl = %d, %v; want %d", prev.ID, err, a.ID)
+		t.Errorf("PreviousCrawl = %d, %v; want %d (the same start URL and scope)", prev.ID, err, a.ID)
 	}
 	if _, err := s.PreviousCrawl(ctx, u[1], a.ID); !errors.Is(err, crawl.ErrNotFound) {
 		t.Errorf("PreviousCrawl of the first = %v", err)
