@@ -4486,10 +4486,17 @@ type WebhooksData struct {
 
 // ListMyReviewsParams defines parameters for ListMyReviews.
 type ListMyReviewsParams struct {
-	Page    *int64                     `form:"page,omitempty" json:"page,omitempty"`
-	PerPage *int64                     `form:"per_page,omitempty" json:"per_page,omitempty"`
-	SortBy  *ListMyReviewsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
-	Sort    *ListMyReviewsParamsSort   `form:"sort,omitempty" json:"sort,omitempty"`
+	// Page Page number, from 1; a page beyond the last is an empty list.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Reviews per page.
+	PerPage *int64 `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// SortBy created_at orders by the time of writing, rating by the stars given. Ties are broken by user id, then office, in the same direction.
+	SortBy *ListMyReviewsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by: desc puts the newest or best first.
+	Sort *ListMyReviewsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
 
 // ListMyReviewsParamsSortBy defines parameters for ListMyReviews.
@@ -4749,10 +4756,17 @@ type PincodeVillagesParams struct {
 
 // ListOfficeReviewsParams defines parameters for ListOfficeReviews.
 type ListOfficeReviewsParams struct {
-	Page    *int64                         `form:"page,omitempty" json:"page,omitempty"`
-	PerPage *int64                         `form:"per_page,omitempty" json:"per_page,omitempty"`
-	SortBy  *ListOfficeReviewsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
-	Sort    *ListOfficeReviewsParamsSort   `form:"sort,omitempty" json:"sort,omitempty"`
+	// Page Page number, from 1; a page beyond the last is an empty list.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Reviews per page.
+	PerPage *int64 `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// SortBy created_at orders by the time of writing, rating by the stars given. Ties are broken by user id, then office, in the same direction.
+	SortBy *ListOfficeReviewsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by: desc puts the newest or best first.
+	Sort *ListOfficeReviewsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
 
 // ListOfficeReviewsParamsSortBy defines parameters for ListOfficeReviews.
@@ -4770,8 +4784,12 @@ type ListProjectsParams struct {
 	SearchBy *ListProjectsParamsSearchBy `form:"search_by,omitempty" json:"search_by,omitempty"`
 
 	// SortBy created_at is the creation time of the project's oldest report; ties are broken by name.
-	SortBy  *ListProjectsParamsSortBy  `form:"sort_by,omitempty" json:"sort_by,omitempty"`
-	Sort    *ListProjectsParamsSort    `form:"sort,omitempty" json:"sort,omitempty"`
+	SortBy *ListProjectsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by.
+	Sort *ListProjectsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// PerPage Items per page.
 	PerPage *ListProjectsParamsPerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
 
 	// Page A page beyond the last is an empty list.
@@ -4808,8 +4826,12 @@ type ListReportsParams struct {
 	Status *ListReportsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// SortBy id is the creation order; result sorts by score. Ties are broken by id.
-	SortBy  *ListReportsParamsSortBy  `form:"sort_by,omitempty" json:"sort_by,omitempty"`
-	Sort    *ListReportsParamsSort    `form:"sort,omitempty" json:"sort,omitempty"`
+	SortBy *ListReportsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by.
+	Sort *ListReportsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// PerPage Items per page.
 	PerPage *ListReportsParamsPerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
 
 	// Page A page beyond the last is an empty list.
@@ -5042,6 +5064,8 @@ type ClientInterface interface {
 
 	// GetAccount The caller's account
 	//
+	// The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key).
+	//
 	// Corresponds with GET /api/v1/account (the `GetAccount` operationId).
 	GetAccount(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -5074,10 +5098,14 @@ type ClientInterface interface {
 
 	// ListApiKeys List the caller's API keys
 	//
+	// Every key of the caller's user that is not revoked, the one in use included. The keys themselves are shown only when minted (login, rotation): here, each key's prefix.
+	//
 	// Corresponds with GET /api/v1/account/keys (the `ListApiKeys` operationId).
 	ListApiKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RevokeApiKey Revoke one of the caller's API keys
+	//
+	// Deletes the key: requests carrying it are 401 from then on. Any of the caller's keys may be revoked, the one in use included; a key of another user or an unknown id is 404.
 	//
 	// Corresponds with DELETE /api/v1/account/keys/{id} (the `RevokeApiKey` operationId).
 	RevokeApiKey(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5238,6 +5266,8 @@ type ClientInterface interface {
 
 	// Dataset Source, release, licence, counts and cleaning of the served data
 	//
+	// Where the served dataset was read from (its files, with dates, rows and SHA-256), its licence and attribution, its version (the ETag of data answers), how many offices, pincodes, states, districts and villages it holds, and what cleaning changed.
+	//
 	// Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
 	Dataset(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -5259,6 +5289,8 @@ type ClientInterface interface {
 
 	// DigipinDecodeWithBody Decode a DIGIPIN to its cell centre
 	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -5266,12 +5298,16 @@ type ClientInterface interface {
 
 	// DigipinDecode Decode a DIGIPIN to its cell centre
 	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
 	DigipinDecode(ctx context.Context, params *DigipinDecodeParams, body DigipinDecodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DigipinDecodeWithFormdataBody Decode a DIGIPIN to its cell centre
+	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type.
 	//
@@ -5342,6 +5378,8 @@ type ClientInterface interface {
 	DigipinEncodeBatch(ctx context.Context, body DigipinEncodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DigipinInfo DIGIPIN specification: bounds, grid, characters, levels
+	//
+	// Fixed facts of the DIGIPIN grid, the same on every server: the area it covers, its 4 x 4 grid, its 16 symbols and, for each of its 10 levels, the cell size in degrees and approximately in metres.
 	//
 	// Corresponds with GET /api/v1/digipin/info (the `DigipinInfo` operationId).
 	DigipinInfo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5496,6 +5534,8 @@ type ClientInterface interface {
 	PincodeLookup(ctx context.Context, pincode string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PincodeDetails One post office of a pincode
+	//
+	// The office named by post_office (case, punctuation and the B.O / S.O / H.O suffix ignored; 404 when the pincode has none of that name), or without it the head office, else the sub office, else the first branch office by name. An unknown pincode is 404.
 	//
 	// Corresponds with GET /api/v1/pincodes/{pincode}/details (the `PincodeDetails` operationId).
 	PincodeDetails(ctx context.Context, pincode string, params *PincodeDetailsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5717,6 +5757,8 @@ type ClientInterface interface {
 
 	// ListStates States and union territories
 	//
+	// Every state and union territory of the dataset with its counts, or those whose name matches q.
+	//
 	// Corresponds with GET /api/v1/states (the `ListStates` operationId).
 	ListStates(ctx context.Context, params *ListStatesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -5743,6 +5785,8 @@ type ClientInterface interface {
 
 	// Healthz Liveness: the process is up
 	//
+	// Always 200 with status ok while the process serves HTTP; no component is checked (see /readyz for that).
+	//
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -5755,6 +5799,8 @@ type ClientInterface interface {
 }
 
 // GetAccount The caller's account
+//
+// The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key).
 //
 // Corresponds with GET /api/v1/account (the `GetAccount` operationId).
 func (c *Client) GetAccount(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5828,6 +5874,8 @@ func (c *Client) RotateApiKeyWithFormdataBody(ctx context.Context, body RotateAp
 
 // ListApiKeys List the caller's API keys
 //
+// Every key of the caller's user that is not revoked, the one in use included. The keys themselves are shown only when minted (login, rotation): here, each key's prefix.
+//
 // Corresponds with GET /api/v1/account/keys (the `ListApiKeys` operationId).
 func (c *Client) ListApiKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListApiKeysRequest(c.Server)
@@ -5842,6 +5890,8 @@ func (c *Client) ListApiKeys(ctx context.Context, reqEditors ...RequestEditorFn)
 }
 
 // RevokeApiKey Revoke one of the caller's API keys
+//
+// Deletes the key: requests carrying it are 401 from then on. Any of the caller's keys may be revoked, the one in use included; a key of another user or an unknown id is 404.
 //
 // Corresponds with DELETE /api/v1/account/keys/{id} (the `RevokeApiKey` operationId).
 func (c *Client) RevokeApiKey(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6212,6 +6262,8 @@ func (c *Client) GetCrawlPage(ctx context.Context, id int64, page int64, reqEdit
 
 // Dataset Source, release, licence, counts and cleaning of the served data
 //
+// Where the served dataset was read from (its files, with dates, rows and SHA-256), its licence and attribution, its version (the ETag of data answers), how many offices, pincodes, states, districts and villages it holds, and what cleaning changed.
+//
 // Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
 func (c *Client) Dataset(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDatasetRequest(c.Server)
@@ -6263,6 +6315,8 @@ func (c *Client) DigipinBulkWithBody(ctx context.Context, contentType string, bo
 
 // DigipinDecodeWithBody Decode a DIGIPIN to its cell centre
 //
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -6280,6 +6334,8 @@ func (c *Client) DigipinDecodeWithBody(ctx context.Context, params *DigipinDecod
 
 // DigipinDecode Decode a DIGIPIN to its cell centre
 //
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -6296,6 +6352,8 @@ func (c *Client) DigipinDecode(ctx context.Context, params *DigipinDecodeParams,
 }
 
 // DigipinDecodeWithFormdataBody Decode a DIGIPIN to its cell centre
+//
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type.
 //
@@ -6446,6 +6504,8 @@ func (c *Client) DigipinEncodeBatch(ctx context.Context, body DigipinEncodeBatch
 }
 
 // DigipinInfo DIGIPIN specification: bounds, grid, characters, levels
+//
+// Fixed facts of the DIGIPIN grid, the same on every server: the area it covers, its 4 x 4 grid, its 16 symbols and, for each of its 10 levels, the cell size in degrees and approximately in metres.
 //
 // Corresponds with GET /api/v1/digipin/info (the `DigipinInfo` operationId).
 func (c *Client) DigipinInfo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6800,6 +6860,8 @@ func (c *Client) PincodeLookup(ctx context.Context, pincode string, reqEditors .
 }
 
 // PincodeDetails One post office of a pincode
+//
+// The office named by post_office (case, punctuation and the B.O / S.O / H.O suffix ignored; 404 when the pincode has none of that name), or without it the head office, else the sub office, else the first branch office by name. An unknown pincode is 404.
 //
 // Corresponds with GET /api/v1/pincodes/{pincode}/details (the `PincodeDetails` operationId).
 func (c *Client) PincodeDetails(ctx context.Context, pincode string, params *PincodeDetailsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7301,6 +7363,8 @@ func (c *Client) GetReportScreenshot(ctx context.Context, id int64, params *GetR
 
 // ListStates States and union territories
 //
+// Every state and union territory of the dataset with its counts, or those whose name matches q.
+//
 // Corresponds with GET /api/v1/states (the `ListStates` operationId).
 func (c *Client) ListStates(ctx context.Context, params *ListStatesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListStatesRequest(c.Server, params)
@@ -7366,6 +7430,8 @@ func (c *Client) SearchVillages(ctx context.Context, params *SearchVillagesParam
 }
 
 // Healthz Liveness: the process is up
+//
+// Always 200 with status ok while the process serves HTTP; no component is checked (see /readyz for that).
 //
 // Corresponds with GET /healthz (the `Healthz` operationId).
 func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11300,6 +11366,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetAccountWithResponse The caller's account
 	//
+	// The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/account (the `GetAccount` operationId).
@@ -11334,12 +11402,16 @@ type ClientWithResponsesInterface interface {
 
 	// ListApiKeysWithResponse List the caller's API keys
 	//
+	// Every key of the caller's user that is not revoked, the one in use included. The keys themselves are shown only when minted (login, rotation): here, each key's prefix.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/account/keys (the `ListApiKeys` operationId).
 	ListApiKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListApiKeysResponse, error)
 
 	// RevokeApiKeyWithResponse Revoke one of the caller's API keys
+	//
+	// Deletes the key: requests carrying it are 401 from then on. Any of the caller's keys may be revoked, the one in use included; a key of another user or an unknown id is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -11528,6 +11600,8 @@ type ClientWithResponsesInterface interface {
 
 	// DatasetWithResponse Source, release, licence, counts and cleaning of the served data
 	//
+	// Where the served dataset was read from (its files, with dates, rows and SHA-256), its licence and attribution, its version (the ETag of data answers), how many offices, pincodes, states, districts and villages it holds, and what cleaning changed.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
@@ -11553,6 +11627,8 @@ type ClientWithResponsesInterface interface {
 
 	// DigipinDecodeWithBodyWithResponse Decode a DIGIPIN to its cell centre
 	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -11560,12 +11636,16 @@ type ClientWithResponsesInterface interface {
 
 	// DigipinDecodeWithResponse Decode a DIGIPIN to its cell centre
 	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
 	DigipinDecodeWithResponse(ctx context.Context, params *DigipinDecodeParams, body DigipinDecodeJSONRequestBody, reqEditors ...RequestEditorFn) (*DigipinDecodeResponse, error)
 
 	// DigipinDecodeWithFormdataBodyWithResponse Decode a DIGIPIN to its cell centre
+	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11636,6 +11716,8 @@ type ClientWithResponsesInterface interface {
 	DigipinEncodeBatchWithResponse(ctx context.Context, body DigipinEncodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*DigipinEncodeBatchResponse, error)
 
 	// DigipinInfoWithResponse DIGIPIN specification: bounds, grid, characters, levels
+	//
+	// Fixed facts of the DIGIPIN grid, the same on every server: the area it covers, its 4 x 4 grid, its 16 symbols and, for each of its 10 levels, the cell size in degrees and approximately in metres.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -11814,6 +11896,8 @@ type ClientWithResponsesInterface interface {
 	PincodeLookupWithResponse(ctx context.Context, pincode string, reqEditors ...RequestEditorFn) (*PincodeLookupResponse, error)
 
 	// PincodeDetailsWithResponse One post office of a pincode
+	//
+	// The office named by post_office (case, punctuation and the B.O / S.O / H.O suffix ignored; 404 when the pincode has none of that name), or without it the head office, else the sub office, else the first branch office by name. An unknown pincode is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12065,6 +12149,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListStatesWithResponse States and union territories
 	//
+	// Every state and union territory of the dataset with its counts, or those whose name matches q.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/states (the `ListStates` operationId).
@@ -12098,6 +12184,8 @@ type ClientWithResponsesInterface interface {
 	SearchVillagesWithResponse(ctx context.Context, params *SearchVillagesParams, reqEditors ...RequestEditorFn) (*SearchVillagesResponse, error)
 
 	// HealthzWithResponse Liveness: the process is up
+	//
+	// Always 200 with status ok while the process serves HTTP; no component is checked (see /readyz for that).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15178,6 +15266,8 @@ func (r ReadyzResponse) ContentType() string {
 
 // GetAccountWithResponse The caller's account
 //
+// The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/v1/account (the `GetAccount` operationId).
@@ -15236,6 +15326,8 @@ func (c *ClientWithResponses) RotateApiKeyWithFormdataBodyWithResponse(ctx conte
 
 // ListApiKeysWithResponse List the caller's API keys
 //
+// Every key of the caller's user that is not revoked, the one in use included. The keys themselves are shown only when minted (login, rotation): here, each key's prefix.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/v1/account/keys (the `ListApiKeys` operationId).
@@ -15248,6 +15340,8 @@ func (c *ClientWithResponses) ListApiKeysWithResponse(ctx context.Context, reqEd
 }
 
 // RevokeApiKeyWithResponse Revoke one of the caller's API keys
+//
+// Deletes the key: requests carrying it are 401 from then on. Any of the caller's keys may be revoked, the one in use included; a key of another user or an unknown id is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15562,6 +15656,8 @@ func (c *ClientWithResponses) GetCrawlPageWithResponse(ctx context.Context, id i
 
 // DatasetWithResponse Source, release, licence, counts and cleaning of the served data
 //
+// Where the served dataset was read from (its files, with dates, rows and SHA-256), its licence and attribution, its version (the ETag of data answers), how many offices, pincodes, states, districts and villages it holds, and what cleaning changed.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
@@ -15605,6 +15701,8 @@ func (c *ClientWithResponses) DigipinBulkWithBodyWithResponse(ctx context.Contex
 
 // DigipinDecodeWithBodyWithResponse Decode a DIGIPIN to its cell centre
 //
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -15618,6 +15716,8 @@ func (c *ClientWithResponses) DigipinDecodeWithBodyWithResponse(ctx context.Cont
 
 // DigipinDecodeWithResponse Decode a DIGIPIN to its cell centre
 //
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+//
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -15630,6 +15730,8 @@ func (c *ClientWithResponses) DigipinDecodeWithResponse(ctx context.Context, par
 }
 
 // DigipinDecodeWithFormdataBodyWithResponse Decode a DIGIPIN to its cell centre
+//
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15748,6 +15850,8 @@ func (c *ClientWithResponses) DigipinEncodeBatchWithResponse(ctx context.Context
 }
 
 // DigipinInfoWithResponse DIGIPIN specification: bounds, grid, characters, levels
+//
+// Fixed facts of the DIGIPIN grid, the same on every server: the area it covers, its 4 x 4 grid, its 16 symbols and, for each of its 10 levels, the cell size in degrees and approximately in metres.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -16046,6 +16150,8 @@ func (c *ClientWithResponses) PincodeLookupWithResponse(ctx context.Context, pin
 }
 
 // PincodeDetailsWithResponse One post office of a pincode
+//
+// The office named by post_office (case, punctuation and the B.O / S.O / H.O suffix ignored; 404 when the pincode has none of that name), or without it the head office, else the sub office, else the first branch office by name. An unknown pincode is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -16465,6 +16571,8 @@ func (c *ClientWithResponses) GetReportScreenshotWithResponse(ctx context.Contex
 
 // ListStatesWithResponse States and union territories
 //
+// Every state and union territory of the dataset with its counts, or those whose name matches q.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/v1/states (the `ListStates` operationId).
@@ -16522,6 +16630,8 @@ func (c *ClientWithResponses) SearchVillagesWithResponse(ctx context.Context, pa
 }
 
 // HealthzWithResponse Liveness: the process is up
+//
+// Always 200 with status ok while the process serves HTTP; no component is checked (see /readyz for that).
 //
 // Returns a wrapper object for the known response body format(s).
 //
