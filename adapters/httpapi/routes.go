@@ -161,5 +161,6 @@ func Register(api huma.API, r Routes) error {
 		}
 	}
 	addTags(api)
+	describeSchemas(api.OpenAPI().Components.Schemas)
 	return nil
 }
