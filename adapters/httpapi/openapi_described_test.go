@@ -2,11 +2,19 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"flag"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 )
+
+// openapiOut names a folder TestOpenAPIDescribed writes both served
+// documents to (openapi.json, openapi-3.0.json), for the linter .ci/run
+// runs on them (tools/openapilint).
+var openapiOut = flag.String("openapi-out", "", "write the served OpenAPI documents to this folder")
 
 // Every schema, operation and parameter of both OpenAPI documents has a
 // description, and the document names a server, so tools show more than
@@ -34,6 +42,11 @@ func TestOpenAPIDescribed(t *testing.T) {
 		}
 		if err := json.Unmarshal([]byte(res.Body), &doc); err != nil {
 			t.Fatal(err)
+		}
+		if *openapiOut != "" {
+			if err := os.WriteFile(filepath.Join(*openapiOut, filepath.Base(path)), []byte(res.Body), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if len(doc.Servers) == 0 || doc.Servers[0].URL != "/" {
 			t.Errorf("%s: servers = %+v, want / first", path, doc.Servers)
