@@ -2,9 +2,9 @@
 // pb33f's libopenapi and libopenapi-validator, and exits 1 on any error:
 // the document does not validate against the OpenAPI specification's
 // schema, an example of a response does not validate against its schema,
-// or a schema, operation or parameter has no description, or a 2xx JSON
-// response no example (with -require-examples), or the document names no
-// server. Without -require-examples, a missing example is only listed.
+// or a schema, operation or parameter has no description, or the document
+// names no server. A 2xx JSON response (not a JSON Lines stream) without
+// an example is an error with -require-examples, else only listed.
 //
 // Usage: openapilint [-require-examples] FILE...
 package main
@@ -129,7 +129,7 @@ func described(m *v3.Document, version float32) (problems, missing []string) {
 					continue
 				}
 				for ct, mt := range r.Content.FromOldest() {
-					if !strings.HasPrefix(code, "2") || !strings.Contains(ct, "json") || strings.Contains(ct, "jsonl") {
+					if !strings.HasPrefix(code, "2") || !strings.Contains(ct, "json") || strings.Contains(ct, "jsonl") || strings.Contains(ct, "ndjson") {
 						continue
 					}
 					at := where + " " + code + " " + ct
