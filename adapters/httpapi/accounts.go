@@ -101,7 +101,8 @@ func registerAccounts(api huma.API, acc *accounts.Accounts) {
 		}
 		return ok(tokenDataOf(s)), nil
 	})
-	op := huma.Operation{OperationID: "get-account", Method: http.MethodGet, Path: "/account", Summary: "The caller's account", Tags: tags}
+	op := huma.Operation{OperationID: "get-account", Method: http.MethodGet, Path: "/account", Summary: "The caller's account", Tags: tags,
+		Description: "The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key)."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*reply[accountData], error) {
 		p := caller(ctx)
@@ -125,7 +126,8 @@ func registerAccounts(api huma.API, acc *accounts.Accounts) {
 }
 
 func registerKeys(g huma.API, acc *accounts.Accounts) {
-	op := huma.Operation{OperationID: "list-api-keys", Method: http.MethodGet, Path: "/account/keys", Summary: "List the caller's API keys", Tags: []string{"Accounts"}}
+	op := huma.Operation{OperationID: "list-api-keys", Method: http.MethodGet, Path: "/account/keys", Summary: "List the caller's API keys", Tags: []string{"Accounts"},
+		Description: "Every key of the caller's user that is not revoked, the one in use included. The keys themselves are shown only when minted (login, rotation): here, each key's prefix."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, _ *struct{}) (*reply[keysData], error) {
 		keys, err := acc.Keys(ctx, caller(ctx).User.ID)
@@ -138,7 +140,8 @@ func registerKeys(g huma.API, acc *accounts.Accounts) {
 		}
 		return ok(out), nil
 	})
-	op = huma.Operation{OperationID: "revoke-api-key", Method: http.MethodDelete, Path: "/account/keys/{id}", Summary: "Revoke one of the caller's API keys", Tags: []string{"Accounts"}}
+	op = huma.Operation{OperationID: "revoke-api-key", Method: http.MethodDelete, Path: "/account/keys/{id}", Summary: "Revoke one of the caller's API keys", Tags: []string{"Accounts"},
+		Description: "Deletes the key: requests carrying it are 401 from then on. Any of the caller's keys may be revoked, the one in use included; a key of another user or an unknown id is 404."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *keyIDInput) (*reply[deletedData], error) {
 		if err := acc.RevokeKey(ctx, caller(ctx).User.ID, in.ID); err != nil {

@@ -112,9 +112,7 @@ func NewAPI(mux *http.ServeMux) huma.API {
 func newAPI(mux *http.ServeMux, base string) huma.API {
 	useEnvelope()
 	cfg := huma.DefaultConfig("Pinsight API", version)
-	if base != "" {
-		cfg.Servers = []*huma.Server{{URL: base, Description: "The API as mounted by its host."}}
-	}
+	cfg.Servers = []*huma.Server{serverOf(base)}
 	cfg.Info.Description = description
 	cfg.CreateHooks = nil // no "$schema" key in bodies: the envelope is exact
 	cfg.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
@@ -129,8 +127,18 @@ func newAPI(mux *http.ServeMux, base string) huma.API {
 	return api
 }
 
+// serverOf is the OpenAPI server of an API served under base: the host's
+// base path, or "/" at the root (a URL relative to the document, which
+// tools resolve against the address they fetched it from).
+func serverOf(base string) *huma.Server {
+	if base == "" {
+		return &huma.Server{URL: "/", Description: "This server: the paths below are served at the root of the host that serves this document."}
+	}
+	return &huma.Server{URL: base, Description: "The API as mounted by its host."}
+}
+
 // mountPath is the path the API's host serves it under: the path of its
-// first OpenAPI server, "" at the root.
+// first OpenAPI server, "" at the root (a server "/").
 func mountPath(api huma.API) string {
 	for _, s := range api.OpenAPI().Servers {
 		if u, err := url.Parse(s.URL); err == nil && u.Path != "" {

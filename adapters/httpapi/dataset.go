@@ -60,7 +60,8 @@ func newDatasetData(info postal.Info) datasetData {
 func registerDataset(g huma.API, p *directory.Directory) {
 	huma.Register(g, huma.Operation{
 		OperationID: "dataset", Method: http.MethodGet, Path: "/dataset", Tags: []string{"Dataset"},
-		Summary: "Source, release, licence, counts and cleaning of the served data",
+		Summary:     "Source, release, licence, counts and cleaning of the served data",
+		Description: "Where the served dataset was read from (its files, with dates, rows and SHA-256), its licence and attribution, its version (the ETag of data answers), how many offices, pincodes, states, districts and villages it holds, and what cleaning changed.",
 	}, func(ctx context.Context, _ *struct{}) (*reply[datasetData], error) {
 		info, err := p.Info(ctx)
 		if err != nil {

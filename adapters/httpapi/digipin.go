@@ -79,6 +79,7 @@ func registerDigipin(api huma.API) {
 	registerForm(g, huma.Operation{
 		OperationID: "digipin-decode", Method: http.MethodPost, Path: "/digipin/decode",
 		Summary: "Decode a DIGIPIN to its cell centre", Tags: []string{"DIGIPIN"},
+		Description: "The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.",
 	}, func(_ context.Context, in *decodeInput) (*reply[decodeData], error) {
 		c, err := digipin.ParseCode(in.Body.Digipin)
 		if err != nil {

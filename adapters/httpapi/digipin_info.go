@@ -60,6 +60,7 @@ func registerDigipinInfo(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "digipin-info", Method: http.MethodGet, Path: "/digipin/info",
 		Summary: "DIGIPIN specification: bounds, grid, characters, levels", Tags: []string{"DIGIPIN"},
+		Description: "Fixed facts of the DIGIPIN grid, the same on every server: the area it covers, its 4 x 4 grid, its 16 symbols and, for each of its 10 levels, the cell size in degrees and approximately in metres.",
 	}, func(context.Context, *struct{}) (*reply[infoData], error) {
 		return ok(infoAnswer), nil
 	})

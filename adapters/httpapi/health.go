@@ -27,6 +27,7 @@ func registerHealth(api huma.API, h *health.Health, version string) {
 	huma.Register(api, huma.Operation{
 		OperationID: "healthz", Method: http.MethodGet, Path: "/healthz",
 		Summary: "Liveness: the process is up", Tags: []string{"Operations"},
+		Description: "Always 200 with status ok while the process serves HTTP; no component is checked (see /readyz for that).",
 	}, func(context.Context, *struct{}) (*reply[healthData], error) {
 		return ok(healthData{Status: "ok"}), nil
 	})

@@ -22,12 +22,12 @@ type pincodeData struct {
 }
 
 type detailsInput struct {
-	Pincode    string `path:"pincode"`
+	Pincode    string `path:"pincode" doc:"6 digits." example:"110001"`
 	PostOffice string `query:"post_office" maxLength:"200" doc:"Office name; case, punctuation and the B.O / S.O / H.O suffix are ignored. Without it: the head office, else the sub office, else the first branch office by name."`
 }
 
 type villagesInput struct {
-	Pincode string `path:"pincode"`
+	Pincode string `path:"pincode" doc:"6 digits." example:"110001"`
 	wire.PageParams
 }
 
@@ -54,7 +54,8 @@ func registerPostal(api huma.API, p *directory.Directory, cache *BodyCache) {
 	})
 	huma.Register(g, huma.Operation{
 		Metadata: countsOf(countsPincode), OperationID: "pincode-details", Method: http.MethodGet, Path: "/pincodes/{pincode}/details", Tags: tags,
-		Summary: "One post office of a pincode",
+		Summary:     "One post office of a pincode",
+		Description: "The office named by post_office (case, punctuation and the B.O / S.O / H.O suffix ignored; 404 when the pincode has none of that name), or without it the head office, else the sub office, else the first branch office by name. An unknown pincode is 404.",
 	}, func(ctx context.Context, in *detailsInput) (*reply[officeData], error) {
 		o, err := p.Details(ctx, in.Pincode, in.PostOffice)
 		if err != nil {

@@ -15,8 +15,8 @@ type projectListInput struct {
 	Search   string `query:"search" maxLength:"255" doc:"Free text matched in the project name, ignoring case. A NUL character or invalid UTF-8 is 422."`
 	SearchBy string `query:"search_by" enum:"project" default:"project" doc:"What search matches: project."`
 	SortBy   string `query:"sort_by" enum:"created_at,project" default:"created_at" doc:"created_at is the creation time of the project's oldest report; ties are broken by name."`
-	Sort     string `query:"sort" enum:"desc,asc" default:"desc"`
-	PerPage  int    `query:"per_page" enum:"10,25,50,100" default:"10"`
+	Sort     string `query:"sort" enum:"desc,asc" default:"desc" doc:"Direction of sort_by."`
+	PerPage  int    `query:"per_page" enum:"10,25,50,100" default:"10" doc:"Items per page."`
 	Page     int    `query:"page" minimum:"1" default:"1" doc:"A page beyond the last is an empty list."`
 }
 

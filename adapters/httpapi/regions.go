@@ -25,7 +25,7 @@ type stateInput struct {
 }
 
 type stateDistrictsInput struct {
-	State string `path:"state"`
+	State string `path:"state" doc:"LGD id, exact name or unique name prefix." example:"7"`
 	Q     string `query:"q" maxLength:"100" doc:"District name filter (LGD name or India Post's spelling), as search matches: the start of the name or of any of its words (every word of q must start one); case and punctuation ignored."`
 }
 
@@ -41,7 +41,7 @@ type districtInput struct {
 }
 
 type districtPincodesInput struct {
-	District string `path:"district"`
+	District string `path:"district" doc:"LGD id, exact name or unique name prefix." example:"77"`
 	wire.PageParams
 }
 
@@ -58,7 +58,8 @@ const refDoc = " An ambiguous name or prefix is 422 listing the candidates; an u
 
 func registerRegions(g huma.API, p *directory.Directory) {
 	tags := []string{"States and districts"}
-	huma.Register(g, huma.Operation{OperationID: "list-states", Method: http.MethodGet, Path: "/states", Tags: tags, Summary: "States and union territories"},
+	huma.Register(g, huma.Operation{OperationID: "list-states", Method: http.MethodGet, Path: "/states", Tags: tags, Summary: "States and union territories",
+		Description: "Every state and union territory of the dataset with its counts, or those whose name matches q."},
 		func(ctx context.Context, in *statesInput) (*reply[statesData], error) {
 			states, err := p.States(ctx, in.Q)
 			if err != nil {

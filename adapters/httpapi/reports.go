@@ -47,8 +47,8 @@ type reportListInput struct {
 	Result   string `query:"result" enum:"good,decent,bad" doc:"Only reports of this band."`
 	Status   string `query:"status" enum:"pending,running,generated,failed" doc:"Only reports in this state of their analysis."`
 	SortBy   string `query:"sort_by" enum:"id,generated_at,url,result" default:"id" doc:"id is the creation order; result sorts by score. Ties are broken by id."`
-	Sort     string `query:"sort" enum:"desc,asc" default:"desc"`
-	PerPage  int    `query:"per_page" enum:"10,25,50,100" default:"10"`
+	Sort     string `query:"sort" enum:"desc,asc" default:"desc" doc:"Direction of sort_by."`
+	PerPage  int    `query:"per_page" enum:"10,25,50,100" default:"10" doc:"Items per page."`
 	Page     int    `query:"page" minimum:"1" default:"1" doc:"A page beyond the last is an empty list."`
 }
 

@@ -18,22 +18,22 @@ type officeIDInput struct {
 }
 
 type reviewListInput struct {
-	ID      int64  `path:"id"`
-	Page    int    `query:"page" default:"1" minimum:"1"`
-	PerPage int    `query:"per_page" default:"10" minimum:"1" maximum:"100"`
-	SortBy  string `query:"sort_by" enum:"created_at,rating" default:"created_at"`
-	Sort    string `query:"sort" enum:"asc,desc" default:"desc"`
+	ID      int64  `path:"id" doc:"The office's id in the loaded release (the id of its office records)."`
+	Page    int    `query:"page" default:"1" minimum:"1" doc:"Page number, from 1; a page beyond the last is an empty list."`
+	PerPage int    `query:"per_page" default:"10" minimum:"1" maximum:"100" doc:"Reviews per page."`
+	SortBy  string `query:"sort_by" enum:"created_at,rating" default:"created_at" doc:"created_at orders by the time of writing, rating by the stars given. Ties are broken by user id, then office, in the same direction."`
+	Sort    string `query:"sort" enum:"asc,desc" default:"desc" doc:"Direction of sort_by: desc puts the newest or best first."`
 }
 
 type myReviewsInput struct {
-	Page    int    `query:"page" default:"1" minimum:"1"`
-	PerPage int    `query:"per_page" default:"10" minimum:"1" maximum:"100"`
-	SortBy  string `query:"sort_by" enum:"created_at,rating" default:"created_at"`
-	Sort    string `query:"sort" enum:"asc,desc" default:"desc"`
+	Page    int    `query:"page" default:"1" minimum:"1" doc:"Page number, from 1; a page beyond the last is an empty list."`
+	PerPage int    `query:"per_page" default:"10" minimum:"1" maximum:"100" doc:"Reviews per page."`
+	SortBy  string `query:"sort_by" enum:"created_at,rating" default:"created_at" doc:"created_at orders by the time of writing, rating by the stars given. Ties are broken by user id, then office, in the same direction."`
+	Sort    string `query:"sort" enum:"asc,desc" default:"desc" doc:"Direction of sort_by: desc puts the newest or best first."`
 }
 
 type reviewPutInput struct {
-	ID   int64 `path:"id"`
+	ID   int64 `path:"id" doc:"The office's id in the loaded release (the id of its office records)."`
 	Body struct {
 		Rating int    `json:"rating" doc:"1 to 5."`
 		Title  string `json:"title,omitempty" doc:"At most 120 characters after trimming, one line. Refused (422): control characters, U+2028/U+2029, invisible formatting characters (bidirectional overrides, zero-width spaces, ...; the zero-width joiner and non-joiner are allowed) and more than 8 combining marks on one character."`

@@ -161,5 +161,7 @@ func Register(api huma.API, r Routes) error {
 		}
 	}
 	addTags(api)
+	describeSchemas(api.OpenAPI().Components.Schemas)
+	addExamples(api)
 	return nil
 }

@@ -1976,15 +1976,17 @@ func (e GetReportScreenshotParamsKind) Valid() bool {
 	}
 }
 
-// AccountData defines model for AccountData.
+// AccountData The caller's account: its user and the API key that authenticated the request.
 type AccountData struct {
-	CreatedAt  time.Time `json:"created_at"`
-	CurrentKey KeyData   `json:"current_key"`
-	Email      string    `json:"email"`
-	Id         int64     `json:"id"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// CurrentKey An API key without the key itself: its id, name, prefix (the start of the key, to tell keys apart), creation time and last use.
+	CurrentKey KeyData `json:"current_key"`
+	Email      string  `json:"email"`
+	Id         int64   `json:"id"`
 }
 
-// AiAccessData defines model for AiAccessData.
+// AiAccessData Whether the site's robots.txt lets one AI crawler in.
 type AiAccessData struct {
 	// Allowed Whether robots.txt lets it fetch the start URL.
 	Allowed bool `json:"allowed"`
@@ -2008,7 +2010,7 @@ type AiAccessData struct {
 // AiAccessDataPurpose training: collects data to train models; search: an AI search index; user: fetches pages a user asked an assistant about.
 type AiAccessDataPurpose string
 
-// AutocompleteData defines model for AutocompleteData.
+// AutocompleteData The suggestions for a partly typed query, best first.
 type AutocompleteData struct {
 	Query string `json:"query"`
 
@@ -2016,7 +2018,7 @@ type AutocompleteData struct {
 	Suggestions []SuggestionData `json:"suggestions"`
 }
 
-// BatchDataDecodeData defines model for BatchDataDecodeData.
+// BatchDataDecodeData The outcome of a batch decoding: counts, and one item per code in request order.
 type BatchDataDecodeData struct {
 	Failed    int64                 `json:"failed"`
 	Results   []BatchItemDecodeData `json:"results"`
@@ -2024,7 +2026,7 @@ type BatchDataDecodeData struct {
 	Total     int64                 `json:"total"`
 }
 
-// BatchDataEncodeData defines model for BatchDataEncodeData.
+// BatchDataEncodeData The outcome of a batch encoding: counts, and one item per point in request order.
 type BatchDataEncodeData struct {
 	Failed    int64                 `json:"failed"`
 	Results   []BatchItemEncodeData `json:"results"`
@@ -2032,36 +2034,40 @@ type BatchDataEncodeData struct {
 	Total     int64                 `json:"total"`
 }
 
-// BatchItemDecodeData defines model for BatchItemDecodeData.
+// BatchItemDecodeData The outcome of one code of a batch decoding: its result, or per-field errors.
 type BatchItemDecodeData struct {
-	Errors  *map[string][]string `json:"errors,omitempty"`
-	Index   int64                `json:"index"`
-	Result  *DecodeData          `json:"result,omitempty"`
-	Success bool                 `json:"success"`
+	Errors *map[string][]string `json:"errors,omitempty"`
+	Index  int64                `json:"index"`
+
+	// Result The centre and extent of a DIGIPIN's cell.
+	Result  *DecodeData `json:"result,omitempty"`
+	Success bool        `json:"success"`
 }
 
-// BatchItemEncodeData defines model for BatchItemEncodeData.
+// BatchItemEncodeData The outcome of one point of a batch encoding: its result, or per-field errors.
 type BatchItemEncodeData struct {
-	Errors  *map[string][]string `json:"errors,omitempty"`
-	Index   int64                `json:"index"`
-	Result  *EncodeData          `json:"result,omitempty"`
-	Success bool                 `json:"success"`
+	Errors *map[string][]string `json:"errors,omitempty"`
+	Index  int64                `json:"index"`
+
+	// Result The DIGIPIN of a point, at full precision or as a prefix, with the point and, for a prefix, its cell's extent.
+	Result  *EncodeData `json:"result,omitempty"`
+	Success bool        `json:"success"`
 }
 
-// BatchPoint defines model for BatchPoint.
+// BatchPoint One point of a batch encoding, in decimal degrees; its fields are checked per item.
 type BatchPoint struct {
 	Latitude  *float64 `json:"latitude,omitempty"`
 	Longitude *float64 `json:"longitude,omitempty"`
 }
 
-// BlockedRequest defines model for BlockedRequest.
+// BlockedRequest A request of a rendered page that the site's robots.txt disallows, with the rule that matched.
 type BlockedRequest struct {
 	Rule string `json:"rule"`
 	Type string `json:"type"`
 	Url  string `json:"url"`
 }
 
-// BoundsData defines model for BoundsData.
+// BoundsData A latitude / longitude box in decimal degrees.
 type BoundsData struct {
 	MaxLatitude  float64 `json:"max_latitude"`
 	MaxLongitude float64 `json:"max_longitude"`
@@ -2069,7 +2075,7 @@ type BoundsData struct {
 	MinLongitude float64 `json:"min_longitude"`
 }
 
-// CandidateData defines model for CandidateData.
+// CandidateData One match of an ambiguous state or district name: its id and name.
 type CandidateData struct {
 	// Id The state's or district's id: use it to name this one.
 	Id   int64  `json:"id"`
@@ -2079,8 +2085,9 @@ type CandidateData struct {
 	State *string `json:"state,omitempty"`
 }
 
-// CellData defines model for CellData.
+// CellData A grid cell: its symbols, level, centre and extent.
 type CellData struct {
+	// Bounds A latitude / longitude box in decimal degrees.
 	Bounds BoundsData `json:"bounds"`
 
 	// Digipin The cell's symbols, grouped like a code (a prefix for levels below 10).
@@ -2088,7 +2095,9 @@ type CellData struct {
 
 	// Direction Where this neighbour lies; absent for the cell itself.
 	Direction *CellDataDirection `json:"direction,omitempty"`
-	Geometry  *GeoJSONRect       `json:"geometry,omitempty"`
+
+	// Geometry A GeoJSON Polygon geometry: one closed ring of [longitude, latitude] positions.
+	Geometry *GeoJSONRect `json:"geometry,omitempty"`
 
 	// Latitude Cell centre, 6 decimals.
 	Latitude float64 `json:"latitude"`
@@ -2101,10 +2110,13 @@ type CellData struct {
 // CellDataDirection Where this neighbour lies; absent for the cell itself.
 type CellDataDirection string
 
-// CellOfficesData defines model for CellOfficesData.
+// CellOfficesData A page of the post offices located in a DIGIPIN cell.
 type CellOfficesData struct {
+	// Cell A grid cell: its symbols, level, centre and extent.
 	Cell CellData `json:"cell"`
-	Meta Meta     `json:"meta"`
+
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
+	Meta Meta `json:"meta"`
 
 	// Results By pincode, then office name (case and punctuation ignored), then id; empty for a cell with no office.
 	Results []OfficeData `json:"results"`
@@ -2113,7 +2125,7 @@ type CellOfficesData struct {
 	Total int64 `json:"total"`
 }
 
-// ChangeData defines model for ChangeData.
+// ChangeData One change a release of the directory brought: a pincode or an office added or removed, or an office renamed, retyped or moved, with what it was before and after.
 type ChangeData struct {
 	// After office_renamed: the new name; office_retyped: the new type; null otherwise.
 	After *string `json:"after"`
@@ -2122,9 +2134,11 @@ type ChangeData struct {
 	Before *string `json:"before"`
 
 	// DistanceKm office_moved: how far it moved (always more than 0.1 km); null otherwise.
-	DistanceKm *float64       `json:"distance_km"`
-	From       LocationData   `json:"from"`
-	Kind       ChangeDataKind `json:"kind"`
+	DistanceKm *float64 `json:"distance_km"`
+
+	// From A point in decimal degrees.
+	From LocationData   `json:"from"`
+	Kind ChangeDataKind `json:"kind"`
 
 	// Office The office's name in the release (the one before for a removal); null for a pincode's own change.
 	Office *string `json:"office"`
@@ -2134,25 +2148,31 @@ type ChangeData struct {
 	Pincode    string  `json:"pincode"`
 
 	// Release The release that brought the change.
-	Release string       `json:"release"`
-	To      LocationData `json:"to"`
+	Release string `json:"release"`
+
+	// To A point in decimal degrees.
+	To LocationData `json:"to"`
 }
 
 // ChangeDataKind defines model for ChangeData.Kind.
 type ChangeDataKind string
 
-// ChangesData defines model for ChangesData.
+// ChangesData A page of the changes the releases after a given one brought to the directory.
 type ChangesData struct {
 	// Changes By release, then by pincode; within a pincode its own change first, then removed, added, renamed, retyped and moved offices.
 	Changes []ChangeData `json:"changes"`
-	Meta    Meta         `json:"meta"`
+
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
+	Meta Meta `json:"meta"`
 
 	// Releases The releases loaded after it, oldest first.
 	Releases []ReleaseData `json:"releases"`
-	Since    ReleaseData   `json:"since"`
+
+	// Since One release of the post office directory as the server loaded it.
+	Since ReleaseData `json:"since"`
 }
 
-// CheckCountData defines model for CheckCountData.
+// CheckCountData How many crawled pages fail one page check.
 type CheckCountData struct {
 	// Check The page check's id, as in a report's results.
 	Check string `json:"check"`
@@ -2161,7 +2181,7 @@ type CheckCountData struct {
 	Failing int64 `json:"failing"`
 }
 
-// CheckData defines model for CheckData.
+// CheckData One check of a report: what was checked, its outcome and what was found.
 type CheckData struct {
 	// Advice What to change, one sentence per failure code, at most 600 characters; absent when passed (and in reports made before advice existed).
 	Advice *string `json:"advice,omitempty"`
@@ -2194,7 +2214,7 @@ type CheckData struct {
 // CheckDataImportance Weight in the score: high 10, medium 5, low 0.
 type CheckDataImportance string
 
-// CleaningReport defines model for CleaningReport.
+// CleaningReport What cleaning the published directory did, counted: every row read is an office, a duplicate row, a row with an invalid pincode or a malformed row.
 type CleaningReport struct {
 	ApproximateFarFromPin  int64            `json:"approximate_far_from_pin"`
 	ApproximateSharedPoint int64            `json:"approximate_shared_point"`
@@ -2218,7 +2238,7 @@ type CleaningReport struct {
 	Villages               int64            `json:"villages"`
 }
 
-// ComponentState defines model for ComponentState.
+// ComponentState The outcome of one component's readiness check: its name, whether it is ready, its state and, when it is not plainly ready, a fixed explanation.
 type ComponentState struct {
 	// Detail A fixed explanation; causes are in the server log.
 	Detail *string             `json:"detail,omitempty"`
@@ -2230,14 +2250,14 @@ type ComponentState struct {
 // ComponentStateState defines model for ComponentState.State.
 type ComponentStateState string
 
-// ConsoleMessage defines model for ConsoleMessage.
+// ConsoleMessage A console error or an uncaught exception of a rendered page, with the script it came from when known.
 type ConsoleMessage struct {
 	Kind string  `json:"kind"`
 	Text string  `json:"text"`
 	Url  *string `json:"url,omitempty"`
 }
 
-// CrawlCreateInputBody defines model for CrawlCreateInputBody.
+// CrawlCreateInputBody A crawl to start: its start URL and its settings.
 type CrawlCreateInputBody struct {
 	// Concurrency Requests to the site at once, robots.txt and sitemaps included (default 2).
 	Concurrency *int64 `json:"concurrency,omitempty"`
@@ -2288,7 +2308,7 @@ type CrawlCreateInputBodyRender string
 // CrawlCreateInputBodySchedule Crawl the site again by itself daily or weekly (off: never, the default), as a report's schedule: one period after this crawl is accepted, and then every period, once this crawl and its previous run have ended, a new crawl with the same settings is created (its scheduled_from names this crawl; the diff of each run against the previous finished crawl of the same start URL shows what changed). Each run is charged to the daily page quota and counted against the active crawls cap when it starts: a run the quota refuses waits until it fits, one the cap refuses 15 minutes. Refused with headers (422 on schedule): request headers are never kept past a crawl's end, so its runs could not send them. PATCH /crawls/{id} changes or stops the schedule.
 type CrawlCreateInputBodySchedule string
 
-// CrawlData defines model for CrawlData.
+// CrawlData One crawl of a site with its settings, progress and what it found.
 type CrawlData struct {
 	// AiReadiness Whether robots.txt lets each well-known AI crawler fetch the start URL; empty until the crawl ends.
 	AiReadiness []AiAccessData `json:"ai_readiness"`
@@ -2312,12 +2332,16 @@ type CrawlData struct {
 	Id int64 `json:"id"`
 
 	// Issues One entry per issue type found, in catalogue order, with its count; empty until the crawl ends.
-	Issues  []IssueCountData `json:"issues"`
-	LlmsTxt LlmsTxtData      `json:"llms_txt"`
+	Issues []IssueCountData `json:"issues"`
+
+	// LlmsTxt The state of the site's /llms.txt.
+	LlmsTxt LlmsTxtData `json:"llms_txt"`
 
 	// NextRunAt When the schedule's next run is due (it starts once this crawl and its previous run have ended); absent without a schedule.
-	NextRunAt *time.Time        `json:"next_run_at,omitempty"`
-	Pages     CrawlProgressData `json:"pages"`
+	NextRunAt *time.Time `json:"next_run_at,omitempty"`
+
+	// Pages A crawl's URLs counted: discovered, crawled, failed, blocked by robots.txt, and those not queued or whose links were not read.
+	Pages CrawlProgressData `json:"pages"`
 
 	// Privacy 0 public, 1 private, 2 password.
 	Privacy CrawlDataPrivacy `json:"privacy"`
@@ -2335,7 +2359,9 @@ type CrawlData struct {
 	ScheduledFrom *int64 `json:"scheduled_from,omitempty"`
 
 	// Score Average score of the crawled pages, 0 to 100 (0 until the crawl ends).
-	Score    int64             `json:"score"`
+	Score int64 `json:"score"`
+
+	// Settings A crawl's settings as accepted (its request headers are never shown back).
 	Settings CrawlSettingsData `json:"settings"`
 
 	// ShareUrl Path of the crawl's HTML summary page on this server, /r/ followed by the crawl's share token, as a report's share_url: the site, score, rating, issue counts by type with severity, the most severe issues with their URLs, AI crawlers' access and /llms.txt. The page honours privacy as a report's does (0 anyone, 2 after the password, 1 the owner only).
@@ -2363,7 +2389,7 @@ type CrawlDataSchedule string
 // CrawlDataStatus queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure).
 type CrawlDataStatus string
 
-// CrawlDiffData defines model for CrawlDiffData.
+// CrawlDiffData The issues of a crawl compared with those of an earlier crawl of the same site: new, fixed and persisting.
 type CrawlDiffData struct {
 	// Against The crawl it is compared with.
 	Against int64 `json:"against"`
@@ -2381,7 +2407,7 @@ type CrawlDiffData struct {
 	Persisting []DiffTypeData `json:"persisting"`
 }
 
-// CrawlIssueData defines model for CrawlIssueData.
+// CrawlIssueData One site-level issue a crawl found.
 type CrawlIssueData struct {
 	// Advice What to change.
 	Advice string `json:"advice"`
@@ -2420,14 +2446,16 @@ type CrawlIssueData struct {
 // CrawlIssueDataSeverity high: keeps pages out of search results or visitors from content; medium: weakens how pages are indexed or ranked; low: worth tidying, harms little by itself.
 type CrawlIssueDataSeverity string
 
-// CrawlIssuesData defines model for CrawlIssuesData.
+// CrawlIssuesData A page of a crawl's issues.
 type CrawlIssuesData struct {
 	// Issues The page's issues, in catalogue order, then by URL.
 	Issues []CrawlIssueData `json:"issues"`
-	Meta   Meta             `json:"meta"`
+
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
+	Meta Meta `json:"meta"`
 }
 
-// CrawlItem defines model for CrawlItem.
+// CrawlItem A crawl as lists show it.
 type CrawlItem struct {
 	// CreatedAt When the crawl was accepted.
 	CreatedAt time.Time `json:"created_at"`
@@ -2445,8 +2473,10 @@ type CrawlItem struct {
 	Id int64 `json:"id"`
 
 	// NextRunAt When the schedule's next run is due (it starts once this crawl and its previous run have ended); absent without a schedule.
-	NextRunAt *time.Time        `json:"next_run_at,omitempty"`
-	Pages     CrawlProgressData `json:"pages"`
+	NextRunAt *time.Time `json:"next_run_at,omitempty"`
+
+	// Pages A crawl's URLs counted: discovered, crawled, failed, blocked by robots.txt, and those not queued or whose links were not read.
+	Pages CrawlProgressData `json:"pages"`
 
 	// Privacy 0 public, 1 private, 2 password.
 	Privacy CrawlItemPrivacy `json:"privacy"`
@@ -2461,7 +2491,9 @@ type CrawlItem struct {
 	ScheduledFrom *int64 `json:"scheduled_from,omitempty"`
 
 	// Score Average score of the crawled pages, 0 to 100 (0 until the crawl ends).
-	Score    int64             `json:"score"`
+	Score int64 `json:"score"`
+
+	// Settings A crawl's settings as accepted (its request headers are never shown back).
 	Settings CrawlSettingsData `json:"settings"`
 
 	// ShareUrl Path of the crawl's HTML summary page on this server, /r/ followed by the crawl's share token, as a report's share_url: the site, score, rating, issue counts by type with severity, the most severe issues with their URLs, AI crawlers' access and /llms.txt. The page honours privacy as a report's does (0 anyone, 2 after the password, 1 the owner only).
@@ -2489,7 +2521,7 @@ type CrawlItemSchedule string
 // CrawlItemStatus queued (waiting for a worker, or for another crawl of the same site to end), running, then finished, cancelled (what was found is kept) or failed (see failure).
 type CrawlItemStatus string
 
-// CrawlPageData defines model for CrawlPageData.
+// CrawlPageData One crawled page with its full audit.
 type CrawlPageData struct {
 	// BlockedByRobots Whether robots.txt disallows the URL (then it was not fetched).
 	BlockedByRobots bool `json:"blocked_by_robots"`
@@ -2546,14 +2578,18 @@ type CrawlPageData struct {
 	RenderReason string `json:"render_reason"`
 
 	// Rendered Whether a browser rendered the page (a rendered crawl's audited pages): its title, description, canonical, noindex, links and audit are then the rendered DOM's.
-	Rendered  bool       `json:"rendered"`
+	Rendered bool `json:"rendered"`
+
+	// Rendering What a rendered analysis adds: how the page a browser built differs from its raw HTML, what it loaded and its lab performance. Lists are bounded, with their totals beside them.
 	Rendering *Rendering `json:"rendering,omitempty"`
 
 	// ResponseTimeMs Time to the final answer's body, in milliseconds.
 	ResponseTimeMs int64 `json:"response_time_ms"`
 
 	// Result Band of the score: good, decent or bad; empty when not audited.
-	Result  string      `json:"result"`
+	Result string `json:"result"`
+
+	// Results A report's checks grouped by category, each in check order.
 	Results ResultsData `json:"results"`
 
 	// Score The page audit's score, 0 to 100; 0 when not audited (not HTML, an error, a redirect).
@@ -2569,7 +2605,7 @@ type CrawlPageData struct {
 	Url string `json:"url"`
 }
 
-// CrawlPageItem defines model for CrawlPageItem.
+// CrawlPageItem A crawled URL as the page list shows it.
 type CrawlPageItem struct {
 	// BlockedByRobots Whether robots.txt disallows the URL (then it was not fetched).
 	BlockedByRobots bool `json:"blocked_by_robots"`
@@ -2644,15 +2680,16 @@ type CrawlPageItem struct {
 	Url string `json:"url"`
 }
 
-// CrawlPagesData defines model for CrawlPagesData.
+// CrawlPagesData A page of a crawl's crawled URLs.
 type CrawlPagesData struct {
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
 	Meta Meta `json:"meta"`
 
 	// Pages The page's pages.
 	Pages []CrawlPageItem `json:"pages"`
 }
 
-// CrawlProgressData defines model for CrawlProgressData.
+// CrawlProgressData A crawl's URLs counted: discovered, crawled, failed, blocked by robots.txt, and those not queued or whose links were not read.
 type CrawlProgressData struct {
 	// Blocked Linked URLs not fetched because robots.txt disallows them.
 	Blocked int64 `json:"blocked"`
@@ -2673,7 +2710,7 @@ type CrawlProgressData struct {
 	NotQueued int64 `json:"not_queued"`
 }
 
-// CrawlSettingsData defines model for CrawlSettingsData.
+// CrawlSettingsData A crawl's settings as accepted (its request headers are never shown back).
 type CrawlSettingsData struct {
 	// Concurrency At most this many requests to the site at once.
 	Concurrency int64 `json:"concurrency"`
@@ -2706,7 +2743,7 @@ type CrawlSettingsData struct {
 // CrawlSettingsDataRender Whether the crawl renders its HTML pages in a browser: off, on (every one) or auto (those whose HTML looks like an application shell).
 type CrawlSettingsDataRender string
 
-// CrawlUpdateInputBody defines model for CrawlUpdateInputBody.
+// CrawlUpdateInputBody A crawl's new schedule.
 type CrawlUpdateInputBody struct {
 	// Schedule The crawl's new schedule: daily or weekly (the next run one period from now) or off (no more runs; the runs already created stay). A crawl without a schedule cannot be given one (422 on schedule): create a new crawl with it.
 	Schedule CrawlUpdateInputBodySchedule `json:"schedule"`
@@ -2715,14 +2752,16 @@ type CrawlUpdateInputBody struct {
 // CrawlUpdateInputBodySchedule The crawl's new schedule: daily or weekly (the next run one period from now) or off (no more runs; the runs already created stay). A crawl without a schedule cannot be given one (422 on schedule): create a new crawl with it.
 type CrawlUpdateInputBodySchedule string
 
-// CrawlsData defines model for CrawlsData.
+// CrawlsData A page of crawls.
 type CrawlsData struct {
 	// Crawls The page's crawls.
 	Crawls []CrawlItem `json:"crawls"`
-	Meta   Meta        `json:"meta"`
+
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
+	Meta Meta `json:"meta"`
 }
 
-// CredentialsInputBody defines model for CredentialsInputBody.
+// CredentialsInputBody An e-mail address and a password: an account to create (register) or to log in to (login, which may also name the key it mints).
 type CredentialsInputBody struct {
 	// Email E-mail address.
 	Email string `json:"email"`
@@ -2734,11 +2773,13 @@ type CredentialsInputBody struct {
 	Password string `json:"password"`
 }
 
-// DatasetData defines model for DatasetData.
+// DatasetData The served dataset: where it was read from, its release and files, licence, version, counts and cleaning.
 type DatasetData struct {
-	Attribution string         `json:"attribution"`
-	Cleaning    CleaningReport `json:"cleaning"`
-	Districts   int64          `json:"districts"`
+	Attribution string `json:"attribution"`
+
+	// Cleaning What cleaning the published directory did, counted: every row read is an office, a duplicate row, a row with an invalid pincode or a malformed row.
+	Cleaning  CleaningReport `json:"cleaning"`
+	Districts int64          `json:"districts"`
 
 	// Files The files read, the directory first (empty when the source is unknown).
 	Files []DatasetFileData `json:"files"`
@@ -2770,7 +2811,7 @@ type DatasetData struct {
 // DatasetDataSource Where the served dataset was read from: embedded (the official snapshot compiled into the binary), files (named by the operator with --data-dir or one flag per file) or unknown (imported into the database by a version that did not record it).
 type DatasetDataSource string
 
-// DatasetFileData defines model for DatasetFileData.
+// DatasetFileData One file of the served dataset: its role, name, publication date, rows read and SHA-256.
 type DatasetFileData struct {
 	// Date The file's own publication date, YYYY-MM-DD; null when not known.
 	//
@@ -2793,16 +2834,19 @@ type DatasetFileData struct {
 // DatasetFileDataRole defines model for DatasetFileData.Role.
 type DatasetFileDataRole string
 
-// DecodeBatchInputBody defines model for DecodeBatchInputBody.
+// DecodeBatchInputBody The codes of a batch decoding.
 type DecodeBatchInputBody struct {
 	// Items 1 to 100 codes; more is 413.
 	Items []string `json:"items"`
 }
 
-// DecodeData defines model for DecodeData.
+// DecodeData The centre and extent of a DIGIPIN's cell.
 type DecodeData struct {
-	Bounds   BoundsData   `json:"bounds"`
-	Digipin  string       `json:"digipin"`
+	// Bounds A latitude / longitude box in decimal degrees.
+	Bounds  BoundsData `json:"bounds"`
+	Digipin string     `json:"digipin"`
+
+	// Geometry A GeoJSON Polygon geometry: one closed ring of [longitude, latitude] positions.
 	Geometry *GeoJSONRect `json:"geometry,omitempty"`
 
 	// Latitude Cell centre, 6 decimals.
@@ -2812,7 +2856,7 @@ type DecodeData struct {
 	Longitude float64 `json:"longitude"`
 }
 
-// DecodeInputBody defines model for DecodeInputBody.
+// DecodeInputBody A DIGIPIN to decode.
 type DecodeInputBody struct {
 	// Digipin 10 symbols, hyphens optional, either case.
 	//
@@ -2820,19 +2864,19 @@ type DecodeInputBody struct {
 	Digipin string `json:"digipin"`
 }
 
-// DeletedData defines model for DeletedData.
+// DeletedData Confirms a deletion: the id of what was deleted, and deleted true.
 type DeletedData struct {
 	Deleted bool  `json:"deleted"`
 	Id      int64 `json:"id"`
 }
 
-// DeliveriesData defines model for DeliveriesData.
+// DeliveriesData A webhook's deliveries, newest first.
 type DeliveriesData struct {
 	// Deliveries At most 100, newest first.
 	Deliveries []DeliveryData `json:"deliveries"`
 }
 
-// DeliveryData defines model for DeliveryData.
+// DeliveryData One delivery of an event to a webhook: its status, attempts, last error and the status of the last response.
 type DeliveryData struct {
 	Attempts int64 `json:"attempts"`
 
@@ -2861,7 +2905,7 @@ type DeliveryData struct {
 // DeliveryDataStatus pending: attempts remain; delivered: a 2xx answer; failed: a 3xx or 4xx answer, a refused target, or 5 attempts without success.
 type DeliveryDataStatus string
 
-// DiffTypeData defines model for DiffTypeData.
+// DiffTypeData The issues of one type in one part of a crawl comparison.
 type DiffTypeData struct {
 	// Count Issues of the type in this part.
 	Count int64 `json:"count"`
@@ -2873,7 +2917,7 @@ type DiffTypeData struct {
 	Type string `json:"type"`
 }
 
-// DistanceData defines model for DistanceData.
+// DistanceData The great-circle distance and initial bearing between two places, with what each side resolved to.
 type DistanceData struct {
 	// BearingDegrees Initial bearing from from to to, in degrees clockwise from true north, [0, 360), to 0.01°; 0 when both are the same point.
 	//
@@ -2883,22 +2927,28 @@ type DistanceData struct {
 	// DistanceKm Great-circle (Haversine) distance on the mean Earth sphere, in km, to the metre.
 	//
 	// Example: 1.234
-	DistanceKm float64      `json:"distance_km"`
-	From       EndpointData `json:"from"`
-	To         EndpointData `json:"to"`
+	DistanceKm float64 `json:"distance_km"`
+
+	// From What one side of a distance request resolved to: the place and its point.
+	From EndpointData `json:"from"`
+
+	// To What one side of a distance request resolved to: the place and its point.
+	To EndpointData `json:"to"`
 }
 
-// DistrictData defines model for DistrictData.
+// DistrictData A district with its state and counts.
 type DistrictData struct {
-	AltName          *string  `json:"alt_name"`
-	Id               int64    `json:"id"`
-	Name             string   `json:"name"`
-	PincodesCount    int64    `json:"pincodes_count"`
-	PostOfficesCount int64    `json:"post_offices_count"`
-	State            StateRef `json:"state"`
+	AltName          *string `json:"alt_name"`
+	Id               int64   `json:"id"`
+	Name             string  `json:"name"`
+	PincodesCount    int64   `json:"pincodes_count"`
+	PostOfficesCount int64   `json:"post_offices_count"`
+
+	// State A state named by its id and name.
+	State StateRef `json:"state"`
 }
 
-// DistrictItem defines model for DistrictItem.
+// DistrictItem A district in a state's list, with its counts.
 type DistrictItem struct {
 	// AltName India Post's spelling when it differs, else null.
 	AltName *string `json:"alt_name"`
@@ -2913,23 +2963,26 @@ type DistrictItem struct {
 	StateId          int64  `json:"state_id"`
 }
 
-// DistrictPincodesData defines model for DistrictPincodesData.
+// DistrictPincodesData A page of the post offices of a district.
 type DistrictPincodesData struct {
-	District string       `json:"district"`
-	Meta     Meta         `json:"meta"`
-	Results  []OfficeData `json:"results"`
-	State    string       `json:"state"`
-	Total    int64        `json:"total"`
+	District string `json:"district"`
+
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
+	Meta    Meta         `json:"meta"`
+	Results []OfficeData `json:"results"`
+	State   string       `json:"state"`
+	Total   int64        `json:"total"`
 }
 
-// EncodeBatchInputBody defines model for EncodeBatchInputBody.
+// EncodeBatchInputBody The points of a batch encoding.
 type EncodeBatchInputBody struct {
 	// Items 1 to 100 points; more is 413.
 	Items []BatchPoint `json:"items"`
 }
 
-// EncodeData defines model for EncodeData.
+// EncodeData The DIGIPIN of a point, at full precision or as a prefix, with the point and, for a prefix, its cell's extent.
 type EncodeData struct {
+	// Bounds A latitude / longitude box in decimal degrees.
 	Bounds *BoundsData `json:"bounds,omitempty"`
 
 	// Digipin The code, XXX-XXX-XXXX; with precision, the prefix of that many symbols in the same grouping ("39J-49").
@@ -2943,7 +2996,7 @@ type EncodeData struct {
 	Precision *int64 `json:"precision,omitempty"`
 }
 
-// EncodeInputBody defines model for EncodeInputBody.
+// EncodeInputBody A point to encode, as latitude and longitude in decimal degrees or as point in a looser syntax, with an optional precision (the number of symbols of a prefix).
 type EncodeInputBody struct {
 	// Latitude Latitude in decimal degrees, 2.5 to 38.5. Required unless point is given.
 	Latitude *float64 `json:"latitude,omitempty"`
@@ -2958,7 +3011,7 @@ type EncodeInputBody struct {
 	Precision *int64 `json:"precision,omitempty"`
 }
 
-// EndpointData defines model for EndpointData.
+// EndpointData What one side of a distance request resolved to: the place and its point.
 type EndpointData struct {
 	// Digipin kind digipin: the code, XXX-XXX-XXXX; null otherwise.
 	Digipin *string `json:"digipin"`
@@ -2970,431 +3023,485 @@ type EndpointData struct {
 	Kind EndpointDataKind `json:"kind"`
 
 	// Latitude The point measured from or to.
-	Latitude   float64    `json:"latitude"`
-	Longitude  float64    `json:"longitude"`
+	Latitude  float64 `json:"latitude"`
+	Longitude float64 `json:"longitude"`
+
+	// PostOffice A post office record: its name, type, pincode, delivery status, circle, region, division, district, state, location and DIGIPIN when known, with its live reviews, likes and rating.
 	PostOffice OfficeData `json:"post_office"`
 }
 
 // EndpointDataKind What the parameter was read as.
 type EndpointDataKind string
 
-// EnvelopeAccountData defines model for EnvelopeAccountData.
+// EnvelopeAccountData The success envelope: success is always true and data holds the AccountData object.
 type EnvelopeAccountData struct {
+	// Data The caller's account: its user and the API key that authenticated the request.
 	Data AccountData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeAutocompleteData defines model for EnvelopeAutocompleteData.
+// EnvelopeAutocompleteData The success envelope: success is always true and data holds the AutocompleteData object.
 type EnvelopeAutocompleteData struct {
+	// Data The suggestions for a partly typed query, best first.
 	Data AutocompleteData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeBatchDataDecodeData defines model for EnvelopeBatchDataDecodeData.
+// EnvelopeBatchDataDecodeData The success envelope: success is always true and data holds the BatchDataDecodeData object.
 type EnvelopeBatchDataDecodeData struct {
+	// Data The outcome of a batch decoding: counts, and one item per code in request order.
 	Data BatchDataDecodeData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeBatchDataEncodeData defines model for EnvelopeBatchDataEncodeData.
+// EnvelopeBatchDataEncodeData The success envelope: success is always true and data holds the BatchDataEncodeData object.
 type EnvelopeBatchDataEncodeData struct {
+	// Data The outcome of a batch encoding: counts, and one item per point in request order.
 	Data BatchDataEncodeData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeCellOfficesData defines model for EnvelopeCellOfficesData.
+// EnvelopeCellOfficesData The success envelope: success is always true and data holds the CellOfficesData object.
 type EnvelopeCellOfficesData struct {
+	// Data A page of the post offices located in a DIGIPIN cell.
 	Data CellOfficesData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeChangesData defines model for EnvelopeChangesData.
+// EnvelopeChangesData The success envelope: success is always true and data holds the ChangesData object.
 type EnvelopeChangesData struct {
+	// Data A page of the changes the releases after a given one brought to the directory.
 	Data ChangesData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeCrawlData defines model for EnvelopeCrawlData.
+// EnvelopeCrawlData The success envelope: success is always true and data holds the CrawlData object.
 type EnvelopeCrawlData struct {
+	// Data One crawl of a site with its settings, progress and what it found.
 	Data CrawlData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeCrawlDiffData defines model for EnvelopeCrawlDiffData.
+// EnvelopeCrawlDiffData The success envelope: success is always true and data holds the CrawlDiffData object.
 type EnvelopeCrawlDiffData struct {
+	// Data The issues of a crawl compared with those of an earlier crawl of the same site: new, fixed and persisting.
 	Data CrawlDiffData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeCrawlIssuesData defines model for EnvelopeCrawlIssuesData.
+// EnvelopeCrawlIssuesData The success envelope: success is always true and data holds the CrawlIssuesData object.
 type EnvelopeCrawlIssuesData struct {
+	// Data A page of a crawl's issues.
 	Data CrawlIssuesData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeCrawlPageData defines model for EnvelopeCrawlPageData.
+// EnvelopeCrawlPageData The success envelope: success is always true and data holds the CrawlPageData object.
 type EnvelopeCrawlPageData struct {
+	// Data One crawled page with its full audit.
 	Data CrawlPageData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeCrawlPagesData defines model for EnvelopeCrawlPagesData.
+// EnvelopeCrawlPagesData The success envelope: success is always true and data holds the CrawlPagesData object.
 type EnvelopeCrawlPagesData struct {
+	// Data A page of a crawl's crawled URLs.
 	Data CrawlPagesData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeCrawlsData defines model for EnvelopeCrawlsData.
+// EnvelopeCrawlsData The success envelope: success is always true and data holds the CrawlsData object.
 type EnvelopeCrawlsData struct {
+	// Data A page of crawls.
 	Data CrawlsData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeDatasetData defines model for EnvelopeDatasetData.
+// EnvelopeDatasetData The success envelope: success is always true and data holds the DatasetData object.
 type EnvelopeDatasetData struct {
+	// Data The served dataset: where it was read from, its release and files, licence, version, counts and cleaning.
 	Data DatasetData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeDecodeData defines model for EnvelopeDecodeData.
+// EnvelopeDecodeData The success envelope: success is always true and data holds the DecodeData object.
 type EnvelopeDecodeData struct {
+	// Data The centre and extent of a DIGIPIN's cell.
 	Data DecodeData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeDeletedData defines model for EnvelopeDeletedData.
+// EnvelopeDeletedData The success envelope: success is always true and data holds the DeletedData object.
 type EnvelopeDeletedData struct {
+	// Data Confirms a deletion: the id of what was deleted, and deleted true.
 	Data DeletedData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeDeliveriesData defines model for EnvelopeDeliveriesData.
+// EnvelopeDeliveriesData The success envelope: success is always true and data holds the DeliveriesData object.
 type EnvelopeDeliveriesData struct {
+	// Data A webhook's deliveries, newest first.
 	Data DeliveriesData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeDistanceData defines model for EnvelopeDistanceData.
+// EnvelopeDistanceData The success envelope: success is always true and data holds the DistanceData object.
 type EnvelopeDistanceData struct {
+	// Data The great-circle distance and initial bearing between two places, with what each side resolved to.
 	Data DistanceData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeDistrictData defines model for EnvelopeDistrictData.
+// EnvelopeDistrictData The success envelope: success is always true and data holds the DistrictData object.
 type EnvelopeDistrictData struct {
+	// Data A district with its state and counts.
 	Data DistrictData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeDistrictPincodesData defines model for EnvelopeDistrictPincodesData.
+// EnvelopeDistrictPincodesData The success envelope: success is always true and data holds the DistrictPincodesData object.
 type EnvelopeDistrictPincodesData struct {
+	// Data A page of the post offices of a district.
 	Data DistrictPincodesData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeEncodeData defines model for EnvelopeEncodeData.
+// EnvelopeEncodeData The success envelope: success is always true and data holds the EncodeData object.
 type EnvelopeEncodeData struct {
+	// Data The DIGIPIN of a point, at full precision or as a prefix, with the point and, for a prefix, its cell's extent.
 	Data EncodeData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeHealthData defines model for EnvelopeHealthData.
+// EnvelopeHealthData The success envelope: success is always true and data holds the HealthData object.
 type EnvelopeHealthData struct {
+	// Data The liveness answer: status is always ok.
 	Data HealthData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeHistoryData defines model for EnvelopeHistoryData.
+// EnvelopeHistoryData The success envelope: success is always true and data holds the HistoryData object.
 type EnvelopeHistoryData struct {
+	// Data A report's runs, newest first.
 	Data HistoryData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeInfoData defines model for EnvelopeInfoData.
+// EnvelopeInfoData The success envelope: success is always true and data holds the InfoData object.
 type EnvelopeInfoData struct {
+	// Data Fixed facts of the DIGIPIN grid: its bounds, its 4 x 4 grid of symbols, the valid characters, the code format, the DIGIPIN operations and the cell size at each level.
 	Data InfoData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeKeysData defines model for EnvelopeKeysData.
+// EnvelopeKeysData The success envelope: success is always true and data holds the KeysData object.
 type EnvelopeKeysData struct {
+	// Data The caller's API keys.
 	Data KeysData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeLikeData defines model for EnvelopeLikeData.
+// EnvelopeLikeData The success envelope: success is always true and data holds the LikeData object.
 type EnvelopeLikeData struct {
+	// Data The caller's like of a post office, with the office's counts after it.
 	Data LikeData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeNearbyData defines model for EnvelopeNearbyData.
+// EnvelopeNearbyData The success envelope: success is always true and data holds the NearbyData object.
 type EnvelopeNearbyData struct {
+	// Data The post offices within a radius of a point, nearest first; when none lay within it, the closest at any distance.
 	Data NearbyData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeNearestData defines model for EnvelopeNearestData.
+// EnvelopeNearestData The success envelope: success is always true and data holds the NearestData object.
 type EnvelopeNearestData struct {
+	// Data A point's DIGIPIN with the post offices serving it.
 	Data NearestData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeNeighboursData defines model for EnvelopeNeighboursData.
+// EnvelopeNeighboursData The success envelope: success is always true and data holds the NeighboursData object.
 type EnvelopeNeighboursData struct {
+	// Data A cell with the cells around it at the same level.
 	Data NeighboursData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeOfficeData defines model for EnvelopeOfficeData.
+// EnvelopeOfficeData The success envelope: success is always true and data holds the OfficeData object.
 type EnvelopeOfficeData struct {
+	// Data A post office record: its name, type, pincode, delivery status, circle, region, division, district, state, location and DIGIPIN when known, with its live reviews, likes and rating.
 	Data OfficeData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopePincodeBatchData defines model for EnvelopePincodeBatchData.
+// EnvelopePincodeBatchData The success envelope: success is always true and data holds the PincodeBatchData object.
 type EnvelopePincodeBatchData struct {
+	// Data The outcome of a batch lookup: one item per pincode, in request order.
 	Data PincodeBatchData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopePincodeData defines model for EnvelopePincodeData.
+// EnvelopePincodeData The success envelope: success is always true and data holds the PincodeData object.
 type EnvelopePincodeData struct {
+	// Data A pincode with the post offices it covers.
 	Data PincodeData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopePincodeValidateData defines model for EnvelopePincodeValidateData.
+// EnvelopePincodeValidateData The success envelope: success is always true and data holds the PincodeValidateData object.
 type EnvelopePincodeValidateData struct {
+	// Data The checks of a batch of pincodes, in request order.
 	Data PincodeValidateData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeProjectDeletedData defines model for EnvelopeProjectDeletedData.
+// EnvelopeProjectDeletedData The success envelope: success is always true and data holds the ProjectDeletedData object.
 type EnvelopeProjectDeletedData struct {
+	// Data Confirms the deletion of a project and says how many reports went with it.
 	Data ProjectDeletedData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeProjectsData defines model for EnvelopeProjectsData.
+// EnvelopeProjectsData The success envelope: success is always true and data holds the ProjectsData object.
 type EnvelopeProjectsData struct {
+	// Data A page of projects.
 	Data ProjectsData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeReadyData defines model for EnvelopeReadyData.
+// EnvelopeReadyData The success envelope: success is always true and data holds the ReadyData object.
 type EnvelopeReadyData struct {
+	// Data The readiness answer: the state of every component and the version of the server's build.
 	Data ReadyData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeReportBatchData defines model for EnvelopeReportBatchData.
+// EnvelopeReportBatchData The success envelope: success is always true and data holds the ReportBatchData object.
 type EnvelopeReportBatchData struct {
+	// Data The reports a batch queued, in the order of its URLs.
 	Data ReportBatchData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeReportData defines model for EnvelopeReportData.
+// EnvelopeReportData The success envelope: success is always true and data holds the ReportData object.
 type EnvelopeReportData struct {
+	// Data One report: the analysis of a page, its lifecycle (status, attempts, failure) and its checks.
 	Data ReportData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeReportsData defines model for EnvelopeReportsData.
+// EnvelopeReportsData The success envelope: success is always true and data holds the ReportsData object.
 type EnvelopeReportsData struct {
+	// Data A page of reports.
 	Data ReportsData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeReviewData defines model for EnvelopeReviewData.
+// EnvelopeReviewData The success envelope: success is always true and data holds the ReviewData object.
 type EnvelopeReviewData struct {
+	// Data A review of a post office. Its title and text are returned exactly as written (JSON-encoded): escape them when rendering HTML.
 	Data ReviewData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeReviewDeletedData defines model for EnvelopeReviewDeletedData.
+// EnvelopeReviewDeletedData The success envelope: success is always true and data holds the ReviewDeletedData object.
 type EnvelopeReviewDeletedData struct {
+	// Data Confirms the deletion of the caller's review of an office.
 	Data ReviewDeletedData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeReviewsData defines model for EnvelopeReviewsData.
+// EnvelopeReviewsData The success envelope: success is always true and data holds the ReviewsData object.
 type EnvelopeReviewsData struct {
+	// Data A page of reviews.
 	Data ReviewsData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeSearchData defines model for EnvelopeSearchData.
+// EnvelopeSearchData The success envelope: success is always true and data holds the SearchData object.
 type EnvelopeSearchData struct {
+	// Data A page of post offices whose names match a search.
 	Data SearchData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeStateData defines model for EnvelopeStateData.
+// EnvelopeStateData The success envelope: success is always true and data holds the StateData object.
 type EnvelopeStateData struct {
+	// Data A state or union territory with its counts.
 	Data StateData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeStateDistrictsData defines model for EnvelopeStateDistrictsData.
+// EnvelopeStateDistrictsData The success envelope: success is always true and data holds the StateDistrictsData object.
 type EnvelopeStateDistrictsData struct {
+	// Data A state's districts.
 	Data StateDistrictsData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeStatesData defines model for EnvelopeStatesData.
+// EnvelopeStatesData The success envelope: success is always true and data holds the StatesData object.
 type EnvelopeStatesData struct {
+	// Data States and union territories with their counts.
 	Data StatesData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeTokenData defines model for EnvelopeTokenData.
+// EnvelopeTokenData The success envelope: success is always true and data holds the TokenData object.
 type EnvelopeTokenData struct {
+	// Data A newly minted API key: token is the key itself, shown this once, to send as Authorization: Bearer <token>; key describes it and user is its owner.
 	Data TokenData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeUserData defines model for EnvelopeUserData.
+// EnvelopeUserData The success envelope: success is always true and data holds the UserData object.
 type EnvelopeUserData struct {
+	// Data A user account: its id, e-mail address and creation time.
 	Data UserData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeValidateData defines model for EnvelopeValidateData.
+// EnvelopeValidateData The success envelope: success is always true and data holds the ValidateData object.
 type EnvelopeValidateData struct {
+	// Data Whether a DIGIPIN is well-formed, with its formatted code or the reason it is not.
 	Data ValidateData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeVillageSearchData defines model for EnvelopeVillageSearchData.
+// EnvelopeVillageSearchData The success envelope: success is always true and data holds the VillageSearchData object.
 type EnvelopeVillageSearchData struct {
+	// Data A page of villages whose names match a search.
 	Data VillageSearchData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeVillagesData defines model for EnvelopeVillagesData.
+// EnvelopeVillagesData The success envelope: success is always true and data holds the VillagesData object.
 type EnvelopeVillagesData struct {
+	// Data A page of the villages a pincode serves.
 	Data VillagesData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeWebhookData defines model for EnvelopeWebhookData.
+// EnvelopeWebhookData The success envelope: success is always true and data holds the WebhookData object.
 type EnvelopeWebhookData struct {
+	// Data One of the caller's webhooks. The secret is shown once, in the answer that creates it; afterwards only its prefix.
 	Data WebhookData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// EnvelopeWebhooksData defines model for EnvelopeWebhooksData.
+// EnvelopeWebhooksData The success envelope: success is always true and data holds the WebhooksData object.
 type EnvelopeWebhooksData struct {
+	// Data The caller's webhooks.
 	Data WebhooksData `json:"data"`
 
 	// Success Always true.
 	Success bool `json:"success"`
 }
 
-// ErrorBody defines model for ErrorBody.
+// ErrorBody The failure envelope of every endpoint: success false, a machine-readable code, a message, and errors keyed by field (at most 20; errors_truncated counts those left out).
 type ErrorBody struct {
 	// Candidates 422 of an ambiguous state or district (a name or prefix matching several): each match, to retry with its id; absent otherwise.
 	Candidates *[]CandidateData `json:"candidates,omitempty"`
@@ -3423,7 +3530,7 @@ type ErrorBody struct {
 	Terminated *bool `json:"terminated,omitempty"`
 }
 
-// FailedRequest defines model for FailedRequest.
+// FailedRequest A request of a rendered page that failed: its HTTP status (0 when there was no response) and the browser's error text, or http_error for a status of 400 or more.
 type FailedRequest struct {
 	Reason string `json:"reason"`
 	Status int64  `json:"status"`
@@ -3431,7 +3538,7 @@ type FailedRequest struct {
 	Url    string `json:"url"`
 }
 
-// FieldChange defines model for FieldChange.
+// FieldChange One field of a page as its raw HTML and its rendered DOM give it, and whether they differ.
 type FieldChange struct {
 	Changed  bool   `json:"changed"`
 	Field    string `json:"field"`
@@ -3439,7 +3546,7 @@ type FieldChange struct {
 	Rendered string `json:"rendered"`
 }
 
-// GeoJSONRect defines model for GeoJSONRect.
+// GeoJSONRect A GeoJSON Polygon geometry: one closed ring of [longitude, latitude] positions.
 type GeoJSONRect struct {
 	Coordinates [][][]float64   `json:"coordinates"`
 	Type        GeoJSONRectType `json:"type"`
@@ -3448,20 +3555,21 @@ type GeoJSONRect struct {
 // GeoJSONRectType defines model for GeoJSONRect.Type.
 type GeoJSONRectType string
 
-// HealthData defines model for HealthData.
+// HealthData The liveness answer: status is always ok.
 type HealthData struct {
 	// Status Example: ok
 	Status string `json:"status"`
 }
 
-// HistoryData defines model for HistoryData.
+// HistoryData A report's runs, newest first.
 type HistoryData struct {
 	// Runs At most 100, newest first.
 	Runs []RunData `json:"runs"`
 }
 
-// InfoData defines model for InfoData.
+// InfoData Fixed facts of the DIGIPIN grid: its bounds, its 4 x 4 grid of symbols, the valid characters, the code format, the DIGIPIN operations and the cell size at each level.
 type InfoData struct {
+	// Bounds A latitude / longitude box in decimal degrees.
 	Bounds      BoundsData `json:"bounds"`
 	Description string     `json:"description"`
 
@@ -3477,7 +3585,7 @@ type InfoData struct {
 	ValidCharacters []string    `json:"valid_characters"`
 }
 
-// IssueCountData defines model for IssueCountData.
+// IssueCountData How many issues of one type a crawl found.
 type IssueCountData struct {
 	// Count Issues of the type found.
 	Count int64 `json:"count"`
@@ -3495,7 +3603,7 @@ type IssueCountData struct {
 // IssueCountDataSeverity The type's severity.
 type IssueCountDataSeverity string
 
-// KeyData defines model for KeyData.
+// KeyData An API key without the key itself: its id, name, prefix (the start of the key, to tell keys apart), creation time and last use.
 type KeyData struct {
 	CreatedAt  time.Time  `json:"created_at"`
 	Id         int64      `json:"id"`
@@ -3506,23 +3614,34 @@ type KeyData struct {
 	Prefix string `json:"prefix"`
 }
 
-// KeysData defines model for KeysData.
+// KeysData The caller's API keys.
 type KeysData struct {
 	Keys []KeyData `json:"keys"`
 }
 
-// Lab defines model for Lab.
+// Lab A rendered page's lab performance, each measurement graded.
 type Lab struct {
-	Cls        Metric  `json:"cls"`
-	DomSize    Metric  `json:"dom_size"`
-	Fcp        Metric  `json:"fcp"`
+	// Cls One lab measurement and its grade.
+	Cls Metric `json:"cls"`
+
+	// DomSize One lab measurement and its grade.
+	DomSize Metric `json:"dom_size"`
+
+	// Fcp One lab measurement and its grade.
+	Fcp Metric `json:"fcp"`
+
+	// Lcp One lab measurement and its grade.
 	Lcp        Metric  `json:"lcp"`
 	LcpElement *string `json:"lcp_element,omitempty"`
-	Tbt        Metric  `json:"tbt"`
-	Ttfb       Metric  `json:"ttfb"`
+
+	// Tbt One lab measurement and its grade.
+	Tbt Metric `json:"tbt"`
+
+	// Ttfb One lab measurement and its grade.
+	Ttfb Metric `json:"ttfb"`
 }
 
-// LevelData defines model for LevelData.
+// LevelData The cell size of codes (or prefixes) of one length.
 type LevelData struct {
 	// ApproxCellAreaM2 Area at the equator in square metres.
 	ApproxCellAreaM2 float64 `json:"approx_cell_area_m2"`
@@ -3533,7 +3652,7 @@ type LevelData struct {
 	Level           int64   `json:"level"`
 }
 
-// LikeData defines model for LikeData.
+// LikeData The caller's like of a post office, with the office's counts after it.
 type LikeData struct {
 	// Liked Whether the caller likes the office now.
 	Liked bool `json:"liked"`
@@ -3549,7 +3668,7 @@ type LikeData struct {
 	ReviewsCount int64 `json:"reviews_count"`
 }
 
-// LlmsFindingData defines model for LlmsFindingData.
+// LlmsFindingData A way the site's /llms.txt departs from the llmstxt.org format.
 type LlmsFindingData struct {
 	// Code What is wrong.
 	Code LlmsFindingDataCode `json:"code"`
@@ -3564,7 +3683,7 @@ type LlmsFindingData struct {
 // LlmsFindingDataCode What is wrong.
 type LlmsFindingDataCode string
 
-// LlmsTxtData defines model for LlmsTxtData.
+// LlmsTxtData The state of the site's /llms.txt.
 type LlmsTxtData struct {
 	// Findings How it departs from the llmstxt.org format, in line order.
 	Findings []LlmsFindingData `json:"findings"`
@@ -3576,7 +3695,7 @@ type LlmsTxtData struct {
 	WellFormed bool `json:"well_formed"`
 }
 
-// Loaded defines model for Loaded.
+// Loaded What a rendered page loaded: its requests by resource type, those that failed, were refused or are disallowed by robots.txt, and its console errors. Lists are bounded; the totals count everything.
 type Loaded struct {
 	Blocked         *[]BlockedRequest `json:"blocked,omitempty"`
 	BlockedTotal    int64             `json:"blocked_total"`
@@ -3593,13 +3712,13 @@ type Loaded struct {
 	RequestsOmitted int64             `json:"requests_omitted"`
 }
 
-// LocationData defines model for LocationData.
+// LocationData A point in decimal degrees.
 type LocationData struct {
 	Latitude  float64 `json:"latitude"`
 	Longitude float64 `json:"longitude"`
 }
 
-// Meta defines model for Meta.
+// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
 type Meta struct {
 	CurrentPage int64 `json:"current_page"`
 	LastPage    int64 `json:"last_page"`
@@ -3607,13 +3726,13 @@ type Meta struct {
 	Total       int64 `json:"total"`
 }
 
-// Metric defines model for Metric.
+// Metric One lab measurement and its grade.
 type Metric struct {
 	Grade string  `json:"grade"`
 	Value float64 `json:"value"`
 }
 
-// NearbyData defines model for NearbyData.
+// NearbyData The post offices within a radius of a point, nearest first; when none lay within it, the closest at any distance.
 type NearbyData struct {
 	Latitude  float64 `json:"latitude"`
 	Longitude float64 `json:"longitude"`
@@ -3626,7 +3745,7 @@ type NearbyData struct {
 	WithinRadius bool `json:"within_radius"`
 }
 
-// NearbyOffice defines model for NearbyOffice.
+// NearbyOffice The reduced office record of the nearby lists, with its distance from the point.
 type NearbyOffice struct {
 	BranchType     NearbyOfficeBranchType     `json:"branch_type"`
 	DeliveryStatus NearbyOfficeDeliveryStatus `json:"delivery_status"`
@@ -3639,8 +3758,10 @@ type NearbyOffice struct {
 	Id       int64   `json:"id"`
 
 	// LikesCount Users who like the office (PUT /post-offices/{id}/like), live.
-	LikesCount int64        `json:"likes_count"`
-	Location   LocationData `json:"location"`
+	LikesCount int64 `json:"likes_count"`
+
+	// Location A point in decimal degrees.
+	Location LocationData `json:"location"`
 
 	// LocationQuality approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices.
 	LocationQuality NearbyOfficeLocationQuality `json:"location_quality"`
@@ -3666,7 +3787,7 @@ type NearbyOfficeDeliveryStatus string
 // NearbyOfficeLocationQuality approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices.
 type NearbyOfficeLocationQuality string
 
-// NearestData defines model for NearestData.
+// NearestData A point's DIGIPIN with the post offices serving it.
 type NearestData struct {
 	// Digipin Example: 39J-49L-L8T4
 	Digipin   string  `json:"digipin"`
@@ -3677,7 +3798,7 @@ type NearestData struct {
 	PostOffices []NearestOffice `json:"post_offices"`
 }
 
-// NearestOffice defines model for NearestOffice.
+// NearestOffice A post office near a point, with how it was matched.
 type NearestOffice struct {
 	BranchType     NearestOfficeBranchType     `json:"branch_type"`
 	DeliveryStatus NearestOfficeDeliveryStatus `json:"delivery_status"`
@@ -3690,8 +3811,10 @@ type NearestOffice struct {
 	Id       int64   `json:"id"`
 
 	// LikesCount Users who like the office (PUT /post-offices/{id}/like), live.
-	LikesCount int64        `json:"likes_count"`
-	Location   LocationData `json:"location"`
+	LikesCount int64 `json:"likes_count"`
+
+	// Location A point in decimal degrees.
+	Location LocationData `json:"location"`
 
 	// LocationQuality approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices.
 	LocationQuality NearestOfficeLocationQuality `json:"location_quality"`
@@ -3723,15 +3846,16 @@ type NearestOfficeLocationQuality string
 // NearestOfficeMatchedBy boundary: its PIN's boundary polygon contains the point; distance: by distance alone.
 type NearestOfficeMatchedBy string
 
-// NeighboursData defines model for NeighboursData.
+// NeighboursData A cell with the cells around it at the same level.
 type NeighboursData struct {
+	// Cell A grid cell: its symbols, level, centre and extent.
 	Cell CellData `json:"cell"`
 
 	// Neighbours Clockwise from the north; fewer than 8 at the grid's edge.
 	Neighbours []CellData `json:"neighbours"`
 }
 
-// OfficeData defines model for OfficeData.
+// OfficeData A post office record: its name, type, pincode, delivery status, circle, region, division, district, state, location and DIGIPIN when known, with its live reviews, likes and rating.
 type OfficeData struct {
 	BranchType     OfficeDataBranchType     `json:"branch_type"`
 	Circle         string                   `json:"circle"`
@@ -3751,8 +3875,10 @@ type OfficeData struct {
 	Id int64 `json:"id"`
 
 	// LikesCount Users who like the office (PUT /post-offices/{id}/like), live.
-	LikesCount int64        `json:"likes_count"`
-	Location   LocationData `json:"location"`
+	LikesCount int64 `json:"likes_count"`
+
+	// Location A point in decimal degrees.
+	Location LocationData `json:"location"`
 
 	// LocationQuality exact: as published; corrected: swapped or re-parsed; approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices; missing: no usable point.
 	LocationQuality OfficeDataLocationQuality `json:"location_quality"`
@@ -3786,7 +3912,7 @@ type OfficeDataDeliveryStatus string
 // OfficeDataLocationQuality exact: as published; corrected: swapped or re-parsed; approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices; missing: no usable point.
 type OfficeDataLocationQuality string
 
-// PincodeBatchData defines model for PincodeBatchData.
+// PincodeBatchData The outcome of a batch lookup: one item per pincode, in request order.
 type PincodeBatchData struct {
 	Found    int64              `json:"found"`
 	Invalid  int64              `json:"invalid"`
@@ -3795,13 +3921,13 @@ type PincodeBatchData struct {
 	Total    int64              `json:"total"`
 }
 
-// PincodeBatchInputBody defines model for PincodeBatchInputBody.
+// PincodeBatchInputBody The pincodes of a batch lookup.
 type PincodeBatchInputBody struct {
 	// Pincodes 1 to 100 pincodes; more is 413.
 	Pincodes []string `json:"pincodes"`
 }
 
-// PincodeBatchItem defines model for PincodeBatchItem.
+// PincodeBatchItem The outcome of one pincode of a batch: its offices, or why it failed.
 type PincodeBatchItem struct {
 	Errors *[]string `json:"errors,omitempty"`
 
@@ -3823,14 +3949,14 @@ type PincodeBatchItem struct {
 // PincodeBatchItemStatus defines model for PincodeBatchItem.Status.
 type PincodeBatchItemStatus string
 
-// PincodeData defines model for PincodeData.
+// PincodeData A pincode with the post offices it covers.
 type PincodeData struct {
 	Pincode     string       `json:"pincode"`
 	PostOffices []OfficeData `json:"post_offices"`
 	Total       int64        `json:"total"`
 }
 
-// PincodeValidateData defines model for PincodeValidateData.
+// PincodeValidateData The checks of a batch of pincodes, in request order.
 type PincodeValidateData struct {
 	Exists  int64                 `json:"exists"`
 	Results []PincodeValidateItem `json:"results"`
@@ -3838,7 +3964,7 @@ type PincodeValidateData struct {
 	Valid   int64                 `json:"valid"`
 }
 
-// PincodeValidateItem defines model for PincodeValidateItem.
+// PincodeValidateItem Whether one pincode is well-formed and exists in the dataset.
 type PincodeValidateItem struct {
 	// Exists At least one post office has it.
 	Exists  bool    `json:"exists"`
@@ -3849,7 +3975,7 @@ type PincodeValidateItem struct {
 	Valid bool `json:"valid"`
 }
 
-// ProjectData defines model for ProjectData.
+// ProjectData One project: the reports of one site, summarised.
 type ProjectData struct {
 	// CreatedAt Creation time of the project's oldest report.
 	CreatedAt time.Time `json:"created_at"`
@@ -3870,20 +3996,21 @@ type ProjectData struct {
 // ProjectDataResult Band of the average score.
 type ProjectDataResult string
 
-// ProjectDeletedData defines model for ProjectDeletedData.
+// ProjectDeletedData Confirms the deletion of a project and says how many reports went with it.
 type ProjectDeletedData struct {
 	Deleted        bool   `json:"deleted"`
 	Project        string `json:"project"`
 	ReportsDeleted int64  `json:"reports_deleted"`
 }
 
-// ProjectsData defines model for ProjectsData.
+// ProjectsData A page of projects.
 type ProjectsData struct {
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
 	Meta     Meta          `json:"meta"`
 	Projects []ProjectData `json:"projects"`
 }
 
-// ReadyData defines model for ReadyData.
+// ReadyData The readiness answer: the state of every component and the version of the server's build.
 type ReadyData struct {
 	Components []ComponentState `json:"components"`
 	Ready      bool             `json:"ready"`
@@ -3894,7 +4021,7 @@ type ReadyData struct {
 	Version *string `json:"version,omitempty"`
 }
 
-// ReleaseData defines model for ReleaseData.
+// ReleaseData One release of the post office directory as the server loaded it.
 type ReleaseData struct {
 	// Changes Changes against the release before it (0 for the first).
 	Changes int64 `json:"changes"`
@@ -3922,7 +4049,7 @@ type ReleaseData struct {
 // ReleaseDataSource Where the release was read from.
 type ReleaseDataSource string
 
-// RenderCountData defines model for RenderCountData.
+// RenderCountData How many pages a rendered crawl rendered, or did not, for one reason.
 type RenderCountData struct {
 	// Pages How many audited pages.
 	Pages int64 `json:"pages"`
@@ -3934,7 +4061,7 @@ type RenderCountData struct {
 	Rendered bool `json:"rendered"`
 }
 
-// Rendering defines model for Rendering.
+// Rendering What a rendered analysis adds: how the page a browser built differs from its raw HTML, what it loaded and its lab performance. Lists are bounded, with their totals beside them.
 type Rendering struct {
 	AddedLinks       *[]string     `json:"added_links,omitempty"`
 	AddedLinksTotal  int64         `json:"added_links_total"`
@@ -3942,24 +4069,28 @@ type Rendering struct {
 	Compare          []FieldChange `json:"compare"`
 	ContentAddedByJs bool          `json:"content_added_by_js"`
 	ElapsedMs        int64         `json:"elapsed_ms"`
-	Lab              Lab           `json:"lab"`
-	LinksAddedByJs   bool          `json:"links_added_by_js"`
-	Loaded           Loaded        `json:"loaded"`
-	Reason           *string       `json:"reason,omitempty"`
-	Rendered         bool          `json:"rendered"`
-	RobotsChanged    bool          `json:"robots_changed"`
-	Settled          bool          `json:"settled"`
-	TitleChanged     bool          `json:"title_changed"`
-	Url              string        `json:"url"`
+
+	// Lab A rendered page's lab performance, each measurement graded.
+	Lab            Lab  `json:"lab"`
+	LinksAddedByJs bool `json:"links_added_by_js"`
+
+	// Loaded What a rendered page loaded: its requests by resource type, those that failed, were refused or are disallowed by robots.txt, and its console errors. Lists are bounded; the totals count everything.
+	Loaded        Loaded  `json:"loaded"`
+	Reason        *string `json:"reason,omitempty"`
+	Rendered      bool    `json:"rendered"`
+	RobotsChanged bool    `json:"robots_changed"`
+	Settled       bool    `json:"settled"`
+	TitleChanged  bool    `json:"title_changed"`
+	Url           string  `json:"url"`
 }
 
-// ReportBatchData defines model for ReportBatchData.
+// ReportBatchData The reports a batch queued, in the order of its URLs.
 type ReportBatchData struct {
 	// Reports One pending report per URL, in the order sent.
 	Reports []ReportItem `json:"reports"`
 }
 
-// ReportBatchInputBody defines model for ReportBatchInputBody.
+// ReportBatchInputBody The URLs of a batch of reports to queue, with the settings they share.
 type ReportBatchInputBody struct {
 	// Password Required with privacy 2 (one password for every report), refused otherwise.
 	Password *string `json:"password,omitempty"`
@@ -3986,7 +4117,7 @@ type ReportBatchInputBodyRender string
 // ReportBatchInputBodyScreenshot Which screenshots every report's rendered analyses keep, as in create-report: viewport (default) or full (422 with render off).
 type ReportBatchInputBodyScreenshot string
 
-// ReportCreateInputBody defines model for ReportCreateInputBody.
+// ReportCreateInputBody A page to analyse: its URL, with optional project, privacy, password, rendering, screenshots and schedule.
 type ReportCreateInputBody struct {
 	// Password Required with privacy 2, refused otherwise. The account password rules apply (at least 8 characters not counting leading and trailing spaces, at most 256 bytes, no control characters, not common), the e-mail rule aside.
 	Password *string `json:"password,omitempty"`
@@ -4019,7 +4150,7 @@ type ReportCreateInputBodySchedule string
 // ReportCreateInputBodyScreenshot Which screenshots a rendered analysis keeps (with render on or auto): viewport (the first screen, the default) or full (the whole page too). full with render off is 422 on screenshot. Kept on the report for its re-analyses and schedules; the report's screenshots lists the paths of those its current analysis kept (GET /reports/{id}/screenshot).
 type ReportCreateInputBodyScreenshot string
 
-// ReportData defines model for ReportData.
+// ReportData One report: the analysis of a page, its lifecycle (status, attempts, failure) and its checks.
 type ReportData struct {
 	// Attempts Analyses of the current request started so far (at most 3 when retried).
 	Attempts  int64     `json:"attempts"`
@@ -4050,12 +4181,16 @@ type ReportData struct {
 	Render ReportDataRender `json:"render"`
 
 	// Rendered Whether the current analysis audited the page as the browser rendered it; rendering.reason says why it did or did not.
-	Rendered  bool       `json:"rendered"`
+	Rendered bool `json:"rendered"`
+
+	// Rendering What a rendered analysis adds: how the page a browser built differs from its raw HTML, what it loaded and its lab performance. Lists are bounded, with their totals beside them.
 	Rendering *Rendering `json:"rendering,omitempty"`
 
 	// Result Band of the score: good above 79, decent 49 to 79, bad below 49; empty until the first analysis finished (status pending, running or failed).
-	Result  ReportDataResult `json:"result"`
-	Results ResultsData      `json:"results"`
+	Result ReportDataResult `json:"result"`
+
+	// Results A report's checks grouped by category, each in check order.
+	Results ResultsData `json:"results"`
 
 	// Schedule How often the report is re-analysed by itself.
 	Schedule ReportDataSchedule `json:"schedule"`
@@ -4064,8 +4199,10 @@ type ReportData struct {
 	Score int64 `json:"score"`
 
 	// Screenshot Which screenshots the report's rendered analyses keep: viewport (the first screen) or full (the whole page too).
-	Screenshot  ReportDataScreenshot `json:"screenshot"`
-	Screenshots *ScreenshotsData     `json:"screenshots,omitempty"`
+	Screenshot ReportDataScreenshot `json:"screenshot"`
+
+	// Screenshots The paths of a report's screenshots, each absent when the report keeps none of its kind.
+	Screenshots *ScreenshotsData `json:"screenshots,omitempty"`
 
 	// ShareUrl Path of the report's HTML page on this server, /r/ (after the API's base path when a host mounts it under one: the path of the OpenAPI servers entry) followed by the report's share token (128 random bits in base32, drawn when the report is created and never changed or reused): give it, prefixed with the server's origin, to whoever may see the report. The page shows the report to anyone when privacy is 0, asks for the password when it is 2, and is 404 when it is 1 (unless the owner's key is sent). Report ids are never used in page addresses.
 	ShareUrl string `json:"share_url"`
@@ -4096,7 +4233,7 @@ type ReportDataScreenshot string
 // ReportDataStatus Where the report's analysis is: pending (queued), running, generated (finished: results, score and result hold), failed (see failure). A page that answers with any HTTP status is generated.
 type ReportDataStatus string
 
-// ReportItem defines model for ReportItem.
+// ReportItem A report as lists show it: every field of a report but its checks.
 type ReportItem struct {
 	// Attempts Analyses of the current request started so far (at most 3 when retried).
 	Attempts  int64     `json:"attempts"`
@@ -4170,7 +4307,7 @@ type ReportItemScreenshot string
 // ReportItemStatus Where the report's analysis is: pending (queued), running, generated (finished: results, score and result hold), failed (see failure). A page that answers with any HTTP status is generated.
 type ReportItemStatus string
 
-// ReportUpdateInputBody defines model for ReportUpdateInputBody.
+// ReportUpdateInputBody Changes to a report: privacy, password, schedule, or a new analysis.
 type ReportUpdateInputBody struct {
 	// Password A new share password (the rules of create-report); only when the privacy is or becomes 2.
 	Password *string `json:"password,omitempty"`
@@ -4206,13 +4343,14 @@ type ReportUpdateInputBodySchedule string
 // ReportUpdateInputBodyScreenshot With results=1 only (422 otherwise): which screenshots this re-analysis and the report's later ones keep, as in create-report (full with the resulting render off is 422); absent keeps the report's. The re-analysis replaces the report's screenshots; one that does not render deletes them.
 type ReportUpdateInputBodyScreenshot string
 
-// ReportsData defines model for ReportsData.
+// ReportsData A page of reports.
 type ReportsData struct {
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
 	Meta    Meta         `json:"meta"`
 	Reports []ReportItem `json:"reports"`
 }
 
-// ResultsData defines model for ResultsData.
+// ResultsData A report's checks grouped by category, each in check order.
 type ResultsData struct {
 	Miscellaneous []CheckData `json:"miscellaneous"`
 	Performance   []CheckData `json:"performance"`
@@ -4220,7 +4358,7 @@ type ResultsData struct {
 	Seo           []CheckData `json:"seo"`
 }
 
-// ReviewData defines model for ReviewData.
+// ReviewData A review of a post office. Its title and text are returned exactly as written (JSON-encoded): escape them when rendering HTML.
 type ReviewData struct {
 	CreatedAt time.Time `json:"created_at"`
 
@@ -4242,13 +4380,13 @@ type ReviewData struct {
 	UserId int64 `json:"user_id"`
 }
 
-// ReviewDeletedData defines model for ReviewDeletedData.
+// ReviewDeletedData Confirms the deletion of the caller's review of an office.
 type ReviewDeletedData struct {
 	Deleted  bool  `json:"deleted"`
 	OfficeId int64 `json:"office_id"`
 }
 
-// ReviewPutInputBody defines model for ReviewPutInputBody.
+// ReviewPutInputBody A review to write or replace: a rating of 1 to 5 with an optional title and text.
 type ReviewPutInputBody struct {
 	// Rating 1 to 5.
 	Rating int64 `json:"rating"`
@@ -4260,19 +4398,20 @@ type ReviewPutInputBody struct {
 	Title *string `json:"title,omitempty"`
 }
 
-// ReviewsData defines model for ReviewsData.
+// ReviewsData A page of reviews.
 type ReviewsData struct {
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
 	Meta    Meta         `json:"meta"`
 	Reviews []ReviewData `json:"reviews"`
 }
 
-// RotateInputBody defines model for RotateInputBody.
+// RotateInputBody Optional: the name of the key a rotation mints.
 type RotateInputBody struct {
 	// Name Name of the new key (default: the old key's name).
 	Name *string `json:"name,omitempty"`
 }
 
-// RunData defines model for RunData.
+// RunData One finished analysis of a report, with the checks it broke and fixed since the run before.
 type RunData struct {
 	// At When the analysis ran.
 	At time.Time `json:"at"`
@@ -4292,7 +4431,7 @@ type RunData struct {
 // RunDataResult defines model for RunData.Result.
 type RunDataResult string
 
-// ScreenshotsData defines model for ScreenshotsData.
+// ScreenshotsData The paths of a report's screenshots, each absent when the report keeps none of its kind.
 type ScreenshotsData struct {
 	// Full The whole page (at most 16,384 CSS pixels high), at most 2 MiB, kept with screenshot=full: /api/v1/reports/{id}/screenshot?kind=full.
 	Full *string `json:"full,omitempty"`
@@ -4301,14 +4440,15 @@ type ScreenshotsData struct {
 	Viewport *string `json:"viewport,omitempty"`
 }
 
-// SearchData defines model for SearchData.
+// SearchData A page of post offices whose names match a search.
 type SearchData struct {
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
 	Meta    Meta         `json:"meta"`
 	Query   string       `json:"query"`
 	Results []OfficeData `json:"results"`
 }
 
-// StateData defines model for StateData.
+// StateData A state or union territory with its counts.
 type StateData struct {
 	DistrictsCount int64 `json:"districts_count"`
 
@@ -4319,34 +4459,38 @@ type StateData struct {
 	PostOfficesCount int64  `json:"post_offices_count"`
 }
 
-// StateDistrictsData defines model for StateDistrictsData.
+// StateDistrictsData A state's districts.
 type StateDistrictsData struct {
 	Districts []DistrictItem `json:"districts"`
 	State     string         `json:"state"`
 	Total     int64          `json:"total"`
 }
 
-// StateRef defines model for StateRef.
+// StateRef A state named by its id and name.
 type StateRef struct {
 	Id   int64  `json:"id"`
 	Name string `json:"name"`
 }
 
-// StatesData defines model for StatesData.
+// StatesData States and union territories with their counts.
 type StatesData struct {
 	States []StateData `json:"states"`
 	Total  int64       `json:"total"`
 }
 
-// SuggestionData defines model for SuggestionData.
+// SuggestionData One autocomplete suggestion: the text to show, the office it stands for and what matched.
 type SuggestionData struct {
 	// DistanceKm From latitude / longitude; null without them or when the office has no location.
-	DistanceKm *float64         `json:"distance_km"`
-	Matched    SuggestionMatch  `json:"matched"`
-	Office     SuggestionOffice `json:"office"`
+	DistanceKm *float64 `json:"distance_km"`
+
+	// Matched What part of the suggested office matched the query, and how.
+	Matched SuggestionMatch `json:"matched"`
+
+	// Office The office of an autocomplete suggestion.
+	Office SuggestionOffice `json:"office"`
 }
 
-// SuggestionMatch defines model for SuggestionMatch.
+// SuggestionMatch What part of the suggested office matched the query, and how.
 type SuggestionMatch struct {
 	// Edits Typing errors forgiven (insertions, deletions, substitutions, transpositions of adjacent letters); 0 unless fuzzy.
 	Edits int64 `json:"edits"`
@@ -4367,7 +4511,7 @@ type SuggestionMatchField string
 // SuggestionMatchKind exact: equals the query; prefix: starts with it; word: a later word starts with it; fuzzy: as word or prefix, with typing errors forgiven.
 type SuggestionMatchKind string
 
-// SuggestionOffice defines model for SuggestionOffice.
+// SuggestionOffice The office of an autocomplete suggestion.
 type SuggestionOffice struct {
 	BranchType SuggestionOfficeBranchType `json:"branch_type"`
 
@@ -4388,33 +4532,36 @@ type SuggestionOffice struct {
 // SuggestionOfficeBranchType defines model for SuggestionOffice.BranchType.
 type SuggestionOfficeBranchType string
 
-// TokenData defines model for TokenData.
+// TokenData A newly minted API key: token is the key itself, shown this once, to send as Authorization: Bearer <token>; key describes it and user is its owner.
 type TokenData struct {
+	// Key An API key without the key itself: its id, name, prefix (the start of the key, to tell keys apart), creation time and last use.
 	Key KeyData `json:"key"`
 
 	// Token The API key: send it as Authorization: Bearer <token>. Shown once.
 	Token string `json:"token"`
 
 	// TokenType Example: Bearer
-	TokenType string   `json:"token_type"`
-	User      UserData `json:"user"`
+	TokenType string `json:"token_type"`
+
+	// User A user account: its id, e-mail address and creation time.
+	User UserData `json:"user"`
 }
 
-// TypeLoad defines model for TypeLoad.
+// TypeLoad The requests a rendered page made for one resource type.
 type TypeLoad struct {
 	Bytes int64  `json:"bytes"`
 	Count int64  `json:"count"`
 	Type  string `json:"type"`
 }
 
-// UserData defines model for UserData.
+// UserData A user account: its id, e-mail address and creation time.
 type UserData struct {
 	CreatedAt time.Time `json:"created_at"`
 	Email     string    `json:"email"`
 	Id        int64     `json:"id"`
 }
 
-// ValidateData defines model for ValidateData.
+// ValidateData Whether a DIGIPIN is well-formed, with its formatted code or the reason it is not.
 type ValidateData struct {
 	// Digipin The code as sent.
 	Digipin string `json:"digipin"`
@@ -4427,7 +4574,7 @@ type ValidateData struct {
 	Valid  bool    `json:"valid"`
 }
 
-// VillageData defines model for VillageData.
+// VillageData A village of the LGD villages file and the PIN serving it.
 type VillageData struct {
 	District    string `json:"district"`
 	DistrictId  int64  `json:"district_id"`
@@ -4439,21 +4586,23 @@ type VillageData struct {
 	VillageName string `json:"village_name"`
 }
 
-// VillageSearchData defines model for VillageSearchData.
+// VillageSearchData A page of villages whose names match a search.
 type VillageSearchData struct {
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
 	Meta     Meta          `json:"meta"`
 	Query    string        `json:"query"`
 	Villages []VillageData `json:"villages"`
 }
 
-// VillagesData defines model for VillagesData.
+// VillagesData A page of the villages a pincode serves.
 type VillagesData struct {
+	// Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
 	Meta     Meta          `json:"meta"`
 	Pincode  string        `json:"pincode"`
 	Villages []VillageData `json:"villages"`
 }
 
-// WebhookData defines model for WebhookData.
+// WebhookData One of the caller's webhooks. The secret is shown once, in the answer that creates it; afterwards only its prefix.
 type WebhookData struct {
 	CreatedAt time.Time `json:"created_at"`
 	Events    []string  `json:"events"`
@@ -4467,7 +4616,7 @@ type WebhookData struct {
 	Url          string `json:"url"`
 }
 
-// WebhookInputBody defines model for WebhookInputBody.
+// WebhookInputBody A webhook to create: the URL to POST events to, the secret that signs them (16 characters or more) and the events to send.
 type WebhookInputBody struct {
 	// Events Events to receive: report.finished, crawl.finished (default all).
 	Events *[]string `json:"events,omitempty"`
@@ -4479,17 +4628,24 @@ type WebhookInputBody struct {
 	Url string `json:"url"`
 }
 
-// WebhooksData defines model for WebhooksData.
+// WebhooksData The caller's webhooks.
 type WebhooksData struct {
 	Webhooks []WebhookData `json:"webhooks"`
 }
 
 // ListMyReviewsParams defines parameters for ListMyReviews.
 type ListMyReviewsParams struct {
-	Page    *int64                     `form:"page,omitempty" json:"page,omitempty"`
-	PerPage *int64                     `form:"per_page,omitempty" json:"per_page,omitempty"`
-	SortBy  *ListMyReviewsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
-	Sort    *ListMyReviewsParamsSort   `form:"sort,omitempty" json:"sort,omitempty"`
+	// Page Page number, from 1; a page beyond the last is an empty list.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Reviews per page.
+	PerPage *int64 `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// SortBy created_at orders by the time of writing, rating by the stars given. Ties are broken by user id, then office, in the same direction.
+	SortBy *ListMyReviewsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by: desc puts the newest or best first.
+	Sort *ListMyReviewsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
 
 // ListMyReviewsParamsSortBy defines parameters for ListMyReviews.
@@ -4749,10 +4905,17 @@ type PincodeVillagesParams struct {
 
 // ListOfficeReviewsParams defines parameters for ListOfficeReviews.
 type ListOfficeReviewsParams struct {
-	Page    *int64                         `form:"page,omitempty" json:"page,omitempty"`
-	PerPage *int64                         `form:"per_page,omitempty" json:"per_page,omitempty"`
-	SortBy  *ListOfficeReviewsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
-	Sort    *ListOfficeReviewsParamsSort   `form:"sort,omitempty" json:"sort,omitempty"`
+	// Page Page number, from 1; a page beyond the last is an empty list.
+	Page *int64 `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Reviews per page.
+	PerPage *int64 `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// SortBy created_at orders by the time of writing, rating by the stars given. Ties are broken by user id, then office, in the same direction.
+	SortBy *ListOfficeReviewsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by: desc puts the newest or best first.
+	Sort *ListOfficeReviewsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
 
 // ListOfficeReviewsParamsSortBy defines parameters for ListOfficeReviews.
@@ -4770,8 +4933,12 @@ type ListProjectsParams struct {
 	SearchBy *ListProjectsParamsSearchBy `form:"search_by,omitempty" json:"search_by,omitempty"`
 
 	// SortBy created_at is the creation time of the project's oldest report; ties are broken by name.
-	SortBy  *ListProjectsParamsSortBy  `form:"sort_by,omitempty" json:"sort_by,omitempty"`
-	Sort    *ListProjectsParamsSort    `form:"sort,omitempty" json:"sort,omitempty"`
+	SortBy *ListProjectsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by.
+	Sort *ListProjectsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// PerPage Items per page.
 	PerPage *ListProjectsParamsPerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
 
 	// Page A page beyond the last is an empty list.
@@ -4808,8 +4975,12 @@ type ListReportsParams struct {
 	Status *ListReportsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// SortBy id is the creation order; result sorts by score. Ties are broken by id.
-	SortBy  *ListReportsParamsSortBy  `form:"sort_by,omitempty" json:"sort_by,omitempty"`
-	Sort    *ListReportsParamsSort    `form:"sort,omitempty" json:"sort,omitempty"`
+	SortBy *ListReportsParamsSortBy `form:"sort_by,omitempty" json:"sort_by,omitempty"`
+
+	// Sort Direction of sort_by.
+	Sort *ListReportsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// PerPage Items per page.
 	PerPage *ListReportsParamsPerPage `form:"per_page,omitempty" json:"per_page,omitempty"`
 
 	// Page A page beyond the last is an empty list.
@@ -5042,6 +5213,8 @@ type ClientInterface interface {
 
 	// GetAccount The caller's account
 	//
+	// The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key).
+	//
 	// Corresponds with GET /api/v1/account (the `GetAccount` operationId).
 	GetAccount(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -5074,10 +5247,14 @@ type ClientInterface interface {
 
 	// ListApiKeys List the caller's API keys
 	//
+	// Every key of the caller's user that is not revoked, the one in use included. The keys themselves are shown only when minted (login, rotation): here, each key's prefix.
+	//
 	// Corresponds with GET /api/v1/account/keys (the `ListApiKeys` operationId).
 	ListApiKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RevokeApiKey Revoke one of the caller's API keys
+	//
+	// Deletes the key: requests carrying it are 401 from then on. Any of the caller's keys may be revoked, the one in use included; a key of another user or an unknown id is 404.
 	//
 	// Corresponds with DELETE /api/v1/account/keys/{id} (the `RevokeApiKey` operationId).
 	RevokeApiKey(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5238,6 +5415,8 @@ type ClientInterface interface {
 
 	// Dataset Source, release, licence, counts and cleaning of the served data
 	//
+	// Where the served dataset was read from (its files, with dates, rows and SHA-256), its licence and attribution, its version (the ETag of data answers), how many offices, pincodes, states, districts and villages it holds, and what cleaning changed.
+	//
 	// Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
 	Dataset(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -5259,6 +5438,8 @@ type ClientInterface interface {
 
 	// DigipinDecodeWithBody Decode a DIGIPIN to its cell centre
 	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -5266,12 +5447,16 @@ type ClientInterface interface {
 
 	// DigipinDecode Decode a DIGIPIN to its cell centre
 	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
 	DigipinDecode(ctx context.Context, params *DigipinDecodeParams, body DigipinDecodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DigipinDecodeWithFormdataBody Decode a DIGIPIN to its cell centre
+	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type.
 	//
@@ -5342,6 +5527,8 @@ type ClientInterface interface {
 	DigipinEncodeBatch(ctx context.Context, body DigipinEncodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DigipinInfo DIGIPIN specification: bounds, grid, characters, levels
+	//
+	// Fixed facts of the DIGIPIN grid, the same on every server: the area it covers, its 4 x 4 grid, its 16 symbols and, for each of its 10 levels, the cell size in degrees and approximately in metres.
 	//
 	// Corresponds with GET /api/v1/digipin/info (the `DigipinInfo` operationId).
 	DigipinInfo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5496,6 +5683,8 @@ type ClientInterface interface {
 	PincodeLookup(ctx context.Context, pincode string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PincodeDetails One post office of a pincode
+	//
+	// The office named by post_office (case, punctuation and the B.O / S.O / H.O suffix ignored; 404 when the pincode has none of that name), or without it the head office, else the sub office, else the first branch office by name. An unknown pincode is 404.
 	//
 	// Corresponds with GET /api/v1/pincodes/{pincode}/details (the `PincodeDetails` operationId).
 	PincodeDetails(ctx context.Context, pincode string, params *PincodeDetailsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5717,6 +5906,8 @@ type ClientInterface interface {
 
 	// ListStates States and union territories
 	//
+	// Every state and union territory of the dataset with its counts, or those whose name matches q.
+	//
 	// Corresponds with GET /api/v1/states (the `ListStates` operationId).
 	ListStates(ctx context.Context, params *ListStatesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -5743,6 +5934,8 @@ type ClientInterface interface {
 
 	// Healthz Liveness: the process is up
 	//
+	// Always 200 with status ok while the process serves HTTP; no component is checked (see /readyz for that).
+	//
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -5755,6 +5948,8 @@ type ClientInterface interface {
 }
 
 // GetAccount The caller's account
+//
+// The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key).
 //
 // Corresponds with GET /api/v1/account (the `GetAccount` operationId).
 func (c *Client) GetAccount(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5828,6 +6023,8 @@ func (c *Client) RotateApiKeyWithFormdataBody(ctx context.Context, body RotateAp
 
 // ListApiKeys List the caller's API keys
 //
+// Every key of the caller's user that is not revoked, the one in use included. The keys themselves are shown only when minted (login, rotation): here, each key's prefix.
+//
 // Corresponds with GET /api/v1/account/keys (the `ListApiKeys` operationId).
 func (c *Client) ListApiKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListApiKeysRequest(c.Server)
@@ -5842,6 +6039,8 @@ func (c *Client) ListApiKeys(ctx context.Context, reqEditors ...RequestEditorFn)
 }
 
 // RevokeApiKey Revoke one of the caller's API keys
+//
+// Deletes the key: requests carrying it are 401 from then on. Any of the caller's keys may be revoked, the one in use included; a key of another user or an unknown id is 404.
 //
 // Corresponds with DELETE /api/v1/account/keys/{id} (the `RevokeApiKey` operationId).
 func (c *Client) RevokeApiKey(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6212,6 +6411,8 @@ func (c *Client) GetCrawlPage(ctx context.Context, id int64, page int64, reqEdit
 
 // Dataset Source, release, licence, counts and cleaning of the served data
 //
+// Where the served dataset was read from (its files, with dates, rows and SHA-256), its licence and attribution, its version (the ETag of data answers), how many offices, pincodes, states, districts and villages it holds, and what cleaning changed.
+//
 // Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
 func (c *Client) Dataset(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDatasetRequest(c.Server)
@@ -6263,6 +6464,8 @@ func (c *Client) DigipinBulkWithBody(ctx context.Context, contentType string, bo
 
 // DigipinDecodeWithBody Decode a DIGIPIN to its cell centre
 //
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -6280,6 +6483,8 @@ func (c *Client) DigipinDecodeWithBody(ctx context.Context, params *DigipinDecod
 
 // DigipinDecode Decode a DIGIPIN to its cell centre
 //
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -6296,6 +6501,8 @@ func (c *Client) DigipinDecode(ctx context.Context, params *DigipinDecodeParams,
 }
 
 // DigipinDecodeWithFormdataBody Decode a DIGIPIN to its cell centre
+//
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type.
 //
@@ -6446,6 +6653,8 @@ func (c *Client) DigipinEncodeBatch(ctx context.Context, body DigipinEncodeBatch
 }
 
 // DigipinInfo DIGIPIN specification: bounds, grid, characters, levels
+//
+// Fixed facts of the DIGIPIN grid, the same on every server: the area it covers, its 4 x 4 grid, its 16 symbols and, for each of its 10 levels, the cell size in degrees and approximately in metres.
 //
 // Corresponds with GET /api/v1/digipin/info (the `DigipinInfo` operationId).
 func (c *Client) DigipinInfo(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6800,6 +7009,8 @@ func (c *Client) PincodeLookup(ctx context.Context, pincode string, reqEditors .
 }
 
 // PincodeDetails One post office of a pincode
+//
+// The office named by post_office (case, punctuation and the B.O / S.O / H.O suffix ignored; 404 when the pincode has none of that name), or without it the head office, else the sub office, else the first branch office by name. An unknown pincode is 404.
 //
 // Corresponds with GET /api/v1/pincodes/{pincode}/details (the `PincodeDetails` operationId).
 func (c *Client) PincodeDetails(ctx context.Context, pincode string, params *PincodeDetailsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7301,6 +7512,8 @@ func (c *Client) GetReportScreenshot(ctx context.Context, id int64, params *GetR
 
 // ListStates States and union territories
 //
+// Every state and union territory of the dataset with its counts, or those whose name matches q.
+//
 // Corresponds with GET /api/v1/states (the `ListStates` operationId).
 func (c *Client) ListStates(ctx context.Context, params *ListStatesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListStatesRequest(c.Server, params)
@@ -7366,6 +7579,8 @@ func (c *Client) SearchVillages(ctx context.Context, params *SearchVillagesParam
 }
 
 // Healthz Liveness: the process is up
+//
+// Always 200 with status ok while the process serves HTTP; no component is checked (see /readyz for that).
 //
 // Corresponds with GET /healthz (the `Healthz` operationId).
 func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11300,6 +11515,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetAccountWithResponse The caller's account
 	//
+	// The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/account (the `GetAccount` operationId).
@@ -11334,12 +11551,16 @@ type ClientWithResponsesInterface interface {
 
 	// ListApiKeysWithResponse List the caller's API keys
 	//
+	// Every key of the caller's user that is not revoked, the one in use included. The keys themselves are shown only when minted (login, rotation): here, each key's prefix.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/account/keys (the `ListApiKeys` operationId).
 	ListApiKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListApiKeysResponse, error)
 
 	// RevokeApiKeyWithResponse Revoke one of the caller's API keys
+	//
+	// Deletes the key: requests carrying it are 401 from then on. Any of the caller's keys may be revoked, the one in use included; a key of another user or an unknown id is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -11528,6 +11749,8 @@ type ClientWithResponsesInterface interface {
 
 	// DatasetWithResponse Source, release, licence, counts and cleaning of the served data
 	//
+	// Where the served dataset was read from (its files, with dates, rows and SHA-256), its licence and attribution, its version (the ETag of data answers), how many offices, pincodes, states, districts and villages it holds, and what cleaning changed.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
@@ -11553,6 +11776,8 @@ type ClientWithResponsesInterface interface {
 
 	// DigipinDecodeWithBodyWithResponse Decode a DIGIPIN to its cell centre
 	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -11560,12 +11785,16 @@ type ClientWithResponsesInterface interface {
 
 	// DigipinDecodeWithResponse Decode a DIGIPIN to its cell centre
 	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
 	DigipinDecodeWithResponse(ctx context.Context, params *DigipinDecodeParams, body DigipinDecodeJSONRequestBody, reqEditors ...RequestEditorFn) (*DigipinDecodeResponse, error)
 
 	// DigipinDecodeWithFormdataBodyWithResponse Decode a DIGIPIN to its cell centre
+	//
+	// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11636,6 +11865,8 @@ type ClientWithResponsesInterface interface {
 	DigipinEncodeBatchWithResponse(ctx context.Context, body DigipinEncodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*DigipinEncodeBatchResponse, error)
 
 	// DigipinInfoWithResponse DIGIPIN specification: bounds, grid, characters, levels
+	//
+	// Fixed facts of the DIGIPIN grid, the same on every server: the area it covers, its 4 x 4 grid, its 16 symbols and, for each of its 10 levels, the cell size in degrees and approximately in metres.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -11814,6 +12045,8 @@ type ClientWithResponsesInterface interface {
 	PincodeLookupWithResponse(ctx context.Context, pincode string, reqEditors ...RequestEditorFn) (*PincodeLookupResponse, error)
 
 	// PincodeDetailsWithResponse One post office of a pincode
+	//
+	// The office named by post_office (case, punctuation and the B.O / S.O / H.O suffix ignored; 404 when the pincode has none of that name), or without it the head office, else the sub office, else the first branch office by name. An unknown pincode is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12065,6 +12298,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListStatesWithResponse States and union territories
 	//
+	// Every state and union territory of the dataset with its counts, or those whose name matches q.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/states (the `ListStates` operationId).
@@ -12098,6 +12333,8 @@ type ClientWithResponsesInterface interface {
 	SearchVillagesWithResponse(ctx context.Context, params *SearchVillagesParams, reqEditors ...RequestEditorFn) (*SearchVillagesResponse, error)
 
 	// HealthzWithResponse Liveness: the process is up
+	//
+	// Always 200 with status ok while the process serves HTTP; no component is checked (see /readyz for that).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15178,6 +15415,8 @@ func (r ReadyzResponse) ContentType() string {
 
 // GetAccountWithResponse The caller's account
 //
+// The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/v1/account (the `GetAccount` operationId).
@@ -15236,6 +15475,8 @@ func (c *ClientWithResponses) RotateApiKeyWithFormdataBodyWithResponse(ctx conte
 
 // ListApiKeysWithResponse List the caller's API keys
 //
+// Every key of the caller's user that is not revoked, the one in use included. The keys themselves are shown only when minted (login, rotation): here, each key's prefix.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/v1/account/keys (the `ListApiKeys` operationId).
@@ -15248,6 +15489,8 @@ func (c *ClientWithResponses) ListApiKeysWithResponse(ctx context.Context, reqEd
 }
 
 // RevokeApiKeyWithResponse Revoke one of the caller's API keys
+//
+// Deletes the key: requests carrying it are 401 from then on. Any of the caller's keys may be revoked, the one in use included; a key of another user or an unknown id is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15562,6 +15805,8 @@ func (c *ClientWithResponses) GetCrawlPageWithResponse(ctx context.Context, id i
 
 // DatasetWithResponse Source, release, licence, counts and cleaning of the served data
 //
+// Where the served dataset was read from (its files, with dates, rows and SHA-256), its licence and attribution, its version (the ETag of data answers), how many offices, pincodes, states, districts and villages it holds, and what cleaning changed.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/v1/dataset (the `Dataset` operationId).
@@ -15605,6 +15850,8 @@ func (c *ClientWithResponses) DigipinBulkWithBodyWithResponse(ctx context.Contex
 
 // DigipinDecodeWithBodyWithResponse Decode a DIGIPIN to its cell centre
 //
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -15618,6 +15865,8 @@ func (c *ClientWithResponses) DigipinDecodeWithBodyWithResponse(ctx context.Cont
 
 // DigipinDecodeWithResponse Decode a DIGIPIN to its cell centre
 //
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
+//
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/digipin/decode (the `DigipinDecode` operationId).
@@ -15630,6 +15879,8 @@ func (c *ClientWithResponses) DigipinDecodeWithResponse(ctx context.Context, par
 }
 
 // DigipinDecodeWithFormdataBodyWithResponse Decode a DIGIPIN to its cell centre
+//
+// The centre of the code's level-10 cell (6 decimals) and the cell's bounds; with ?geometry=true, the cell as a GeoJSON Polygon too. A malformed code is 422 on digipin.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15748,6 +15999,8 @@ func (c *ClientWithResponses) DigipinEncodeBatchWithResponse(ctx context.Context
 }
 
 // DigipinInfoWithResponse DIGIPIN specification: bounds, grid, characters, levels
+//
+// Fixed facts of the DIGIPIN grid, the same on every server: the area it covers, its 4 x 4 grid, its 16 symbols and, for each of its 10 levels, the cell size in degrees and approximately in metres.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -16046,6 +16299,8 @@ func (c *ClientWithResponses) PincodeLookupWithResponse(ctx context.Context, pin
 }
 
 // PincodeDetailsWithResponse One post office of a pincode
+//
+// The office named by post_office (case, punctuation and the B.O / S.O / H.O suffix ignored; 404 when the pincode has none of that name), or without it the head office, else the sub office, else the first branch office by name. An unknown pincode is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -16465,6 +16720,8 @@ func (c *ClientWithResponses) GetReportScreenshotWithResponse(ctx context.Contex
 
 // ListStatesWithResponse States and union territories
 //
+// Every state and union territory of the dataset with its counts, or those whose name matches q.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/v1/states (the `ListStates` operationId).
@@ -16522,6 +16779,8 @@ func (c *ClientWithResponses) SearchVillagesWithResponse(ctx context.Context, pa
 }
 
 // HealthzWithResponse Liveness: the process is up
+//
+// Always 200 with status ok while the process serves HTTP; no component is checked (see /readyz for that).
 //
 // Returns a wrapper object for the known response body format(s).
 //
