@@ -3,12 +3,9 @@ package httpapi_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"sort"
 	"testing"
-
-	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 )
 
 // TestListsNeverNullInOpenAPI walks the whole of both served documents
@@ -16,14 +13,10 @@ import (
 // requests and responses are never null, and clients generated from the
 // documents must not have to nil-check them.
 func TestListsNeverNullInOpenAPI(t *testing.T) {
-	h := apitest.NewHandler(t, fullRoutes())
-	for _, path := range []string{"/openapi.json", "/openapi-3.0.json"} {
-		p := apitest.GetPage(t, h, path)
-		if p.Status != http.StatusOK {
-			t.Fatalf("GET %s = %d", path, p.Status)
-		}
+	for _, d := range servedDocuments(t) {
+		path := d.path
 		var doc any
-		if err := json.Unmarshal([]byte(p.Body), &doc); err != nil {
+		if err := json.Unmarshal([]byte(d.body), &doc); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		arrays := 0

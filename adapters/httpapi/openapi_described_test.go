@@ -3,12 +3,9 @@ package httpapi_test
 import (
 	"encoding/json"
 	"flag"
-	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 )
 
 // openapiOut names a folder TestOpenAPIDescribed writes both served
@@ -20,12 +17,8 @@ var openapiOut = flag.String("openapi-out", "", "write the served OpenAPI docume
 // description, and the document names a server, so tools show more than
 // bare names.
 func TestOpenAPIDescribed(t *testing.T) {
-	h := apitest.NewHandler(t, fullRoutes())
-	for _, path := range []string{"/openapi.json", "/openapi-3.0.json"} {
-		res := apitest.GetPage(t, h, path)
-		if res.Status != http.StatusOK {
-			t.Fatalf("GET %s = %d", path, res.Status)
-		}
+	for _, d := range servedDocuments(t) {
+		path := d.path
 		type described struct {
 			Name        string `json:"name"`
 			Description string `json:"description"`
@@ -40,11 +33,11 @@ func TestOpenAPIDescribed(t *testing.T) {
 				Parameters  []described `json:"parameters"`
 			} `json:"paths"`
 		}
-		if err := json.Unmarshal([]byte(res.Body), &doc); err != nil {
+		if err := json.Unmarshal([]byte(d.body), &doc); err != nil {
 			t.Fatal(err)
 		}
 		if *openapiOut != "" {
-			if err := os.WriteFile(filepath.Join(*openapiOut, filepath.Base(path)), []byte(res.Body), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(*openapiOut, filepath.Base(path)), []byte(d.body), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}

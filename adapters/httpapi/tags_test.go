@@ -2,21 +2,14 @@ package httpapi_test
 
 import (
 	"encoding/json"
-	"net/http"
 	"testing"
-
-	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 )
 
 // Every tag an operation of the full API uses is listed at the top of the
 // OpenAPI document with a description, so tools show described sections.
 func TestOpenAPITagsDescribed(t *testing.T) {
-	h := apitest.NewHandler(t, fullRoutes())
-	for _, path := range []string{"/openapi.json", "/openapi-3.0.json"} {
-		res := apitest.GetPage(t, h, path)
-		if res.Status != http.StatusOK {
-			t.Fatalf("GET %s = %d", path, res.Status)
-		}
+	for _, d := range servedDocuments(t) {
+		path := d.path
 		var doc struct {
 			Tags []struct {
 				Name        string `json:"name"`
@@ -26,7 +19,7 @@ func TestOpenAPITagsDescribed(t *testing.T) {
 				Tags []string `json:"tags"`
 			} `json:"paths"`
 		}
-		if err := json.Unmarshal([]byte(res.Body), &doc); err != nil {
+		if err := json.Unmarshal([]byte(d.body), &doc); err != nil {
 			t.Fatal(err)
 		}
 		described := map[string]bool{}
