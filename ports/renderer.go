@@ -9,7 +9,7 @@ import (
 
 // ErrNoBrowser is Renderer.Available's answer when no browser can be
 // started: the deployment has none installed, or it failed to start.
-var ErrNoBrowser = errors.New("rendering needs Chromium: install it (Debian: apt-get install chromium) or name it with --chromium")
+var ErrNoBrowser = errors.New("rendering needs Chromium: install it (Debian: apt-get install chromium-headless-shell, or chromium) or name it with --chromium")
 
 // Renderer loads a page in a real browser, as a visitor and a search
 // engine's second wave see it. Every network request the browser makes

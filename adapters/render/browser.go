@@ -48,18 +48,25 @@ type browser struct {
 	crashes map[target.ID]string // the termination status of the tabs that crashed
 }
 
-// findChromium is the browser's binary: PINSIGHT_CHROMIUM, then the usual
-// names on PATH.
+// browserNames are the binaries findChromium looks for, best first: the
+// headless shell (Debian's chromium-headless-shell, Chromium's old
+// headless mode without the browser's windows and WebUI) renders the same
+// pages in about 60 % of the full browser's memory and processor time
+// (docs/rendering.md, "What it costs"), then the full browsers.
+var browserNames = []string{"chromium-headless-shell", "chrome-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+
+// findChromium is the browser's binary: PINSIGHT_CHROMIUM, then
+// browserNames on PATH.
 func findChromium() (string, error) {
 	if p := os.Getenv("PINSIGHT_CHROMIUM"); p != "" {
 		return exec.LookPath(p)
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+	for _, name := range browserNames {
 		if p, err := exec.LookPath(name); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("%w (no chromium, chromium-browser or google-chrome on PATH)", ports.ErrNoBrowser)
+	return "", fmt.Errorf("%w (none of %s on PATH)", ports.ErrNoBrowser, strings.Join(browserNames, ", "))
 }
 
 // flags are the browser's switches besides chromedp's defaults (headless,
@@ -141,7 +148,11 @@ func (r *Renderer) startBrowser() (*browser, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%w: %s did not start: %v", ports.ErrNoBrowser, r.path, err)
 	}
-	b := &browser{ctx: bctx, cancel: bcancel, alloc: acancel, own: own, pid: c.Browser.Process().Pid, dir: dir,
+	// The binary may be a wrapper script that runs the browser as its
+	// child (Debian's chromium-headless-shell does): the browser is the
+	// process of the tree holding the profile that is no child type.
+	pid := browserProcess(c.Browser.Process().Pid, "--user-data-dir="+dir)
+	b := &browser{ctx: bctx, cancel: bcancel, alloc: acancel, own: own, pid: pid, dir: dir,
 		lost: c.Browser.LostConnection, stopped: make(chan struct{}), crashes: map[target.ID]string{}}
 	_ = chromedp.ListenBrowser(bctx, func(ev any) {
 		if e, ok := ev.(*target.EventTargetCrashed); ok {

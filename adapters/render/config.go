@@ -55,8 +55,8 @@ var DefaultViewport = Viewport{Width: 1350, Height: 940, Scale: 1}
 // usable: every field defaulted, Chromium looked up.
 type Config struct {
 	// Chromium is the browser's binary; "" looks it up: PINSIGHT_CHROMIUM,
-	// then chromium, chromium-browser, google-chrome, google-chrome-stable
-	// on PATH.
+	// then chromium-headless-shell, chrome-headless-shell, chromium,
+	// chromium-browser, google-chrome, google-chrome-stable on PATH.
 	Chromium string
 	// Contexts is the most renders at once (default 2); others wait for a
 	// turn as long as their context lets them.

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -139,18 +140,38 @@ func using(arg string) []int {
 	return out
 }
 
-// hasArg reports whether pid's command line holds arg.
-func hasArg(pid int, arg string) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil {
-		return false
-	}
-	for a := range bytes.SplitSeq(b, []byte{0}) {
-		if string(a) == arg {
-			return true
+// browserProcess is the browser's main process in the tree below root:
+// the deepest holding marker and no --type= argument (Chromium's children
+// all have one; a wrapper script above the browser holds its arguments
+// too); root when none does.
+func browserProcess(root int, marker string) int {
+	pid := root
+	for _, p := range descendants(root) { // parents before children
+		if hasArg(p, marker) && !hasArgPrefix(p, "--type=") {
+			pid = p
 		}
 	}
-	return false
+	return pid
+}
+
+// hasArgPrefix reports whether an argument of pid's command line starts
+// with prefix.
+func hasArgPrefix(pid int, prefix string) bool {
+	return slices.ContainsFunc(args(pid), func(a string) bool { return strings.HasPrefix(a, prefix) })
+}
+
+// hasArg reports whether pid's command line holds arg.
+func hasArg(pid int, arg string) bool {
+	return slices.Contains(args(pid), arg)
+}
+
+// args is pid's command line (nil when it is gone).
+func args(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 }
 
 // killUsing sends SIGKILL to every process holding arg and to every
