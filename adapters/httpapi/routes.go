@@ -162,6 +162,7 @@ func Register(api huma.API, r Routes) error {
 	}
 	addTags(api)
 	describeSchemas(api.OpenAPI().Components.Schemas)
+	nullableObjects(api.OpenAPI().Components.Schemas)
 	addExamples(api)
 	return nil
 }

@@ -773,6 +773,69 @@ func (e OfficeDataLocationQuality) Valid() bool {
 	}
 }
 
+// Defines values for OfficeDataOrNullBranchType.
+const (
+	OfficeDataOrNullBranchTypeBranchOffice OfficeDataOrNullBranchType = "Branch Office"
+	OfficeDataOrNullBranchTypeHeadOffice   OfficeDataOrNullBranchType = "Head Office"
+	OfficeDataOrNullBranchTypeSubOffice    OfficeDataOrNullBranchType = "Sub Office"
+)
+
+// Valid indicates whether the value is a known member of the OfficeDataOrNullBranchType enum.
+func (e OfficeDataOrNullBranchType) Valid() bool {
+	switch e {
+	case OfficeDataOrNullBranchTypeBranchOffice:
+		return true
+	case OfficeDataOrNullBranchTypeHeadOffice:
+		return true
+	case OfficeDataOrNullBranchTypeSubOffice:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OfficeDataOrNullDeliveryStatus.
+const (
+	OfficeDataOrNullDeliveryStatusDelivery    OfficeDataOrNullDeliveryStatus = "Delivery"
+	OfficeDataOrNullDeliveryStatusNonDelivery OfficeDataOrNullDeliveryStatus = "Non Delivery"
+)
+
+// Valid indicates whether the value is a known member of the OfficeDataOrNullDeliveryStatus enum.
+func (e OfficeDataOrNullDeliveryStatus) Valid() bool {
+	switch e {
+	case OfficeDataOrNullDeliveryStatusDelivery:
+		return true
+	case OfficeDataOrNullDeliveryStatusNonDelivery:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OfficeDataOrNullLocationQuality.
+const (
+	OfficeDataOrNullLocationQualityApproximate OfficeDataOrNullLocationQuality = "approximate"
+	OfficeDataOrNullLocationQualityCorrected   OfficeDataOrNullLocationQuality = "corrected"
+	OfficeDataOrNullLocationQualityExact       OfficeDataOrNullLocationQuality = "exact"
+	OfficeDataOrNullLocationQualityMissing     OfficeDataOrNullLocationQuality = "missing"
+)
+
+// Valid indicates whether the value is a known member of the OfficeDataOrNullLocationQuality enum.
+func (e OfficeDataOrNullLocationQuality) Valid() bool {
+	switch e {
+	case OfficeDataOrNullLocationQualityApproximate:
+		return true
+	case OfficeDataOrNullLocationQualityCorrected:
+		return true
+	case OfficeDataOrNullLocationQualityExact:
+		return true
+	case OfficeDataOrNullLocationQualityMissing:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PincodeBatchItemStatus.
 const (
 	Found    PincodeBatchItemStatus = "found"
@@ -830,6 +893,27 @@ func (e ReleaseDataSource) Valid() bool {
 	case ReleaseDataSourceFiles:
 		return true
 	case ReleaseDataSourceUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReleaseDataOrNullSource.
+const (
+	ReleaseDataOrNullSourceEmbedded ReleaseDataOrNullSource = "embedded"
+	ReleaseDataOrNullSourceFiles    ReleaseDataOrNullSource = "files"
+	ReleaseDataOrNullSourceUnknown  ReleaseDataOrNullSource = "unknown"
+)
+
+// Valid indicates whether the value is a known member of the ReleaseDataOrNullSource enum.
+func (e ReleaseDataOrNullSource) Valid() bool {
+	switch e {
+	case ReleaseDataOrNullSourceEmbedded:
+		return true
+	case ReleaseDataOrNullSourceFiles:
+		return true
+	case ReleaseDataOrNullSourceUnknown:
 		return true
 	default:
 		return false
@@ -2137,8 +2221,8 @@ type ChangeData struct {
 	DistanceKm *float64 `json:"distance_km"`
 
 	// From A point in decimal degrees.
-	From LocationData   `json:"from"`
-	Kind ChangeDataKind `json:"kind"`
+	From *LocationDataOrNull `json:"from"`
+	Kind ChangeDataKind      `json:"kind"`
 
 	// Office The office's name in the release (the one before for a removal); null for a pincode's own change.
 	Office *string `json:"office"`
@@ -2151,7 +2235,7 @@ type ChangeData struct {
 	Release string `json:"release"`
 
 	// To A point in decimal degrees.
-	To LocationData `json:"to"`
+	To *LocationDataOrNull `json:"to"`
 }
 
 // ChangeDataKind defines model for ChangeData.Kind.
@@ -2169,7 +2253,7 @@ type ChangesData struct {
 	Releases []ReleaseData `json:"releases"`
 
 	// Since One release of the post office directory as the server loaded it.
-	Since ReleaseData `json:"since"`
+	Since *ReleaseDataOrNull `json:"since"`
 }
 
 // CheckCountData How many crawled pages fail one page check.
@@ -3027,7 +3111,7 @@ type EndpointData struct {
 	Longitude float64 `json:"longitude"`
 
 	// PostOffice A post office record: its name, type, pincode, delivery status, circle, region, division, district, state, location and DIGIPIN when known, with its live reviews, likes and rating.
-	PostOffice OfficeData `json:"post_office"`
+	PostOffice *OfficeDataOrNull `json:"post_office"`
 }
 
 // EndpointDataKind What the parameter was read as.
@@ -3718,6 +3802,12 @@ type LocationData struct {
 	Longitude float64 `json:"longitude"`
 }
 
+// LocationDataOrNull A point in decimal degrees.
+type LocationDataOrNull struct {
+	Latitude  float64 `json:"latitude"`
+	Longitude float64 `json:"longitude"`
+}
+
 // Meta The pagination block of a paginated list: the current page, the page size, the total number of items and the last page.
 type Meta struct {
 	CurrentPage int64 `json:"current_page"`
@@ -3878,7 +3968,7 @@ type OfficeData struct {
 	LikesCount int64 `json:"likes_count"`
 
 	// Location A point in decimal degrees.
-	Location LocationData `json:"location"`
+	Location *LocationDataOrNull `json:"location"`
 
 	// LocationQuality exact: as published; corrected: swapped or re-parsed; approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices; missing: no usable point.
 	LocationQuality OfficeDataLocationQuality `json:"location_quality"`
@@ -3911,6 +4001,63 @@ type OfficeDataDeliveryStatus string
 
 // OfficeDataLocationQuality exact: as published; corrected: swapped or re-parsed; approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices; missing: no usable point.
 type OfficeDataLocationQuality string
+
+// OfficeDataOrNull A post office record: its name, type, pincode, delivery status, circle, region, division, district, state, location and DIGIPIN when known, with its live reviews, likes and rating.
+type OfficeDataOrNull struct {
+	BranchType     OfficeDataOrNullBranchType     `json:"branch_type"`
+	Circle         string                         `json:"circle"`
+	DeliveryStatus OfficeDataOrNullDeliveryStatus `json:"delivery_status"`
+
+	// Digipin DIGIPIN of the location; null when unknown.
+	Digipin *string `json:"digipin"`
+
+	// District LGD name; null when unknown.
+	District *string `json:"district"`
+
+	// DistrictId LGD district code; null when unknown.
+	DistrictId *int64 `json:"district_id"`
+	Division   string `json:"division"`
+
+	// Id Stable for a dataset release (the row of the published file).
+	Id int64 `json:"id"`
+
+	// LikesCount Users who like the office (PUT /post-offices/{id}/like), live.
+	LikesCount int64 `json:"likes_count"`
+
+	// Location A point in decimal degrees.
+	Location *LocationDataOrNull `json:"location"`
+
+	// LocationQuality exact: as published; corrected: swapped or re-parsed; approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices; missing: no usable point.
+	LocationQuality OfficeDataOrNullLocationQuality `json:"location_quality"`
+	Pincode         string                          `json:"pincode"`
+
+	// PostOffice Name as published.
+	PostOffice string `json:"post_office"`
+
+	// Rating Average rating of the reviews (1 to 5, rounded to 2 decimals); null when there is no review.
+	Rating *float64 `json:"rating"`
+
+	// Region Null when published as NA.
+	Region *string `json:"region"`
+
+	// ReviewsCount Reviews of the office by users (PUT /post-offices/{id}/review), live.
+	ReviewsCount int64 `json:"reviews_count"`
+
+	// State LGD name; null when unknown.
+	State *string `json:"state"`
+
+	// StateId LGD state code; null when unknown.
+	StateId *int64 `json:"state_id"`
+}
+
+// OfficeDataOrNullBranchType defines model for OfficeDataOrNull.BranchType.
+type OfficeDataOrNullBranchType string
+
+// OfficeDataOrNullDeliveryStatus defines model for OfficeDataOrNull.DeliveryStatus.
+type OfficeDataOrNullDeliveryStatus string
+
+// OfficeDataOrNullLocationQuality exact: as published; corrected: swapped or re-parsed; approximate: a placeholder shared by 10+ offices or 50+ km from its PIN's other offices; missing: no usable point.
+type OfficeDataOrNullLocationQuality string
 
 // PincodeBatchData The outcome of a batch lookup: one item per pincode, in request order.
 type PincodeBatchData struct {
@@ -4048,6 +4195,34 @@ type ReleaseData struct {
 
 // ReleaseDataSource Where the release was read from.
 type ReleaseDataSource string
+
+// ReleaseDataOrNull One release of the post office directory as the server loaded it.
+type ReleaseDataOrNull struct {
+	// Changes Changes against the release before it (0 for the first).
+	Changes int64 `json:"changes"`
+
+	// LoadedAt When this server's storage first loaded it.
+	LoadedAt    time.Time `json:"loaded_at"`
+	Pincodes    int64     `json:"pincodes"`
+	PostOffices int64     `json:"post_offices"`
+
+	// Published Publication date of the directory file, YYYY-MM-DD; null when not known.
+	Published *string `json:"published"`
+
+	// Release The release's name: its publication date when known, else its version.
+	//
+	// Example: 2025-10-03
+	Release string `json:"release"`
+
+	// Source Where the release was read from.
+	Source ReleaseDataOrNullSource `json:"source"`
+
+	// Version Fingerprint of the release's content (the dataset's version while it is served).
+	Version string `json:"version"`
+}
+
+// ReleaseDataOrNullSource Where the release was read from.
+type ReleaseDataOrNullSource string
 
 // RenderCountData How many pages a rendered crawl rendered, or did not, for one reason.
 type RenderCountData struct {
