@@ -37,15 +37,33 @@ document.getElementById("root").innerHTML = "<h1>Product " + n + "</h1><p>" +
   "A product described at length so the page has real text to audit. ".repeat(12) + "</p>" + links + ' <a href="/p/0">Home</a>';
 `
 
-// BenchmarkRenderedCrawl crawls a 200-page loopback single-page
-// application with render on, 2 browser contexts and concurrency 2, into
-// a SQLite file, with Debian's Chromium (skipped without it), and reports
-// pages/s and the peak memory of the browser's processes (every
-// descendant of this process, sampled every 100 ms): their resident sets
-// summed (which counts the pages they share once per process) and their
-// proportional set sizes summed (shared pages split among them: what the
-// renderer's memory cap measures). Targets (issue 39): at least 4
-// pages/s, at most 400 MB of RSS.
+// spaStatic is page /s/N as a server would send it after rendering
+// spaScript's /p/N itself: the same title, text and links, no script.
+func spaStatic(n int) string {
+	links := ""
+	for _, i := range []int{2*n + 1, 2*n + 2} {
+		if i < spaPages {
+			links += fmt.Sprintf(`<a href="/s/%d">Product %d</a> `, i, i)
+		}
+	}
+	return fmt.Sprintf(`<!doctype html><html lang="en"><head><title>Product %d | Shop</title></head><body><h1>Product %d</h1><p>%s</p>%s<a href="/s/0">Home</a></body></html>`,
+		n, n, strings.Repeat("A product described at length so the page has real text to audit. ", 12), links)
+}
+
+// BenchmarkRenderedCrawl crawls a 200-page loopback site into a SQLite
+// file, with concurrency 2: render=on crawls it as a single-page
+// application (every page a shell spaScript fills in) with 2 browser
+// contexts of Debian's Chromium (skipped without it); render=off crawls
+// the same pages as plain HTML, the yardstick of the server's own
+// memory. Each reports pages/s and the peak growth of this process's heap
+// and resident set (server-heap-MB, server-rss-MB: the crawl's, the
+// fixture site's and the renderer's Go side); render=on also reports the
+// peak memory of the browser's processes (every descendant of this
+// process, sampled every 100 ms): their resident sets summed (which
+// counts the pages they share once per process) and their proportional
+// set sizes summed (shared pages split among them: what the renderer's
+// memory cap measures). Targets (issue 39): at least 4 pages/s, at most
+// 400 MB for the browser, the server's own memory as without rendering.
 //
 //	go test ./app/crawls -run '^$' -bench RenderedCrawl -benchtime 1x
 func BenchmarkRenderedCrawl(b *testing.B) {
@@ -54,9 +72,17 @@ func BenchmarkRenderedCrawl(b *testing.B) {
 		case r.URL.Path == "/app.js":
 			w.Header().Set("Content-Type", "text/javascript")
 			_, _ = w.Write([]byte(spaScript))
-		case r.URL.Path == "/p/0" || strings.HasPrefix(r.URL.Path, "/p/"):
+		case strings.HasPrefix(r.URL.Path, "/p/"):
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write([]byte(spaShell))
+		case strings.HasPrefix(r.URL.Path, "/s/"):
+			n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/s/"))
+			if err != nil || n < 0 || n >= spaPages {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write([]byte(spaStatic(n)))
 		default:
 			http.NotFound(w, r)
 		}
@@ -65,22 +91,37 @@ func BenchmarkRenderedCrawl(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rd, err := render.New(render.Config{Contexts: 2}, f)
-	if err != nil {
-		b.Fatal(err)
+	for _, mode := range []string{"on", "off"} {
+		b.Run("render="+mode, func(b *testing.B) {
+			var rd *render.Renderer
+			start := srv.URL + "/s/0"
+			if mode == "on" {
+				if rd, err = render.New(render.Config{Contexts: 2}, f); err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { _ = rd.Close() })
+				if err := rd.Available(); err != nil {
+					b.Skip("no chromium: ", err)
+				}
+				start = srv.URL + "/p/0"
+			}
+			renderedCrawl(b, srv, rd, start, mode)
+		})
 	}
-	b.Cleanup(func() { _ = rd.Close() })
-	if err := rd.Available(); err != nil {
-		b.Skip("no chromium: ", err)
-	}
+}
+
+// renderedCrawl runs BenchmarkRenderedCrawl's crawl from start with
+// render mode and renderer rd (nil for off) and reports its figures.
+func renderedCrawl(b *testing.B, srv *fixturecrawl.Server, rd *render.Renderer, start, mode string) {
 	var pages int
 	var took time.Duration
 	var peak, peakPSS int64
+	var server memoryPeak
 	for b.Loop() {
 		b.StopTimer()
 		e := sqliteEnv(b)
-		maxPages, concurrency, mode := spaPages, 2, "on"
-		s, err := crawl.NewSettings(crawl.Params{URL: srv.URL + "/p/0", MaxPages: &maxPages, Concurrency: &concurrency, Render: &mode})
+		maxPages, concurrency := spaPages, 2
+		s, err := crawl.NewSettings(crawl.Params{URL: start, MaxPages: &maxPages, Concurrency: &concurrency, Render: &mode})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -88,7 +129,11 @@ func BenchmarkRenderedCrawl(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		cs := fixturecrawl.New(b, e, srv, crawls.Config{Renderer: rd})
+		cfg := crawls.Config{}
+		if rd != nil {
+			cfg.Renderer = rd
+		}
+		cs := fixturecrawl.New(b, e, srv, cfg)
 		stop := make(chan struct{})
 		var sampled sync.WaitGroup
 		sampled.Go(func() {
@@ -104,11 +149,14 @@ func BenchmarkRenderedCrawl(b *testing.B) {
 		})
 		b.StartTimer()
 		began := time.Now()
-		fixturecrawl.RunToEnd(b, cs, ports.CrawlJob{ID: jobID, CrawlID: c.ID, UserID: e.UserID, Attempt: 1})
+		m := measureMemory(func() {
+			fixturecrawl.RunToEnd(b, cs, ports.CrawlJob{ID: jobID, CrawlID: c.ID, UserID: e.UserID, Attempt: 1})
+		})
 		took += time.Since(began)
 		b.StopTimer()
 		close(stop)
 		sampled.Wait()
+		server.heapMB, server.rssMB = max(server.heapMB, m.heapMB), max(server.rssMB, m.rssMB)
 		done, err := e.Store.CrawlByID(b.Context(), c.ID)
 		if err != nil || done.Progress.Crawled != spaPages {
 			b.Fatalf("crawl ended with %+v, %v; want %d pages", done.Progress, err, spaPages)
@@ -119,15 +167,19 @@ func BenchmarkRenderedCrawl(b *testing.B) {
 				rendered += r.Pages
 			}
 		}
-		if rendered != spaPages {
-			b.Fatalf("%d pages rendered (%+v), want %d", rendered, done.Summary.Rendering, spaPages)
+		if want := map[string]int{"on": spaPages, "off": 0}[mode]; rendered != want {
+			b.Fatalf("%d pages rendered (%+v), want %d", rendered, done.Summary.Rendering, want)
 		}
 		pages += done.Progress.Crawled
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(pages)/took.Seconds(), "pages/s")
-	b.ReportMetric(float64(peak)/(1<<20), "browser-rss-MB")
-	b.ReportMetric(float64(peakPSS)/(1<<20), "browser-pss-MB")
+	b.ReportMetric(server.heapMB, "server-heap-MB")
+	b.ReportMetric(server.rssMB, "server-rss-MB")
+	if rd != nil {
+		b.ReportMetric(float64(peak)/(1<<20), "browser-rss-MB")
+		b.ReportMetric(float64(peakPSS)/(1<<20), "browser-pss-MB")
+	}
 }
 
 // descendantsMemory sums the resident set and the proportional set size
