@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -9,6 +11,9 @@ import (
 
 // nullSuffix ends the name of an object schema's nullable twin.
 const nullSuffix = "OrNull"
+
+// schemaRefPrefix begins every reference to a component schema.
+const schemaRefPrefix = "#/components/schemas/"
 
 // nullableObjects declares the object fields the API answers as null (a
 // pointer to a struct, without omitempty: "location": null) as nullable.
@@ -19,16 +24,13 @@ const nullSuffix = "OrNull"
 // oapi-codegen and the validators understand.
 func nullableObjects(registry huma.Registry) {
 	schemas := registry.Map()
-	names := make([]string, 0, len(schemas))
-	for name := range schemas {
-		names = append(names, name)
-	}
-	for _, name := range names {
+	// The twins are added while walking, so walk a copy of the names.
+	for _, name := range slices.Collect(maps.Keys(schemas)) {
 		s := schemas[name]
 		if s.Type != huma.TypeObject || strings.HasSuffix(name, nullSuffix) {
 			continue
 		}
-		t := registry.TypeFromRef("#/components/schemas/" + name)
+		t := registry.TypeFromRef(schemaRefPrefix + name)
 		for t != nil && t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
@@ -42,7 +44,7 @@ func nullableObjects(registry huma.Registry) {
 			}
 			ref := p.Ref
 			twin := ref + nullSuffix
-			twinName := strings.TrimPrefix(twin, "#/components/schemas/")
+			twinName := strings.TrimPrefix(twin, schemaRefPrefix)
 			if _, done := schemas[twinName]; !done {
 				target := registry.SchemaFromRef(ref)
 				if target == nil || target.Type != huma.TypeObject {
@@ -82,7 +84,7 @@ func nullObjectFields(t reflect.Type) []string {
 		if !f.IsExported() || f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct {
 			continue
 		}
-		if strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,") {
+		if o := strings.Split(opts, ","); slices.Contains(o, "omitempty") || slices.Contains(o, "omitzero") {
 			continue
 		}
 		if name == "" {
