@@ -204,6 +204,11 @@ type CrawlStore interface {
 	// sorted by check id; the crawl's summary lists them. Errors:
 	// crawl.ErrNotFound.
 	FailingChecks(ctx context.Context, id int64) ([]crawl.CheckCount, error)
+	// EachFailedCheck calls fn with every page check an audited page of
+	// crawl id fails (each check of its Results not passed), by page in ID
+	// order and, within a page, in the order of Failing, in chunks as
+	// EachPage does. Errors: crawl.ErrNotFound.
+	EachFailedCheck(ctx context.Context, id int64, fn func(FailedCheck) error) error
 	// EachIssue calls fn with every issue of crawl id in stored order, in
 	// chunks as EachPage does; the diff of two crawls reads both this way.
 	EachIssue(ctx context.Context, id int64, fn func(crawl.Issue) error) error
@@ -268,6 +273,17 @@ type CrawlPage struct {
 	Outlinks   int  // len(Page.Outlinks)
 	Inlinks    int  // recorded pages linking to it (itself aside), counted by FinishCrawl
 	IssueTypes []crawl.IssueType
+	// Failing is the ids of the page checks its audit fails
+	// (pagecheck.Results.Failing, kept at RecordPages); nil when none
+	// fails or the page was not audited.
+	Failing []string
+}
+
+// FailedCheck is one page check a recorded page of a crawl fails.
+type FailedCheck struct {
+	PageID int64  // CrawlPage.ID
+	URL    string // the page's URL
+	Check  pagecheck.Check
 }
 
 // PageSort is a sort key of a crawl's page list.
@@ -286,6 +302,7 @@ const (
 type PageQuery struct {
 	Status    int             // the final status code; 0 for any
 	IssueType crawl.IssueType // pages with an issue of that type (the issue's URL is theirs); "" for any
+	Check     string          // pages whose audit fails that page check (in Failing); "" for any
 	Indexable *bool           // nil for any
 	SortBy    PageSort        // "" sorts by ID
 	Desc      bool

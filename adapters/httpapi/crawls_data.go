@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"cmp"
+	"net/url"
 	"time"
 
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
@@ -23,6 +24,7 @@ type issueCountData struct {
 type checkCountData struct {
 	Check   string `json:"check" doc:"The page check's id, as in a report's results."`
 	Failing int    `json:"failing" doc:"Crawled pages failing it."`
+	Pages   string `json:"pages" doc:"The path of the list of those pages (GET, with the caller's key): the crawl's pages filtered by check."`
 }
 
 // aiAccessData is whether robots.txt lets one AI crawler in.
@@ -107,7 +109,8 @@ func crawlDataOf(c crawl.Crawl, base string) crawlData {
 		out.Issues = append(out.Issues, issueCountData{Type: string(t.Type), Severity: string(t.Severity), Title: d.Title, Count: t.Count})
 	}
 	for _, ch := range sum.Checks {
-		out.Checks = append(out.Checks, checkCountData{Check: ch.Check, Failing: ch.Failing})
+		out.Checks = append(out.Checks, checkCountData{Check: ch.Check, Failing: ch.Failing,
+			Pages: base + crawlPath(c.ID) + "/pages?check=" + url.QueryEscape(ch.Check)})
 	}
 	for _, a := range sum.AI {
 		out.AI = append(out.AI, aiAccessData{Token: a.Token, Operator: a.Operator, Purpose: a.Purpose, Allowed: a.Allowed, Group: a.Group, Rule: a.Rule})
@@ -160,7 +163,8 @@ func crawlPageItemOf(p ports.CrawlPage) wire.CrawlPageItem {
 		InSitemap: pg.InSitemap, BlockedByRobots: pg.BlockedByRobots, Redirects: list(pg.Redirects), Title: pg.Title,
 		Description: pg.Description, Score: p.Score, Result: string(p.Rating), Inlinks: p.Inlinks, Outlinks: p.Outlinks,
 		ResponseTimeMS: p.ResponseTime.Milliseconds(), Bytes: p.Bytes, Canonical: pg.Canonical, Indexable: p.Indexable,
-		IssueTypes: types, FetchedAt: p.FetchedAt.UTC(), Rendered: pg.Render.Rendered, RenderReason: pg.Render.Reason, FoundByJS: pg.FoundByJS}
+		IssueTypes: types, FetchedAt: p.FetchedAt.UTC(), Rendered: pg.Render.Rendered, RenderReason: pg.Render.Reason, FoundByJS: pg.FoundByJS,
+		FailingChecks: list(p.Failing)}
 }
 
 // crawlIssueData is one site-level issue.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/pinsight/pinsight/adapters/httpapi/internal/wire"
 	"github.com/pinsight/pinsight/app/accounts"
 	"github.com/pinsight/pinsight/app/crawls"
 	"github.com/pinsight/pinsight/domain/crawl"
@@ -21,7 +22,7 @@ import (
 
 type crawlExportInput struct {
 	ID     int64  `path:"id" doc:"Crawl id."`
-	What   string `query:"what" enum:"pages,issues,links" doc:"Required (else 422). pages: every recorded URL; issues: every site-level issue; links: every link between crawled URLs (from, to)."`
+	What   string `query:"what" enum:"pages,issues,links,checks" doc:"Required (else 422). pages: every recorded URL; issues: every site-level issue; links: every link between crawled URLs (from, to); checks: every failed page check, one row per page and check, with what it found."`
 	Format string `query:"format" enum:"csv,jsonl" default:"csv" doc:"csv: RFC 4180 (CRLF line ends, a header row); jsonl: one JSON object per line, the fields of the list operations."`
 }
 
@@ -29,10 +30,20 @@ type crawlExportInput struct {
 var (
 	pageColumns = []string{"id", "url", "final_url", "status_code", "failure", "depth", "in_sitemap", "blocked_by_robots",
 		"title", "description", "score", "result", "inlinks", "outlinks", "response_time_ms", "bytes", "canonical",
-		"indexable", "fetched_at", "issue_types", "rendered", "render_reason", "found_by_js"}
+		"indexable", "fetched_at", "issue_types", "rendered", "render_reason", "found_by_js", "failing_checks"}
 	issueColumns = []string{"type", "severity", "url", "line", "line_text", "detail", "related", "related_total"}
 	linkColumns  = []string{"from", "to"}
+	checkColumns = []string{"page_id", "url", "category", "check", "title", "importance", "errors", "message", "value", "offending", "advice"}
 )
+
+// failedCheckData is one failed page check of a crawled page, as the
+// checks export writes it in JSON Lines.
+type failedCheckData struct {
+	PageID   int64  `json:"page_id"`
+	URL      string `json:"url"`
+	Category string `json:"category"`
+	wire.CheckData
+}
 
 // linkData is one link of a crawl.
 type linkData struct {
@@ -56,7 +67,11 @@ func registerCrawlExport(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 		Description: "Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, " +
 			"CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: " + strings.Join(pageColumns, ", ") +
 			" (depth empty for a URL found only in a sitemap). Issues: " + strings.Join(issueColumns, ", ") +
-			" (related URLs separated by spaces). Links: " + strings.Join(linkColumns, ", ") + ". An invalid what or " +
+			" (related URLs separated by spaces). Links: " + strings.Join(linkColumns, ", ") + ". Checks: " +
+			strings.Join(checkColumns, ", ") + " (one row per page and failed check, by page id; errors separated by spaces; " +
+			"in CSV, value is a text value as it is and any other value as JSON, offending a JSON list; in JSON Lines, " +
+			"page_id, url, category and the check as a report's results give it). Pages' issue_types and " +
+			"failing_checks are separated by spaces. An invalid what or " +
 			"format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV " +
 			"export then lacks its last rows, so compare the row count with the crawl's when it matters. " + csvCellsDoc,
 		Responses: map[string]*huma.Response{"200": {Description: "The rows.", Content: map[string]*huma.MediaType{
@@ -64,7 +79,7 @@ func registerCrawlExport(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *crawlExportInput) (*huma.StreamResponse, error) {
 		if in.What == "" {
-			return nil, invalid("what", "is required: pages, issues or links")
+			return nil, invalid("what", "is required: pages, issues, links or checks")
 		}
 		uid := caller(ctx).User.ID
 		if _, err := cs.Get(ctx, uid, in.ID); err != nil {
@@ -90,6 +105,11 @@ func registerCrawlExport(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) 
 			case "links":
 				w.header(linkColumns)
 				err = cs.EachLink(ctx, uid, in.ID, func(from, to string) error { return w.row([]string{from, to}, linkData{from, to}) })
+			case "checks":
+				w.header(checkColumns)
+				err = cs.EachFailedCheck(ctx, uid, in.ID, func(f ports.FailedCheck) error {
+					return w.row(failedCheckRow(f), failedCheckData{PageID: f.PageID, URL: f.URL, Category: string(f.Check.Category), CheckData: checkDataOf(f.Check)})
+				})
 			}
 			if err == nil {
 				err = w.flush()
@@ -172,7 +192,29 @@ func pageRow(p ports.CrawlPage) []string {
 		strconv.Itoa(p.Score), string(p.Rating), strconv.Itoa(p.Inlinks), strconv.Itoa(p.Outlinks),
 		strconv.FormatInt(p.ResponseTime.Milliseconds(), 10), strconv.FormatInt(p.Bytes, 10), pg.Canonical,
 		strconv.FormatBool(p.Indexable), p.FetchedAt.UTC().Format(time.RFC3339), issueTypesText(p.IssueTypes),
-		strconv.FormatBool(pg.Render.Rendered), pg.Render.Reason, strconv.FormatBool(pg.FoundByJS)}
+		strconv.FormatBool(pg.Render.Rendered), pg.Render.Reason, strconv.FormatBool(pg.FoundByJS), strings.Join(p.Failing, " ")}
+}
+
+// failedCheckRow is f as a CSV row of the checks export.
+func failedCheckRow(f ports.FailedCheck) []string {
+	c := f.Check
+	value, ok := c.Value.(string)
+	if !ok {
+		value = jsonCell(c.Value)
+	}
+	return []string{strconv.FormatInt(f.PageID, 10), f.URL, string(c.Category), c.ID, c.Title, string(c.Importance),
+		strings.Join(c.Errors, " "), c.Message, value, jsonCell(list(c.Offending)), c.Advice}
+}
+
+// jsonCell is v as JSON in a CSV cell (HTML not escaped).
+func jsonCell(v any) string {
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return "" // a check's value survives a JSON round trip (pagecheck.Check.Value)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // issueTypesText is a page's issue types, space-separated as a CSV cell.

@@ -16,6 +16,7 @@ type crawlPagesInput struct {
 	ID         int64  `path:"id" doc:"Crawl id."`
 	StatusCode int    `query:"status_code" minimum:"100" maximum:"599" doc:"Only pages whose final answer has this HTTP status."`
 	IssueType  string `query:"issue_type" maxLength:"64" doc:"Only pages (URLs) an issue of this type is about; an unknown type is 422."`
+	Check      string `query:"check" maxLength:"64" doc:"Only pages whose audit fails this page check (its id: a report's results and the crawl's checks summary name them; each summary entry's pages is this list); an unknown check is 422."`
 	Indexable  string `query:"indexable" enum:"true,false" doc:"Only indexable pages, or only the others."`
 	SortBy     string `query:"sort_by" enum:"id,url,depth,score,inlinks,response_time" default:"id" doc:"id is the discovery order; depth puts URLs found only in sitemaps last. Ties are broken by id."`
 	Sort       string `query:"sort" enum:"asc,desc" default:"asc" doc:"Direction of sort_by."`
@@ -46,7 +47,8 @@ func registerCrawlPages(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 	op := huma.Operation{OperationID: "list-crawl-pages", Method: http.MethodGet, Path: "/crawls/{id}/pages", Tags: tags,
 		Summary: "List the URLs a crawl fetched",
 		Description: "Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. " +
-			"Filters combine; invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is " +
+			"Filters combine (check: the pages failing a page check, as the crawl's checks summary counts them; " +
+			"the checks export gives what each failed check found); invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is " +
 			"404. data: {pages, meta}."}
 	protect(acc, &op)
 	huma.Register(g, op, func(ctx context.Context, in *crawlPagesInput) (*reply[crawlPagesData], error) {
@@ -54,7 +56,7 @@ func registerCrawlPages(g huma.API, cs *crawls.Crawls, acc *accounts.Accounts) {
 		if sortBy == "id" {
 			sortBy = ""
 		}
-		q, err := crawls.NewPageQuery(crawls.PageParams{Status: in.StatusCode, IssueType: in.IssueType, Indexable: in.Indexable,
+		q, err := crawls.NewPageQuery(crawls.PageParams{Status: in.StatusCode, IssueType: in.IssueType, Check: in.Check, Indexable: in.Indexable,
 			SortBy: sortBy, Sort: in.Sort, PerPage: in.PerPage, Page: in.Page})
 		if err != nil {
 			return nil, toHTTP(err)

@@ -79,12 +79,17 @@ func screenshotsDataOf(base string, r report.Report) *wire.ScreenshotsData {
 
 // resultsDataOf is a page audit's checks by category, as a report shows
 // them.
+// checkDataOf is one check's outcome as the API answers it.
+func checkDataOf(ch pagecheck.Check) wire.CheckData {
+	return wire.CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value,
+		Omitted: ch.Omitted, Errors: ch.Errors, Message: ch.Message, Advice: ch.Advice, Offending: ch.Offending, OffendingOmitted: ch.OffendingOmitted}
+}
+
 func resultsDataOf(res pagecheck.Results) wire.ResultsData {
 	checks := func(c pagecheck.Category) []wire.CheckData {
 		out := make([]wire.CheckData, 0, len(res[c]))
 		for _, ch := range res[c] {
-			out = append(out, wire.CheckData{ID: ch.ID, Title: ch.Title, Passed: ch.Passed, Importance: string(ch.Importance), Value: ch.Value,
-				Omitted: ch.Omitted, Errors: ch.Errors, Message: ch.Message, Advice: ch.Advice, Offending: ch.Offending, OffendingOmitted: ch.OffendingOmitted})
+			out = append(out, checkDataOf(ch))
 		}
 		return out
 	}

@@ -20,6 +20,7 @@ func pageOfRow(r *frontierRow, withResults bool) ports.CrawlPage {
 	p := r.page
 	p.Page = clonePage(p.Page)
 	p.Page.Depth, p.Page.InSitemap, p.Page.FoundByJS = r.url.Depth, r.url.InSitemap, r.url.FoundByJS
+	p.Failing = slices.Clone(r.failing)
 	if !withResults {
 		p.Rendering = nil // kept with the audit, as the stores keep it
 	}
@@ -62,6 +63,7 @@ func (s *CrawlStore) Pages(_ context.Context, userID, id int64, q ports.PageQuer
 		p := &r.page
 		if (q.Status != 0 && p.Page.Status != q.Status) ||
 			(q.IssueType != "" && !slices.Contains(types[r.url.URL], q.IssueType)) ||
+			(q.Check != "" && !slices.Contains(r.failing, q.Check)) ||
 			(q.Indexable != nil && p.Indexable != *q.Indexable) {
 			continue
 		}
@@ -147,6 +149,19 @@ func (s *CrawlStore) EachPage(ctx context.Context, id int64, fn func(ports.Crawl
 			p := pageOfRow(r, false)
 			p.IssueTypes = slices.Clone(types[r.url.URL])
 			emit(func() error { return fn(p) })
+		}
+	})
+}
+
+// EachFailedCheck implements ports.CrawlStore.
+func (s *CrawlStore) EachFailedCheck(ctx context.Context, id int64, fn func(ports.FailedCheck) error) error {
+	return s.each(ctx, id, func(_ *crawlData, r *frontierRow, emit func(func() error)) {
+		if !r.recorded || len(r.failing) == 0 {
+			return
+		}
+		for _, c := range pageOfRow(r, true).Results.FailedChecks() {
+			f := ports.FailedCheck{PageID: r.id, URL: r.url.URL, Check: c}
+			emit(func() error { return fn(f) })
 		}
 	})
 }

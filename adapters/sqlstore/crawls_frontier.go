@@ -77,9 +77,10 @@ type urlRow struct {
 var auditColumns = []string{"results", "failing"}
 
 // pageSkipped are the columns reads of recorded pages (toPage, without
-// Results) leave out: the audit and the frontier's own, which a page does
-// not hold. A crawl's finish reads every page, so each column counts.
-var pageSkipped = append(slices.Clone(auditColumns), "crawl_id", "source", "attempts", "lease_until", "recorded")
+// Results) leave out: the audit's results and the frontier's own, which a
+// page does not hold (its failing list is read: CrawlPage.Failing). A
+// crawl's finish reads every page, so each column counts.
+var pageSkipped = []string{"results", "crawl_id", "source", "attempts", "lease_until", "recorded"}
 
 // newURLRow is a frontier row of u, not recorded.
 func newURLRow(crawlID int64, u ports.FrontierURL) urlRow {
@@ -109,6 +110,11 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 	}
 	if r.Render != "" && r.Render != "{}" {
 		if err := fromJSON(r.Render, &p.Page.Render); err != nil {
+			return ports.CrawlPage{}, err
+		}
+	}
+	if r.Failing != "" && r.Failing != "[]" {
+		if p.Failing, err = checkIDs(r.Failing); err != nil {
 			return ports.CrawlPage{}, err
 		}
 	}

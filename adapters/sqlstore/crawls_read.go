@@ -113,6 +113,9 @@ func (s *CrawlStore) Pages(ctx context.Context, userID, id int64, q ports.PageQu
 		if q.Indexable != nil {
 			sel.Where("indexable = ?", *q.Indexable)
 		}
+		if q.Check != "" {
+			sel.Where(s.dialect.listHas("failing"), q.Check)
+		}
 		if q.IssueType != "" {
 			sel.Where("EXISTS (SELECT 1 FROM crawl_issues AS i WHERE i.crawl_id = u.crawl_id AND i.url = u.url AND i.type = ?)", string(q.IssueType))
 		}
@@ -344,24 +347,37 @@ func (s *CrawlStore) FailingChecks(ctx context.Context, id int64) ([]crawl.Check
 }
 
 // countChecks adds one to the count of each check id of list, a stored
-// JSON list of them: without an escape in it, each pair of quotes holds
-// one id, read in place; else it is decoded.
+// JSON list of them (eachCheckID).
 func countChecks(list []byte, counts map[string]*int) error {
-	add := func(check []byte) {
+	return eachCheckID(list, func(check []byte) {
 		if n := counts[string(check)]; n != nil {
 			*n++
 			return
 		}
 		one := 1
 		counts[string(check)] = &one
-	}
+	})
+}
+
+// checkIDs is the check ids of list, a stored JSON list of them; nil for
+// an empty list.
+func checkIDs(list string) ([]string, error) {
+	var out []string
+	err := eachCheckID([]byte(list), func(check []byte) { out = append(out, string(check)) })
+	return out, err
+}
+
+// eachCheckID calls fn with each check id of list, a stored JSON list of
+// them: without an escape in it, each pair of quotes holds one id, read
+// in place; else it is decoded. fn must not keep its argument.
+func eachCheckID(list []byte, fn func(check []byte)) error {
 	if bytes.IndexByte(list, '\\') >= 0 {
 		var checks []string
 		if err := fromJSON(string(list), &checks); err != nil {
 			return err
 		}
 		for _, c := range checks {
-			add([]byte(c))
+			fn([]byte(c))
 		}
 		return nil
 	}
@@ -374,7 +390,7 @@ func countChecks(list []byte, counts map[string]*int) error {
 		if end < 0 {
 			return fmt.Errorf("sqlstore: failing checks %q: unterminated string", list)
 		}
-		add(rest[open+1 : open+1+end])
+		fn(rest[open+1 : open+1+end])
 		rest = rest[open+1+end+1:]
 	}
 }

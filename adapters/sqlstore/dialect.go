@@ -35,6 +35,15 @@ func (d dialect) contains(column string) string {
 	return "instr(" + column + ", ?) > 0"
 }
 
+// listHas is the condition that column, a JSON list of strings (jsonb on
+// PostgreSQL, JSON text on SQLite), holds the query argument.
+func (d dialect) listHas(column string) string {
+	if d.pg {
+		return column + " @> jsonb_build_array(?::text)"
+	}
+	return "EXISTS (SELECT 1 FROM json_each(" + column + ") WHERE value = ?)"
+}
+
 // least is the smaller of two expressions: least() on PostgreSQL,
 // SQLite's two-argument min().
 func (d dialect) least(a, b string) string {

@@ -16,6 +16,7 @@ import (
 type PageParams struct {
 	Status    int    // a final status code, 100 to 599; 0 for any
 	IssueType string // an issue type (crawl.Catalogue); "" for any
+	Check     string // a page check id (pagecheck.Catalogue); "" for any
 	Indexable string // "true", "false" or "" for any
 	SortBy    string // url, depth, score, inlinks or response_time; "" by id
 	Sort      string // asc (default) or desc
@@ -24,8 +25,8 @@ type PageParams struct {
 }
 
 // NewPageQuery validates p, reporting every invalid field at once in a
-// *report.ValidationError (status, issue_type, indexable, sort_by, sort,
-// per_page, page).
+// *report.ValidationError (status, issue_type, check, indexable, sort_by,
+// sort, per_page, page).
 func NewPageQuery(p PageParams) (ports.PageQuery, error) {
 	errs := report.Problems{}
 	q := ports.PageQuery{Status: p.Status}
@@ -38,6 +39,12 @@ func NewPageQuery(p PageParams) (ports.PageQuery, error) {
 			errs.Add("issue_type", "must be an issue type of the catalogue (GET /crawls/{id}/issues lists them by type)")
 		}
 		q.IssueType = t
+	}
+	if p.Check != "" {
+		if _, ok := pagecheck.LookupCheck(p.Check); !ok {
+			errs.Add("check", "must be a page check id (a report's results list them; a crawl's summary counts the failing ones)")
+		}
+		q.Check = p.Check
 	}
 	switch p.Indexable {
 	case "":
@@ -119,6 +126,15 @@ func (cs *Crawls) EachPage(ctx context.Context, userID, id int64, fn func(ports.
 		return err
 	}
 	return cs.store.EachPage(ctx, id, fn)
+}
+
+// EachFailedCheck calls fn with every page check a page of the user's
+// crawl id fails, by page, as EachPage.
+func (cs *Crawls) EachFailedCheck(ctx context.Context, userID, id int64, fn func(ports.FailedCheck) error) error {
+	if _, err := cs.store.Crawl(ctx, userID, id); err != nil {
+		return err
+	}
+	return cs.store.EachFailedCheck(ctx, id, fn)
 }
 
 // EachIssue calls fn with every issue of the user's crawl id, as EachPage.

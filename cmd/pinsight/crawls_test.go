@@ -39,6 +39,11 @@ type crawlJSON struct {
 		Found      bool `json:"found"`
 		WellFormed bool `json:"well_formed"`
 	} `json:"llms_txt"`
+	Checks []struct {
+		Check   string `json:"check"`
+		Failing int    `json:"failing"`
+		Pages   string `json:"pages"`
+	} `json:"checks"`
 }
 
 // crawl GETs a crawl.
@@ -200,7 +205,7 @@ func testCrawlThroughTheAPI(t *testing.T, dbURL string) {
 		issues.Data.Meta.Total != want["broken_link"] || len(issues.Data.Issues) == 0 || issues.Data.Issues[0].Advice == "" || len(issues.Data.Issues[0].Related) == 0 {
 		t.Errorf("broken links = %d %.300s, want %d with advice and linking pages", st, raw, want["broken_link"])
 	}
-	for _, q := range []string{"/issues?type=nope", "/issues?severity=urgent", "/pages?issue_type=nope", "/pages?sort_by=title", "/export?what=everything", "/export?what=pages&format=xml", "/export"} {
+	for _, q := range []string{"/issues?type=nope", "/issues?severity=urgent", "/pages?issue_type=nope", "/pages?check=nope", "/pages?sort_by=title", "/export?what=everything", "/export?what=pages&format=xml", "/export"} {
 		if st, raw := c.call(http.MethodGet, "/api/v1/crawls/"+itoa(id)+q, nil, nil); st != http.StatusUnprocessableEntity {
 			t.Errorf("GET %s = %d %.200s, want 422", q, st, raw)
 		}
@@ -249,6 +254,7 @@ func testCrawlThroughTheAPI(t *testing.T, dbURL string) {
 	if withType["broken_link"] == 0 || withType["deep_page"] == 0 {
 		t.Errorf("pages export issue types %v, want broken_link and deep_page among them", withType)
 	}
+	checkFailedChecks(t, c, id, cr, recs)
 	st, _, raw = c.callHeader(http.MethodGet, "/api/v1/crawls/"+itoa(id)+"/export?what=links&format=jsonl", nil, nil)
 	if lines := strings.Count(raw, "\n"); st != http.StatusOK || lines == 0 || !strings.HasPrefix(raw, `{"from":`) {
 		t.Errorf("export links jsonl = %d %.200s", st, raw)
@@ -326,5 +332,62 @@ func checkFixtureCounts(t *testing.T, cr crawlJSON, fixture *crawlsite.Site) {
 	stats := fixture.Stats()
 	if cr.Pages.Crawled+cr.Pages.Blocked != stats.Records || cr.Pages.Blocked != stats.Blocked || cr.Pages.Failed != stats.Errors {
 		t.Errorf("progress %+v, want %d records (%d blocked, %d errors)", cr.Pages, stats.Records, stats.Blocked, stats.Errors)
+	}
+}
+
+// checkFailedChecks: the summary's count of each failing page check, the
+// page list its pages link gives, the pages export's failing_checks
+// (pages: its records) and the checks export agree.
+func checkFailedChecks(t *testing.T, c *apiClient, id int64, cr crawlJSON, pages [][]string) {
+	t.Helper()
+	if len(cr.Checks) == 0 {
+		t.Fatal("the crawl's summary counts no failing page check; the fixture site fails several")
+	}
+	col := slices.Index(pages[0], "failing_checks")
+	if col < 0 {
+		t.Fatalf("pages export header = %v, want failing_checks", pages[0])
+	}
+	inPages := map[string]int{}
+	for _, rec := range pages[1:] {
+		for _, check := range strings.Fields(rec[col]) {
+			inPages[check]++
+		}
+	}
+	st, _, raw := c.callHeader(http.MethodGet, "/api/v1/crawls/"+itoa(id)+"/export?what=checks&format=csv", nil, nil)
+	rows, err := csv.NewReader(strings.NewReader(raw)).ReadAll()
+	if st != http.StatusOK || err != nil || len(rows) < 2 {
+		t.Fatalf("checks export = %d, %d records (%v): %.300s", st, len(rows), err, raw)
+	}
+	inChecks := map[string]int{}
+	for _, r := range rows[1:] {
+		inChecks[r[slices.Index(rows[0], "check")]]++
+		if r[slices.Index(rows[0], "advice")] == "" || r[slices.Index(rows[0], "message")] == "" {
+			t.Errorf("checks export row %q: want a message and advice", r)
+		}
+	}
+	for _, ch := range cr.Checks {
+		var listed struct {
+			Data struct {
+				Pages []struct {
+					FailingChecks []string `json:"failing_checks"`
+				}
+				Meta struct{ Total int }
+			}
+		}
+		if st, raw := c.call(http.MethodGet, ch.Pages, nil, &listed); st != http.StatusOK || listed.Data.Meta.Total != ch.Failing {
+			t.Errorf("summary: %d pages fail %s; GET %s = %d, %d pages: %.200s", ch.Failing, ch.Check, ch.Pages, st, listed.Data.Meta.Total, raw)
+		}
+		for _, p := range listed.Data.Pages {
+			if !slices.Contains(p.FailingChecks, ch.Check) {
+				t.Errorf("GET %s lists a page failing %v", ch.Pages, p.FailingChecks)
+			}
+		}
+		if inPages[ch.Check] != ch.Failing || inChecks[ch.Check] != ch.Failing {
+			t.Errorf("%s: summary %d pages, pages export %d, checks export %d", ch.Check, ch.Failing, inPages[ch.Check], inChecks[ch.Check])
+		}
+	}
+	st, _, raw = c.callHeader(http.MethodGet, "/api/v1/crawls/"+itoa(id)+"/export?what=checks&format=jsonl", nil, nil)
+	if st != http.StatusOK || strings.Count(raw, "\n") != len(rows)-1 || !strings.HasPrefix(raw, `{"page_id":`) {
+		t.Errorf("checks export jsonl = %d, %d lines (want %d): %.200s", st, strings.Count(raw, "\n"), len(rows)-1, raw)
 	}
 }

@@ -1,6 +1,10 @@
 package pagecheck
 
-import "github.com/pinsight/pinsight/domain/webpage"
+import (
+	"sync"
+
+	"github.com/pinsight/pinsight/domain/webpage"
+)
 
 // Analysis is the outcome of analysing one fetched page.
 type Analysis struct {
@@ -105,6 +109,24 @@ func Catalogue() []CheckInfo {
 		}
 	}
 	return out
+}
+
+// checkInfos maps each check id of the Catalogue to its CheckInfo.
+var checkInfos = sync.OnceValue(func() map[string]CheckInfo {
+	m := map[string]CheckInfo{}
+	for _, c := range Catalogue() {
+		if _, seen := m[c.ID]; !seen {
+			m[c.ID] = c
+		}
+	}
+	return m
+})
+
+// LookupCheck returns the Catalogue's entry for check id, and whether
+// there is one.
+func LookupCheck(id string) (CheckInfo, bool) {
+	c, ok := checkInfos()[id]
+	return c, ok
 }
 
 func concat(lists ...[]checker) []checker {

@@ -83,19 +83,32 @@ func (r Results) Score(w Weights) int {
 	return 100 * passed / total
 }
 
-// Failing is the ids of the checks r fails, by category name, then in
-// check order (a check failing in two categories is listed twice).
+// Failing is the ids of the checks r fails, in FailedChecks' order.
 func (r Results) Failing() []string {
+	failed := r.FailedChecks()
+	if len(failed) == 0 {
+		return nil
+	}
+	out := make([]string, len(failed))
+	for i, c := range failed {
+		out[i] = c.ID
+	}
+	return out
+}
+
+// FailedChecks is the checks r fails, by category name, then in check
+// order, each id once (its first outcome).
+func (r Results) FailedChecks() []Check {
 	cats := make([]Category, 0, len(r))
 	for c := range r {
 		cats = append(cats, c)
 	}
 	slices.Sort(cats)
-	var out []string
+	var out []Check
 	for _, c := range cats {
 		for _, ch := range r[c] {
-			if !ch.Passed {
-				out = append(out, ch.ID)
+			if !ch.Passed && !slices.ContainsFunc(out, func(o Check) bool { return o.ID == ch.ID }) {
+				out = append(out, ch)
 			}
 		}
 	}

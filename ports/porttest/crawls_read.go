@@ -352,11 +352,73 @@ func testCrawlFailingChecks(t *testing.T, st CrawlStores, u owners) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("FailingChecks = %+v, %v; want %+v", got, err, want)
 	}
+	failedCheckLists(t, s, u, c, list, audited, https-1)
 	empty := running(t, s, newCrawl(u[1], "https://example.org/", 0))
+	if err := s.EachFailedCheck(ctx, empty.ID, func(f ports.FailedCheck) error { return fmt.Errorf("called with %+v", f) }); err != nil {
+		t.Errorf("EachFailedCheck of a crawl with no page = %v; want no call", err)
+	}
+	if err := s.EachFailedCheck(ctx, c.ID+1000, func(ports.FailedCheck) error { return nil }); !errors.Is(err, crawl.ErrNotFound) {
+		t.Errorf("EachFailedCheck of no crawl = %v, want crawl.ErrNotFound", err)
+	}
 	if got, err := s.FailingChecks(ctx, empty.ID); err != nil || len(got) != 0 {
 		t.Errorf("FailingChecks of a crawl with no page = %+v, %v; want none", got, err)
 	}
 	if _, err := s.FailingChecks(ctx, c.ID+1000); !errors.Is(err, crawl.ErrNotFound) {
 		t.Errorf("FailingChecks of no crawl = %v, want crawl.ErrNotFound", err)
+	}
+}
+
+// failedCheckLists checks the failing lists of testCrawlFailingChecks'
+// crawl c (list: its first listed pages): pages carry theirs, Pages
+// filters by check, and EachFailedCheck gives every failed check, by page.
+func failedCheckLists(t *testing.T, s ports.CrawlStore, u owners, c crawl.Crawl, list []ports.CrawlPage, headings, https int) {
+	t.Helper()
+	ctx := context.Background()
+	for i, want := range [][]string{{"headings"}, nil, {"headings"}, {"headings"}, {"https", "headings"}} {
+		if !reflect.DeepEqual(list[i].Failing, want) {
+			t.Errorf("listed page %d: Failing = %q, want %q", i, list[i].Failing, want)
+		}
+	}
+	for check, want := range map[string]int{"https": https, "headings": headings, "title": 0} {
+		got, total, err := s.Pages(ctx, u[1], c.ID, ports.PageQuery{Check: check, Page: paging.Page{Number: 1, PerPage: 100}})
+		if err != nil || total != want {
+			t.Errorf("Pages(check %s) total %d, %v; want %d", check, total, err, want)
+		}
+		for _, p := range got {
+			if !slices.Contains(p.Failing, check) {
+				t.Errorf("Pages(check %s) lists %s, failing %q", check, p.Page.URL, p.Failing)
+			}
+		}
+	}
+	var seen int
+	if err := s.EachPage(ctx, c.ID, func(p ports.CrawlPage) error {
+		if p.ID == list[4].ID && reflect.DeepEqual(p.Failing, list[4].Failing) {
+			seen++
+		}
+		return nil
+	}); err != nil || seen != 1 {
+		t.Errorf("EachPage: page 4's Failing seen %d times, %v; want its list once", seen, err)
+	}
+	var got []ports.FailedCheck
+	if err := s.EachFailedCheck(ctx, c.ID, func(f ports.FailedCheck) error { got = append(got, f); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != headings+https {
+		t.Fatalf("EachFailedCheck gave %d checks, want %d", len(got), headings+https)
+	}
+	for i, f := range got {
+		if i > 0 && f.PageID < got[i-1].PageID {
+			t.Fatalf("EachFailedCheck: page %d after page %d", f.PageID, got[i-1].PageID)
+		}
+	}
+	first := []string{list[0].Page.URL + " headings", list[2].Page.URL + " headings", list[3].Page.URL + " headings",
+		list[4].Page.URL + " https", list[4].Page.URL + " headings"}
+	for i, want := range first {
+		if g := got[i].URL + " " + got[i].Check.ID; g != want || got[i].Check.Passed {
+			t.Errorf("EachFailedCheck #%d = %s (passed %v), want %s failed", i, g, got[i].Check.Passed, want)
+		}
+	}
+	if want := sampleResults()[pagecheck.SEO][1]; !reflect.DeepEqual(got[0].Check, want) || got[0].PageID != list[0].ID {
+		t.Errorf("EachFailedCheck #0 = %+v, want page %d's %+v", got[0], list[0].ID, want)
 	}
 }

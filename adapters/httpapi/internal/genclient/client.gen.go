@@ -1633,6 +1633,7 @@ func (e ListCrawlsParamsPerPage) Valid() bool {
 
 // Defines values for ExportCrawlParamsWhat.
 const (
+	ExportCrawlParamsWhatChecks ExportCrawlParamsWhat = "checks"
 	ExportCrawlParamsWhatIssues ExportCrawlParamsWhat = "issues"
 	ExportCrawlParamsWhatLinks  ExportCrawlParamsWhat = "links"
 	ExportCrawlParamsWhatPages  ExportCrawlParamsWhat = "pages"
@@ -1641,6 +1642,8 @@ const (
 // Valid indicates whether the value is a known member of the ExportCrawlParamsWhat enum.
 func (e ExportCrawlParamsWhat) Valid() bool {
 	switch e {
+	case ExportCrawlParamsWhatChecks:
+		return true
 	case ExportCrawlParamsWhatIssues:
 		return true
 	case ExportCrawlParamsWhatLinks:
@@ -2263,6 +2266,9 @@ type CheckCountData struct {
 
 	// Failing Crawled pages failing it.
 	Failing int64 `json:"failing"`
+
+	// Pages The path of the list of those pages (GET, with the caller's key): the crawl's pages filtered by check.
+	Pages string `json:"pages"`
 }
 
 // CheckData One check of a report: what was checked, its outcome and what was found.
@@ -2622,6 +2628,9 @@ type CrawlPageData struct {
 	// Description The page's meta description.
 	Description string `json:"description"`
 
+	// FailingChecks Ids of the page checks the page's audit fails, by category name then in check order (GET /crawls/{id}/pages/{page} gives each with its value and advice; the checks export lists them all); empty when every check passes or the page was not audited.
+	FailingChecks []string `json:"failing_checks"`
+
 	// Failure Why nothing answered; empty otherwise.
 	Failure string `json:"failure"`
 
@@ -2705,6 +2714,9 @@ type CrawlPageItem struct {
 
 	// Description The page's meta description.
 	Description string `json:"description"`
+
+	// FailingChecks Ids of the page checks the page's audit fails, by category name then in check order (GET /crawls/{id}/pages/{page} gives each with its value and advice; the checks export lists them all); empty when every check passes or the page was not audited.
+	FailingChecks []string `json:"failing_checks"`
 
 	// Failure Why nothing answered; empty otherwise.
 	Failure string `json:"failure"`
@@ -4876,7 +4888,7 @@ type DiffCrawlParams struct {
 
 // ExportCrawlParams defines parameters for ExportCrawl.
 type ExportCrawlParams struct {
-	// What Required (else 422). pages: every recorded URL; issues: every site-level issue; links: every link between crawled URLs (from, to).
+	// What Required (else 422). pages: every recorded URL; issues: every site-level issue; links: every link between crawled URLs (from, to); checks: every failed page check, one row per page and check, with what it found.
 	What *ExportCrawlParamsWhat `form:"what,omitempty" json:"what,omitempty"`
 
 	// Format csv: RFC 4180 (CRLF line ends, a header row); jsonl: one JSON object per line, the fields of the list operations.
@@ -4917,6 +4929,9 @@ type ListCrawlPagesParams struct {
 
 	// IssueType Only pages (URLs) an issue of this type is about; an unknown type is 422.
 	IssueType *string `form:"issue_type,omitempty" json:"issue_type,omitempty"`
+
+	// Check Only pages whose audit fails this page check (its id: a report's results and the crawl's checks summary name them; each summary entry's pages is this list); an unknown check is 422.
+	Check *string `form:"check,omitempty" json:"check,omitempty"`
 
 	// Indexable Only indexable pages, or only the others.
 	Indexable *ListCrawlPagesParamsIndexable `form:"indexable,omitempty" json:"indexable,omitempty"`
@@ -5562,7 +5577,7 @@ type ClientInterface interface {
 
 	// ExportCrawl Export a crawl's pages, issues or links
 	//
-	// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at, issue_types, rendered, render_reason, found_by_js (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters. CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is.
+	// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at, issue_types, rendered, render_reason, found_by_js, failing_checks (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. Checks: page_id, url, category, check, title, importance, errors, message, value, offending, advice (one row per page and failed check, by page id; errors separated by spaces; in CSV, value is a text value as it is and any other value as JSON, offending a JSON list; in JSON Lines, page_id, url, category and the check as a report's results give it). Pages' issue_types and failing_checks are separated by spaces. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters. CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is.
 	//
 	// Corresponds with GET /api/v1/crawls/{id}/export (the `ExportCrawl` operationId).
 	ExportCrawl(ctx context.Context, id int64, params *ExportCrawlParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5576,7 +5591,7 @@ type ClientInterface interface {
 
 	// ListCrawlPages List the URLs a crawl fetched
 	//
-	// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine; invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
+	// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine (check: the pages failing a page check, as the crawl's checks summary counts them; the checks export gives what each failed check found); invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
 	//
 	// Corresponds with GET /api/v1/crawls/{id}/pages (the `ListCrawlPages` operationId).
 	ListCrawlPages(ctx context.Context, id int64, params *ListCrawlPagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6518,7 +6533,7 @@ func (c *Client) DiffCrawl(ctx context.Context, id int64, params *DiffCrawlParam
 
 // ExportCrawl Export a crawl's pages, issues or links
 //
-// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at, issue_types, rendered, render_reason, found_by_js (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters. CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is.
+// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at, issue_types, rendered, render_reason, found_by_js, failing_checks (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. Checks: page_id, url, category, check, title, importance, errors, message, value, offending, advice (one row per page and failed check, by page id; errors separated by spaces; in CSV, value is a text value as it is and any other value as JSON, offending a JSON list; in JSON Lines, page_id, url, category and the check as a report's results give it). Pages' issue_types and failing_checks are separated by spaces. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters. CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is.
 //
 // Corresponds with GET /api/v1/crawls/{id}/export (the `ExportCrawl` operationId).
 func (c *Client) ExportCrawl(ctx context.Context, id int64, params *ExportCrawlParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6552,7 +6567,7 @@ func (c *Client) ListCrawlIssues(ctx context.Context, id int64, params *ListCraw
 
 // ListCrawlPages List the URLs a crawl fetched
 //
-// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine; invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
+// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine (check: the pages failing a page check, as the crawl's checks summary counts them; the checks export gives what each failed check found); invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
 //
 // Corresponds with GET /api/v1/crawls/{id}/pages (the `ListCrawlPages` operationId).
 func (c *Client) ListCrawlPages(ctx context.Context, id int64, params *ListCrawlPagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8761,6 +8776,18 @@ func NewListCrawlPagesRequest(server string, id int64, params *ListCrawlPagesPar
 		if params.IssueType != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "issue_type", *params.IssueType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Check != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "check", *params.Check, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11888,7 +11915,7 @@ type ClientWithResponsesInterface interface {
 
 	// ExportCrawlWithResponse Export a crawl's pages, issues or links
 	//
-	// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at, issue_types, rendered, render_reason, found_by_js (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters. CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is.
+	// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at, issue_types, rendered, render_reason, found_by_js, failing_checks (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. Checks: page_id, url, category, check, title, importance, errors, message, value, offending, advice (one row per page and failed check, by page id; errors separated by spaces; in CSV, value is a text value as it is and any other value as JSON, offending a JSON list; in JSON Lines, page_id, url, category and the check as a report's results give it). Pages' issue_types and failing_checks are separated by spaces. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters. CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -11906,7 +11933,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListCrawlPagesWithResponse List the URLs a crawl fetched
 	//
-	// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine; invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
+	// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine (check: the pages failing a page check, as the crawl's checks summary counts them; the checks export gives what each failed check found); invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15920,7 +15947,7 @@ func (c *ClientWithResponses) DiffCrawlWithResponse(ctx context.Context, id int6
 
 // ExportCrawlWithResponse Export a crawl's pages, issues or links
 //
-// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at, issue_types, rendered, render_reason, found_by_js (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters. CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is.
+// Streams every row, read from storage in chunks (the crawl is never held in memory): CSV (RFC 4180, CRLF line ends, a header row; text/csv) or JSON Lines (application/jsonl). Pages: id, url, final_url, status_code, failure, depth, in_sitemap, blocked_by_robots, title, description, score, result, inlinks, outlinks, response_time_ms, bytes, canonical, indexable, fetched_at, issue_types, rendered, render_reason, found_by_js, failing_checks (depth empty for a URL found only in a sitemap). Issues: type, severity, url, line, line_text, detail, related, related_total (related URLs separated by spaces). Links: from, to. Checks: page_id, url, category, check, title, importance, errors, message, value, offending, advice (one row per page and failed check, by page id; errors separated by spaces; in CSV, value is a text value as it is and any other value as JSON, offending a JSON list; in JSON Lines, page_id, url, category and the check as a report's results give it). Pages' issue_types and failing_checks are separated by spaces. An invalid what or format is 422; another user's crawl is 404. An error after the first row ends the body early: a CSV export then lacks its last rows, so compare the row count with the crawl's when it matters. CSV cells starting with =, +, -, @, a tab or a carriage return are written with a single quote in front (OWASP's rule against CSV injection), except a cell that is a decimal number (an optional sign, digits with an optional point, an optional exponent: -12.5 stays -12.5); JSON Lines is written as it is.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15950,7 +15977,7 @@ func (c *ClientWithResponses) ListCrawlIssuesWithResponse(ctx context.Context, i
 
 // ListCrawlPagesWithResponse List the URLs a crawl fetched
 //
-// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine; invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
+// Every URL the crawl recorded: fetched (whatever it answered) or blocked by robots.txt. Filters combine (check: the pages failing a page check, as the crawl's checks summary counts them; the checks export gives what each failed check found); invalid values are 422. Inlinks are counted when the crawl ends. Another user's crawl is 404. data: {pages, meta}.
 //
 // Returns a wrapper object for the known response body format(s).
 //
