@@ -11,11 +11,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/pinsight/pinsight/adapters/httpapi"
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
+	"github.com/pinsight/pinsight/app/reports"
+	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/ports"
 )
 
 var updateExamples = flag.Bool("update-examples", false, "record the OpenAPI response examples from the handlers (openapi_examples.json)")
@@ -31,7 +35,8 @@ const exampleFile = "openapi_examples.json"
 // must validate against its response's schema (huma's validator, the one
 // checking requests; tools/openapilint checks them again in CI).
 func TestOpenAPIExamples(t *testing.T) {
-	h := apitest.NewHandler(t, fullRoutes())
+	routes, stores := fullRoutesAndStores()
+	h := apitest.NewHandler(t, routes)
 	recorded := map[string]json.RawMessage{}
 	call := func(id, method, target, body string, headers ...string) apitest.Response {
 		t.Helper()
@@ -115,8 +120,16 @@ func TestOpenAPIExamples(t *testing.T) {
 	call("update-report", "PUT", report, `{"privacy":0}`, auth...)
 	call("get-report-history", "GET", report+"/history", "", auth...)
 	call("list-projects", "GET", v1+"/projects", "", auth...)
-	// create-report-batch: not recorded; batches need the job queue, which
-	// the fixture does not run.
+	// Batches need analyses as jobs: the same stores, with the queue
+	// (never started: the reports stay pending, as a batch answers them).
+	queued := routes
+	queued.Reports = reports.New(stores.Reports, apitest.NewFakeAnalyser(), apitest.Passwords, reports.WithJobs(stores.Jobs, ports.JobSettings{}, nil))
+	hq := apitest.NewHandler(t, queued)
+	res := apitest.Do(t, hq, "POST", v1+"/reports/batch", "application/json", `{"urls":["https://example.com/","https://example.com/about"]}`, auth...)
+	if res.Status != http.StatusAccepted {
+		t.Fatalf("create-report-batch = %d %s", res.Status, res.Body)
+	}
+	recorded["create-report-batch 202"] = json.RawMessage(res.Body)
 	apitest.Do(t, h, "POST", v1+"/reports", "application/json", `{"url":"https://example.org/"}`, auth...)
 	call("delete-report", "DELETE", report, "", auth...)
 	call("delete-project", "DELETE", v1+"/projects/example.org", "", auth...)
@@ -142,6 +155,35 @@ func TestOpenAPIExamples(t *testing.T) {
 	call("list-crawl-issues", "GET", crawlPath+"/issues", "", auth...)
 	call("cancel-crawl", "POST", crawlPath+"/cancel", "", auth...)
 	call("delete-crawl", "DELETE", crawlPath, "", auth...)
+
+	// Two finished crawls of one site, a day apart (seeded: the fixture
+	// runs no crawl), for the crawl, page, filter and diff examples.
+	var me struct {
+		ID int64 `json:"id"`
+	}
+	apitest.Do(t, h, "GET", v1+"/account", "", "", auth...).Decode(t, &me)
+	now := time.Now().UTC().Truncate(time.Second)
+	broken := crawl.Issue{Type: crawl.BrokenLink, URL: "https://example.com/old-offers", Detail: "404 Not Found",
+		Related: []string{"https://example.com/"}, RelatedTotal: 1}
+	seedExampleCrawl(t, stores.Crawls, me.ID, now.Add(-24*time.Hour), []crawl.Issue{broken,
+		{Type: crawl.BrokenLink, URL: "https://example.com/summer-sale", Detail: "404 Not Found", Related: []string{"https://example.com/"}, RelatedTotal: 1}})
+	finished := v1 + "/crawls/" + apitest.Itoa(seedExampleCrawl(t, stores.Crawls, me.ID, now, []crawl.Issue{broken,
+		{Type: crawl.RobotsTxtInvalid, URL: "https://example.com/robots.txt", Line: 3, LineText: "Disalow: /cart", Detail: "Unknown directive \"Disalow\""}}))
+	call("get-crawl", "GET", finished, "", auth...)
+	var listed struct {
+		Pages []struct {
+			ID            int64    `json:"id"`
+			FailingChecks []string `json:"failing_checks"`
+		} `json:"pages"`
+	}
+	call("list-crawl-pages", "GET", finished+"/pages", "", auth...).Decode(t, &listed)
+	if len(listed.Pages) < 2 || len(listed.Pages[1].FailingChecks) == 0 {
+		t.Fatalf("the seeded crawl's pages = %+v, want /about failing checks", listed.Pages)
+	}
+	call("list-crawl-pages", "GET", finished+"/pages?check="+listed.Pages[1].FailingChecks[0], "", auth...)
+	call("get-crawl-page", "GET", finished+"/pages/"+apitest.Itoa(listed.Pages[1].ID), "", auth...)
+	call("list-crawl-issues", "GET", finished+"/issues", "", auth...)
+	call("diff-crawl", "GET", finished+"/diff", "", auth...)
 
 	call("rotate-api-key", "POST", v1+"/account/api-key", `{"name":"laptop"}`, auth...).Decode(t, &tok)
 	auth = apitest.Bearer(tok.Token)

@@ -35,6 +35,19 @@ func (nopPoster) Post(context.Context, string, webhook.Message) (int, error) {
 
 // fullRoutes are routes with every use case, over the memory stores.
 func fullRoutes() httpapi.Routes {
+	r, _ := fullRoutesAndStores()
+	return r
+}
+
+// fixtureStores are stores and the queue behind fullRoutes' use cases.
+type fixtureStores struct {
+	Crawls  *memory.CrawlStore
+	Reports *memory.ReportStore
+	Jobs    *memory.Jobs // never started
+}
+
+// fullRoutesAndStores is fullRoutes with the stores its use cases use.
+func fullRoutesAndStores() (httpapi.Routes, fixtureStores) {
 	reportStore, reviewStore := memory.NewReportStore(), memory.NewReviewStore()
 	postalStore := memory.NewPostalStore(porttest.PostalDataset())
 	dir := directory.NewWithReviews(postalStore, reviewStore)
@@ -48,7 +61,7 @@ func fullRoutes() httpapi.Routes {
 		Webhooks: webhooks.New(reportStore, jobs, nopPoster{}, nil),
 		// No crawl runs here (the queue is never started): no fetcher.
 		Crawls: crawls.New(crawlStore, jobs, nil, apitest.Passwords, crawls.Config{Keys: reportStore, Limiter: memory.NewRateLimiter()}),
-	}
+	}, fixtureStores{Crawls: crawlStore, Reports: reportStore, Jobs: jobs}
 }
 
 // operations registers r and returns its operation IDs, or the error.
