@@ -78,6 +78,7 @@ func BenchmarkCrawlList(b *testing.B, newStores func(testing.TB) CrawlStores) {
 		{"pages/status_404", ports.PageQuery{Status: 404, SortBy: ports.SortPagesByURL, Page: first}, BenchCrawlPages / 50},
 		{"pages/not_indexable", ports.PageQuery{Indexable: &no, Page: first}, BenchCrawlPages / 10},
 		{"pages/issue_type", ports.PageQuery{IssueType: crawl.DeepPage, SortBy: ports.SortPagesByScore, Page: first}, BenchCrawlPages / 4},
+		{"pages/check", ports.PageQuery{Check: "headings", SortBy: ports.SortPagesByScore, Page: first}, BenchCrawlPages},
 	} {
 		b.Run(pc.name, func(b *testing.B) {
 			for b.Loop() {
@@ -88,6 +89,24 @@ func BenchmarkCrawlList(b *testing.B, newStores func(testing.TB) CrawlStores) {
 			}
 		})
 	}
+	// What the exports and a crawl's finish read: every page, and every
+	// failed check (one per page) with its audit decoded.
+	b.Run("each/pages", func(b *testing.B) {
+		for b.Loop() {
+			n := 0
+			if err := s.EachPage(ctx, c.ID, func(ports.CrawlPage) error { n++; return nil }); err != nil || n != BenchCrawlPages {
+				b.Fatalf("EachPage = %d pages, %v", n, err)
+			}
+		}
+	})
+	b.Run("each/failed_checks", func(b *testing.B) {
+		for b.Loop() {
+			n := 0
+			if err := s.EachFailedCheck(ctx, c.ID, func(ports.FailedCheck) error { n++; return nil }); err != nil || n != BenchCrawlPages {
+				b.Fatalf("EachFailedCheck = %d checks, %v", n, err)
+			}
+		}
+	})
 	for _, ic := range []struct {
 		name string
 		q    ports.IssueQuery
