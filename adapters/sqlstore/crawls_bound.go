@@ -23,7 +23,7 @@ var (
 	urlColumns = []string{"crawl_id", "url", "depth", "in_sitemap", "source", "attempts", "lease_until", "recorded",
 		"final_url", "status_code", "failure", "redirects", "redirect_loop", "title", "description", "canonical", "noindex",
 		"fingerprint", "hreflang", "blocked", "indexable", "outlinks", "inlinks", "score", "rating", "response_us", "bytes",
-		"fetched_at", "results", "failing", "render", "found_by_js"}
+		"fetched_at", "results", "failing", "render", "found_by_js", "lang"}
 	jsonURL = map[string]bool{"redirects": true, "hreflang": true, "results": true, "failing": true, "render": true}
 )
 
@@ -32,14 +32,14 @@ func (d dialect) urlArgs(r urlRow) []any {
 	return []any{r.CrawlID, r.URL, r.Depth, r.InSitemap, r.Source, r.Attempts, d.stampArg(r.LeaseUntil), r.Recorded,
 		r.FinalURL, r.StatusCode, r.Failure, r.Redirects, r.RedirectLoop, r.Title, r.Description, r.Canonical, r.Noindex,
 		r.Fingerprint, r.Hreflang, r.Blocked, r.Indexable, r.Outlinks, r.Inlinks, r.Score, r.Rating, r.ResponseUS, r.Bytes,
-		d.stampArg(r.FetchedAt), r.Results, r.Failing, r.Render, r.FoundByJS}
+		d.stampArg(r.FetchedAt), r.Results, r.Failing, r.Render, r.FoundByJS, r.Lang}
 }
 
 // recordArgs are r's values of recordColumns, then its id.
 func (d dialect) recordArgs(r urlRow) []any {
 	return []any{r.Recorded, r.FinalURL, r.StatusCode, r.Failure, r.Redirects, r.RedirectLoop, r.Title, r.Description,
 		r.Canonical, r.Noindex, r.Fingerprint, r.Hreflang, r.Blocked, r.Indexable, r.Outlinks, r.Score, r.Rating,
-		r.ResponseUS, r.Bytes, d.stampArg(r.FetchedAt), r.Results, r.Failing, r.Render, r.ID}
+		r.ResponseUS, r.Bytes, d.stampArg(r.FetchedAt), r.Results, r.Failing, r.Render, r.Lang, r.ID}
 }
 
 // addURLSQL inserts n frontier rows (urlArgs each, one after another) or,

@@ -69,6 +69,7 @@ type urlRow struct {
 	Failing      string `bun:"failing"` // JSON list: Results.Failing
 	Render       string `bun:"render"`  // JSON of crawl.PageRender ("{}" for none)
 	FoundByJS    bool   `bun:"found_by_js"`
+	Lang         string `bun:"lang"`
 }
 
 // auditColumns are a page's audit: its own read needs them, lists and the
@@ -98,7 +99,7 @@ func (r urlRow) toPage(withResults bool) (ports.CrawlPage, error) {
 	p := ports.CrawlPage{ID: r.ID, Indexable: r.Indexable, Outlinks: r.Outlinks, Inlinks: r.Inlinks, FetchedPage: ports.FetchedPage{
 		Page: crawl.Page{URL: r.URL, FinalURL: r.FinalURL, Status: r.StatusCode, Failure: r.Failure, Depth: depthFrom(r.Depth),
 			RedirectLoop: r.RedirectLoop, Title: r.Title, Description: r.Description, Canonical: r.Canonical, Noindex: r.Noindex,
-			Fingerprint: uint64(r.Fingerprint), InSitemap: r.InSitemap, BlockedByRobots: r.Blocked, FoundByJS: r.FoundByJS},
+			Fingerprint: uint64(r.Fingerprint), InSitemap: r.InSitemap, BlockedByRobots: r.Blocked, FoundByJS: r.FoundByJS, Lang: r.Lang},
 		Score: r.Score, Rating: pagecheck.Rating(r.Rating), ResponseTime: time.Duration(r.ResponseUS) * time.Microsecond,
 		Bytes: r.Bytes, FetchedAt: r.FetchedAt.utc()}}
 	var err error
@@ -356,7 +357,7 @@ func (s *CrawlStore) ClaimURLs(ctx context.Context, id int64, n int, now, until 
 // writes.
 var recordColumns = []string{"recorded", "final_url", "status_code", "failure", "redirects", "redirect_loop", "title", "description",
 	"canonical", "noindex", "fingerprint", "hreflang", "blocked", "indexable", "outlinks", "score", "rating",
-	"response_us", "bytes", "fetched_at", "results", "failing", "render"}
+	"response_us", "bytes", "fetched_at", "results", "failing", "render", "lang"}
 
 // RecordPages implements ports.CrawlStore in one transaction: found
 // added as AddURLs adds them (addURLs, in the room the frontier's cap
@@ -523,7 +524,7 @@ func recordRow(cur urlRow, p ports.FetchedPage) (urlRow, error) {
 	cur.Noindex, cur.Fingerprint, cur.Hreflang, cur.Blocked = p.Page.Noindex, int64(p.Page.Fingerprint), hreflang, p.Page.BlockedByRobots
 	cur.Indexable, cur.Outlinks, cur.Score, cur.Rating = p.Page.Indexable(), len(p.Page.Links()), p.Score, string(p.Rating)
 	cur.ResponseUS, cur.Bytes, cur.FetchedAt, cur.Results = p.ResponseTime.Microseconds(), p.Bytes, stampOf(p.FetchedAt), "{}"
-	cur.Failing, cur.Render = failing, "{}"
+	cur.Failing, cur.Render, cur.Lang = failing, "{}", p.Page.Lang
 	if p.Page.Render.Rendered || p.Page.Render.Reason != "" {
 		if cur.Render, err = jsonText(p.Page.Render); err != nil {
 			return urlRow{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/pinsight/pinsight/domain/crawl"
@@ -207,7 +208,7 @@ func (r *run) audit(ctx context.Context, fp *ports.FetchedPage, p *crawl.Page, l
 		}
 	}
 	fp.Score, fp.Rating, fp.Results = a.Score, a.Rating, a.Results
-	p.Title, p.Description, p.Noindex = facts.Title, facts.Description, facts.Noindex
+	p.Title, p.Description, p.Noindex, p.Lang = facts.Title, facts.Description, facts.Noindex, strings.ToLower(facts.Lang)
 	p.Fingerprint = crawl.Fingerprint(facts.Text)
 	depth := crawl.NoDepth
 	if fu.Depth != crawl.NoDepth && fu.Depth < r.c.Settings.MaxDepth {

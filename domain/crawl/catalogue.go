@@ -26,7 +26,10 @@ const (
 	DeepPage              IssueType = "deep_page"
 	CanonicalTargetError  IssueType = "canonical_target_error"
 	HreflangNoReturn      IssueType = "hreflang_no_return"
-	RobotsTxtInvalid      IssueType = "robots_txt_invalid"
+	// MissingHreflangForTranslation is a title shared by pages in
+	// different languages with no hreflang link between them.
+	MissingHreflangForTranslation IssueType = "missing_hreflang_for_translation"
+	RobotsTxtInvalid              IssueType = "robots_txt_invalid"
 )
 
 // IssueDef describes one issue type. Severity uses the page checks'
@@ -91,6 +94,9 @@ var Catalogue = []IssueDef{
 	{HreflangNoReturn, pagecheck.Medium, "Hreflang without return link", "page",
 		"Make each alternate listed name this page in its own hreflang annotations too.",
 		"Search engines ignore hreflang annotations that are not confirmed by the alternate page."},
+	{MissingHreflangForTranslation, pagecheck.Low, "Translation without hreflang", "page",
+		"Link the translations with hreflang annotations (each naming the others and itself), and give each its title in its own language.",
+		"Without hreflang, search engines take pages in different languages sharing a title for duplicates and may show visitors the wrong language."},
 	{RobotsTxtInvalid, pagecheck.Medium, "Invalid robots.txt line", "line",
 		"Fix or remove the line: use only known directives, absolute sitemap URLs, and patterns starting with / or * under a User-agent line.",
 		"Crawlers skip lines they cannot read, so the site may be crawled differently from what was meant."},

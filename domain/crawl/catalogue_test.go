@@ -13,6 +13,7 @@ func TestCatalogue(t *testing.T) {
 	want := []string{"broken_link", "redirect_chain", "redirect_loop", "orphan_page", "duplicate_title",
 		"duplicate_description", "duplicate_content", "noindex_in_sitemap", "non_canonical_in_sitemap",
 		"sitemap_url_error", "blocked_by_robots", "deep_page", "canonical_target_error", "hreflang_no_return",
+		"missing_hreflang_for_translation",
 		"robots_txt_invalid"}
 	if len(crawl.Catalogue) != len(want) {
 		t.Fatalf("%d types, want %d", len(crawl.Catalogue), len(want))

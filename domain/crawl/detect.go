@@ -32,7 +32,8 @@ type Detector struct {
 	inlinks [][]int32        // id -> the added pages linking to it
 	titles  map[string][]int32
 	descs   map[string][]int32
-	seen    map[int32]bool // Add's scratch set of one page's link targets
+	langs   map[string]int32 // primary language subtag -> the id in record.lang
+	seen    map[int32]bool   // Add's scratch set of one page's link targets
 }
 
 // record is the part of a Page that detection keeps.
@@ -48,11 +49,13 @@ type record struct {
 	fingerprint                           uint64
 	hreflang                              []int32
 	rendered                              []PageIssue // Page.Render.Issues
+	lang                                  int32       // the Page.Lang primary subtag's id (langs); -1 for none
 }
 
 // NewDetector starts the detection of a crawl of site.
 func NewDetector(site Site) *Detector {
-	return &Detector{site: site, ids: map[string]int32{}, titles: map[string][]int32{}, descs: map[string][]int32{}, seen: map[int32]bool{}}
+	return &Detector{site: site, ids: map[string]int32{}, titles: map[string][]int32{}, descs: map[string][]int32{}, seen: map[int32]bool{},
+		langs: map[string]int32{}}
 }
 
 // id interns a URL.
@@ -88,7 +91,7 @@ func (d *Detector) Add(p Page) {
 		final: d.optID(p.FinalURL), canonical: d.optID(p.Canonical),
 		loop: p.RedirectLoop, noindex: p.Noindex, inSitemap: p.InSitemap, blocked: p.BlockedByRobots,
 		landed: p.Landed(), indexable: p.Indexable(), broken: p.Broken(), redirected: len(p.Redirects) > 0,
-		fingerprint: p.Fingerprint, rendered: p.Render.Issues,
+		fingerprint: p.Fingerprint, rendered: p.Render.Issues, lang: d.langID(p.Lang),
 	}
 	if r.final < 0 {
 		r.final = id
@@ -119,6 +122,21 @@ func (d *Detector) Add(p Page) {
 	d.recs[id] = r
 }
 
+// langID interns the primary subtag of a language tag ("en" of "en-IN"),
+// case-folded; -1 for none.
+func (d *Detector) langID(tag string) int32 {
+	primary, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(tag)), "-")
+	if primary == "" {
+		return -1
+	}
+	id, ok := d.langs[primary]
+	if !ok {
+		id = int32(len(d.langs))
+		d.langs[primary] = id
+	}
+	return id
+}
+
 // textKey is the form in which two titles or descriptions are compared:
 // case-folded, with runs of white space as one space, trimmed.
 func textKey(s string) string {
@@ -131,7 +149,7 @@ func (d *Detector) Finish() []Issue {
 	var out []Issue
 	out = append(out, d.linkIssues()...)
 	out = append(out, d.sitemapIssues()...)
-	out = append(out, d.duplicates(d.titles, DuplicateTitle, "title")...)
+	out = append(out, d.titleDuplicates()...)
 	out = append(out, d.duplicates(d.descs, DuplicateDescription, "meta description")...)
 	out = append(out, d.duplicateContent()...)
 	out = append(out, d.pageIssues()...)

@@ -11,14 +11,8 @@ import (
 func (d *Detector) duplicates(groups map[string][]int32, t IssueType, what string) []Issue {
 	var out []Issue
 	for _, ids := range groups {
-		if len(ids) < 2 {
-			continue
-		}
-		all, _ := d.sortedURLs(ids)
-		for _, id := range ids {
-			rel, n := others(all, d.urls[id])
-			out = append(out, Issue{Type: t, URL: d.urls[id], Related: rel, RelatedTotal: n,
-				Detail: fmt.Sprintf("The page's %s is the same as that of %s.", what, plural(n, "other indexable page"))})
+		if len(ids) >= 2 {
+			out = append(out, d.duplicateIssues(ids, ids, t, what)...)
 		}
 	}
 	return out
@@ -102,4 +96,88 @@ func others(all []string, u string) ([]string, int) {
 		}
 	}
 	return rel, len(all) - 1
+}
+
+// titleDuplicates finds the indexable pages sharing a title. Of the others
+// sharing a page's title, those in its language (or when either declares
+// none) make it a DuplicateTitle; those in another language, with no
+// hreflang link between the two either way, a MissingHreflangForTranslation
+// (translations left with the original's title); translations linked by
+// hreflang make neither. A group whose pages all share one language is
+// compared as duplicates at once.
+func (d *Detector) titleDuplicates() []Issue {
+	var out []Issue
+	for _, ids := range d.titles {
+		if len(ids) < 2 {
+			continue
+		}
+		if !d.mixedLanguages(ids) {
+			out = append(out, d.duplicateIssues(ids, ids, DuplicateTitle, "title")...)
+			continue
+		}
+		for _, id := range ids {
+			var same, translations []int32
+			for _, o := range ids {
+				switch {
+				case o == id:
+					same = append(same, o) // others leaves the page itself out
+				case d.sameLanguage(id, o):
+					same = append(same, o)
+				case !d.hreflangBetween(id, o):
+					translations = append(translations, o)
+				}
+			}
+			if len(same) > 1 {
+				out = append(out, d.duplicateIssues([]int32{id}, same, DuplicateTitle, "title")...)
+			}
+			if len(translations) > 0 {
+				all, _ := d.sortedURLs(translations)
+				rel, _ := others(all, d.urls[id]) // all holds no d.urls[id]
+				out = append(out, Issue{Type: MissingHreflangForTranslation, URL: d.urls[id], Related: rel, RelatedTotal: len(translations),
+					Detail: fmt.Sprintf("The page's title is the same as that of %s in another language, with no hreflang link between them.",
+						plural(len(translations), "indexable page"))})
+			}
+		}
+	}
+	return out
+}
+
+// duplicateIssues are the issues of type t of the pages ids, each sharing
+// its what with the other pages of group (ids among them).
+func (d *Detector) duplicateIssues(ids, group []int32, t IssueType, what string) []Issue {
+	all, _ := d.sortedURLs(group)
+	out := make([]Issue, 0, len(ids))
+	for _, id := range ids {
+		rel, n := others(all, d.urls[id])
+		out = append(out, Issue{Type: t, URL: d.urls[id], Related: rel, RelatedTotal: n,
+			Detail: fmt.Sprintf("The page's %s is the same as that of %s.", what, plural(n, "other indexable page"))})
+	}
+	return out
+}
+
+// mixedLanguages reports whether pages ids declare two languages or more.
+func (d *Detector) mixedLanguages(ids []int32) bool {
+	first := int32(-1)
+	for _, id := range ids {
+		if l := d.recs[id].lang; l >= 0 {
+			if first >= 0 && l != first {
+				return true
+			}
+			first = l
+		}
+	}
+	return false
+}
+
+// sameLanguage reports whether pages a and b are in one language, or
+// either declares none (then they cannot be told apart).
+func (d *Detector) sameLanguage(a, b int32) bool {
+	la, lb := d.recs[a].lang, d.recs[b].lang
+	return la < 0 || lb < 0 || la == lb
+}
+
+// hreflangBetween reports whether page a names b among its hreflang
+// alternates, or b names a.
+func (d *Detector) hreflangBetween(a, b int32) bool {
+	return slices.Contains(d.recs[a].hreflang, b) || slices.Contains(d.recs[b].hreflang, a)
 }

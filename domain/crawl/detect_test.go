@@ -41,7 +41,8 @@ func words(prefix string, n int, swap map[int]string) string {
 // times; the comments count them.
 func fixture() (crawl.Site, []crawl.Page, map[crawl.IssueType]int) {
 	home := page("/", 0, "/a", "/broken1", "/down", "/old", "/loop1", "/blocked", "/moved", "/dup1", "/dup2",
-		"/near1", "/near2", "/canon-bad", "/canon-404", "/self", "/en", "/fr", "/de", "/noidx", "/param?x=1", "/depth3", "/", "/a")
+		"/near1", "/near2", "/canon-bad", "/canon-404", "/self", "/en", "/fr", "/de", "/noidx", "/param?x=1", "/depth3", "/", "/a",
+		"/guide", "/guide-uk", "/de/guide", "/fr/guide")
 	home.InSitemap = true // the start URL is no orphan
 	a := page("/a", 1, "/broken1", "/deep")
 	a.Description = "Shared"
@@ -69,11 +70,19 @@ func fixture() (crawl.Site, []crawl.Page, map[crawl.IssueType]int) {
 	self.Canonical = site + "/self"
 	en, fr, de := page("/en", 1), page("/fr", 1), page("/de", 1)
 	en.Hreflang, fr.Hreflang = u("/en", "/fr", "/de"), u("/fr", "/en")
+	// One title in three languages: /fr/guide and /guide linked by
+	// hreflang (translations), /de/guide linked to none, /guide-uk in the
+	// language of /guide.
+	guide, guideUK, guideDE, guideFR := page("/guide", 1), page("/guide-uk", 1), page("/de/guide", 1), page("/fr/guide", 1)
+	guide.Title, guideUK.Title, guideDE.Title, guideFR.Title = "Guide", "Guide", "Guide", "Guide"
+	guide.Lang, guideUK.Lang, guideDE.Lang, guideFR.Lang = "en", "en-GB", "de", "fr"
+	guide.Hreflang, guideFR.Hreflang = u("/fr/guide"), u("/guide")
 	orphan := page("/orphan", crawl.NoDepth)
 	orphan.InSitemap = true
 	gone := crawl.Page{URL: site + "/gone404", FinalURL: site + "/gone404", Status: 404, Depth: crawl.NoDepth, InSitemap: true}
 	pages := []crawl.Page{
 		home, a, dup1, dup2, near1, near2, noidx, param, moved, b, old, loop, canonBad, canon404, self, en, fr, de, orphan, gone,
+		guide, guideUK, guideDE, guideFR,
 		{URL: site + "/broken1", FinalURL: site + "/broken1", Status: 404, Depth: 1},
 		{URL: site + "/down", FinalURL: site + "/down", Failure: "timeout", Depth: 1},
 		{URL: site + "/blocked", Depth: 1, BlockedByRobots: true},
@@ -85,10 +94,10 @@ func fixture() (crawl.Site, []crawl.Page, map[crawl.IssueType]int) {
 		RobotsTxt: []byte("Disallow: /early\nUser-agent: *\nDisallow: /blocked\nNoindex-please: /x\n")}
 	want := map[crawl.IssueType]int{
 		crawl.BrokenLink: 2, crawl.RedirectChain: 1, crawl.RedirectLoop: 1, crawl.OrphanPage: 1,
-		crawl.DuplicateTitle: 2, crawl.DuplicateDescription: 3, crawl.DuplicateContent: 4,
+		crawl.DuplicateTitle: 4, crawl.DuplicateDescription: 3, crawl.DuplicateContent: 4,
 		crawl.NoindexInSitemap: 1, crawl.NonCanonicalInSitemap: 1, crawl.SitemapURLError: 2,
 		crawl.BlockedByRobots: 1, crawl.DeepPage: 1, crawl.CanonicalTargetError: 2, crawl.HreflangNoReturn: 1,
-		crawl.RobotsTxtInvalid: 2,
+		crawl.RobotsTxtInvalid: 2, crawl.MissingHreflangForTranslation: 4,
 	}
 	return s, pages, want
 }
@@ -156,6 +165,10 @@ func TestDetectIssues(t *testing.T) {
 		{crawl.CanonicalTargetError, "/canon-bad", u("/moved", "/b"), "redirects to https://e.com/b"},
 		{crawl.CanonicalTargetError, "/canon-404", u("/broken1"), "answers 404"},
 		{crawl.HreflangNoReturn, "/en", u("/de"), "1 alternate"},
+		{crawl.DuplicateTitle, "/guide", u("/guide-uk"), "1 other indexable page"},
+		{crawl.MissingHreflangForTranslation, "/guide", u("/de/guide"), "1 indexable page in another language"},
+		{crawl.MissingHreflangForTranslation, "/de/guide", u("/fr/guide", "/guide", "/guide-uk"), "3 indexable pages in another language"},
+		{crawl.MissingHreflangForTranslation, "/fr/guide", u("/de/guide", "/guide-uk"), "2 indexable pages"},
 	}
 	for _, tt := range tests {
 		i := find(tt.typ, site+tt.path)

@@ -34,10 +34,13 @@ type Page struct {
 	Noindex      bool   // a robots meta tag or X-Robots-Tag header says noindex (or none)
 	// Fingerprint is the Fingerprint of the page's main text; 0 when it
 	// has none (not HTML, no text).
-	Fingerprint     uint64
-	Hreflang        []string // the hreflang alternates' URLs on the site
-	InSitemap       bool     // a sitemap of the site lists URL
-	BlockedByRobots bool     // robots.txt disallows URL for the crawler: not fetched
+	Fingerprint uint64
+	Hreflang    []string // the hreflang alternates' URLs on the site
+	// Lang is the page's language as its <html lang> declares it, lower
+	// case; "" when it declares none.
+	Lang            string
+	InSitemap       bool // a sitemap of the site lists URL
+	BlockedByRobots bool // robots.txt disallows URL for the crawler: not fetched
 	// Outlinks are the on-site URLs the page links to (a[href] and
 	// rel=next/prev), each once; canonical and hreflang links are in
 	// their own fields.

@@ -310,7 +310,7 @@ func testRecordPages(t *testing.T, st CrawlStores, u owners) {
 	full := ports.FetchedPage{
 		Page: crawl.Page{URL: start, FinalURL: start + "home", Status: 200, Depth: 9, Redirects: []string{start},
 			Title: "Home — ½", Description: "d", Canonical: start + "home", Noindex: true, Fingerprint: 0xfedcba9876543210,
-			Hreflang: []string{start + "fr"}, Outlinks: []string{start + "a", start + "a", start + "b"}},
+			Hreflang: []string{start + "fr"}, Lang: "en-in", Outlinks: []string{start + "a", start + "a", start + "b"}},
 		Score: 81, Rating: pagecheck.Good, Results: sampleResults(), ResponseTime: 1234567 * time.Microsecond, Bytes: 98765,
 		FetchedAt: crawlEpoch.Add(time.Second),
 	}

@@ -25,6 +25,7 @@ type entry struct {
 	noindexMeta   bool // <meta name="robots" content="noindex, follow">
 	noindexHeader bool // X-Robots-Tag: noindex
 	alternates    []alternate
+	lang          string   // <html lang>; "en" when ""
 	links         []string // a[href] besides the start page's
 	next, prev    string   // rel=next and rel=prev hrefs
 	text          string   // the main text; generated from the path when ""
@@ -215,9 +216,10 @@ func (s *Site) plantSitemapURLs() {
 }
 
 // plantDuplicates plants 9 pages with duplicate titles (groups of 2, 3
-// and 4), 11 with duplicate descriptions (2, 4 and 5) and 8 with
-// duplicate content (two groups of 3 with the same text, and 2 pages with
-// nearly the same text).
+// and 4), 11 with duplicate descriptions (2, 4 and 5), 2 translations
+// sharing a title without hreflang (and 2 with it) and 8 with duplicate
+// content (two groups of 3 with the same text, and 2 pages with nearly the
+// same text).
 func (s *Site) plantDuplicates() {
 	spell := func(v string, i int) string { // the same text as textKey compares it
 		switch i % 3 {
@@ -255,6 +257,20 @@ func (s *Site) plantDuplicates() {
 			s.linkHome(p)
 			s.expect(crawl.DuplicateContent, p)
 		}
+	}
+	// A page translated into 15 of India's languages with the English
+	// title left, no hreflang between them: translations, not duplicates.
+	// Control: two with hreflang both ways (neither issue).
+	for _, lang := range strings.Fields("en hi bn te mr ta ur gu kn ml or pa as ne sa sd") {
+		path := "/translated/" + lang
+		s.add(path, &entry{title: "Opening hours of the counter", lang: lang})
+		s.linkHome(path)
+		s.expect(crawl.MissingHreflangForTranslation, path)
+	}
+	linked := []alternate{{"en", "/translated/ok/en"}, {"fr", "/translated/ok/fr"}}
+	for _, a := range linked {
+		s.add(a.href, &entry{title: "Postal holidays", lang: a.lang, alternates: linked})
+		s.linkHome(a.href)
 	}
 	a, b := nearPair()
 	for i, t := range []string{a, b} {

@@ -260,6 +260,10 @@ func (c *refCrawler) read(p *crawl.Page, doc *html.Node, header http.Header) {
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
 			switch n.Data {
+			case "html":
+				if p.Lang == "" {
+					p.Lang = strings.ToLower(strings.TrimSpace(attr(n, "lang")))
+				}
 			case "title":
 				if p.Title == "" && n.FirstChild != nil {
 					p.Title = n.FirstChild.Data

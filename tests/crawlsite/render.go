@@ -17,7 +17,11 @@ func render(origin, path string, e *entry) string {
 	if desc == "" && e.title == "" {
 		desc = "About " + path + ": " + text(path+"#desc", 8) + "."
 	}
-	b.WriteString("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
+	lang := e.lang
+	if lang == "" {
+		lang = "en"
+	}
+	b.WriteString("<!doctype html>\n<html lang=\"" + lang + "\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
 	b.WriteString(esc(title))
 	b.WriteString("</title>\n")
 	if desc != "" {

@@ -1,0 +1,1 @@
+ALTER TABLE crawl_urls DROP COLUMN lang;
