@@ -2,7 +2,9 @@ package crawl
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 )
 
 // duplicates finds the indexable pages sharing a title or description
@@ -104,39 +106,150 @@ func others(all []string, u string) ([]string, int) {
 // hreflang link between the two either way, a MissingHreflangForTranslation
 // (translations left with the original's title); translations linked by
 // hreflang make neither. A group whose pages all share one language is
-// compared as duplicates at once.
+// compared as duplicates at once; a mixed one by titleGroup.
 func (d *Detector) titleDuplicates() []Issue {
 	var out []Issue
 	for _, ids := range d.titles {
-		if len(ids) < 2 {
-			continue
-		}
-		if !d.mixedLanguages(ids) {
+		switch {
+		case len(ids) < 2:
+		case !d.mixedLanguages(ids):
 			out = append(out, d.duplicateIssues(ids, ids, DuplicateTitle, "title")...)
-			continue
+		default:
+			out = append(out, d.newTitleGroup(ids).issues()...)
 		}
-		for _, id := range ids {
-			var same, translations []int32
-			for _, o := range ids {
-				switch {
-				case o == id:
-					same = append(same, o) // others leaves the page itself out
-				case d.sameLanguage(id, o):
-					same = append(same, o)
-				case !d.hreflangBetween(id, o):
-					translations = append(translations, o)
+	}
+	return out
+}
+
+// titleGroup is a group of pages sharing a title in two languages or
+// more, arranged so that each page's issues cost about MaxRelated steps
+// plus its hreflang links and at most the square root of the group's size,
+// never a walk of the whole group per page (a hostile site may give 10,000
+// pages one title): the group in URL order, its pages declaring a
+// language, each language's pages in URL order, the hreflang links within
+// the group as a set, and, for each language with more pages than the
+// square root of the group's size (so few of them), the pages of the other
+// languages in URL order.
+type titleGroup struct {
+	d        *Detector
+	sorted   []int32           // the group by URL
+	known    []int32           // its pages declaring a language, by URL
+	byLang   map[int32][]int32 // language (-1: none) -> its pages by URL
+	linked   map[[2]int32]bool // {a, b} with a < b: an hreflang link between them, either way
+	links    map[int32][]int32 // a page -> the pages of the group it is hreflang-linked with
+	others   map[int32][]int32 // a large language -> the pages of the other languages, by URL
+	minLarge int
+}
+
+func (d *Detector) newTitleGroup(ids []int32) *titleGroup {
+	g := &titleGroup{d: d, sorted: slices.Clone(ids), byLang: map[int32][]int32{}, linked: map[[2]int32]bool{},
+		links: map[int32][]int32{}, others: map[int32][]int32{}}
+	slices.SortFunc(g.sorted, func(a, b int32) int { return strings.Compare(d.urls[a], d.urls[b]) })
+	in := make(map[int32]bool, len(ids))
+	for _, id := range g.sorted {
+		in[id] = true
+		l := d.recs[id].lang
+		g.byLang[l] = append(g.byLang[l], id)
+		if l >= 0 {
+			g.known = append(g.known, id)
+		}
+	}
+	for _, id := range g.sorted {
+		for _, h := range d.recs[id].hreflang {
+			if !in[h] || h == id {
+				continue
+			}
+			k := [2]int32{min(id, h), max(id, h)}
+			if !g.linked[k] {
+				g.linked[k] = true
+				g.links[id] = append(g.links[id], h)
+				g.links[h] = append(g.links[h], id)
+			}
+		}
+	}
+	g.minLarge = int(math.Sqrt(float64(len(ids)))) + 1
+	for l, members := range g.byLang {
+		if l >= 0 && len(members) > g.minLarge {
+			var rest []int32
+			for _, id := range g.known {
+				if d.recs[id].lang != l {
+					rest = append(rest, id)
 				}
 			}
-			if len(same) > 1 {
-				out = append(out, d.duplicateIssues([]int32{id}, same, DuplicateTitle, "title")...)
+			g.others[l] = rest
+		}
+	}
+	return g
+}
+
+// issues are the group's issues, by page.
+func (g *titleGroup) issues() []Issue {
+	var out []Issue
+	unknown := g.byLang[-1]
+	for _, id := range g.sorted {
+		u, l := g.d.urls[id], g.d.recs[id].lang
+		if l < 0 { // in no language: the same as every other page
+			rel, _ := others(g.urlsOf(g.sorted, MaxRelated+1), u)
+			out = append(out, duplicateTitle(u, rel, len(g.sorted)-1))
+			continue
+		}
+		if same := len(g.byLang[l]) + len(unknown) - 1; same > 0 {
+			rel, _ := others(g.urlsOf(mergeSorted(g.d, g.byLang[l], unknown, MaxRelated+1), MaxRelated+1), u)
+			out = append(out, duplicateTitle(u, rel, same))
+		}
+		linkedOther := 0
+		for _, o := range g.links[id] {
+			if ol := g.d.recs[o].lang; ol >= 0 && ol != l {
+				linkedOther++
 			}
-			if len(translations) > 0 {
-				all, _ := d.sortedURLs(translations)
-				rel, _ := others(all, d.urls[id]) // all holds no d.urls[id]
-				out = append(out, Issue{Type: MissingHreflangForTranslation, URL: d.urls[id], Related: rel, RelatedTotal: len(translations),
-					Detail: fmt.Sprintf("The page's title is the same as that of %s in another language, with no hreflang link between them.",
-						plural(len(translations), "indexable page"))})
+		}
+		total := len(g.sorted) - len(g.byLang[l]) - len(unknown) - linkedOther
+		if total <= 0 {
+			continue
+		}
+		candidates := g.others[l]
+		if candidates == nil {
+			candidates = g.known // a small language: its few pages are skipped on the way
+		}
+		rel := make([]string, 0, min(total, MaxRelated))
+		for _, o := range candidates {
+			if len(rel) == MaxRelated {
+				break
 			}
+			if ol := g.d.recs[o].lang; ol >= 0 && ol != l && !g.linked[[2]int32{min(id, o), max(id, o)}] {
+				rel = append(rel, g.d.urls[o])
+			}
+		}
+		out = append(out, Issue{Type: MissingHreflangForTranslation, URL: u, Related: rel, RelatedTotal: total,
+			Detail: fmt.Sprintf("The page's title is the same as that of %s in another language, with no hreflang link between them.",
+				plural(total, "indexable page"))})
+	}
+	return out
+}
+
+// duplicateTitle is the DuplicateTitle issue of the page at u.
+func duplicateTitle(u string, rel []string, total int) Issue {
+	return Issue{Type: DuplicateTitle, URL: u, Related: rel, RelatedTotal: total,
+		Detail: fmt.Sprintf("The page's title is the same as that of %s.", plural(total, "other indexable page"))}
+}
+
+// urlsOf are the URLs of the first n of ids.
+func (g *titleGroup) urlsOf(ids []int32, n int) []string {
+	out := make([]string, 0, min(n, len(ids)))
+	for _, id := range ids[:min(n, len(ids))] {
+		out = append(out, g.d.urls[id])
+	}
+	return out
+}
+
+// mergeSorted is the first n of a and b (each in URL order), in URL order.
+func mergeSorted(d *Detector, a, b []int32, n int) []int32 {
+	out := make([]int32, 0, min(n, len(a)+len(b)))
+	for len(out) < n && (len(a) > 0 || len(b) > 0) {
+		if len(b) == 0 || len(a) > 0 && d.urls[a[0]] < d.urls[b[0]] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
 		}
 	}
 	return out
@@ -167,17 +280,4 @@ func (d *Detector) mixedLanguages(ids []int32) bool {
 		}
 	}
 	return false
-}
-
-// sameLanguage reports whether pages a and b are in one language, or
-// either declares none (then they cannot be told apart).
-func (d *Detector) sameLanguage(a, b int32) bool {
-	la, lb := d.recs[a].lang, d.recs[b].lang
-	return la < 0 || lb < 0 || la == lb
-}
-
-// hreflangBetween reports whether page a names b among its hreflang
-// alternates, or b names a.
-func (d *Detector) hreflangBetween(a, b int32) bool {
-	return slices.Contains(d.recs[a].hreflang, b) || slices.Contains(d.recs[b].hreflang, a)
 }
