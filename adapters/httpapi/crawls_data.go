@@ -164,7 +164,7 @@ func crawlPageItemOf(p ports.CrawlPage) wire.CrawlPageItem {
 		Description: pg.Description, Score: p.Score, Result: string(p.Rating), Inlinks: p.Inlinks, Outlinks: p.Outlinks,
 		ResponseTimeMS: p.ResponseTime.Milliseconds(), Bytes: p.Bytes, Canonical: pg.Canonical, Indexable: p.Indexable,
 		IssueTypes: types, FetchedAt: p.FetchedAt.UTC(), Rendered: pg.Render.Rendered, RenderReason: pg.Render.Reason, FoundByJS: pg.FoundByJS,
-		FailingChecks: list(p.Failing)}
+		Lang: pg.Lang, FailingChecks: list(p.Failing)}
 }
 
 // crawlIssueData is one site-level issue.

@@ -30,7 +30,7 @@ type crawlExportInput struct {
 var (
 	pageColumns = []string{"id", "url", "final_url", "status_code", "failure", "depth", "in_sitemap", "blocked_by_robots",
 		"title", "description", "score", "result", "inlinks", "outlinks", "response_time_ms", "bytes", "canonical",
-		"indexable", "fetched_at", "issue_types", "rendered", "render_reason", "found_by_js", "failing_checks"}
+		"indexable", "fetched_at", "issue_types", "rendered", "render_reason", "found_by_js", "failing_checks", "lang"}
 	issueColumns = []string{"type", "severity", "url", "line", "line_text", "detail", "related", "related_total"}
 	linkColumns  = []string{"from", "to"}
 	checkColumns = []string{"page_id", "url", "category", "check", "title", "importance", "errors", "message", "value", "offending", "advice"}
@@ -192,7 +192,7 @@ func pageRow(p ports.CrawlPage) []string {
 		strconv.Itoa(p.Score), string(p.Rating), strconv.Itoa(p.Inlinks), strconv.Itoa(p.Outlinks),
 		strconv.FormatInt(p.ResponseTime.Milliseconds(), 10), strconv.FormatInt(p.Bytes, 10), pg.Canonical,
 		strconv.FormatBool(p.Indexable), p.FetchedAt.UTC().Format(time.RFC3339), issueTypesText(p.IssueTypes),
-		strconv.FormatBool(pg.Render.Rendered), pg.Render.Reason, strconv.FormatBool(pg.FoundByJS), strings.Join(p.Failing, " ")}
+		strconv.FormatBool(pg.Render.Rendered), pg.Render.Reason, strconv.FormatBool(pg.FoundByJS), strings.Join(p.Failing, " "), pg.Lang}
 }
 
 // failedCheckRow is f as a CSV row of the checks export.

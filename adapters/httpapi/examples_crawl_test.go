@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,6 +57,7 @@ func seedExampleCrawl(t *testing.T, store *memory.CrawlStore, user int64, at tim
 			a := pagecheck.Analyse(f, pagecheck.DefaultWeights)
 			facts := pagecheck.PageFacts(f)
 			p.Page.Status, p.Page.Title, p.Page.Description, p.Page.Outlinks = 200, facts.Title, facts.Description, facts.Links
+			p.Page.Lang = strings.ToLower(facts.Lang)
 			p.Score, p.Rating, p.Results, p.Bytes = a.Score, a.Rating, a.Results, int64(len(html))
 			score += a.Score
 			audited++

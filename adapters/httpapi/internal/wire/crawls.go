@@ -74,5 +74,6 @@ type CrawlPageItem struct {
 	Rendered        bool      `json:"rendered" doc:"Whether a browser rendered the page (a rendered crawl's audited pages): its title, description, canonical, noindex, links and audit are then the rendered DOM's."`
 	RenderReason    string    `json:"render_reason" doc:"Why the page was rendered or not, in a rendered crawl: requested (render on), the automatic rule's reason (app_shell, noscript_notice, little_text, not_html, no_scripts, server_rendered), renderer_unavailable, or render_failed: and why; empty in a crawl that does not render, or for a page not audited."`
 	FoundByJS       bool      `json:"found_by_js" doc:"Whether the URL was first found through a link that only the rendered DOM of the page linking to it has: a crawler that does not run scripts would not find it there."`
+	Lang            string    `json:"lang" doc:"The page's language as its <html lang> declares it, lower case; empty when it declares none (or was not audited)."`
 	FailingChecks   []string  `json:"failing_checks" doc:"Ids of the page checks the page's audit fails, by category name then in check order (GET /crawls/{id}/pages/{page} gives each with its value and advice; the checks export lists them all); empty when every check passes or the page was not audited."`
 }
