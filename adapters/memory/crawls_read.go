@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pinsight/pinsight/domain/crawl"
+	"github.com/pinsight/pinsight/domain/pagecheck"
 	"github.com/pinsight/pinsight/ports"
 )
 
@@ -25,11 +26,18 @@ func pageOfRow(r *frontierRow, withResults bool) ports.CrawlPage {
 		p.Rendering = nil // kept with the audit, as the stores keep it
 	}
 	if withResults {
-		if err := json.Unmarshal(r.results, &p.Results); err != nil {
-			panic("memory: stored results do not decode: " + err.Error()) // written by RecordPages
-		}
+		p.Results = r.decodedResults()
 	}
 	return p
+}
+
+// decodedResults is r's audit, decoded from its JSON.
+func (r *frontierRow) decodedResults() pagecheck.Results {
+	var res pagecheck.Results
+	if err := json.Unmarshal(r.results, &res); err != nil {
+		panic("memory: stored results do not decode: " + err.Error()) // written by RecordPages
+	}
+	return res
 }
 
 // issueTypes maps each URL of d's issues to their types, in catalogue order.
@@ -159,7 +167,7 @@ func (s *CrawlStore) EachFailedCheck(ctx context.Context, id int64, fn func(port
 		if !r.recorded || len(r.failing) == 0 {
 			return
 		}
-		for _, c := range pageOfRow(r, true).Results.FailedChecks() {
+		for _, c := range r.decodedResults().FailedChecks() {
 			f := ports.FailedCheck{PageID: r.id, URL: r.url.URL, Check: c}
 			emit(func() error { return fn(f) })
 		}

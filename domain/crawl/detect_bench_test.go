@@ -26,11 +26,7 @@ func BenchmarkDetector10k(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		d := crawl.NewDetector(crawl.Site{StartURL: site + "/p0"})
-		for _, p := range pages {
-			d.Add(p)
-		}
-		if issues := d.Finish(); len(issues) == 0 {
+		if issues := detect(crawl.Site{StartURL: site + "/p0"}, pages); len(issues) == 0 {
 			b.Fatal("no issues")
 		}
 	}

@@ -131,14 +131,13 @@ func (d *Detector) titleDuplicates() []Issue {
 // square root of the group's size (so few of them), the pages of the other
 // languages in URL order.
 type titleGroup struct {
-	d        *Detector
-	sorted   []int32           // the group by URL
-	known    []int32           // its pages declaring a language, by URL
-	byLang   map[int32][]int32 // language (-1: none) -> its pages by URL
-	linked   map[[2]int32]bool // {a, b} with a < b: an hreflang link between them, either way
-	links    map[int32][]int32 // a page -> the pages of the group it is hreflang-linked with
-	others   map[int32][]int32 // a large language -> the pages of the other languages, by URL
-	minLarge int
+	d      *Detector
+	sorted []int32           // the group by URL
+	known  []int32           // its pages declaring a language, by URL
+	byLang map[int32][]int32 // language (-1: none) -> its pages by URL
+	linked map[[2]int32]bool // {a, b} with a < b: an hreflang link between them, either way
+	links  map[int32][]int32 // a page -> the pages of the group it is hreflang-linked with
+	others map[int32][]int32 // a large language -> the pages of the other languages, by URL
 }
 
 func (d *Detector) newTitleGroup(ids []int32) *titleGroup {
@@ -167,9 +166,9 @@ func (d *Detector) newTitleGroup(ids []int32) *titleGroup {
 			}
 		}
 	}
-	g.minLarge = int(math.Sqrt(float64(len(ids)))) + 1
+	large := int(math.Sqrt(float64(len(ids)))) + 1
 	for l, members := range g.byLang {
-		if l >= 0 && len(members) > g.minLarge {
+		if l >= 0 && len(members) > large {
 			var rest []int32
 			for _, id := range g.known {
 				if d.recs[id].lang != l {
@@ -190,12 +189,12 @@ func (g *titleGroup) issues() []Issue {
 		u, l := g.d.urls[id], g.d.recs[id].lang
 		if l < 0 { // in no language: the same as every other page
 			rel, _ := others(g.urlsOf(g.sorted, MaxRelated+1), u)
-			out = append(out, duplicateTitle(u, rel, len(g.sorted)-1))
+			out = append(out, duplicateIssue(DuplicateTitle, u, "title", rel, len(g.sorted)-1))
 			continue
 		}
 		if same := len(g.byLang[l]) + len(unknown) - 1; same > 0 {
 			rel, _ := others(g.urlsOf(mergeSorted(g.d, g.byLang[l], unknown, MaxRelated+1), MaxRelated+1), u)
-			out = append(out, duplicateTitle(u, rel, same))
+			out = append(out, duplicateIssue(DuplicateTitle, u, "title", rel, same))
 		}
 		linkedOther := 0
 		for _, o := range g.links[id] {
@@ -227,12 +226,6 @@ func (g *titleGroup) issues() []Issue {
 	return out
 }
 
-// duplicateTitle is the DuplicateTitle issue of the page at u.
-func duplicateTitle(u string, rel []string, total int) Issue {
-	return Issue{Type: DuplicateTitle, URL: u, Related: rel, RelatedTotal: total,
-		Detail: fmt.Sprintf("The page's title is the same as that of %s.", plural(total, "other indexable page"))}
-}
-
 // urlsOf are the URLs of the first n of ids.
 func (g *titleGroup) urlsOf(ids []int32, n int) []string {
 	out := make([]string, 0, min(n, len(ids)))
@@ -262,10 +255,16 @@ func (d *Detector) duplicateIssues(ids, group []int32, t IssueType, what string)
 	out := make([]Issue, 0, len(ids))
 	for _, id := range ids {
 		rel, n := others(all, d.urls[id])
-		out = append(out, Issue{Type: t, URL: d.urls[id], Related: rel, RelatedTotal: n,
-			Detail: fmt.Sprintf("The page's %s is the same as that of %s.", what, plural(n, "other indexable page"))})
+		out = append(out, duplicateIssue(t, d.urls[id], what, rel, n))
 	}
 	return out
+}
+
+// duplicateIssue is the issue of type t of the page at u, whose what is
+// the same as that of total other pages (rel: the first of them).
+func duplicateIssue(t IssueType, u, what string, rel []string, total int) Issue {
+	return Issue{Type: t, URL: u, Related: rel, RelatedTotal: total,
+		Detail: fmt.Sprintf("The page's %s is the same as that of %s.", what, plural(total, "other indexable page"))}
 }
 
 // mixedLanguages reports whether pages ids declare two languages or more.

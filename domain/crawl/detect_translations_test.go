@@ -42,12 +42,8 @@ func TestTranslationsAgainstPairs(t *testing.T) {
 		{200, []string{"en", "de"}},
 	} {
 		pages := titleGroupPages(r, tc.n, tc.langs)
-		d := crawl.NewDetector(crawl.Site{StartURL: site + "/"})
-		for _, p := range pages {
-			d.Add(p)
-		}
 		got := map[string]crawl.Issue{}
-		for _, is := range d.Finish() {
+		for _, is := range detect(crawl.Site{StartURL: site + "/"}, pages) {
 			if is.Type == crawl.DuplicateTitle || is.Type == crawl.MissingHreflangForTranslation {
 				got[string(is.Type)+" "+is.URL] = is
 			}
@@ -116,11 +112,7 @@ func BenchmarkTranslations10k(b *testing.B) {
 	pages = append(pages, titleGroupPages(r, 9000, []string{"en"})...)
 	b.ReportAllocs()
 	for b.Loop() {
-		d := crawl.NewDetector(crawl.Site{StartURL: site + "/"})
-		for _, p := range pages {
-			d.Add(p)
-		}
-		if issues := d.Finish(); len(issues) == 0 {
+		if issues := detect(crawl.Site{StartURL: site + "/"}, pages); len(issues) == 0 {
 			b.Fatal("no issues")
 		}
 	}
