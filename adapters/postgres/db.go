@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -46,7 +47,24 @@ type DB struct {
 	timeout        time.Duration
 	loadTimeout    time.Duration // LoadDataset's budget
 	connectTimeout time.Duration
-	dsn            string // for the connections held outside the pool (locks, LISTEN)
+	dsn            string // for the connections held outside the pool (locks, LISTEN, imports)
+}
+
+// unboundedConn opens a connection of its own, outside the pool, with no
+// statement timeout from its first statement on (a startup parameter, not
+// a SET that would itself run under the serving timeout): for work that
+// may rightly outlast one serving operation (a lock's wait, LISTEN, a bulk
+// import). Connecting is bounded by the connect timeout; the caller closes
+// the connection.
+func (db *DB) unboundedConn(ctx context.Context) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(db.dsn)
+	if err != nil {
+		return nil, err
+	}
+	cfg.RuntimeParams["statement_timeout"] = "0"
+	cctx, cancel := context.WithTimeout(ctx, db.connectTimeout+time.Second)
+	defer cancel()
+	return pgx.ConnectConfig(cctx, cfg)
 }
 
 // bound gives one store operation its deadline, shared with the request's

@@ -71,14 +71,7 @@ func (l *Listener) Run(ctx context.Context) {
 
 // session connects, listens and dispatches until the connection fails.
 func (l *Listener) session(ctx context.Context, connected func()) error {
-	cfg, err := pgx.ParseConfig(l.db.dsn)
-	if err != nil {
-		return err
-	}
-	cfg.RuntimeParams["statement_timeout"] = "0"
-	cctx, cancel := context.WithTimeout(ctx, l.db.connectTimeout+time.Second)
-	conn, err := pgx.ConnectConfig(cctx, cfg)
-	cancel()
+	conn, err := l.db.unboundedConn(ctx)
 	if err != nil {
 		return err
 	}

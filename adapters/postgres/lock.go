@@ -1,11 +1,6 @@
 package postgres
 
-import (
-	"context"
-	"fmt"
-
-	"github.com/jackc/pgx/v5"
-)
+import "context"
 
 // Advisory lock keys (pg_advisory_lock): one per kind of exclusive work.
 const (
@@ -20,12 +15,7 @@ const (
 // connection, and a process killed while holding it loses it with its
 // connection, so nobody waits on a stale lock.
 func withAdvisoryLock(ctx context.Context, db *DB, key int64, fn func() error) error {
-	cfg, err := pgx.ParseConfig(db.dsn)
-	if err != nil {
-		return fmt.Errorf("postgres: lock: %w", err)
-	}
-	cfg.RuntimeParams["statement_timeout"] = "0"
-	conn, err := pgx.ConnectConfig(ctx, cfg)
+	conn, err := db.unboundedConn(ctx)
 	if err != nil {
 		return wrap("lock", err)
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/pinsight/pinsight/domain/postal"
 )
@@ -73,22 +72,19 @@ func importDataset(ctx context.Context, db *DB, ds *postal.Dataset, ifEmpty bool
 	if ds == nil || len(ds.Offices) == 0 {
 		return ImportStats{}, errors.New("postgres: import: the dataset holds no offices")
 	}
-	conn, err := db.Conn(ctx)
+	// A connection of its own with no statement timeout: the load and
+	// the planner statistics after it may outlast the serving timeout (a
+	// loaded server), and an import committed is never answered as failed.
+	conn, err := db.unboundedConn(ctx)
 	if err != nil {
 		return ImportStats{}, wrap("import", err)
 	}
-	defer conn.Close()
+	defer conn.Close(context.WithoutCancel(ctx))
 	var st ImportStats
-	err = conn.Raw(func(dc any) error {
-		sc, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("postgres: import needs the pgx driver, not %T", dc)
-		}
-		return pgx.BeginFunc(ctx, sc.Conn(), func(tx pgx.Tx) error {
-			var err error
-			st, err = importTx(ctx, tx, ds, ifEmpty, progress)
-			return err
-		})
+	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		var err error
+		st, err = importTx(ctx, tx, ds, ifEmpty, progress)
+		return err
 	})
 	if errors.Is(err, errDatasetPresent) {
 		return ImportStats{}, err
@@ -96,20 +92,8 @@ func importDataset(ctx context.Context, db *DB, ds *postal.Dataset, ifEmpty bool
 	if err != nil {
 		return ImportStats{}, wrap("import", err)
 	}
-	// Fresh planner statistics, so that the indexes are used at once. Like
-	// the load, they may outlast the serving statement timeout (a loaded
-	// server): its own transaction lifts it, so that an import committed
-	// is never answered as failed.
-	err = conn.Raw(func(dc any) error {
-		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, "ANALYZE "+strings.Join(postalTables, ", "))
-			return err
-		})
-	})
-	if err != nil {
+	// Fresh planner statistics, so that the indexes are used at once.
+	if _, err := conn.Exec(ctx, "ANALYZE "+strings.Join(postalTables, ", ")); err != nil {
 		return ImportStats{}, wrap("import: analyze", err)
 	}
 	st.Duration = time.Since(start)
@@ -123,7 +107,6 @@ func importTx(ctx context.Context, tx pgx.Tx, ds *postal.Dataset, ifEmpty bool, 
 	st := ImportStats{Version: ds.Fingerprint(), Offices: len(ds.Offices), States: len(ds.States),
 		Districts: len(ds.Districts), Villages: len(ds.Villages)}
 	for _, q := range []string{
-		"SET LOCAL statement_timeout = 0", // a bulk load may outlast the serving timeout
 		fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", importLockKey),
 	} {
 		if _, err := tx.Exec(ctx, q); err != nil {
