@@ -101,9 +101,15 @@ var dockerHealth = sync.OnceValue(func() (err error) {
 
 // skipWithoutDocker skips when no Docker engine answers (as
 // testcontainers.SkipIfProviderIsNotHealthy, for benchmarks too), or fails
-// when requireDockerEnv is set.
+// when requireDockerEnv is set. It also skips under -short without -race:
+// that is the quick loop a contributor runs while working (about two
+// minutes on 2 cores, docs/testing.md), while the README's second pass
+// (-race -short) still runs every container test under the race detector.
 func skipWithoutDocker(tb testing.TB) {
 	tb.Helper()
+	if testing.Short() && !raceDetector {
+		tb.Skip("container test: skipped in the -short quick loop (the README's command runs it twice, the second time under -race)")
+	}
 	if err := dockerHealth(); err != nil {
 		if os.Getenv(requireDockerEnv) == "1" {
 			tb.Fatalf("no Docker engine, and %s=1 requires one: %v", requireDockerEnv, err)
