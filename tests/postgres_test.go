@@ -12,6 +12,7 @@ import (
 	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
 
 	"github.com/pinsight/pinsight/adapters/postgres"
+	"github.com/pinsight/pinsight/tests/race"
 )
 
 // pgServer is the one PostGIS container shared by the package's tests.
@@ -107,7 +108,7 @@ var dockerHealth = sync.OnceValue(func() (err error) {
 // (-race -short) still runs every container test under the race detector.
 func skipWithoutDocker(tb testing.TB) {
 	tb.Helper()
-	if testing.Short() && !raceDetector {
+	if testing.Short() && !race.Enabled {
 		tb.Skip("container test: skipped in the -short quick loop (the README's command runs it twice, the second time under -race)")
 	}
 	if err := dockerHealth(); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/httpapi/internal/apitest"
 	"github.com/pinsight/pinsight/app/directory"
 	"github.com/pinsight/pinsight/domain/postal"
+	"github.com/pinsight/pinsight/tests/race"
 )
 
 // rawOffice is what the all-PIN comparison checks of each office.
@@ -151,7 +152,7 @@ func TestAllPins(t *testing.T) {
 // race pass skips it: heavy full-data equivalence tests run once, in the
 // plain pass, never under -race.
 func TestAllPinsHTTP(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("skipped under the race detector: runs in the plain test pass")
 	}
 	_, _, h := loadFull(t)

@@ -12,6 +12,7 @@ import (
 	"github.com/pinsight/pinsight/adapters/memory"
 	"github.com/pinsight/pinsight/domain/postal"
 	"github.com/pinsight/pinsight/geo"
+	"github.com/pinsight/pinsight/tests/race"
 )
 
 var (
@@ -103,7 +104,7 @@ func prefix(all []postal.NearbyRef, limit int, withinKm float64) []postal.Nearby
 // The scans take about a minute of CPU, so the test is skipped under the
 // race detector (CI's go test -race) and cut to 500 points with -short.
 func TestNearestOfficesMatchesBruteForce(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("skipped under the race detector (10,000 full scans): run go test -run MatchesBruteForce ./adapters/memory")
 	}
 	store := snapshotDirectory(t)
