@@ -17,7 +17,7 @@ import (
 
 // version is the API version reported in the OpenAPI document: the newest
 // version of CHANGELOG.md, which says what changed in each.
-const version = "1.16.0"
+const version = "1.17.0"
 
 // Lists are never null: every list schema the API's types produce is a
 // plain array, in both OpenAPI documents, and the handlers build empty

@@ -54,6 +54,7 @@ func TestOpenAPIExamples(t *testing.T) {
 	v1 := "/api/v1"
 	call("healthz", "GET", "/healthz", "")
 	call("readyz", "GET", "/readyz", "")
+	call("readyzReads", "GET", "/readyz/reads", "")
 	var pin struct {
 		PostOffices []struct {
 			ID int64 `json:"id"`

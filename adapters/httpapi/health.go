@@ -40,8 +40,26 @@ func registerHealth(api huma.API, h *health.Health, version string) {
 			"texts; the causes (driver errors, addresses) go to the server log only.",
 		Tags:      []string{"Operations"},
 		Responses: map[string]*huma.Response{"503": {Description: "A component is unavailable or did not answer in time."}},
-	}, func(ctx context.Context, _ *struct{}) (*reply[readyData], error) {
-		ready, states := h.Ready(ctx)
+	}, readiness(h.Ready, version))
+	huma.Register(api, huma.Operation{
+		OperationID: "readyzReads", Method: http.MethodGet, Path: "/readyz/reads",
+		Summary: "Readiness for the public reads: the postal directory is served",
+		Description: "What a load balancer checks (deploy/ does): only the components the public reads need " +
+			"(postal_data) are checked, so an instance whose database is paused, restarting or unreachable stays " +
+			"in rotation and keeps answering the postal and DIGIPIN reads from its in-memory replica, while it " +
+			"answers what needs the database (accounts, reports, crawls, reviews) 503 with Retry-After itself. " +
+			"200 with those components' states when none is unavailable; otherwise 503 with Retry-After in the " +
+			"error envelope (the dataset is not loaded yet). /readyz checks every component.",
+		Tags:      []string{"Operations"},
+		Responses: map[string]*huma.Response{"503": {Description: "The postal directory is not served (not loaded yet)."}},
+	}, readiness(h.ReadyForReads, version))
+}
+
+// readiness answers a readiness check: 200 with every state when ready,
+// else 503 with errors keyed by the unavailable components.
+func readiness(check func(context.Context) (bool, []health.ComponentState), version string) func(context.Context, *struct{}) (*reply[readyData], error) {
+	return func(ctx context.Context, _ *struct{}) (*reply[readyData], error) {
+		ready, states := check(ctx)
 		if ready {
 			return ok(readyData{Ready: true, Version: version, Components: states}), nil
 		}
@@ -52,5 +70,5 @@ func registerHealth(api huma.API, h *health.Health, version string) {
 			}
 		}
 		return nil, newError(http.StatusServiceUnavailable, "not ready", details...)
-	})
+	}
 }

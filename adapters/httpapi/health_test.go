@@ -43,6 +43,21 @@ func TestHealth(t *testing.T) {
 	if res.Status != http.StatusServiceUnavailable || res.Code != "unavailable" || len(res.Errors["postal_data"]) != 1 || res.Errors["db"] != nil {
 		t.Errorf("GET /readyz (one down) = %d %q %v, want 503 naming postal_data only", res.Status, res.Code, res.Errors)
 	}
+
+	// /readyz/reads checks the components the public reads need alone.
+	dbDown := health.Component{Name: "database", Check: func(context.Context) error { return errors.New("paused") }}
+	postalUp := health.Component{Name: "postal_data", Reads: true, Check: func(context.Context) error { return nil }}
+	res = apitest.Do(t, apitest.NewHandler(t, httpapi.Routes{Health: health.New([]health.Component{dbDown, postalUp})}), http.MethodGet, "/readyz/reads", "", "")
+	d = httpapi.ReadyData{}
+	res.Decode(t, &d)
+	if res.Status != http.StatusOK || !d.Ready || len(d.Components) != 1 || d.Components[0].Name != "postal_data" {
+		t.Errorf("GET /readyz/reads (database down) = %d %+v, want 200 listing postal_data alone", res.Status, d)
+	}
+	down.Reads = true
+	res = apitest.Do(t, apitest.NewHandler(t, httpapi.Routes{Health: health.New([]health.Component{up, down})}), http.MethodGet, "/readyz/reads", "", "")
+	if res.Status != http.StatusServiceUnavailable || len(res.Errors["postal_data"]) != 1 || res.Header.Get("Retry-After") == "" {
+		t.Errorf("GET /readyz/reads (postal data down) = %d %v %v, want 503 with Retry-After naming postal_data", res.Status, res.Errors, res.Header)
+	}
 }
 
 // TestReadyzStalledAndLeaks: a stalled component (a paused database) makes

@@ -63,6 +63,11 @@ type Component struct {
 	// only rendered analyses need it): shown unavailable when it is, it
 	// does not make the server unready.
 	Optional bool
+	// Reads marks a component the public reads need (the postal
+	// directory): ReadyForReads checks these alone, so an instance that
+	// still serves them from memory stays in a load balancer's rotation
+	// while its database is away.
+	Reads bool
 }
 
 // ComponentState is the outcome of one readiness check.
@@ -107,15 +112,36 @@ func New(components []Component) *Health {
 // Ready runs every check at once, each within its timeout, and reports
 // whether the server can serve what it was configured with (no component
 // unavailable but Optional ones; not_configured and degraded ones do not
-// count), with each
-// component's state. A component shown ready whose check runs out of time
-// is shown unavailable only the second time in a row (heldMisses). It returns within the longest timeout however the
-// checks behave. States carry fixed details; the causes of failures are
-// logged (when they change, so a polled /readyz does not flood the log).
+// count), with each component's state. A component shown ready whose check
+// runs out of time is shown unavailable only the second time in a row
+// (heldMisses). It returns within the longest timeout however the checks
+// behave. States carry fixed details; the causes of failures are logged
+// (when they change, so a polled /readyz does not flood the log).
 func (h *Health) Ready(ctx context.Context) (bool, []ComponentState) {
-	states := make([]ComponentState, len(h.components))
+	return h.ready(ctx, h.components)
+}
+
+// ReadyForReads is Ready over the components marked Reads alone: whether
+// the server can answer the public reads (the postal directory), whatever
+// the state of the database and the other components writes need. A load
+// balancer that checks it keeps an instance serving reads from memory in
+// rotation through a database outage; the instance answers writes 503
+// with Retry-After meanwhile.
+func (h *Health) ReadyForReads(ctx context.Context) (bool, []ComponentState) {
+	var reads []Component
+	for _, c := range h.components {
+		if c.Reads {
+			reads = append(reads, c)
+		}
+	}
+	return h.ready(ctx, reads)
+}
+
+// ready runs the checks of components at once (see Ready).
+func (h *Health) ready(ctx context.Context, components []Component) (bool, []ComponentState) {
+	states := make([]ComponentState, len(components))
 	var wg sync.WaitGroup
-	for i, c := range h.components {
+	for i, c := range components {
 		wg.Go(func() {
 			detail, err := check(ctx, c)
 			states[i] = h.state(ctx, c, err)
@@ -127,7 +153,7 @@ func (h *Health) Ready(ctx context.Context) (bool, []ComponentState) {
 	wg.Wait()
 	all := true
 	for i, s := range states {
-		all = all && (s.State != "unavailable" || h.components[i].Optional)
+		all = all && (s.State != "unavailable" || components[i].Optional)
 	}
 	return all, states
 }

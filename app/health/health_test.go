@@ -186,3 +186,42 @@ func TestReadyOptionalUnavailable(t *testing.T) {
 		t.Error("ready = true with the database unavailable")
 	}
 }
+
+// TestReadyForReads: with the database stalled, the reads readiness checks
+// only the components marked Reads and answers ready at once, while Ready
+// is not ready; with the postal data unavailable, neither is ready.
+func TestReadyForReads(t *testing.T) {
+	stall := make(chan struct{})
+	t.Cleanup(func() { close(stall) })
+	var dbChecks int
+	var mu sync.Mutex
+	db := health.Component{Name: "database", Timeout: 50 * time.Millisecond, Check: func(context.Context) error {
+		mu.Lock()
+		dbChecks++
+		mu.Unlock()
+		<-stall
+		return nil
+	}}
+	postal := health.Component{Name: "postal_data", Reads: true, Check: func(context.Context) error { return nil }}
+	h := health.New([]health.Component{db, postal})
+	ok, states := h.ReadyForReads(context.Background())
+	if !ok || len(states) != 1 || states[0].Name != "postal_data" || states[0].State != "ready" {
+		t.Errorf("ReadyForReads with the database stalled = %v %+v, want ready with postal_data alone", ok, states)
+	}
+	mu.Lock()
+	if dbChecks != 0 {
+		t.Errorf("ReadyForReads ran the database check %d times, want 0", dbChecks)
+	}
+	mu.Unlock()
+	for range 2 { // the first miss is held (heldMisses)
+		ok, _ = ready(t, h, 10*time.Second)
+	}
+	if ok {
+		t.Error("Ready with the database stalled twice = true, want not ready")
+	}
+	postal.Check = func(context.Context) error { return errDriver }
+	h = health.New([]health.Component{db, postal})
+	if ok, states := h.ReadyForReads(context.Background()); ok || states[0].State != "unavailable" {
+		t.Errorf("ReadyForReads with the postal data unavailable = %v %+v, want not ready", ok, states)
+	}
+}

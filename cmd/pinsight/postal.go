@@ -158,7 +158,8 @@ func firstRelease() (*postal.Dataset, error) {
 // postalComponent reports whether postal data is served, and which.
 func postalComponent(store ports.PostalStore) health.Component {
 	return health.Component{
-		Name: "postal_data",
+		Name:  "postal_data",
+		Reads: true,
 		Check: func(ctx context.Context) error {
 			info, err := store.Info(ctx)
 			switch {

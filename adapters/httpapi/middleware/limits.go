@@ -101,7 +101,7 @@ func capped(next http.Handler, l RequestLimits) http.Handler {
 
 // unthrottled lists the operations endpoints kept out of the concurrency cap.
 func unthrottled(path string) bool {
-	return path == "/healthz" || path == "/readyz" || path == "/metrics"
+	return path == "/healthz" || path == "/readyz" || path == "/readyz/reads" || path == "/metrics"
 }
 
 // headerBytes approximates what the request line and headers took on the

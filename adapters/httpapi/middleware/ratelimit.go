@@ -116,7 +116,7 @@ func isSignIn(path string) bool {
 // operational lists the operations endpoints, which are never rate limited.
 func operational(path string) bool {
 	switch path {
-	case "/healthz", "/readyz", "/metrics", "/docs":
+	case "/healthz", "/readyz", "/readyz/reads", "/metrics", "/docs":
 		return true
 	}
 	return strings.HasPrefix(path, "/openapi") || strings.HasPrefix(path, "/schemas/") || strings.HasPrefix(path, "/docs/")

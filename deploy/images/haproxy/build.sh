@@ -18,6 +18,7 @@ debian_root haproxy
 debian_slim
 install -d "$root"/usr/local/etc/haproxy
 install -m 0644 "$here/haproxy.cfg" "$root"/usr/local/etc/haproxy/haproxy.cfg
+install -m 0644 "$here/503.http" "$root"/usr/local/etc/haproxy/503.http
 install -m 0755 "$here/entrypoint.sh" "$root"/usr/local/bin/docker-entrypoint.sh
 
 debian_import "$image" \

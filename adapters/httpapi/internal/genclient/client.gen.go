@@ -6141,6 +6141,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /readyz (the `Readyz` operationId).
 	Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReadyzReads Readiness for the public reads: the postal directory is served
+	//
+	// What a load balancer checks (deploy/ does): only the components the public reads need (postal_data) are checked, so an instance whose database is paused, restarting or unreachable stays in rotation and keeps answering the postal and DIGIPIN reads from its in-memory replica, while it answers what needs the database (accounts, reports, crawls, reviews) 503 with Retry-After itself. 200 with those components' states when none is unavailable; otherwise 503 with Retry-After in the error envelope (the dataset is not loaded yet). /readyz checks every component.
+	//
+	// Corresponds with GET /readyz/reads (the `ReadyzReads` operationId).
+	ReadyzReads(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetAccount The caller's account
@@ -7798,6 +7805,23 @@ func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 // Corresponds with GET /readyz (the `Readyz` operationId).
 func (c *Client) Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewReadyzRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReadyzReads Readiness for the public reads: the postal directory is served
+//
+// What a load balancer checks (deploy/ does): only the components the public reads need (postal_data) are checked, so an instance whose database is paused, restarting or unreachable stays in rotation and keeps answering the postal and DIGIPIN reads from its in-memory replica, while it answers what needs the database (accounts, reports, crawls, reviews) 503 with Retry-After itself. 200 with those components' states when none is unavailable; otherwise 503 with Retry-After in the error envelope (the dataset is not loaded yet). /readyz checks every component.
+//
+// Corresponds with GET /readyz/reads (the `ReadyzReads` operationId).
+func (c *Client) ReadyzReads(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReadyzReadsRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -11677,6 +11701,33 @@ func NewReadyzRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewReadyzReadsRequest constructs an http.Request for the ReadyzReads method
+func NewReadyzReadsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/readyz/reads")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -12557,6 +12608,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `Readyz` operationId).
 	ReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyzResponse, error)
+
+	// ReadyzReadsWithResponse Readiness for the public reads: the postal directory is served
+	//
+	// What a load balancer checks (deploy/ does): only the components the public reads need (postal_data) are checked, so an instance whose database is paused, restarting or unreachable stays in rotation and keeps answering the postal and DIGIPIN reads from its in-memory replica, while it answers what needs the database (accounts, reports, crawls, reviews) 503 with Retry-After itself. 200 with those components' states when none is unavailable; otherwise 503 with Retry-After in the error envelope (the dataset is not loaded yet). /readyz checks every component.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /readyz/reads (the `ReadyzReads` operationId).
+	ReadyzReadsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyzReadsResponse, error)
 }
 
 type GetAccountResponse struct {
@@ -15621,6 +15681,47 @@ func (r ReadyzResponse) ContentType() string {
 	return ""
 }
 
+type ReadyzReadsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EnvelopeReadyData
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReadyzReadsResponse) GetJSON200() *EnvelopeReadyData {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r ReadyzReadsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReadyzReadsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReadyzReadsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReadyzReadsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetAccountWithResponse The caller's account
 //
 // The user the Bearer key belongs to (id, e-mail, creation time) and that key (current_key).
@@ -17014,6 +17115,21 @@ func (c *ClientWithResponses) ReadyzWithResponse(ctx context.Context, reqEditors
 		return nil, err
 	}
 	return ParseReadyzResponse(rsp)
+}
+
+// ReadyzReadsWithResponse Readiness for the public reads: the postal directory is served
+//
+// What a load balancer checks (deploy/ does): only the components the public reads need (postal_data) are checked, so an instance whose database is paused, restarting or unreachable stays in rotation and keeps answering the postal and DIGIPIN reads from its in-memory replica, while it answers what needs the database (accounts, reports, crawls, reviews) 503 with Retry-After itself. 200 with those components' states when none is unavailable; otherwise 503 with Retry-After in the error envelope (the dataset is not loaded yet). /readyz checks every component.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /readyz/reads (the `ReadyzReads` operationId).
+func (c *ClientWithResponses) ReadyzReadsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyzReadsResponse, error) {
+	rsp, err := c.ReadyzReads(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReadyzReadsResponse(rsp)
 }
 
 // ParseGetAccountResponse parses an HTTP response from a GetAccountWithResponse call
@@ -19155,6 +19271,35 @@ func ParseReadyzResponse(rsp *http.Response) (*ReadyzResponse, error) {
 	}
 
 	response := &ReadyzResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EnvelopeReadyData
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	return response, nil
+}
+
+// ParseReadyzReadsResponse parses an HTTP response from a ReadyzReadsWithResponse call
+func ParseReadyzReadsResponse(rsp *http.Response) (*ReadyzReadsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReadyzReadsResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
