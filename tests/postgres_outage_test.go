@@ -72,6 +72,16 @@ func TestServeWithoutDatabase(t *testing.T) {
 // the test needs unasked.
 func outageServer(t *testing.T, seed func(db *postgres.DB), readyPath string, dbTimeout time.Duration) (*tcpostgres.PostgresContainer, string) {
 	t.Helper()
+	c, dbURL := outageDatabase(t, seed)
+	return c, outageInstance(t, buildPinsight(t), dbURL, readyPath, dbTimeout)
+}
+
+// outageDatabase starts a PostGIS container of the test's own on a fixed
+// host port (so a restarted container is found at the same address),
+// migrates it, imports the test dataset and runs seed on it (when not
+// nil). It returns the container and its URL.
+func outageDatabase(t *testing.T, seed func(db *postgres.DB)) (*tcpostgres.PostgresContainer, string) {
+	t.Helper()
 	ctx := context.Background()
 	pgPort := freePort(t)
 	c := runPostGIS(t, testcontainers.WithHostConfigModifier(func(hc *container.HostConfig) {
@@ -92,9 +102,16 @@ func outageServer(t *testing.T, seed func(db *postgres.DB), readyPath string, db
 		seed(db)
 	}
 	db.Close()
+	return c, dbURL
+}
 
+// outageInstance starts bin's `serve` on dbURL with dbTimeout as the
+// database's connect and statement timeout, and returns its base URL once
+// it answers readyPath (200).
+func outageInstance(t *testing.T, bin, dbURL, readyPath string, dbTimeout time.Duration) string {
+	t.Helper()
 	addr := "127.0.0.1:" + freePort(t)
-	srv := exec.Command(buildPinsight(t), "serve", "--addr", addr, "--database-url", dbURL,
+	srv := exec.Command(bin, "serve", "--addr", addr, "--database-url", dbURL,
 		"--database-connect-timeout", dbTimeout.String(), "--database-statement-timeout", dbTimeout.String(), "--rate-limit", "off", "--auth-rate-limit", "off")
 	srv.Stdout, srv.Stderr = os.Stderr, os.Stderr
 	if err := srv.Start(); err != nil {
@@ -103,7 +120,7 @@ func outageServer(t *testing.T, seed func(db *postgres.DB), readyPath string, db
 	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
 	base := "http://" + addr
 	waitFor(t, "server up with the database", 3*time.Minute, func() bool { return status(base+readyPath) == 200 })
-	return c, base
+	return base
 }
 
 // TestServeSurvivesDatabaseOutage stops the database under a running server:
